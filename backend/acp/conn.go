@@ -1,0 +1,376 @@
+package acp
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log"
+	"strconv"
+	"sync"
+	"sync/atomic"
+)
+
+// MaxLineBytes is the only limit on a protocol line. Huge diffs and file contents arrive as one
+// line, so it is far above anything real; a longer line ends the connection with ErrLineTooLong.
+const MaxLineBytes = 256 << 20
+
+// inboundQueue is how many decoded messages may wait for the inbound loop. When it is full the
+// reader stops reading, which pushes back on the agent through its stdout pipe: nothing is
+// dropped and the connection stays up.
+const inboundQueue = 1024
+
+// ErrLineTooLong ends a connection whose peer sent a line over MaxLineBytes.
+var ErrLineTooLong = errors.New("protocol line longer than 256 MiB")
+
+// ErrConnClosed is wrapped by every call that fails because the connection is gone; the wrapped
+// cause says why (the peer closed its output, a read error, Close).
+var ErrConnClosed = errors.New("connection closed")
+
+// Direction says which way a message went, from our side.
+type Direction string
+
+const (
+	In  Direction = "in"
+	Out Direction = "out"
+)
+
+// Tap receives every message in and out as the exact bytes of its line (without the newline),
+// in wire order per direction. It is called on the reading or writing goroutine and must not
+// block and must not modify line. Each line is its own allocation, so it may be kept.
+type Tap func(dir Direction, method string, line []byte)
+
+// Handler receives what the peer sends. Both methods are called on the single inbound loop, in
+// wire order, and must not block: work that waits (a person, the disk, a process) is handed to
+// another goroutine, which answers through Request.Reply.
+type Handler interface {
+	HandleNotification(method string, params json.RawMessage)
+	HandleRequest(req *Request)
+}
+
+// Request is one inbound request. Reply must be called exactly once; later calls are ignored
+// and return false, so "answer once" holds whichever of the user, Stop or an exit comes first.
+type Request struct {
+	ID     json.RawMessage // echoed back byte for byte
+	Method string
+	Params json.RawMessage
+
+	conn *Conn
+	once sync.Once
+}
+
+// Reply answers the request with result, or with err when it is non-nil (an *RPCError is sent
+// as is; any other error becomes -32603 with its text). It reports whether this call answered.
+func (r *Request) Reply(result any, err error) bool {
+	answered := false
+	r.once.Do(func() {
+		answered = true
+		msg := envelope{JSONRPC: "2.0", ID: r.ID}
+		if err != nil {
+			var rpcErr *RPCError
+			if !errors.As(err, &rpcErr) {
+				rpcErr = &RPCError{Code: CodeInternalError, Message: err.Error()}
+			}
+			msg.Error = rpcErr
+		} else {
+			raw, mErr := json.Marshal(result)
+			if mErr != nil {
+				msg.Error = &RPCError{Code: CodeInternalError, Message: "encode result: " + mErr.Error()}
+			} else {
+				msg.Result = raw
+			}
+		}
+		if wErr := r.conn.write("", &msg); wErr != nil {
+			r.conn.logf("reply to %s: %v", r.Method, wErr)
+		}
+	})
+	return answered
+}
+
+type response struct {
+	result json.RawMessage
+	err    error
+}
+
+// Conn is one NDJSON JSON-RPC 2.0 peer over a reader and a writer. It is symmetric: the app uses
+// it towards agents and the demo agent uses it towards the app. Safe for concurrent use.
+type Conn struct {
+	w       io.Writer
+	handler Handler
+	tap     Tap
+	logf    func(format string, args ...any)
+
+	wmu sync.Mutex // one writer at a time; never held while waiting on anything else
+
+	nextID  atomic.Int64
+	pmu     sync.Mutex
+	pending map[string]chan response
+
+	inbound chan *envelope
+	done    chan struct{}
+	errOnce sync.Once
+	err     error
+	skipped atomic.Int64
+}
+
+// ConnOption configures a Conn.
+type ConnOption func(*Conn)
+
+// WithTap journals every message; see Tap.
+func WithTap(t Tap) ConnOption { return func(c *Conn) { c.tap = t } }
+
+// WithLogf sets where connection noise (skipped lines, late responses) goes; default log.Printf.
+func WithLogf(f func(string, ...any)) ConnOption { return func(c *Conn) { c.logf = f } }
+
+// NewConn starts reading r at once, on its own goroutine, and handles what arrives with h on the
+// inbound loop. Writes go to w. The connection ends when r reaches EOF or fails, or on Close.
+func NewConn(r io.Reader, w io.Writer, h Handler, opts ...ConnOption) *Conn {
+	c := &Conn{
+		w:       w,
+		handler: h,
+		logf:    log.Printf,
+		pending: make(map[string]chan response),
+		inbound: make(chan *envelope, inboundQueue),
+		done:    make(chan struct{}),
+	}
+	for _, o := range opts {
+		o(c)
+	}
+	go c.read(r)
+	go c.loop()
+	return c
+}
+
+// Done is closed when the connection has ended; Err then says why.
+func (c *Conn) Done() <-chan struct{} { return c.done }
+
+// Err is nil while the connection is up, then the cause of its end.
+func (c *Conn) Err() error {
+	select {
+	case <-c.done:
+		return c.err
+	default:
+		return nil
+	}
+}
+
+// Skipped counts lines that were not JSON-RPC messages (banners, debug prints) and were skipped.
+func (c *Conn) Skipped() int64 { return c.skipped.Load() }
+
+// Close ends the connection with cause and fails every pending call. It does not close the
+// underlying streams; their owner (the process) does.
+func (c *Conn) Close(cause error) {
+	c.errOnce.Do(func() {
+		c.err = cause
+		close(c.done)
+		c.pmu.Lock()
+		pending := c.pending
+		c.pending = map[string]chan response{}
+		c.pmu.Unlock()
+		for _, ch := range pending {
+			ch <- response{err: fmt.Errorf("%w: %w", ErrConnClosed, cause)}
+		}
+	})
+}
+
+// Call sends a request and waits for its response, decoding the result into result (which may
+// be nil). ctx bounds only our wait: when it ends, Call returns ctx.Err() and a late response is
+// still read, journaled and discarded. An error response is returned as *RPCError; a dead
+// connection as an error wrapping ErrConnClosed.
+func (c *Conn) Call(ctx context.Context, method string, params, result any) error {
+	id := c.nextID.Add(1)
+	key := strconv.FormatInt(id, 10)
+	ch := make(chan response, 1)
+	c.pmu.Lock()
+	if c.Err() != nil {
+		c.pmu.Unlock()
+		return fmt.Errorf("%w: %w", ErrConnClosed, c.err)
+	}
+	c.pending[key] = ch
+	c.pmu.Unlock()
+
+	if err := c.send(json.RawMessage(key), method, params); err != nil {
+		c.forget(key)
+		return err
+	}
+	select {
+	case r := <-ch:
+		if r.err != nil {
+			return r.err
+		}
+		if result != nil && len(r.result) > 0 {
+			if err := json.Unmarshal(r.result, result); err != nil {
+				return fmt.Errorf("decode %s result: %w", method, err)
+			}
+		}
+		return nil
+	case <-ctx.Done():
+		c.forget(key)
+		return ctx.Err()
+	}
+}
+
+// Notify sends a notification. It fails only when the connection or the writer is broken.
+func (c *Conn) Notify(method string, params any) error {
+	return c.send(nil, method, params)
+}
+
+func (c *Conn) send(id json.RawMessage, method string, params any) error {
+	raw, err := json.Marshal(params)
+	if err != nil {
+		return fmt.Errorf("encode %s params: %w", method, err)
+	}
+	return c.write(method, &envelope{JSONRPC: "2.0", ID: id, Method: method, Params: raw})
+}
+
+func (c *Conn) forget(key string) {
+	c.pmu.Lock()
+	delete(c.pending, key)
+	c.pmu.Unlock()
+}
+
+func (c *Conn) write(method string, msg *envelope) error {
+	line, err := json.Marshal(msg)
+	if err != nil {
+		return fmt.Errorf("encode message: %w", err)
+	}
+	if err := c.Err(); err != nil {
+		return fmt.Errorf("%w: %w", ErrConnClosed, err)
+	}
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
+	if c.tap != nil {
+		c.tap(Out, method, line)
+	}
+	line = append(line, '\n')
+	if _, err := c.w.Write(line); err != nil {
+		return fmt.Errorf("write %s: %w", describe(method), err)
+	}
+	return nil
+}
+
+func describe(method string) string {
+	if method == "" {
+		return "response"
+	}
+	return method
+}
+
+// read is the only reader. It splits lines, decodes envelopes and queues them in order.
+func (c *Conn) read(r io.Reader) {
+	br := bufio.NewReaderSize(r, 64<<10)
+	var cause error
+	for {
+		line, err := readLine(br)
+		if len(line) > 0 {
+			if env := c.decode(line); env != nil {
+				select {
+				case c.inbound <- env:
+				case <-c.done:
+					return
+				}
+			}
+		}
+		if err != nil {
+			cause = err
+			break
+		}
+	}
+	if errors.Is(cause, io.EOF) {
+		cause = errors.New("the agent closed its output")
+	}
+	// Let the loop handle everything already read before failing pending calls, so a final
+	// response that arrived just before EOF is still delivered.
+	select {
+	case c.inbound <- &envelope{Method: "\x00eof", Params: json.RawMessage(strconv.Quote(cause.Error()))}:
+	case <-c.done:
+	}
+}
+
+// readLine returns one line without its "\n" or trailing "\r". It accumulates fragments so a
+// line may be as long as MaxLineBytes.
+func readLine(br *bufio.Reader) ([]byte, error) {
+	var buf []byte
+	for {
+		frag, err := br.ReadSlice('\n')
+		if len(buf)+len(frag) > MaxLineBytes {
+			return nil, ErrLineTooLong
+		}
+		if err == bufio.ErrBufferFull {
+			buf = append(buf, frag...)
+			continue
+		}
+		if buf == nil {
+			buf = append(make([]byte, 0, len(frag)), frag...)
+		} else {
+			buf = append(buf, frag...)
+		}
+		buf = bytes.TrimRight(buf, "\r\n")
+		return buf, err
+	}
+}
+
+func (c *Conn) decode(line []byte) *envelope {
+	trimmed := bytes.TrimSpace(line)
+	if len(trimmed) == 0 {
+		return nil
+	}
+	env := new(envelope)
+	if err := json.Unmarshal(trimmed, env); err != nil || (env.Method == "" && len(env.ID) == 0) {
+		c.skipped.Add(1)
+		if c.tap != nil {
+			c.tap(In, "", trimmed)
+		}
+		c.logf("skipped a line that is not a JSON-RPC message (%d bytes): %.120q", len(trimmed), trimmed)
+		return nil
+	}
+	if c.tap != nil {
+		c.tap(In, env.Method, trimmed)
+	}
+	return env
+}
+
+// loop is the single inbound loop: it handles every message in the order it was read.
+func (c *Conn) loop() {
+	for {
+		var env *envelope
+		select {
+		case env = <-c.inbound:
+		case <-c.done:
+			return
+		}
+		switch {
+		case env.Method == "\x00eof":
+			var msg string
+			_ = json.Unmarshal(env.Params, &msg)
+			c.Close(errors.New(msg))
+			return
+		case env.isResponse():
+			c.deliver(env)
+		case env.isNotification():
+			c.handler.HandleNotification(env.Method, env.Params)
+		case env.isRequest():
+			c.handler.HandleRequest(&Request{ID: env.ID, Method: env.Method, Params: env.Params, conn: c})
+		}
+	}
+}
+
+func (c *Conn) deliver(env *envelope) {
+	key := string(bytes.TrimSpace(env.ID))
+	c.pmu.Lock()
+	ch, ok := c.pending[key]
+	delete(c.pending, key)
+	c.pmu.Unlock()
+	if !ok {
+		c.logf("response for unknown or abandoned request id %s", key)
+		return
+	}
+	if env.Error != nil {
+		ch <- response{err: env.Error}
+		return
+	}
+	ch <- response{result: env.Result}
+}

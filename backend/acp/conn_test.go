@@ -1,0 +1,144 @@
+package acp_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"strings"
+	"sync"
+	"testing"
+
+	"agentdesk/backend/acp"
+)
+
+// recordingHandler records what the inbound loop hands it, in order.
+type recordingHandler struct {
+	mu    sync.Mutex
+	seen  []string
+	reqs  chan *acp.Request
+	notes chan string
+}
+
+func newRecordingHandler() *recordingHandler {
+	return &recordingHandler{reqs: make(chan *acp.Request, 16), notes: make(chan string, 1024)}
+}
+
+func (h *recordingHandler) HandleNotification(method string, params json.RawMessage) {
+	h.mu.Lock()
+	h.seen = append(h.seen, "n:"+string(params))
+	h.mu.Unlock()
+	h.notes <- string(params)
+}
+
+func (h *recordingHandler) HandleRequest(r *acp.Request) {
+	h.mu.Lock()
+	h.seen = append(h.seen, "r:"+string(r.ID))
+	h.mu.Unlock()
+	h.reqs <- r
+}
+
+// peer wires a Conn to a scripted other side over pipes: the test writes raw lines as the agent
+// and reads what the Conn writes.
+type peer struct {
+	conn   *acp.Conn
+	toConn *io.PipeWriter
+}
+
+func newPeer(t *testing.T, h acp.Handler) (*peer, *io.PipeReader) {
+	t.Helper()
+	inR, inW := io.Pipe()   // agent → conn
+	outR, outW := io.Pipe() // conn → agent
+	c := acp.NewConn(inR, outW, h, acp.WithLogf(func(string, ...any) {}))
+	t.Cleanup(func() { inW.Close(); outR.Close() })
+	return &peer{conn: c, toConn: inW}, outR
+}
+
+func TestConnSkipsNonJSONAndKeepsOrder(t *testing.T) {
+	h := newRecordingHandler()
+	p, _ := newPeer(t, h)
+	lines := "npx: installed 1 package\n" +
+		`{"jsonrpc":"2.0","method":"n","params":1}` + "\r\n" +
+		"\xff\xfe not utf-8\n" +
+		`{"jsonrpc":"2.0","id":0,"method":"ask","params":{}}` + "\n" +
+		`{"jsonrpc":"2.0","method":"n","params":2}` + "\n"
+	go p.toConn.Write([]byte(lines))
+	<-h.notes
+	req := <-h.reqs
+	<-h.notes
+	if string(req.ID) != "0" {
+		t.Fatalf("request id = %s, want 0 (a valid id)", req.ID)
+	}
+	h.mu.Lock()
+	got := strings.Join(h.seen, ",")
+	h.mu.Unlock()
+	if got != "n:1,r:0,n:2" {
+		t.Fatalf("handled %s, want wire order n:1,r:0,n:2", got)
+	}
+	if p.conn.Skipped() != 2 {
+		t.Fatalf("skipped %d lines, want 2", p.conn.Skipped())
+	}
+	if p.conn.Err() != nil {
+		t.Fatalf("connection died: %v", p.conn.Err())
+	}
+}
+
+func TestConnDeliversHugeLine(t *testing.T) {
+	h := newRecordingHandler()
+	p, _ := newPeer(t, h)
+	big := strings.Repeat("x", 50<<20)
+	go p.toConn.Write([]byte(`{"jsonrpc":"2.0","method":"n","params":"` + big + `"}` + "\n"))
+	got := <-h.notes
+	if len(got) != len(big)+2 {
+		t.Fatalf("params length %d, want %d", len(got), len(big)+2)
+	}
+}
+
+func TestConnCallResponseAndErrors(t *testing.T) {
+	h := newRecordingHandler()
+	p, out := newPeer(t, h)
+	// The agent side: answer each request with a result, then an error with a non-standard code.
+	go func() {
+		dec := json.NewDecoder(out)
+		var msg struct {
+			ID json.RawMessage `json:"id"`
+		}
+		_ = dec.Decode(&msg)
+		p.toConn.Write([]byte(`{"jsonrpc":"2.0","method":"n","params":"before"}` + "\n" +
+			`{"jsonrpc":"2.0","id":` + string(msg.ID) + `,"result":{"ok":true}}` + "\n"))
+		_ = dec.Decode(&msg)
+		p.toConn.Write([]byte(`{"jsonrpc":"2.0","id":` + string(msg.ID) + `,"error":{"code":500,"message":"fetch failed","data":{"why":"offline"}}}` + "\n"))
+	}()
+	var res struct{ OK bool }
+	if err := p.conn.Call(context.Background(), "first", nil, &res); err != nil || !res.OK {
+		t.Fatalf("Call = %v, %+v", err, res)
+	}
+	// The response barrier: the notification sent before the response was handled first.
+	select {
+	case n := <-h.notes:
+		if n != `"before"` {
+			t.Fatalf("notification %s", n)
+		}
+	default:
+		t.Fatal("the response was delivered before the notification that preceded it")
+	}
+	err := p.conn.Call(context.Background(), "second", nil, nil)
+	var rpcErr *acp.RPCError
+	if !errors.As(err, &rpcErr) || rpcErr.Code != 500 || !strings.Contains(err.Error(), "offline") {
+		t.Fatalf("error = %v, want code 500 with its data", err)
+	}
+}
+
+func TestConnEOFFailsPendingCalls(t *testing.T) {
+	p, out := newPeer(t, newRecordingHandler())
+	go func() {
+		buf := make([]byte, 1024)
+		_, _ = out.Read(buf)
+		p.toConn.Close()
+	}()
+	err := p.conn.Call(context.Background(), "x", nil, nil)
+	if !errors.Is(err, acp.ErrConnClosed) {
+		t.Fatalf("err = %v, want ErrConnClosed", err)
+	}
+	<-p.conn.Done()
+}

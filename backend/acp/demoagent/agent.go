@@ -1,0 +1,134 @@
+// Package demoagent is agentdesk's built-in Demo agent: a real ACP agent, served on stdio by
+// `agentdesk demo-agent`, with no model behind it. Its scripted turn shows every feature —
+// thoughts, a plan, a read tool call, an edit with a diff guarded by a permission request,
+// terminal-style output, a Markdown reply and usage — paced like a real agent, and it honours
+// session/cancel at every step. It never writes to disk: the edit is shown, not applied.
+package demoagent
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"sync"
+	"time"
+
+	"agentdesk/backend/acp"
+)
+
+// DefaultPace is the pause between two steps of the script; a turn has about forty steps.
+const DefaultPace = 100 * time.Millisecond
+
+// Agent serves the demo script over one connection.
+type Agent struct {
+	pace time.Duration
+	conn *acp.Conn
+
+	mu       sync.Mutex
+	sessions map[string]string             // session id → cwd
+	cancels  map[string]context.CancelFunc // session id → cancel of its running turn
+	turns    map[string]int
+	ready    chan struct{} // closed once conn is set: the inbound loop may start before that
+}
+
+// Serve runs the demo agent on r/w (its stdin and stdout) until r reaches EOF. pace is the pause
+// between script steps (0 for tests).
+func Serve(r io.Reader, w io.Writer, pace time.Duration) error {
+	a := &Agent{pace: pace, sessions: map[string]string{}, cancels: map[string]context.CancelFunc{},
+		turns: map[string]int{}, ready: make(chan struct{})}
+	a.conn = acp.NewConn(r, w, a, acp.WithLogf(func(string, ...any) {}))
+	close(a.ready)
+	<-a.conn.Done()
+	a.mu.Lock()
+	for _, cancel := range a.cancels {
+		cancel()
+	}
+	a.mu.Unlock()
+	return nil
+}
+
+// HandleNotification implements acp.Handler: session/cancel stops the session's running turn.
+func (a *Agent) HandleNotification(method string, params json.RawMessage) {
+	if method != acp.MethodSessionCancel {
+		return
+	}
+	var p acp.CancelParams
+	if json.Unmarshal(params, &p) != nil {
+		return
+	}
+	a.mu.Lock()
+	if cancel, ok := a.cancels[p.SessionID]; ok {
+		cancel()
+	}
+	a.mu.Unlock()
+}
+
+// HandleRequest implements acp.Handler.
+func (a *Agent) HandleRequest(req *acp.Request) {
+	<-a.ready
+	switch req.Method {
+	case acp.MethodInitialize:
+		req.Reply(map[string]any{
+			"protocolVersion":   acp.ProtocolVersion,
+			"agentCapabilities": map[string]any{"loadSession": false, "promptCapabilities": map[string]any{}},
+			"authMethods":       []any{},
+			"agentInfo":         acp.Implementation{Name: "agentdesk-demo", Title: "Demo agent", Version: "1.0.0"},
+		}, nil)
+	case acp.MethodSessionNew:
+		var p acp.NewSessionParams
+		if err := json.Unmarshal(req.Params, &p); err != nil || p.Cwd == "" {
+			req.Reply(nil, &acp.RPCError{Code: acp.CodeInvalidParams, Message: "session/new needs an absolute cwd"})
+			return
+		}
+		a.mu.Lock()
+		id := fmt.Sprintf("demo-%d", len(a.sessions)+1)
+		a.sessions[id] = p.Cwd
+		a.mu.Unlock()
+		req.Reply(acp.NewSessionResult{SessionID: id}, nil)
+	case acp.MethodSessionPrompt:
+		a.prompt(req)
+	default:
+		req.Reply(nil, &acp.RPCError{Code: acp.CodeMethodNotFound, Message: "Method not found: " + req.Method})
+	}
+}
+
+func (a *Agent) prompt(req *acp.Request) {
+	var p acp.PromptParams
+	if err := json.Unmarshal(req.Params, &p); err != nil {
+		req.Reply(nil, &acp.RPCError{Code: acp.CodeInvalidParams, Message: err.Error()})
+		return
+	}
+	a.mu.Lock()
+	cwd, ok := a.sessions[p.SessionID]
+	if !ok {
+		a.mu.Unlock()
+		req.Reply(nil, &acp.RPCError{Code: acp.CodeInvalidParams, Message: "unknown session " + p.SessionID})
+		return
+	}
+	if cancel, busy := a.cancels[p.SessionID]; busy {
+		cancel() // like real agents: a new prompt replaces the running one
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	a.cancels[p.SessionID] = cancel
+	a.turns[p.SessionID]++
+	turn := a.turns[p.SessionID]
+	a.mu.Unlock()
+
+	text := ""
+	for _, b := range p.Prompt {
+		if b.Type == "text" {
+			text += b.Text
+		}
+	}
+	go func() {
+		s := &script{a: a, ctx: ctx, session: p.SessionID, cwd: cwd, turn: turn, prompt: text}
+		reason := s.run()
+		a.mu.Lock()
+		if a.turns[p.SessionID] == turn { // a newer prompt may have replaced this one
+			delete(a.cancels, p.SessionID)
+		}
+		a.mu.Unlock()
+		cancel()
+		req.Reply(acp.PromptResult{StopReason: reason}, nil)
+	}()
+}

@@ -1,0 +1,18 @@
+// Package acp is agentdesk's client side of the Agent Client Protocol (ACP v1): JSON-RPC 2.0 as
+// newline-delimited JSON over an agent's stdin and stdout.
+//
+// Guarantees, for every agent whatever it sends:
+//   - Wire order: notifications, agent requests and responses to our calls are handled by one
+//     inbound loop in the order they were read, so a permission request is never seen before the
+//     tool call that preceded it, and a response is delivered only after every message read
+//     before it has been handled.
+//   - Nothing is cut short: lines have no practical length cap (only absurd lines over
+//     MaxLineBytes end the connection, loudly); lines that are not JSON are logged and skipped.
+//   - Raw is kept: every message in and out is handed to a Tap as the exact bytes on the wire.
+//   - The inbound loop never waits on the UI, the database or a person: session events go
+//     through an unbounded, coalescing queue, and permission requests are parked until answered.
+//   - Every permission request is answered exactly once; Stop sends session/cancel and answers
+//     open requests "cancelled"; a turn is never cancelled by cancelling a Go context.
+//
+// This package imports neither Wails nor SQLite. The app and the CLI consume its Event stream.
+package acp

@@ -1,0 +1,109 @@
+package acp
+
+import "encoding/json"
+
+// EntryKind is what a transcript entry shows.
+type EntryKind string
+
+// Entry kinds, as the UI renders them.
+const (
+	KindUser    EntryKind = "user"
+	KindAgent   EntryKind = "agent"
+	KindThought EntryKind = "thought"
+	KindTool    EntryKind = "tool"
+	KindPlan    EntryKind = "plan"
+	KindUsage   EntryKind = "usage"
+	KindUnknown EntryKind = "unknown"
+	KindError   EntryKind = "error"
+)
+
+// Tool call statuses. The first four are the agent's; cancelled is ours (ACP has none).
+const (
+	StatusPending    = "pending"
+	StatusInProgress = "in_progress"
+	StatusCompleted  = "completed"
+	StatusFailed     = "failed"
+	StatusCancelled  = "cancelled"
+)
+
+// Entry is one item of a transcript as the UI shows it and the store keeps it. Its JSON shape is
+// the contract with the frontend (frontend/src/lib/protocol.ts) and is pinned by the golden
+// files in testdata/events. Which fields are set depends on Kind.
+type Entry struct {
+	ID   string    `json:"id"`
+	Kind EntryKind `json:"kind"`
+	Turn int       `json:"turn"`
+
+	// user: the prompt (plain text); agent, thought: Markdown; error: the message.
+	Text      string `json:"text,omitempty"`
+	MessageID string `json:"messageId,omitempty"`
+
+	// tool
+	ToolCallID string          `json:"toolCallId,omitempty"`
+	ToolKind   string          `json:"toolKind,omitempty"`
+	Title      string          `json:"title,omitempty"`
+	Status     string          `json:"status,omitempty"`
+	Locations  []Location      `json:"locations,omitempty"`
+	Content    []ToolContent   `json:"content,omitempty"`
+	RawInput   json.RawMessage `json:"rawInput,omitempty"`
+	RawOutput  json.RawMessage `json:"rawOutput,omitempty"`
+
+	Plan  []PlanEntry `json:"plan,omitempty"`
+	Usage *Usage      `json:"usage,omitempty"`
+
+	// unknown: the update kind (or "<update>/<content type>") and the raw JSON.
+	UpdateKind string          `json:"updateKind,omitempty"`
+	Raw        json.RawMessage `json:"raw,omitempty"`
+
+	// error: the agent's error data and the tail of its stderr.
+	Data   json.RawMessage `json:"data,omitempty"`
+	Stderr string          `json:"stderr,omitempty"`
+}
+
+// ToolContent is one rendered item of a tool call's content.
+type ToolContent struct {
+	Type       string          `json:"type"` // content | diff | terminal | anything else (raw)
+	Text       string          `json:"text,omitempty"`
+	Path       string          `json:"path,omitempty"`
+	OldText    *string         `json:"oldText,omitempty"`
+	NewText    string          `json:"newText,omitempty"`
+	TerminalID string          `json:"terminalId,omitempty"`
+	Raw        json.RawMessage `json:"raw,omitempty"`
+}
+
+// clone returns a deep-enough copy for handing an entry to another goroutine: slices are
+// copied, raw JSON is never mutated in place so it is shared.
+func (e *Entry) clone() Entry {
+	c := *e
+	c.Locations = append([]Location(nil), e.Locations...)
+	c.Content = append([]ToolContent(nil), e.Content...)
+	c.Plan = append([]PlanEntry(nil), e.Plan...)
+	if e.Usage != nil {
+		u := *e.Usage
+		c.Usage = &u
+	}
+	return c
+}
+
+func toolContent(items []ToolCallContent) []ToolContent {
+	out := make([]ToolContent, 0, len(items))
+	for _, it := range items {
+		tc := ToolContent{Type: it.Type}
+		switch it.Type {
+		case "content":
+			if it.Content != nil && it.Content.Type == "text" {
+				tc.Text = it.Content.Text
+			} else {
+				tc.Raw = it.Raw
+			}
+		case "diff":
+			tc.Path, tc.OldText, tc.NewText = it.Path, it.OldText, it.NewText
+		case "terminal":
+			tc.TerminalID = it.TerminalID
+		default:
+			tc.Raw = it.Raw
+		}
+		out = append(out, tc)
+	}
+	return out
+}

@@ -1,0 +1,228 @@
+package acp
+
+import (
+	"sync"
+	"time"
+)
+
+// EventName is the one Wails event name the app emits Events under.
+const EventName = "session:event"
+
+// EventKind discriminates Event.
+type EventKind string
+
+// Event kinds. Entries and chunks may be delayed up to CoalesceDelay and chunks merged; the
+// others are delivered at once.
+const (
+	EventState          EventKind = "state"
+	EventEntry          EventKind = "entry"
+	EventChunk          EventKind = "chunk"
+	EventPermission     EventKind = "permission"
+	EventPermissionDone EventKind = "permission_done"
+	EventTurnEnd        EventKind = "turn_end"
+)
+
+// State is a session's lifecycle state.
+type State string
+
+// Session states: starting → idle → running → cancelling → idle, or exited / failed.
+const (
+	StateStarting   State = "starting"
+	StateIdle       State = "idle"
+	StateRunning    State = "running"
+	StateCancelling State = "cancelling"
+	StateExited     State = "exited"
+	StateFailed     State = "failed"
+)
+
+// Event is THE contract from the engine to the UI (and the store): one payload type, emitted per
+// session in Seq order, Seq +1 per event. Its JSON is mirrored by frontend/src/lib/protocol.ts
+// and pinned by testdata/events. Which fields are set depends on Kind.
+type Event struct {
+	SessionID string    `json:"sessionId"`
+	Seq       uint64    `json:"seq"`
+	Kind      EventKind `json:"kind"`
+
+	State   State  `json:"state,omitempty"`   // state
+	Message string `json:"message,omitempty"` // state, turn_end: why
+
+	Entry *Entry `json:"entry,omitempty"` // entry: upsert by Entry.ID
+
+	EntryID string `json:"entryId,omitempty"` // chunk: append Text to this entry's text
+	Text    string `json:"text,omitempty"`
+
+	RequestID  string          `json:"requestId,omitempty"`  // permission, permission_done
+	ToolCallID string          `json:"toolCallId,omitempty"` // permission: the entry id of its tool card
+	Title      string          `json:"title,omitempty"`      // permission
+	Options    []OptionSummary `json:"options,omitempty"`    // permission, in the agent's order
+	Outcome    string          `json:"outcome,omitempty"`    // permission_done: selected | cancelled
+	OptionID   string          `json:"optionId,omitempty"`   // permission_done when selected
+
+	Turn       int    `json:"turn,omitempty"`       // turn_end
+	StopReason string `json:"stopReason,omitempty"` // turn_end
+}
+
+// OptionSummary is a permission option as the UI shows it.
+type OptionSummary struct {
+	ID   string `json:"id"`
+	Name string `json:"name"`
+	Kind string `json:"kind"`
+}
+
+// Emitter receives a session's events. Emit is called from one goroutine at a time per session,
+// in Seq order. It may be slow: events queue (and chunks merge) behind it without ever blocking
+// the protocol.
+type Emitter interface {
+	Emit(Event)
+}
+
+// EmitterFunc adapts a function to Emitter.
+type EmitterFunc func(Event)
+
+// Emit calls f.
+func (f EmitterFunc) Emit(e Event) { f(e) }
+
+// CoalesceDelay is how long entry and chunk events may wait so that chunks of the same entry are
+// merged into one event (fewer renders); urgent events flush the queue at once.
+const CoalesceDelay = 30 * time.Millisecond
+
+// queued is an event waiting in the pump; chunk text accumulates in buf without quadratic copying.
+type queued struct {
+	ev  Event
+	buf []byte
+}
+
+// pump is the unbounded, coalescing queue between a session and its Emitter. push never blocks;
+// one goroutine delivers and assigns Seq. emitMu serialises delivery so flush (for Snapshot) and
+// the goroutine never interleave. Lock order: Session.mu → pump.emitMu → pump.mu.
+type pump struct {
+	sessionID string
+	out       Emitter
+
+	emitMu sync.Mutex
+	seq    uint64 // guarded by emitMu
+
+	mu     sync.Mutex
+	queue  []queued
+	urgent bool
+	closed bool
+	wake   chan struct{}
+	done   chan struct{}
+}
+
+func newPump(sessionID string, out Emitter) *pump {
+	p := &pump{sessionID: sessionID, out: out, wake: make(chan struct{}, 1), done: make(chan struct{})}
+	go p.run()
+	return p
+}
+
+// push queues e. A chunk for the same entry as the last queued chunk is merged into it.
+func (p *pump) push(e Event) {
+	p.mu.Lock()
+	if p.closed {
+		p.mu.Unlock()
+		return
+	}
+	if n := len(p.queue); e.Kind == EventChunk && n > 0 {
+		last := &p.queue[n-1]
+		if last.ev.Kind == EventChunk && last.ev.EntryID == e.EntryID {
+			last.buf = append(last.buf, e.Text...)
+			p.mu.Unlock()
+			return
+		}
+	}
+	q := queued{ev: e}
+	if e.Kind == EventChunk {
+		q.buf, q.ev.Text = []byte(e.Text), ""
+	}
+	p.queue = append(p.queue, q)
+	if e.Kind != EventChunk && e.Kind != EventEntry {
+		p.urgent = true
+	}
+	p.mu.Unlock()
+	select {
+	case p.wake <- struct{}{}:
+	default:
+	}
+}
+
+// run delivers queued events: at once when something urgent is queued, else after
+// CoalesceDelay so that chunks can merge.
+func (p *pump) run() {
+	defer close(p.done)
+	timer := time.NewTimer(time.Hour)
+	timer.Stop()
+	for {
+		<-p.wake
+		p.mu.Lock()
+		urgent, closed := p.urgent, p.closed
+		p.mu.Unlock()
+		if !urgent && !closed {
+			timer.Reset(CoalesceDelay)
+		wait:
+			for {
+				select {
+				case <-timer.C:
+					break wait
+				case <-p.wake:
+					if p.isUrgent() {
+						timer.Stop()
+						break wait
+					}
+				}
+			}
+		}
+		if !p.flush() {
+			return
+		}
+	}
+}
+
+func (p *pump) isUrgent() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.urgent || p.closed
+}
+
+// flush emits everything queued now, in order. It returns false once the pump is closed and
+// drained.
+func (p *pump) flush() bool {
+	p.emitMu.Lock()
+	defer p.emitMu.Unlock()
+	p.mu.Lock()
+	batch := p.queue
+	p.queue, p.urgent = nil, false
+	closed := p.closed
+	p.mu.Unlock()
+	for i := range batch {
+		ev := batch[i].ev
+		if ev.Kind == EventChunk {
+			ev.Text = string(batch[i].buf)
+		}
+		p.seq++
+		ev.Seq, ev.SessionID = p.seq, p.sessionID
+		p.out.Emit(ev)
+	}
+	return !closed
+}
+
+// close delivers what is queued and stops the goroutine; later pushes are dropped.
+func (p *pump) close() {
+	p.mu.Lock()
+	p.closed = true
+	p.mu.Unlock()
+	select {
+	case p.wake <- struct{}{}:
+	default:
+	}
+	<-p.done
+}
+
+// flushSeq delivers everything queued and returns the Seq of the last delivered event. The
+// caller holds Session.mu, so nothing new is queued meanwhile.
+func (p *pump) flushSeq() uint64 {
+	p.flush()
+	p.emitMu.Lock()
+	defer p.emitMu.Unlock()
+	return p.seq
+}

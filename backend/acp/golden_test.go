@@ -1,0 +1,103 @@
+package acp_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"agentdesk/backend/acp"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata")
+
+// goldenEvents is shared with the frontend's vitest suite, which folds the same files.
+var goldenEvents = filepath.Join("..", "..", "testdata", "events")
+
+// fold applies events to entries the way the UI does (upsert by id, chunks append): the Go twin
+// of frontend/src/state/transcript.ts, used only to check the contract.
+func fold(evs []acp.Event) []acp.Entry {
+	var out []acp.Entry
+	index := map[string]int{}
+	for _, ev := range evs {
+		switch ev.Kind {
+		case acp.EventEntry:
+			if i, ok := index[ev.Entry.ID]; ok {
+				out[i] = *ev.Entry
+			} else {
+				index[ev.Entry.ID] = len(out)
+				out = append(out, *ev.Entry)
+			}
+		case acp.EventChunk:
+			out[index[ev.EntryID]].Text += ev.Text
+		}
+	}
+	return out
+}
+
+func markdown(entries []acp.Entry) string {
+	var b bytes.Buffer
+	for i := range entries {
+		b.WriteString(acp.EntryMarkdown(&entries[i]) + "\n")
+	}
+	return b.String()
+}
+
+func assertFoldEqualsSnapshot(t *testing.T, evs []acp.Event, snap acp.Snapshot) {
+	t.Helper()
+	if got, want := markdown(fold(evs)), markdown(snap.Entries); got != want {
+		t.Fatalf("folding the events does not give the snapshot:\n--- events\n%s\n--- snapshot\n%s", got, want)
+	}
+	if evs[len(evs)-1].Seq != snap.Seq {
+		t.Fatalf("snapshot seq %d, last event seq %d", snap.Seq, evs[len(evs)-1].Seq)
+	}
+}
+
+// TestGoldenDemoTurn pins the event JSON and the transcript of the Demo agent's turn (allowed).
+// The events file is what the frontend tests fold; -update rewrites both files.
+func TestGoldenDemoTurn(t *testing.T) {
+	s, ev := startDemoIn(t, 0, "/demo/project") // a folder that does not exist: a stable listing
+	if _, err := s.Prompt("hello"); err != nil {
+		t.Fatal(err)
+	}
+	answerNext(t, s, ev, acp.AllowOnce)
+	ev.waitFor(t, "turn_end", kind(acp.EventTurnEnd))
+	ev.waitFor(t, "idle", kind(acp.EventState))
+	live := ev.list()
+	mdPath := filepath.Join("testdata", "transcripts", "demo_allow.md")
+	evPath := filepath.Join(goldenEvents, "demo_allow.json")
+	if *update {
+		raw, err := json.MarshalIndent(live, "", " ")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for path, data := range map[string][]byte{evPath: raw, mdPath: []byte(markdown(s.Snapshot().Entries))} {
+			if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(path, data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	wantMD, err := os.ReadFile(mdPath)
+	if err != nil {
+		t.Fatalf("%v (run go test ./backend/acp -run Golden -update)", err)
+	}
+	if got := markdown(s.Snapshot().Entries); got != string(wantMD) {
+		t.Fatalf("transcript differs from %s:\n%s", mdPath, got)
+	}
+	raw, err := os.ReadFile(evPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var golden []acp.Event
+	if err := json.Unmarshal(raw, &golden); err != nil {
+		t.Fatalf("decode %s: %v", evPath, err)
+	}
+	if got := markdown(fold(golden)); got != string(wantMD) {
+		t.Fatalf("%s folds to a different transcript:\n%s", evPath, got)
+	}
+}

@@ -1,0 +1,83 @@
+package acp
+
+import (
+	"bytes"
+	"encoding/json"
+)
+
+// HandleNotification implements Handler. It runs on the connection's inbound loop, in wire order,
+// and never blocks.
+func (s *Session) HandleNotification(method string, params json.RawMessage) {
+	switch method {
+	case MethodSessionUpdate:
+		s.mu.Lock()
+		s.applyUpdateLocked(params)
+		s.mu.Unlock()
+	case MethodCancelRequest:
+		s.cancelRequest(params)
+	default:
+		s.cfg.Logf("%s: ignored notification %q", s.cfg.AgentName, method)
+	}
+}
+
+// HandleRequest implements Handler. Permission requests are parked until answered; requests for
+// capabilities we do not advertise get -32601 at once.
+func (s *Session) HandleRequest(req *Request) {
+	switch req.Method {
+	case MethodRequestPermission:
+		s.handlePermission(req)
+	default:
+		req.Reply(nil, &RPCError{Code: CodeMethodNotFound, Message: "Method not found: " + req.Method})
+	}
+}
+
+// applyUpdateLocked reduces one session/update into the transcript and queues its events.
+// Updates for a session id we do not know yet (session/new has not returned) are kept in order
+// and applied when it does.
+func (s *Session) applyUpdateLocked(params json.RawMessage) {
+	var n SessionNotification
+	if err := json.Unmarshal(params, &n); err != nil {
+		s.cfg.Logf("%s: skipped a session/update that does not decode: %v", s.cfg.AgentName, err)
+		return
+	}
+	if s.agentSessionID == "" {
+		s.early = append(s.early, params)
+		return
+	}
+	if n.SessionID != s.agentSessionID {
+		s.cfg.Logf("%s: skipped a session/update for unknown session %q", s.cfg.AgentName, n.SessionID)
+		return
+	}
+	u, err := DecodeUpdate(n.Update)
+	if err != nil {
+		// A known kind with fields of the wrong shape: show it raw rather than lose it.
+		u = Update{Kind: "invalid " + u.Kind, Raw: n.Update} // never typed: rendered as unknown
+		s.cfg.Logf("%s: %v", s.cfg.AgentName, err)
+	}
+	if u.Info != nil && u.Info.Title != nil {
+		s.title = *u.Info.Title
+	}
+	for _, c := range s.tr.Apply(u) {
+		s.pushChange(c)
+	}
+}
+
+// cancelRequest handles $/cancel_request for one of the agent's requests: a parked permission
+// is answered "cancelled".
+func (s *Session) cancelRequest(params json.RawMessage) {
+	var p CancelRequestParams
+	if json.Unmarshal(params, &p) != nil {
+		return
+	}
+	id := string(bytes.TrimSpace(p.RequestID))
+	s.mu.Lock()
+	perm, ok := s.perms[id]
+	if ok {
+		delete(s.perms, id)
+		s.pushEvent(Event{Kind: EventPermissionDone, RequestID: id, Outcome: "cancelled"})
+	}
+	s.mu.Unlock()
+	if ok {
+		replyCancelled([]*Request{perm.req})
+	}
+}

@@ -1,0 +1,103 @@
+package acp
+
+import (
+	"fmt"
+	"strings"
+)
+
+// EntryMarkdown renders one entry as Markdown: the form used by golden tests and by export.
+// Agent text is emitted as is (it is already Markdown); everything else is quoted or fenced so
+// that it cannot change the structure around it.
+func EntryMarkdown(e *Entry) string {
+	var b strings.Builder
+	switch e.Kind {
+	case KindUser:
+		fmt.Fprintf(&b, "## User (turn %d)\n\n%s\n", e.Turn, quote(e.Text))
+	case KindAgent:
+		fmt.Fprintf(&b, "## Agent\n\n%s\n", e.Text)
+	case KindThought:
+		fmt.Fprintf(&b, "## Thought\n\n%s\n", quote(e.Text))
+	case KindTool:
+		fmt.Fprintf(&b, "## Tool: %s [%s, %s]\n", oneLine(e.Title), e.ToolKind, e.Status)
+		for _, l := range e.Locations {
+			if l.Line != nil {
+				fmt.Fprintf(&b, "\n- `%s:%d`", l.Path, *l.Line)
+			} else {
+				fmt.Fprintf(&b, "\n- `%s`", l.Path)
+			}
+		}
+		if len(e.Locations) > 0 {
+			b.WriteString("\n")
+		}
+		for _, c := range e.Content {
+			b.WriteString("\n")
+			b.WriteString(toolContentMarkdown(c))
+		}
+	case KindPlan:
+		b.WriteString("## Plan\n\n")
+		for _, p := range e.Plan {
+			mark := " "
+			switch p.Status {
+			case "completed":
+				mark = "x"
+			case "in_progress":
+				mark = "~"
+			}
+			fmt.Fprintf(&b, "- [%s] %s (%s)\n", mark, oneLine(p.Content), p.Priority)
+		}
+	case KindUsage:
+		fmt.Fprintf(&b, "## Usage\n\n%d / %d tokens\n", e.Usage.Used, e.Usage.Size)
+	case KindUnknown:
+		fmt.Fprintf(&b, "## Unsupported update: %s\n\n%s\n", oneLine(e.UpdateKind), fence("json", string(e.Raw)))
+	case KindError:
+		fmt.Fprintf(&b, "## Error\n\n%s\n", quote(e.Text))
+		if len(e.Data) > 0 {
+			b.WriteString("\n" + fence("json", string(e.Data)))
+		}
+		if e.Stderr != "" {
+			b.WriteString("\nstderr:\n\n" + fence("text", e.Stderr))
+		}
+	}
+	return b.String()
+}
+
+func toolContentMarkdown(c ToolContent) string {
+	switch c.Type {
+	case "content":
+		if c.Raw != nil {
+			return fence("json", string(c.Raw))
+		}
+		return fence("text", c.Text)
+	case "diff":
+		var d strings.Builder
+		fmt.Fprintf(&d, "--- %s\n+++ %s\n", c.Path, c.Path)
+		if c.OldText != nil {
+			for _, l := range strings.Split(*c.OldText, "\n") {
+				d.WriteString("-" + l + "\n")
+			}
+		}
+		for _, l := range strings.Split(c.NewText, "\n") {
+			d.WriteString("+" + l + "\n")
+		}
+		return fence("diff", strings.TrimSuffix(d.String(), "\n"))
+	case "terminal":
+		return fmt.Sprintf("(terminal %s)\n", c.TerminalID)
+	default:
+		return fence("json", string(c.Raw))
+	}
+}
+
+// fence wraps s in a code fence longer than any backtick run inside it.
+func fence(lang, s string) string {
+	ticks := "```"
+	for strings.Contains(s, ticks) {
+		ticks += "`"
+	}
+	return ticks + lang + "\n" + strings.TrimSuffix(s, "\n") + "\n" + ticks + "\n"
+}
+
+func quote(s string) string {
+	return "> " + strings.ReplaceAll(strings.TrimRight(s, "\n"), "\n", "\n> ")
+}
+
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

@@ -1,0 +1,154 @@
+package acp_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"os/signal"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"go.uber.org/goleak"
+
+	"agentdesk/backend/acp"
+	"agentdesk/backend/acp/demoagent"
+)
+
+// TestMain lets this test binary act as an agent process: ACPTEST_AGENT picks which.
+func TestMain(m *testing.M) {
+	switch os.Getenv("ACPTEST_AGENT") {
+	case "":
+		goleak.VerifyTestMain(m) // every session, connection and pump goroutine ends with its owner
+	case "demo":
+		_ = demoagent.Serve(os.Stdin, os.Stdout, 0)
+		os.Exit(0)
+	case "crash":
+		// Starts fine, then dies mid-turn with a message on stderr.
+		serveScripted(func(req *acp.Request) {
+			fmt.Fprintln(os.Stderr, "\x1b[31mfatal: model backend unreachable\x1b[0m")
+			os.Exit(3)
+		})
+	case "stubborn":
+		// Ignores session/cancel and SIGTERM, and leaves a grandchild in its process group.
+		signalIgnore()
+		child := exec.Command("sleep", "300")
+		_ = child.Start()
+		fmt.Fprintf(os.Stderr, "child %d\n", child.Process.Pid)
+		serveScripted(func(req *acp.Request) {})
+	}
+}
+
+// serveScripted is a minimal agent: initialize and session/new succeed; prompt calls onPrompt.
+func serveScripted(onPrompt func(*acp.Request)) {
+	h := &scripted{onPrompt: onPrompt}
+	c := acp.NewConn(os.Stdin, os.Stdout, h, acp.WithLogf(func(string, ...any) {}))
+	<-c.Done()
+	os.Exit(0)
+}
+
+type scripted struct{ onPrompt func(*acp.Request) }
+
+func (s *scripted) HandleNotification(string, json.RawMessage) {}
+func (s *scripted) HandleRequest(req *acp.Request) {
+	switch req.Method {
+	case acp.MethodInitialize:
+		req.Reply(map[string]any{"protocolVersion": 1, "agentCapabilities": map[string]any{}}, nil)
+	case acp.MethodSessionNew:
+		req.Reply(map[string]any{"sessionId": "x1"}, nil)
+	case acp.MethodSessionPrompt:
+		s.onPrompt(req)
+	default:
+		req.Reply(nil, &acp.RPCError{Code: acp.CodeMethodNotFound, Message: req.Method})
+	}
+}
+
+func signalIgnore() { signal.Ignore(syscall.SIGTERM) }
+
+// runningInGroup lists the processes of group pgid that are not zombies, as ps(1) sees them.
+func runningInGroup(pgid int) []string {
+	out, _ := exec.Command("ps", "-eo", "pid=,pgid=,stat=").Output()
+	var pids []string
+	for _, line := range strings.Split(string(out), "\n") {
+		f := strings.Fields(line)
+		if len(f) == 3 && f[1] == fmt.Sprint(pgid) && !strings.HasPrefix(f[2], "Z") {
+			pids = append(pids, f[0])
+		}
+	}
+	return pids
+}
+
+// startProcess starts this test binary as agent kind, in its own process group.
+func startProcess(t *testing.T, agentKind string) (*acp.Session, *events, *acp.Process) {
+	t.Helper()
+	var proc *acp.Process
+	ev := newEvents()
+	s := acp.NewSession(acp.Config{
+		ID: "s1", AgentName: agentKind, Cwd: t.TempDir(), Emitter: ev, Logf: t.Logf, CloseGrace: 200 * time.Millisecond,
+		Launch: func(context.Context) (acp.Transport, error) {
+			p, err := acp.Start(acp.Command{Path: os.Args[0], Args: []string{"-test.run=^$"},
+				Env: append(os.Environ(), "ACPTEST_AGENT="+agentKind), Dir: t.TempDir()})
+			proc = p
+			return p, err
+		},
+	})
+	t.Cleanup(func() { s.Close() })
+	if err := s.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	return s, ev, proc
+}
+
+func TestProcessDemoTurn(t *testing.T) {
+	s, ev, _ := startProcess(t, "demo")
+	if _, err := s.Prompt("hello"); err != nil {
+		t.Fatal(err)
+	}
+	answerNext(t, s, ev, acp.AllowOnce)
+	if end := ev.waitFor(t, "turn_end", kind(acp.EventTurnEnd)); end.StopReason != acp.StopEndTurn {
+		t.Fatalf("stop reason %q", end.StopReason)
+	}
+}
+
+func TestProcessExitMidTurn(t *testing.T) {
+	s, ev, _ := startProcess(t, "crash")
+	if _, err := s.Prompt("hello"); err != nil {
+		t.Fatal(err)
+	}
+	end := ev.waitFor(t, "turn_end", kind(acp.EventTurnEnd))
+	if end.StopReason != acp.StopError || !strings.Contains(end.Message, "exit status 3") ||
+		!strings.Contains(end.Message, "fatal: model backend unreachable") || strings.Contains(end.Message, "\x1b") {
+		t.Fatalf("turn_end %+v, want an error naming the exit status and the stderr tail without ANSI codes", end)
+	}
+	if st := ev.waitFor(t, "state", kind(acp.EventState)); st.State != acp.StateExited {
+		t.Fatalf("state %s, want exited", st.State)
+	}
+	if _, err := s.Prompt("again"); err == nil {
+		t.Fatal("prompt on an exited session succeeded")
+	}
+}
+
+func TestHardStopKillsProcessGroup(t *testing.T) {
+	s, ev, proc := startProcess(t, "stubborn")
+	if _, err := s.Prompt("hello"); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	if s.State() != acp.StateCancelling {
+		t.Fatalf("state %s after Stop, want cancelling", s.State())
+	}
+	if err := s.HardStop(); err != nil {
+		t.Fatal(err)
+	}
+	if end := ev.waitFor(t, "turn_end", kind(acp.EventTurnEnd)); end.StopReason != acp.StopInterrupted {
+		t.Fatalf("stop reason %q, want interrupted", end.StopReason)
+	}
+	if pids := runningInGroup(proc.Pid()); len(pids) > 0 {
+		t.Fatalf("processes %v of group %d still run after a hard stop", pids, proc.Pid())
+	}
+}

@@ -1,0 +1,181 @@
+package acp
+
+import "encoding/json"
+
+// ProtocolVersion is the ACP major version this client speaks.
+const ProtocolVersion = 1
+
+// Method names of ACP v1 that this package sends or handles.
+const (
+	MethodInitialize        = "initialize"
+	MethodSessionNew        = "session/new"
+	MethodSessionPrompt     = "session/prompt"
+	MethodSessionCancel     = "session/cancel"
+	MethodSessionUpdate     = "session/update"
+	MethodRequestPermission = "session/request_permission"
+	MethodCancelRequest     = "$/cancel_request"
+)
+
+// Stop reasons of a turn. The first five come from agents; the last two are ours.
+const (
+	StopEndTurn         = "end_turn"
+	StopMaxTokens       = "max_tokens"
+	StopMaxTurnRequests = "max_turn_requests"
+	StopRefusal         = "refusal"
+	StopCancelled       = "cancelled"
+	StopError           = "error"       // the prompt call failed; the message says why
+	StopInterrupted     = "interrupted" // the agent was killed (hard stop, crash) mid-turn
+)
+
+// Permission option kinds.
+const (
+	AllowOnce    = "allow_once"
+	AllowAlways  = "allow_always"
+	RejectOnce   = "reject_once"
+	RejectAlways = "reject_always"
+)
+
+// Implementation names a peer in initialize.
+type Implementation struct {
+	Name    string `json:"name"`
+	Title   string `json:"title,omitempty"`
+	Version string `json:"version"`
+}
+
+// ClientCapabilities are advertised in initialize. Only what is implemented is set: an absent
+// capability means unsupported, so fs and terminal stay false until they exist.
+type ClientCapabilities struct {
+	FS       FSCapabilities `json:"fs"`
+	Terminal bool           `json:"terminal"`
+}
+
+// FSCapabilities says which fs/* requests the client serves.
+type FSCapabilities struct {
+	ReadTextFile  bool `json:"readTextFile"`
+	WriteTextFile bool `json:"writeTextFile"`
+}
+
+// InitializeParams is sent first on every connection.
+type InitializeParams struct {
+	ProtocolVersion    int                `json:"protocolVersion"`
+	ClientCapabilities ClientCapabilities `json:"clientCapabilities"`
+	ClientInfo         Implementation     `json:"clientInfo"`
+}
+
+// InitializeResult is the agent's answer; unknown fields are kept raw for later use.
+type InitializeResult struct {
+	ProtocolVersion   int               `json:"protocolVersion"`
+	AgentCapabilities AgentCapabilities `json:"agentCapabilities"`
+	AuthMethods       []json.RawMessage `json:"authMethods,omitempty"`
+	AgentInfo         *Implementation   `json:"agentInfo,omitempty"`
+}
+
+// AgentCapabilities is what the agent says it supports.
+type AgentCapabilities struct {
+	LoadSession        bool               `json:"loadSession,omitempty"`
+	PromptCapabilities PromptCapabilities `json:"promptCapabilities"`
+	SessionCaps        json.RawMessage    `json:"sessionCapabilities,omitempty"`
+}
+
+// PromptCapabilities says which content blocks a prompt may carry beyond text and links.
+type PromptCapabilities struct {
+	Image           bool `json:"image,omitempty"`
+	Audio           bool `json:"audio,omitempty"`
+	EmbeddedContext bool `json:"embeddedContext,omitempty"`
+}
+
+// NewSessionParams opens a session. MCPServers must be an array (never omitted) in v1.
+type NewSessionParams struct {
+	Cwd        string            `json:"cwd"`
+	MCPServers []json.RawMessage `json:"mcpServers"`
+}
+
+// NewSessionResult carries the agent's session id; modes, models and config options are kept
+// raw until the pickers exist.
+type NewSessionResult struct {
+	SessionID     string          `json:"sessionId"`
+	Modes         json.RawMessage `json:"modes,omitempty"`
+	Models        json.RawMessage `json:"models,omitempty"`
+	ConfigOptions json.RawMessage `json:"configOptions,omitempty"`
+}
+
+// ContentBlock is one piece of prompt or message content. Only text is built by this client;
+// decoded blocks keep their raw JSON so unknown types are never shown as empty text.
+type ContentBlock struct {
+	Type     string `json:"type"`
+	Text     string `json:"text,omitempty"`
+	URI      string `json:"uri,omitempty"`
+	Name     string `json:"name,omitempty"`
+	MimeType string `json:"mimeType,omitempty"`
+
+	Raw json.RawMessage `json:"-"`
+}
+
+// UnmarshalJSON keeps the raw block beside the decoded fields.
+func (b *ContentBlock) UnmarshalJSON(data []byte) error {
+	type plain ContentBlock
+	var p plain
+	if err := json.Unmarshal(data, &p); err != nil {
+		return err
+	}
+	*b = ContentBlock(p)
+	b.Raw = append(json.RawMessage(nil), data...)
+	return nil
+}
+
+// TextBlock is a text content block.
+func TextBlock(text string) ContentBlock { return ContentBlock{Type: "text", Text: text} }
+
+// PromptParams sends one user turn.
+type PromptParams struct {
+	SessionID string         `json:"sessionId"`
+	Prompt    []ContentBlock `json:"prompt"`
+}
+
+// PromptResult ends a turn.
+type PromptResult struct {
+	StopReason string          `json:"stopReason"`
+	Usage      json.RawMessage `json:"usage,omitempty"`
+}
+
+// CancelParams is the session/cancel notification.
+type CancelParams struct {
+	SessionID string `json:"sessionId"`
+}
+
+// SessionNotification is the session/update notification.
+type SessionNotification struct {
+	SessionID string          `json:"sessionId"`
+	Update    json.RawMessage `json:"update"`
+}
+
+// PermissionOption is one choice the agent offers, in the agent's order.
+type PermissionOption struct {
+	OptionID string `json:"optionId"`
+	Name     string `json:"name"`
+	Kind     string `json:"kind"`
+}
+
+// RequestPermissionParams is session/request_permission. ToolCall may name a tool call that was
+// never announced; it is upserted from here.
+type RequestPermissionParams struct {
+	SessionID string             `json:"sessionId"`
+	ToolCall  ToolCallFields     `json:"toolCall"`
+	Options   []PermissionOption `json:"options"`
+}
+
+// PermissionOutcome is the answer's outcome: "selected" with an option id, or "cancelled".
+type PermissionOutcome struct {
+	Outcome  string `json:"outcome"`
+	OptionID string `json:"optionId,omitempty"`
+}
+
+// RequestPermissionResult answers session/request_permission.
+type RequestPermissionResult struct {
+	Outcome PermissionOutcome `json:"outcome"`
+}
+
+// CancelRequestParams is $/cancel_request, which cancels one request (never a turn).
+type CancelRequestParams struct {
+	RequestID json.RawMessage `json:"requestId"`
+}

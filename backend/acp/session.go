@@ -1,0 +1,408 @@
+package acp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Config describes a session to start. Launch, Emitter and Cwd are required.
+type Config struct {
+	ID         string                                          // our id for the session (a uuid); events carry it
+	AgentName  string                                          // for messages and snapshots
+	Cwd        string                                          // absolute session folder, sent in session/new
+	Launch     func(ctx context.Context) (Transport, error)    // starts the agent
+	Emitter    Emitter                                         // receives the session's events
+	Journal    func(dir Direction, method string, line []byte) // raw messages; must not block or modify line
+	ClientInfo Implementation
+	Logf       func(string, ...any)
+	// CloseGrace is how long each step of the stop ladder waits (default 2 s).
+	CloseGrace time.Duration
+}
+
+// TurnSummary is how a turn ended, for snapshots.
+type TurnSummary struct {
+	Turn       int    `json:"turn"`
+	StopReason string `json:"stopReason,omitempty"`
+	Message    string `json:"message,omitempty"`
+}
+
+// Snapshot is a session's whole visible state at event Seq; the UI replaces its state with it
+// after a gap in seq. The same shape shows saved sessions (State "").
+type Snapshot struct {
+	SessionID   string              `json:"sessionId"`
+	Seq         uint64              `json:"seq"`
+	State       State               `json:"state"`
+	Message     string              `json:"message,omitempty"`
+	AgentName   string              `json:"agentName"`
+	Cwd         string              `json:"cwd"`
+	Title       string              `json:"title"`
+	Entries     []Entry             `json:"entries"`
+	Permissions []PermissionSummary `json:"permissions"`
+	Turns       []TurnSummary       `json:"turns"`
+	Stderr      string              `json:"stderr,omitempty"`
+}
+
+// ErrBusy is returned by Prompt when the session is not idle.
+var ErrBusy = errors.New("the agent is busy with a turn; wait for it to end or press Stop")
+
+// Session is one ACP session with one agent process: the state machine starting → idle →
+// running → cancelling → idle, or exited / failed. All methods are safe for concurrent use and
+// none waits on the agent except Start and Close.
+type Session struct {
+	cfg  Config
+	pump *pump
+
+	mu             sync.Mutex
+	state          State
+	stateMsg       string
+	tr             *Transcript
+	perms          map[string]*pendingPermission
+	turns          []TurnSummary
+	title          string
+	agentSessionID string
+	early          []json.RawMessage // session/update params that arrived before session/new returned
+	transport      Transport
+	conn           *Conn
+	turnActive     bool
+	hardStopped    bool
+	closing        bool // Close was called: the exit is ours, not news
+	watchDone      chan struct{}
+}
+
+// NewSession creates a session in state starting; call Start next.
+func NewSession(cfg Config) *Session {
+	if cfg.Logf == nil {
+		cfg.Logf = log.Printf
+	}
+	if cfg.CloseGrace == 0 {
+		cfg.CloseGrace = 2 * time.Second
+	}
+	s := &Session{cfg: cfg, tr: NewTranscript(), perms: map[string]*pendingPermission{}, watchDone: make(chan struct{})}
+	s.pump = newPump(cfg.ID, cfg.Emitter)
+	s.mu.Lock()
+	s.setStateLocked(StateStarting, "")
+	s.mu.Unlock()
+	return s
+}
+
+// ID is our id of the session.
+func (s *Session) ID() string { return s.cfg.ID }
+
+// AgentSessionID is the agent's own id of the session, "" until session/new has returned.
+func (s *Session) AgentSessionID() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.agentSessionID
+}
+
+// State is the current state.
+func (s *Session) State() State {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.state
+}
+
+// Start launches the agent, initializes the connection and opens a session in cfg.Cwd. It blocks
+// until the session is idle or has failed; on failure the session is in state failed with an
+// error entry (the agent's message, data and stderr tail) and the returned error says the same.
+func (s *Session) Start(ctx context.Context) error {
+	tr, err := s.cfg.Launch(ctx)
+	if err != nil {
+		return s.fail(fmt.Errorf("start %s: %w", s.cfg.AgentName, err), nil)
+	}
+	s.mu.Lock()
+	s.transport = tr
+	s.conn = NewConn(tr, tr, s, WithTap(s.tap), WithLogf(s.cfg.Logf))
+	s.mu.Unlock()
+	go s.watch()
+
+	var init InitializeResult
+	err = s.conn.Call(ctx, MethodInitialize, InitializeParams{
+		ProtocolVersion: ProtocolVersion,
+		ClientInfo:      s.cfg.ClientInfo,
+	}, &init)
+	if err != nil {
+		return s.fail(fmt.Errorf("initialize %s: %w", s.cfg.AgentName, s.explain(err)), err)
+	}
+	if init.ProtocolVersion != ProtocolVersion {
+		return s.fail(fmt.Errorf("%s speaks ACP version %d; agentdesk speaks version %d: update the agent or agentdesk",
+			s.cfg.AgentName, init.ProtocolVersion, ProtocolVersion), nil)
+	}
+	var ns NewSessionResult
+	err = s.conn.Call(ctx, MethodSessionNew, NewSessionParams{Cwd: s.cfg.Cwd, MCPServers: []json.RawMessage{}}, &ns)
+	if err != nil {
+		return s.fail(fmt.Errorf("open a session with %s in %s: %w", s.cfg.AgentName, s.cfg.Cwd, s.explain(err)), err)
+	}
+	if ns.SessionID == "" {
+		return s.fail(fmt.Errorf("%s answered session/new without a session id", s.cfg.AgentName), nil)
+	}
+	s.mu.Lock()
+	s.agentSessionID = ns.SessionID
+	early := s.early
+	s.early = nil
+	for _, raw := range early {
+		s.applyUpdateLocked(raw)
+	}
+	if s.state == StateStarting {
+		s.setStateLocked(StateIdle, "")
+	}
+	s.mu.Unlock()
+	return nil
+}
+
+// fail ends a start that went wrong: error entry, state failed, agent stopped.
+func (s *Session) fail(err error, cause error) error {
+	var data json.RawMessage
+	var rpcErr *RPCError
+	if errors.As(cause, &rpcErr) {
+		data = rpcErr.Data
+	}
+	s.mu.Lock()
+	tr := s.transport
+	stderr := ""
+	if tr != nil {
+		stderr = tr.StderrTail()
+	}
+	s.pushChange(s.tr.AddError(err.Error(), data, stderr))
+	s.setStateLocked(StateFailed, err.Error())
+	s.mu.Unlock()
+	if tr != nil {
+		go tr.Close(s.cfg.CloseGrace)
+	}
+	return err
+}
+
+// explain adds the exit status and stderr tail to an error caused by the agent going away.
+func (s *Session) explain(err error) error {
+	if !errors.Is(err, ErrConnClosed) || s.transport == nil {
+		return err
+	}
+	select {
+	case <-s.transport.Exited():
+	case <-time.After(s.cfg.CloseGrace):
+	}
+	msg := "the agent exited"
+	if st := s.transport.ExitStatus(); st != "" {
+		msg += " (" + st + ")"
+	}
+	if tail := lastLines(s.transport.StderrTail(), 20); tail != "" {
+		msg += "; its last output on stderr:\n" + tail
+	}
+	return errors.New(msg)
+}
+
+func lastLines(s string, n int) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return strings.TrimSpace(strings.Join(lines, "\n"))
+}
+
+// Prompt starts a turn with text and returns its number at once; the turn ends with a turn_end
+// event. It fails with ErrBusy unless the session is idle.
+func (s *Session) Prompt(text string) (int, error) {
+	s.mu.Lock()
+	if s.state != StateIdle {
+		st := s.state
+		s.mu.Unlock()
+		if st == StateExited || st == StateFailed {
+			return 0, fmt.Errorf("the session has %s: start a new session", st)
+		}
+		return 0, ErrBusy
+	}
+	turn := s.tr.Turn() + 1
+	s.pushChange(s.tr.StartTurn(turn, text))
+	s.turnActive = true
+	s.setStateLocked(StateRunning, "")
+	params := PromptParams{SessionID: s.agentSessionID, Prompt: []ContentBlock{TextBlock(text)}}
+	conn := s.conn
+	s.mu.Unlock()
+	go func() {
+		var res PromptResult
+		// No deadline and never cancelled by context: Stop sends session/cancel instead.
+		err := conn.Call(context.Background(), MethodSessionPrompt, params, &res)
+		s.endTurn(turn, res, err)
+	}()
+	return turn, nil
+}
+
+// endTurn records the reply to a turn's prompt (or its failure) and returns to idle.
+func (s *Session) endTurn(turn int, res PromptResult, err error) {
+	if err != nil {
+		err = s.explain(err)
+	}
+	s.mu.Lock()
+	ts := TurnSummary{Turn: turn, StopReason: res.StopReason}
+	cancelling := s.state == StateCancelling
+	switch {
+	case s.hardStopped:
+		ts.StopReason, ts.Message = StopInterrupted, "stopped hard: the agent's processes were killed"
+	case cancelling:
+		// A turn the user stopped is cancelled whatever the agent answered; its answer is journaled.
+		ts.StopReason = StopCancelled
+	case err != nil:
+		ts.StopReason, ts.Message = StopError, err.Error()
+		var data json.RawMessage
+		var rpcErr *RPCError
+		if errors.As(err, &rpcErr) {
+			data = rpcErr.Data
+		}
+		s.pushChange(s.tr.AddError(err.Error(), data, s.transport.StderrTail()))
+	case ts.StopReason == "":
+		ts.StopReason = StopEndTurn
+	}
+	reqs := s.takePermissionsLocked()
+	s.turns = append(s.turns, ts)
+	s.turnActive = false
+	s.pushEvent(Event{Kind: EventTurnEnd, Turn: turn, StopReason: ts.StopReason, Message: ts.Message})
+	if s.conn.Err() != nil {
+		s.setStateLocked(StateExited, s.exitMessage())
+	} else {
+		s.setStateLocked(StateIdle, "")
+	}
+	s.mu.Unlock()
+	replyCancelled(reqs)
+}
+
+// Stop cancels the running turn: session/cancel, every open permission answered "cancelled",
+// unfinished tool calls shown cancelled, state cancelling. The turn ends when the agent replies
+// to the prompt; late updates are still shown. Stop on a session that is not running is a no-op.
+func (s *Session) Stop() error {
+	s.mu.Lock()
+	if s.state != StateRunning {
+		s.mu.Unlock()
+		return nil
+	}
+	s.setStateLocked(StateCancelling, "")
+	reqs := s.takePermissionsLocked()
+	for _, c := range s.tr.CancelOpenTools() {
+		s.pushChange(c)
+	}
+	conn, id := s.conn, s.agentSessionID
+	s.mu.Unlock()
+	err := conn.Notify(MethodSessionCancel, CancelParams{SessionID: id})
+	replyCancelled(reqs)
+	if err != nil {
+		return fmt.Errorf("send cancel to %s: %w", s.cfg.AgentName, err)
+	}
+	return nil
+}
+
+// HardStop kills the agent's whole process group (the stop ladder) when it does not honour a
+// Stop; the running turn ends as interrupted and the session as exited. It returns once the
+// agent is gone.
+func (s *Session) HardStop() error {
+	s.mu.Lock()
+	if s.transport == nil {
+		s.mu.Unlock()
+		return errors.New("the agent is not running")
+	}
+	s.hardStopped = s.turnActive
+	tr := s.transport
+	s.mu.Unlock()
+	return tr.Close(s.cfg.CloseGrace)
+}
+
+// Close ends the session: the agent is stopped with the stop ladder and the last events are
+// delivered. Safe to call more than once.
+func (s *Session) Close() error {
+	s.mu.Lock()
+	s.closing = true
+	tr := s.transport
+	s.mu.Unlock()
+	if tr != nil {
+		_ = tr.Close(s.cfg.CloseGrace)
+		<-s.watchDone
+	}
+	s.pump.close()
+	return nil
+}
+
+// watch turns the end of the connection into state exited (a running turn's own goroutine
+// reports that turn).
+func (s *Session) watch() {
+	defer close(s.watchDone)
+	<-s.conn.Done()
+	select {
+	case <-s.transport.Exited():
+	case <-time.After(s.cfg.CloseGrace):
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.turnActive || s.state == StateExited || s.state == StateFailed {
+		return
+	}
+	reqs := s.takePermissionsLocked()
+	_ = reqs // the agent is gone: there is no one to answer
+	s.setStateLocked(StateExited, s.exitMessage())
+}
+
+// exitMessage says why the agent is gone; "" when agentdesk closed it.
+func (s *Session) exitMessage() string {
+	if s.closing {
+		return ""
+	}
+	msg := "the agent exited"
+	if st := s.transport.ExitStatus(); st != "" {
+		msg += " (" + st + ")"
+	}
+	return msg
+}
+
+// Snapshot returns the whole visible state, consistent with the last event delivered: it first
+// delivers everything queued, so its Seq is exactly the last emitted event's.
+func (s *Session) Snapshot() Snapshot {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	seq := s.pump.flushSeq()
+	snap := Snapshot{
+		SessionID: s.cfg.ID, Seq: seq, State: s.state, Message: s.stateMsg,
+		AgentName: s.cfg.AgentName, Cwd: s.cfg.Cwd, Title: s.title,
+		Entries: s.tr.Entries(), Turns: append([]TurnSummary{}, s.turns...), Permissions: []PermissionSummary{},
+	}
+	for _, p := range s.perms {
+		snap.Permissions = append(snap.Permissions, p.summary)
+	}
+	if s.transport != nil {
+		snap.Stderr = s.transport.StderrTail()
+	}
+	return snap
+}
+
+// Stderr is the tail of the agent's stderr.
+func (s *Session) Stderr() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.transport == nil {
+		return ""
+	}
+	return s.transport.StderrTail()
+}
+
+func (s *Session) setStateLocked(st State, msg string) {
+	s.state, s.stateMsg = st, msg
+	s.pushEvent(Event{Kind: EventState, State: st, Message: msg})
+}
+
+func (s *Session) pushEvent(e Event) { s.pump.push(e) }
+
+func (s *Session) pushChange(c Change) {
+	if c.Entry != nil {
+		s.pump.push(Event{Kind: EventEntry, Entry: c.Entry})
+		return
+	}
+	s.pump.push(Event{Kind: EventChunk, EntryID: c.EntryID, Text: c.Text})
+}
+
+func (s *Session) tap(dir Direction, method string, line []byte) {
+	if s.cfg.Journal != nil {
+		s.cfg.Journal(dir, method, line)
+	}
+}

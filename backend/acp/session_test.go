@@ -1,0 +1,191 @@
+package acp_test
+
+import (
+	"context"
+	"io"
+	"sync"
+	"testing"
+	"time"
+
+	"agentdesk/backend/acp"
+	"agentdesk/backend/acp/acptest"
+	"agentdesk/backend/acp/demoagent"
+)
+
+// events collects a session's events and lets a test wait for one.
+type events struct {
+	mu   sync.Mutex
+	all  []acp.Event
+	feed chan acp.Event
+}
+
+func newEvents() *events { return &events{feed: make(chan acp.Event, 100000)} }
+
+func (e *events) Emit(ev acp.Event) {
+	e.mu.Lock()
+	e.all = append(e.all, ev)
+	e.mu.Unlock()
+	e.feed <- ev
+}
+
+// waitFor returns the first event (from now on) that matches, failing after a generous bound
+// that only a hung test reaches.
+func (e *events) waitFor(t *testing.T, what string, match func(acp.Event) bool) acp.Event {
+	t.Helper()
+	timeout := time.After(20 * time.Second)
+	for {
+		select {
+		case ev := <-e.feed:
+			if match(ev) {
+				return ev
+			}
+		case <-timeout:
+			t.Fatalf("no %s event", what)
+		}
+	}
+}
+
+func (e *events) list() []acp.Event {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return append([]acp.Event(nil), e.all...)
+}
+
+func kind(k acp.EventKind) func(acp.Event) bool {
+	return func(ev acp.Event) bool { return ev.Kind == k }
+}
+
+// startDemo starts a session with the in-process Demo agent (no pauses) and waits until idle.
+func startDemo(t *testing.T, pace time.Duration) (*acp.Session, *events) {
+	return startDemoIn(t, pace, t.TempDir())
+}
+
+func startDemoIn(t *testing.T, pace time.Duration, cwd string) (*acp.Session, *events) {
+	t.Helper()
+	ev := newEvents()
+	s := acp.NewSession(acp.Config{
+		ID: "s1", AgentName: "Demo agent", Cwd: cwd, Emitter: ev, Logf: t.Logf,
+		Launch: func(context.Context) (acp.Transport, error) {
+			return acptest.Serve(func(in io.Reader, out io.Writer) error { return demoagent.Serve(in, out, pace) }), nil
+		},
+	})
+	t.Cleanup(func() { s.Close() })
+	if err := s.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if s.State() != acp.StateIdle {
+		t.Fatalf("state %s after Start", s.State())
+	}
+	return s, ev
+}
+
+func answerNext(t *testing.T, s *acp.Session, ev *events, optionKind string) acp.Event {
+	t.Helper()
+	p := ev.waitFor(t, "permission", kind(acp.EventPermission))
+	id := acp.PolicyOption(map[string]string{acp.AllowOnce: "allow", acp.RejectOnce: "reject"}[optionKind], p.Options)
+	if err := s.AnswerPermission(p.RequestID, id); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.AnswerPermission(p.RequestID, id); err == nil {
+		t.Fatal("a permission request was answered twice")
+	}
+	return p
+}
+
+func TestDemoTurnAllowed(t *testing.T) {
+	s, ev := startDemo(t, 0)
+	if _, err := s.Prompt("hello"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Prompt("again"); err != acp.ErrBusy {
+		t.Fatalf("second prompt during a turn: %v, want ErrBusy", err)
+	}
+	p := answerNext(t, s, ev, acp.AllowOnce)
+	end := ev.waitFor(t, "turn_end", kind(acp.EventTurnEnd))
+	if end.StopReason != acp.StopEndTurn {
+		t.Fatalf("stop reason %q", end.StopReason)
+	}
+	snap := s.Snapshot()
+	var tool *acp.Entry
+	for i, e := range snap.Entries {
+		if e.ID == p.ToolCallID {
+			tool = &snap.Entries[i]
+		}
+	}
+	if tool == nil || tool.Status != acp.StatusCompleted || tool.Content[0].Type != "diff" {
+		t.Fatalf("the permission's tool card is %+v, want a completed edit with a diff", tool)
+	}
+	assertSeqContiguous(t, ev.list())
+	assertFoldEqualsSnapshot(t, ev.list(), snap)
+}
+
+func TestDemoTurnRejected(t *testing.T) {
+	s, ev := startDemo(t, 0)
+	if _, err := s.Prompt("hello"); err != nil {
+		t.Fatal(err)
+	}
+	p := answerNext(t, s, ev, acp.RejectOnce)
+	if end := ev.waitFor(t, "turn_end", kind(acp.EventTurnEnd)); end.StopReason != acp.StopEndTurn {
+		t.Fatalf("stop reason %q", end.StopReason)
+	}
+	for _, e := range s.Snapshot().Entries {
+		if e.ID == p.ToolCallID && e.Status != acp.StatusFailed {
+			t.Fatalf("rejected edit has status %q", e.Status)
+		}
+	}
+}
+
+func TestStopWithPermissionOpen(t *testing.T) {
+	s, ev := startDemo(t, 0)
+	if _, err := s.Prompt("hello"); err != nil {
+		t.Fatal(err)
+	}
+	p := ev.waitFor(t, "permission", kind(acp.EventPermission))
+	if err := s.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	done := ev.waitFor(t, "permission_done", kind(acp.EventPermissionDone))
+	if done.RequestID != p.RequestID || done.Outcome != "cancelled" {
+		t.Fatalf("permission_done %+v, want %s cancelled", done, p.RequestID)
+	}
+	if end := ev.waitFor(t, "turn_end", kind(acp.EventTurnEnd)); end.StopReason != acp.StopCancelled {
+		t.Fatalf("stop reason %q, want cancelled", end.StopReason)
+	}
+	for _, e := range s.Snapshot().Entries {
+		if e.ID == p.ToolCallID && e.Status != acp.StatusCancelled {
+			t.Fatalf("the stopped edit has status %q, want cancelled", e.Status)
+		}
+	}
+	// The session stays warm: the next turn runs on the same agent.
+	ev.waitFor(t, "idle", func(e acp.Event) bool { return e.Kind == acp.EventState && e.State == acp.StateIdle })
+	if _, err := s.Prompt("again"); err != nil {
+		t.Fatalf("prompt after Stop: %v", err)
+	}
+	answerNext(t, s, ev, acp.AllowOnce)
+	if end := ev.waitFor(t, "turn_end", kind(acp.EventTurnEnd)); end.StopReason != acp.StopEndTurn || end.Turn != 2 {
+		t.Fatalf("second turn ended %+v", end)
+	}
+}
+
+func TestStopWhileStreaming(t *testing.T) {
+	s, ev := startDemo(t, time.Millisecond)
+	if _, err := s.Prompt("hello"); err != nil {
+		t.Fatal(err)
+	}
+	ev.waitFor(t, "a chunk", kind(acp.EventChunk))
+	if err := s.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	if end := ev.waitFor(t, "turn_end", kind(acp.EventTurnEnd)); end.StopReason != acp.StopCancelled {
+		t.Fatalf("stop reason %q, want cancelled", end.StopReason)
+	}
+}
+
+func assertSeqContiguous(t *testing.T, evs []acp.Event) {
+	t.Helper()
+	for i, e := range evs {
+		if e.Seq != uint64(i+1) || e.SessionID != "s1" {
+			t.Fatalf("event %d has seq %d session %q, want seq %d session s1", i, e.Seq, e.SessionID, i+1)
+		}
+	}
+}

@@ -1,0 +1,240 @@
+package acp
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+)
+
+// Change is one effect of reducing something into a transcript: either a whole entry to upsert
+// by id (Entry set, a copy the caller may keep), or text appended to an entry (EntryID, Text).
+type Change struct {
+	Entry   *Entry
+	EntryID string
+	Text    string
+}
+
+// Transcript is the pure reducer from protocol updates to transcript entries. It does no I/O
+// and is not safe for concurrent use: the Session serialises access.
+//
+// Rules (acp-client.md §4): tool calls are upserted by id from whichever of tool_call,
+// tool_call_update or a permission request arrives first, and a tool_call in a later turn that
+// reuses an id starts a new card; chunks join the open message of their kind until a different
+// messageId or another item closes it; the plan and usage are replaced, one entry per turn;
+// unknown kinds and content types become unknown entries with their raw JSON.
+type Transcript struct {
+	entries []*Entry
+	byID    map[string]int
+	tools   map[string]string // toolCallId → entry id of its latest card
+	plans   map[int]string    // turn → plan entry id
+	usages  map[int]string    // turn → usage entry id
+	open    string            // entry id of the message chunks currently join, or ""
+	turn    int
+	n       int
+}
+
+// NewTranscript returns an empty transcript at turn 0 (updates before the first prompt).
+func NewTranscript() *Transcript {
+	return &Transcript{
+		byID:   map[string]int{},
+		tools:  map[string]string{},
+		plans:  map[int]string{},
+		usages: map[int]string{},
+	}
+}
+
+// Turn is the number of the current (or last) turn; 0 before the first prompt.
+func (t *Transcript) Turn() int { return t.turn }
+
+// Entries returns copies of all entries in order.
+func (t *Transcript) Entries() []Entry {
+	out := make([]Entry, len(t.entries))
+	for i, e := range t.entries {
+		out[i] = e.clone()
+	}
+	return out
+}
+
+// Entry returns a copy of the entry with id, if any.
+func (t *Transcript) Entry(id string) (Entry, bool) {
+	i, ok := t.byID[id]
+	if !ok {
+		return Entry{}, false
+	}
+	return t.entries[i].clone(), true
+}
+
+// StartTurn begins turn number turn with the user's prompt text.
+func (t *Transcript) StartTurn(turn int, prompt string) Change {
+	t.turn = turn
+	t.open = ""
+	return t.add(&Entry{Kind: KindUser, Text: prompt})
+}
+
+// AddError appends an error entry to the current turn.
+func (t *Transcript) AddError(message string, data json.RawMessage, stderr string) Change {
+	t.open = ""
+	return t.add(&Entry{Kind: KindError, Text: message, Data: data, Stderr: stderr})
+}
+
+// Apply reduces one update. Metadata updates (commands, modes, config, title) change nothing.
+func (t *Transcript) Apply(u Update) []Change {
+	switch {
+	case u.Chunk != nil:
+		return t.chunk(u)
+	case u.ToolCall != nil:
+		return []Change{t.UpsertTool(*u.ToolCall, u.Kind == UpdateToolCall)}
+	case u.Plan != nil:
+		t.open = ""
+		return []Change{t.perTurn(t.plans, &Entry{Kind: KindPlan, Plan: u.Plan})}
+	case u.Usage != nil:
+		return []Change{t.perTurn(t.usages, &Entry{Kind: KindUsage, Usage: u.Usage})}
+	case u.IsMetadata():
+		return nil
+	default:
+		return []Change{t.unknown(u.Kind, u.Raw)}
+	}
+}
+
+func (t *Transcript) chunk(u Update) []Change {
+	kind := map[string]EntryKind{
+		UpdateUserMessageChunk:  KindUser,
+		UpdateAgentMessageChunk: KindAgent,
+		UpdateAgentThoughtChunk: KindThought,
+	}[u.Kind]
+	text, ok := blockText(u.Chunk.Content)
+	if !ok {
+		return []Change{t.unknown(u.Kind+"/"+u.Chunk.Content.Type, u.Raw)}
+	}
+	if i, isOpen := t.byID[t.open]; isOpen {
+		e := t.entries[i]
+		if e.Kind == kind && (u.Chunk.MessageID == "" || u.Chunk.MessageID == e.MessageID) {
+			e.Text += text
+			return []Change{{EntryID: e.ID, Text: text}}
+		}
+	}
+	c := t.add(&Entry{Kind: kind, Text: text, MessageID: u.Chunk.MessageID})
+	t.open = c.Entry.ID
+	return []Change{c}
+}
+
+// blockText renders the content blocks a message can show as text; others are not text.
+func blockText(b ContentBlock) (string, bool) {
+	switch b.Type {
+	case "text":
+		return b.Text, true
+	case "resource_link":
+		name := b.Name
+		if name == "" {
+			name = b.URI
+		}
+		return fmt.Sprintf("[%s](%s)", name, b.URI), true
+	}
+	return "", false
+}
+
+// UpsertTool creates or patches the card of a tool call; only fields present in f change.
+// create says f came from tool_call, which starts a new card when the id belongs to an earlier
+// turn (agents reuse ids such as "call_1" across turns).
+func (t *Transcript) UpsertTool(f ToolCallFields, create bool) Change {
+	t.open = ""
+	var e *Entry
+	if id, ok := t.tools[f.ToolCallID]; ok {
+		e = t.entries[t.byID[id]]
+		if create && e.Turn != t.turn {
+			e = nil
+		}
+	}
+	if e == nil {
+		e = t.insert(&Entry{Kind: KindTool, ToolCallID: f.ToolCallID, Title: f.ToolCallID,
+			ToolKind: "other", Status: StatusPending})
+		t.tools[f.ToolCallID] = e.ID
+	}
+	if f.Title != nil {
+		e.Title = *f.Title
+	}
+	if f.Kind != nil {
+		e.ToolKind = *f.Kind
+	}
+	if f.Status != nil {
+		e.Status = *f.Status
+	}
+	if f.Content != nil {
+		e.Content = toolContent(*f.Content)
+	}
+	if f.Locations != nil {
+		e.Locations = append([]Location(nil), (*f.Locations)...)
+	}
+	if len(f.RawInput) > 0 {
+		e.RawInput = f.RawInput
+	}
+	if len(f.RawOutput) > 0 {
+		e.RawOutput = f.RawOutput
+	}
+	c := e.clone()
+	return Change{Entry: &c}
+}
+
+// ToolEntryID is the id of the card of a tool call, or "" when there is none yet.
+func (t *Transcript) ToolEntryID(toolCallID string) string { return t.tools[toolCallID] }
+
+// CancelOpenTools marks every unfinished tool call of the current turn cancelled (ACP has no
+// such status; it is what the user sees after Stop).
+func (t *Transcript) CancelOpenTools() []Change {
+	var out []Change
+	for _, e := range t.entries {
+		if e.Kind == KindTool && e.Turn == t.turn && (e.Status == StatusPending || e.Status == StatusInProgress) {
+			e.Status = StatusCancelled
+			c := e.clone()
+			out = append(out, Change{Entry: &c})
+		}
+	}
+	return out
+}
+
+func (t *Transcript) perTurn(ids map[int]string, e *Entry) Change {
+	if id, ok := ids[t.turn]; ok {
+		old := t.entries[t.byID[id]]
+		e.ID, e.Turn = old.ID, old.Turn
+		*old = *e
+		c := old.clone()
+		return Change{Entry: &c}
+	}
+	c := t.add(e)
+	ids[t.turn] = c.Entry.ID
+	return c
+}
+
+func (t *Transcript) unknown(kind string, raw json.RawMessage) Change {
+	t.open = ""
+	if kind == "" {
+		kind = "(missing sessionUpdate)"
+	}
+	return t.add(&Entry{Kind: KindUnknown, UpdateKind: kind, Raw: raw})
+}
+
+// insert appends e to the current turn under a new id and returns it.
+func (t *Transcript) insert(e *Entry) *Entry {
+	t.n++
+	e.ID = fmt.Sprintf("e%d", t.n)
+	e.Turn = t.turn
+	t.byID[e.ID] = len(t.entries)
+	t.entries = append(t.entries, e)
+	return e
+}
+
+// add inserts e and returns the upsert that announces it.
+func (t *Transcript) add(e *Entry) Change {
+	c := t.insert(e).clone()
+	return Change{Entry: &c}
+}
+
+// Markdown renders the transcript for golden tests and export: every entry renders itself.
+func (t *Transcript) Markdown() string {
+	var b strings.Builder
+	for _, e := range t.entries {
+		b.WriteString(EntryMarkdown(e))
+		b.WriteString("\n")
+	}
+	return b.String()
+}

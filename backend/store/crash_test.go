@@ -1,0 +1,108 @@
+package store
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// crashChildEnv tells the test binary to run crashChild instead of the tests.
+const crashChildEnv = "AGENTDESK_STORE_CRASH_CHILD"
+
+// crashChild writes entries forever, printing "acked N" each time a Flush has made the first
+// N entries durable, until the parent kills it with SIGKILL.
+func crashChild(path string) {
+	ctx := context.Background()
+	s, err := Open(ctx, path, WithErrorHandler(func(err error) {
+		fmt.Fprintln(os.Stderr, "child writer error:", err)
+		os.Exit(3)
+	}))
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "child open:", err)
+		os.Exit(2)
+	}
+	w := s.Writer()
+	w.CreateSession(Session{ID: "crash", Title: "crash test"})
+	w.StartTurn(Turn{SessionID: "crash", Turn: 1, Prompt: "write until killed"})
+	for i := 1; i <= 1_000_000; i++ { // bounded in case the parent dies first
+		id := "e" + strconv.Itoa(i)
+		w.UpsertEntry(Entry{SessionID: "crash", EntryID: id, Turn: 1, Seq: i, Kind: "agent_message", Text: "chunk"})
+		w.AppendText("crash", id, " more text")
+		w.Message(Message{SessionID: "crash", Direction: DirectionIn, Method: "session/update", JSON: []byte(`{}`)})
+		if i%25 == 0 {
+			if err := w.Flush(ctx); err != nil {
+				fmt.Fprintln(os.Stderr, "child flush:", err)
+				os.Exit(4)
+			}
+			fmt.Printf("acked %d\n", i)
+		}
+	}
+	os.Exit(5)
+}
+
+// TestCrashKill9 kills a writing process with SIGKILL and checks that the file is intact,
+// nothing acknowledged by Flush is lost and the open turn is marked interrupted.
+func TestCrashKill9(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "crash.db")
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), crashChildEnv+"="+path)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+
+	acked := 0
+	lines := bufio.NewScanner(out)
+	for acked < 500 && lines.Scan() {
+		n, err := strconv.Atoi(strings.TrimPrefix(lines.Text(), "acked "))
+		if err != nil {
+			t.Fatalf("child said %q", lines.Text())
+		}
+		acked = n
+	}
+	if acked < 500 {
+		cmd.Wait()
+		t.Fatalf("child stopped after acking %d entries: %s", acked, stderr.String())
+	}
+	if err := cmd.Process.Kill(); err != nil { // SIGKILL, mid-write
+		t.Fatal(err)
+	}
+	cmd.Wait()
+
+	s := openTestAt(t, path)
+	var check string
+	if err := s.db.QueryRow(`PRAGMA integrity_check`).Scan(&check); err != nil || check != "ok" {
+		t.Fatalf("integrity_check = %q, %v", check, err)
+	}
+	sess, turns, entries, err := s.Session(context.Background(), "crash")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(entries) < acked {
+		t.Fatalf("%d entries after the crash, but %d were acknowledged", len(entries), acked)
+	}
+	for i, e := range entries[:acked] {
+		if e.Seq != i+1 || e.Text != "chunk more text" {
+			t.Fatalf("entry %d = %+v", i, e)
+		}
+	}
+	if sess.Outcome != OutcomeInterrupted || len(turns) != 1 || turns[0].StopReason != OutcomeInterrupted {
+		t.Errorf("after crash: outcome %q, turns %+v; want interrupted", sess.Outcome, turns)
+	}
+	// The search index agrees with the table it indexes.
+	if _, err := s.db.Exec(`INSERT INTO entries_fts (entries_fts, rank) VALUES ('integrity-check', 1)`); err != nil {
+		t.Errorf("FTS integrity-check: %v", err)
+	}
+}

@@ -1,0 +1,26 @@
+// Package store is agentdesk's local history: one SQLite file (pure Go, modernc.org/sqlite)
+// holding every session, its turns, its reduced transcript entries and the raw JSON-RPC journal.
+// It knows rows, not ACP, and imports no other agentdesk package.
+//
+// Guarantees:
+//
+//   - Open creates the file (mode 0600, folder 0700), runs the embedded numbered migrations
+//     (each in its own transaction, recorded in PRAGMA user_version, idempotent) and marks turns
+//     left open by a crash as "interrupted" (unless another live Store has the file open: an
+//     flock on "<db>.lock" tells). It refuses files that are not agentdesk databases and never
+//     deletes or rewrites them.
+//   - The Writer is the only write path while sessions run. Its methods never block on the
+//     database: they append to an unbounded in-memory queue and return. One goroutine commits
+//     the queue in call order, in batches of one transaction each: after a short delay, when
+//     enough operations are queued, and at once for turn ends, outcomes, Flush and Close.
+//   - A failed write is reported to the error handler and returned by the next Flush; the other
+//     operations of its batch are still committed, and the writer keeps going.
+//   - Once Flush returns nil, everything queued before it is durable in the WAL
+//     (synchronous=NORMAL: it survives a crash of the process; a power loss may lose the last
+//     commits but never corrupts the file).
+//   - Reads are plain queries on committed data; they are safe to call concurrently with the
+//     writer and see a write only after it has been committed (call Writer.Flush first to read
+//     your own writes).
+//
+// Times are stored as unix milliseconds and returned in the local time zone.
+package store

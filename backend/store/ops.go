@@ -1,0 +1,249 @@
+package store
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// CreateSession queues the insertion of a new session. A zero CreatedAt is the clock's now;
+// a zero UpdatedAt is CreatedAt. An existing ID is a reported error.
+func (w *Writer) CreateSession(s Session) {
+	s.CreatedAt = orNow(s.CreatedAt, w.now)
+	if s.UpdatedAt.IsZero() {
+		s.UpdatedAt = s.CreatedAt
+	}
+	w.enqueue(&createSessionOp{s}, false)
+}
+
+// UpdateSession queues setting the agent's session id and/or the title of session id; a nil
+// pointer leaves that column alone (the values are copied now). It also bumps updated_at to
+// the clock's now (updated_at never moves back). A missing session is a reported error.
+func (w *Writer) UpdateSession(id string, agentSessionID, title *string) {
+	o := &updateSessionOp{id: id, at: w.now()}
+	if agentSessionID != nil {
+		o.agentSessionID = sql.NullString{String: *agentSessionID, Valid: true}
+	}
+	if title != nil {
+		o.title = sql.NullString{String: *title, Valid: true}
+	}
+	w.enqueue(o, false)
+}
+
+// SetOutcome queues setting session id's outcome and bumping its updated_at to the clock's
+// now. It is committed without waiting for the batch delay. A missing session is a reported
+// error.
+func (w *Writer) SetOutcome(id, outcome string) {
+	w.enqueue(&setOutcomeOp{id: id, outcome: outcome, at: w.now()}, true)
+}
+
+// StartTurn queues the insertion of a turn (normally with a zero EndedAt: open). A zero
+// StartedAt is the clock's now. It also bumps the session's updated_at to StartedAt.
+func (w *Writer) StartTurn(t Turn) {
+	t.StartedAt = orNow(t.StartedAt, w.now)
+	w.enqueue(&startTurnOp{t}, false)
+}
+
+// EndTurn queues closing a turn with the agent's stop reason and error message (empty if
+// none) at time at (zero: the clock's now), and bumps the session's updated_at. It is
+// committed without waiting for the batch delay. A missing turn is a reported error.
+func (w *Writer) EndTurn(sessionID string, turn int, stopReason, errMsg string, at time.Time) {
+	w.enqueue(&endTurnOp{sessionID: sessionID, turn: turn, stopReason: stopReason,
+		errMsg: errMsg, at: orNow(at, w.now)}, true)
+}
+
+// UpsertEntry queues inserting an entry, or replacing every column of the existing entry with
+// the same (SessionID, EntryID). The engine always sends the full text. e.Body is copied, so
+// the caller may reuse its buffer.
+func (w *Writer) UpsertEntry(e Entry) {
+	e.Body = bytes.Clone(e.Body)
+	w.enqueue(&upsertEntryOp{e: e}, false)
+}
+
+// AppendText queues appending text to an existing entry's text, in order with the
+// UpsertEntry calls for that entry. A missing entry is a reported error.
+func (w *Writer) AppendText(sessionID, entryID string, text string) {
+	w.enqueue(&appendOp{sessionID: sessionID, entryID: entryID, parts: []string{text}}, false)
+}
+
+// Message queues one raw JSON-RPC message for the session's journal; its seq is the next one
+// of the session, in call order. A zero At is the clock's now. m.JSON is copied, so the
+// caller may pass a reader's reused buffer. A Direction other than "in" or "out" is a
+// reported error.
+func (w *Writer) Message(m Message) {
+	m.JSON = bytes.Clone(m.JSON)
+	m.At = orNow(m.At, w.now)
+	w.enqueue(&messageOp{m}, false)
+}
+
+type createSessionOp struct{ s Session }
+
+func (o *createSessionOp) String() string { return fmt.Sprintf("create session %q", o.s.ID) }
+
+func (o *createSessionOp) exec(ctx context.Context, b *batchTx) error {
+	s := o.s
+	_, err := b.exec(ctx, `INSERT INTO sessions (id, agent_id, agent_name, agent_session_id,
+		cwd, title, outcome, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		s.ID, s.AgentID, s.AgentName, s.AgentSessionID, s.Cwd, s.Title, s.Outcome,
+		millis(s.CreatedAt), millis(s.UpdatedAt))
+	return err
+}
+
+type updateSessionOp struct {
+	id                    string
+	agentSessionID, title sql.NullString
+	at                    time.Time
+}
+
+func (o *updateSessionOp) String() string { return fmt.Sprintf("update session %q", o.id) }
+
+func (o *updateSessionOp) exec(ctx context.Context, b *batchTx) error {
+	return b.execOne(ctx, `UPDATE sessions SET agent_session_id = coalesce(?, agent_session_id),
+		title = coalesce(?, title), updated_at = max(updated_at, ?) WHERE id = ?`,
+		o.agentSessionID, o.title, millis(o.at), o.id)
+}
+
+type setOutcomeOp struct {
+	id, outcome string
+	at          time.Time
+}
+
+func (o *setOutcomeOp) String() string {
+	return fmt.Sprintf("set outcome %q of session %q", o.outcome, o.id)
+}
+
+func (o *setOutcomeOp) exec(ctx context.Context, b *batchTx) error {
+	return b.execOne(ctx, `UPDATE sessions SET outcome = ?, updated_at = max(updated_at, ?) WHERE id = ?`,
+		o.outcome, millis(o.at), o.id)
+}
+
+const bumpSession = `UPDATE sessions SET updated_at = max(updated_at, ?) WHERE id = ?`
+
+type startTurnOp struct{ t Turn }
+
+func (o *startTurnOp) String() string {
+	return fmt.Sprintf("start turn %d of session %q", o.t.Turn, o.t.SessionID)
+}
+
+func (o *startTurnOp) exec(ctx context.Context, b *batchTx) error {
+	t := o.t
+	var ended sql.NullInt64
+	if !t.EndedAt.IsZero() {
+		ended = sql.NullInt64{Int64: millis(t.EndedAt), Valid: true}
+	}
+	if _, err := b.exec(ctx, `INSERT INTO turns (session_id, turn, prompt, started_at, ended_at,
+		stop_reason, error) VALUES (?, ?, ?, ?, ?, ?, ?)`, t.SessionID, t.Turn, t.Prompt,
+		millis(t.StartedAt), ended, t.StopReason, t.Error); err != nil {
+		return err
+	}
+	_, err := b.exec(ctx, bumpSession, millis(t.StartedAt), t.SessionID)
+	return err
+}
+
+type endTurnOp struct {
+	sessionID          string
+	turn               int
+	stopReason, errMsg string
+	at                 time.Time
+}
+
+func (o *endTurnOp) String() string {
+	return fmt.Sprintf("end turn %d of session %q", o.turn, o.sessionID)
+}
+
+func (o *endTurnOp) exec(ctx context.Context, b *batchTx) error {
+	if err := b.execOne(ctx, `UPDATE turns SET ended_at = ?, stop_reason = ?, error = ?
+		WHERE session_id = ? AND turn = ?`,
+		millis(o.at), o.stopReason, o.errMsg, o.sessionID, o.turn); err != nil {
+		return err
+	}
+	_, err := b.exec(ctx, bumpSession, millis(o.at), o.sessionID)
+	return err
+}
+
+// upsertEntryOp may carry the text of AppendText calls folded into it (see coalesce).
+type upsertEntryOp struct {
+	e    Entry
+	more []string
+}
+
+func (o *upsertEntryOp) addText(parts []string) { o.more = append(o.more, parts...) }
+
+func (o *upsertEntryOp) String() string {
+	return fmt.Sprintf("upsert entry %q of session %q", o.e.EntryID, o.e.SessionID)
+}
+
+func (o *upsertEntryOp) exec(ctx context.Context, b *batchTx) error {
+	e := o.e
+	if len(o.more) > 0 {
+		e.Text += strings.Join(o.more, "")
+	}
+	_, err := b.exec(ctx, `INSERT INTO entries (session_id, entry_id, turn, seq, kind, status,
+		title, text, body) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+		ON CONFLICT (session_id, entry_id) DO UPDATE SET turn = excluded.turn,
+		seq = excluded.seq, kind = excluded.kind, status = excluded.status,
+		title = excluded.title, text = excluded.text, body = excluded.body`,
+		e.SessionID, e.EntryID, e.Turn, e.Seq, e.Kind, e.Status, e.Title, e.Text, nullBytes(e.Body))
+	return err
+}
+
+// appendOp holds the text of one or more coalesced AppendText calls.
+type appendOp struct {
+	sessionID, entryID string
+	parts              []string
+}
+
+func (o *appendOp) addText(parts []string) { o.parts = append(o.parts, parts...) }
+
+func (o *appendOp) String() string {
+	return fmt.Sprintf("append text to entry %q of session %q", o.entryID, o.sessionID)
+}
+
+func (o *appendOp) exec(ctx context.Context, b *batchTx) error {
+	return b.execOne(ctx, `UPDATE entries SET text = text || ? WHERE session_id = ? AND entry_id = ?`,
+		strings.Join(o.parts, ""), o.sessionID, o.entryID)
+}
+
+type messageOp struct{ m Message }
+
+func (o *messageOp) String() string {
+	return fmt.Sprintf("journal %s message %q of session %q", o.m.Direction, o.m.Method, o.m.SessionID)
+}
+
+func (o *messageOp) exec(ctx context.Context, b *batchTx) error {
+	m := o.m
+	// One statement reads the session's last seq and inserts, under the write lock.
+	_, err := b.exec(ctx, `INSERT INTO messages (session_id, seq, direction, method, json, at)
+		SELECT ?1, coalesce(max(seq), 0) + 1, ?2, ?3, ?4, ?5 FROM messages WHERE session_id = ?1`,
+		m.SessionID, m.Direction, m.Method, string(m.JSON), millis(m.At))
+	return err
+}
+
+// deleteSessionOp is DeleteSession's op; the caller waits on res.
+type deleteSessionOp struct {
+	id      string
+	missing bool
+	res     chan error // capacity 1
+}
+
+func (o *deleteSessionOp) String() string { return fmt.Sprintf("delete session %q", o.id) }
+
+func (o *deleteSessionOp) exec(ctx context.Context, b *batchTx) error {
+	res, err := b.exec(ctx, `DELETE FROM sessions WHERE id = ?`, o.id)
+	if err != nil {
+		return err
+	}
+	n, err := res.RowsAffected()
+	o.missing = n == 0
+	return err
+}
+
+func (o *deleteSessionOp) settle(err error) {
+	if err == nil && o.missing {
+		err = fmt.Errorf("delete session %q: %w", o.id, ErrNotFound)
+	}
+	o.res <- err
+}

@@ -1,0 +1,111 @@
+package store
+
+import (
+	"errors"
+	"time"
+)
+
+// ErrNotFound is returned (wrapped; test with errors.Is) by reads and DeleteSession when the
+// session does not exist, and reported by writer operations that update a missing row.
+var ErrNotFound = errors.New("not found")
+
+// ErrClosed is reported to the error handler for writer operations queued after Store.Close;
+// such operations are dropped.
+var ErrClosed = errors.New("history store is closed")
+
+// Session is one row of the sessions table: one conversation with one agent.
+// ID is chosen by the caller (a UUID). Outcome is free text set by the app
+// ("completed", "failed", ...); Open sets it to "interrupted" after a crash.
+type Session struct {
+	ID             string
+	AgentID        string
+	AgentName      string
+	AgentSessionID string
+	Cwd            string
+	Title          string
+	Outcome        string
+	CreatedAt      time.Time
+	UpdatedAt      time.Time
+}
+
+// Turn is one prompt and the agent's work on it. EndedAt is the zero time while the turn is
+// open. StopReason is the agent's stop reason, or "interrupted" if the process died mid-turn.
+type Turn struct {
+	SessionID  string
+	Turn       int
+	Prompt     string
+	StartedAt  time.Time
+	EndedAt    time.Time
+	StopReason string
+	Error      string
+}
+
+// Entry is one item of a session's reduced transcript (message, thought, tool call, plan...).
+// (SessionID, EntryID) identifies it; Seq orders it. Body is the JSON of the whole entry as the
+// engine rendered it; the store keeps it opaque. Title and Text are full-text indexed.
+type Entry struct {
+	SessionID string
+	EntryID   string
+	Turn      int
+	Seq       int
+	Kind      string
+	Status    string
+	Title     string
+	Text      string
+	Body      []byte
+}
+
+// Message is one raw JSON-RPC message of a session's journal.
+// Direction is "in" (agent to client) or "out" (client to agent).
+type Message struct {
+	SessionID string
+	Direction string
+	Method    string
+	JSON      []byte
+	At        time.Time
+}
+
+// Direction values of Message.
+const (
+	DirectionIn  = "in"
+	DirectionOut = "out"
+)
+
+// OutcomeInterrupted is the outcome (and turn stop reason) Open writes for sessions whose
+// turn was still open when the previous process died.
+const OutcomeInterrupted = "interrupted"
+
+// Summary is one row of ListSessions: the session, its number of turns and, for searches,
+// a snippet of the best matching entry or title with [[ and ]] around the matched terms.
+type Summary struct {
+	Session
+	Turns   int
+	Snippet string
+}
+
+// millis converts a time to the stored representation.
+func millis(t time.Time) int64 { return t.UnixMilli() }
+
+// fromMillis converts a stored time back; NULL (invalid) becomes the zero time.
+func fromMillis(ms int64, valid bool) time.Time {
+	if !valid {
+		return time.Time{}
+	}
+	return time.UnixMilli(ms)
+}
+
+// orNow returns t, or now() if t is the zero time.
+func orNow(t time.Time, now func() time.Time) time.Time {
+	if t.IsZero() {
+		return now()
+	}
+	return t
+}
+
+// nullBytes binds a JSON payload as TEXT (so SQLite's json functions read it) or NULL if nil.
+func nullBytes(b []byte) any {
+	if b == nil {
+		return nil
+	}
+	return string(b)
+}

@@ -1,0 +1,181 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+)
+
+// sessionColumns are the columns scanSession reads, prefixed by the sessions alias s.
+const sessionColumns = `s.id, s.agent_id, s.agent_name, s.agent_session_id, s.cwd, s.title,
+	s.outcome, s.created_at, s.updated_at`
+
+// rowScanner is *sql.Row or *sql.Rows.
+type rowScanner interface{ Scan(dest ...any) error }
+
+// scanSession scans sessionColumns followed by extra destinations.
+func scanSession(r rowScanner, s *Session, extra ...any) error {
+	var created, updated int64
+	dest := append([]any{&s.ID, &s.AgentID, &s.AgentName, &s.AgentSessionID, &s.Cwd, &s.Title,
+		&s.Outcome, &created, &updated}, extra...)
+	if err := r.Scan(dest...); err != nil {
+		return err
+	}
+	s.CreatedAt, s.UpdatedAt = fromMillis(created, true), fromMillis(updated, true)
+	return nil
+}
+
+// ListSessions returns session summaries for the history list. With an empty query (or one
+// with no letters or digits) it lists the most recently updated first; otherwise it searches
+// entry titles and texts and session titles for sessions holding every word of the query as a
+// prefix, best match first, with a Snippet. Any query text is accepted: it is never parsed as
+// FTS syntax. limit <= 0 means no limit. It reads committed data only and blocks while the
+// writer commits a batch.
+func (s *Store) ListSessions(ctx context.Context, query string, limit int) ([]Summary, error) {
+	if limit <= 0 {
+		limit = -1 // SQLite: no limit
+	}
+	var (
+		rows *sql.Rows
+		err  error
+	)
+	if match := matchExpr(query); match != "" {
+		rows, err = s.db.QueryContext(ctx, searchSQL, match, limit)
+	} else {
+		rows, err = s.db.QueryContext(ctx, `SELECT `+sessionColumns+`,
+			(SELECT count(*) FROM turns t WHERE t.session_id = s.id), ''
+			FROM sessions s ORDER BY s.updated_at DESC, s.id LIMIT ?`, limit)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("list sessions (query %q): %w", query, err)
+	}
+	defer rows.Close()
+	var out []Summary
+	for rows.Next() {
+		var sum Summary
+		if err := scanSession(rows, &sum.Session, &sum.Turns, &sum.Snippet); err != nil {
+			return nil, fmt.Errorf("list sessions (query %q): %w", query, err)
+		}
+		out = append(out, sum)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("list sessions (query %q): %w", query, err)
+	}
+	return out, nil
+}
+
+// Session returns one session with its turns (by number) and entries (by seq), read in one
+// snapshot. It returns an error wrapping ErrNotFound if there is no such session.
+func (s *Store) Session(ctx context.Context, id string) (Session, []Turn, []Entry, error) {
+	sess, turns, entries, err := s.readSession(ctx, id)
+	if err != nil {
+		return Session{}, nil, nil, fmt.Errorf("read session %q: %w", id, err)
+	}
+	return sess, turns, entries, nil
+}
+
+func (s *Store) readSession(ctx context.Context, id string) (Session, []Turn, []Entry, error) {
+	var sess Session
+	tx, err := s.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true}) // a plain (deferred) BEGIN
+	if err != nil {
+		return sess, nil, nil, err
+	}
+	defer tx.Rollback()
+	err = scanSession(tx.QueryRowContext(ctx, `SELECT `+sessionColumns+` FROM sessions s
+		WHERE s.id = ?`, id), &sess)
+	if errors.Is(err, sql.ErrNoRows) {
+		return sess, nil, nil, ErrNotFound
+	}
+	if err != nil {
+		return sess, nil, nil, err
+	}
+	turns, err := readTurns(ctx, tx, id)
+	if err != nil {
+		return sess, nil, nil, err
+	}
+	entries, err := readEntries(ctx, tx, id)
+	return sess, turns, entries, err
+}
+
+func readTurns(ctx context.Context, tx *sql.Tx, id string) ([]Turn, error) {
+	rows, err := tx.QueryContext(ctx, `SELECT turn, prompt, started_at, ended_at, stop_reason,
+		error FROM turns WHERE session_id = ? ORDER BY turn`, id)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var turns []Turn
+	for rows.Next() {
+		t := Turn{SessionID: id}
+		var started int64
+		var ended sql.NullInt64
+		if err := rows.Scan(&t.Turn, &t.Prompt, &started, &ended, &t.StopReason, &t.Error); err != nil {
+			return nil, err
+		}
+		t.StartedAt, t.EndedAt = fromMillis(started, true), fromMillis(ended.Int64, ended.Valid)
+		turns = append(turns, t)
+	}
+	return turns, rows.Err()
+}
+
+func readEntries(ctx context.Context, tx *sql.Tx, id string) ([]Entry, error) {
+	rows, err := tx.QueryContext(ctx, `SELECT entry_id, turn, seq, kind, status, title, text, body
+		FROM entries WHERE session_id = ? ORDER BY seq, id`, id)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var entries []Entry
+	for rows.Next() {
+		e := Entry{SessionID: id}
+		if err := rows.Scan(&e.EntryID, &e.Turn, &e.Seq, &e.Kind, &e.Status, &e.Title, &e.Text,
+			&e.Body); err != nil {
+			return nil, err
+		}
+		entries = append(entries, e)
+	}
+	return entries, rows.Err()
+}
+
+// Messages returns a session's raw JSON-RPC journal in seq order (empty if the session has
+// none or does not exist).
+func (s *Store) Messages(ctx context.Context, sessionID string) ([]Message, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT direction, method, json, at FROM messages
+		WHERE session_id = ? ORDER BY seq`, sessionID)
+	if err != nil {
+		return nil, fmt.Errorf("read messages of session %q: %w", sessionID, err)
+	}
+	defer rows.Close()
+	var msgs []Message
+	for rows.Next() {
+		m := Message{SessionID: sessionID}
+		var at int64
+		if err := rows.Scan(&m.Direction, &m.Method, &m.JSON, &at); err != nil {
+			return nil, fmt.Errorf("read messages of session %q: %w", sessionID, err)
+		}
+		m.At = fromMillis(at, true)
+		msgs = append(msgs, m)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("read messages of session %q: %w", sessionID, err)
+	}
+	return msgs, nil
+}
+
+// DeleteSession deletes a session with its turns, entries, messages and search index rows.
+// It goes through the writer, after every operation queued before it, and blocks until it is
+// committed (or ctx is done; the deletion still happens). It returns an error wrapping
+// ErrNotFound if there is no such session, or ErrClosed after Close.
+func (s *Store) DeleteSession(ctx context.Context, id string) error {
+	o := &deleteSessionOp{id: id, res: make(chan error, 1)}
+	if !s.w.tryEnqueue(o, true) {
+		return fmt.Errorf("delete session %q: %w", id, ErrClosed)
+	}
+	select {
+	case err := <-o.res:
+		return err
+	case <-ctx.Done():
+		return fmt.Errorf("delete session %q: %w", id, ctx.Err())
+	}
+}

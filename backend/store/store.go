@@ -1,0 +1,241 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"io/fs"
+	"log"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
+)
+
+// Store is an open history database. It is safe for concurrent use. Writes go through
+// Writer; the other methods read (or, for DeleteSession, wait on the writer).
+type Store struct {
+	path      string
+	db        *sql.DB
+	live      *liveness
+	w         *Writer
+	closeOnce sync.Once
+	closeErr  error
+}
+
+// config holds Open's options.
+type config struct {
+	now      func() time.Time
+	maxDelay time.Duration
+	maxOps   int
+	onError  func(error)
+	onCommit func(ops int) // test hook: called by the writer goroutine after each batch
+}
+
+// Option configures Open.
+type Option func(*config)
+
+// WithClock sets the clock used for timestamps the store fills in (zero CreatedAt, StartedAt,
+// At..., updated_at bumps, interrupted turns). now is called from any goroutine.
+// The default is time.Now.
+func WithClock(now func() time.Time) Option {
+	return func(c *config) {
+		if now != nil {
+			c.now = now
+		}
+	}
+}
+
+// WithBatch sets when the writer commits: maxDelay after the first queued operation (default
+// 50 ms) or as soon as maxOps operations are queued (default 2000), whichever comes first.
+// Non-positive values keep the default.
+func WithBatch(maxDelay time.Duration, maxOps int) Option {
+	return func(c *config) {
+		if maxDelay > 0 {
+			c.maxDelay = maxDelay
+		}
+		if maxOps > 0 {
+			c.maxOps = maxOps
+		}
+	}
+}
+
+// WithErrorHandler sets the function told about failed writes (each error names the
+// operation and its ids; the operation is lost). It is called on the writer goroutine (or,
+// for an operation queued after Close, on the caller's): it must be safe for concurrent use,
+// return quickly and not call Writer.Flush or Store.Close. The default logs with log.Printf.
+func WithErrorHandler(fn func(error)) Option {
+	return func(c *config) {
+		if fn != nil {
+			c.onError = fn
+		}
+	}
+}
+
+// withCommitHook lets tests observe each finished batch without sleeping.
+func withCommitHook(fn func(ops int)) Option {
+	return func(c *config) { c.onCommit = fn }
+}
+
+// DefaultPath returns where the history lives: $AGENTDESK_DB if set, else
+// $XDG_DATA_HOME/agentdesk/agentdesk.db (if XDG_DATA_HOME is an absolute path, as the XDG
+// spec requires), else ~/.local/share/agentdesk/agentdesk.db. It creates nothing.
+func DefaultPath() (string, error) {
+	if p := os.Getenv("AGENTDESK_DB"); p != "" {
+		return p, nil
+	}
+	if d := os.Getenv("XDG_DATA_HOME"); d != "" && filepath.IsAbs(d) {
+		return filepath.Join(d, "agentdesk", "agentdesk.db"), nil
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return "", fmt.Errorf("locate history database: %w", err)
+	}
+	return filepath.Join(home, ".local", "share", "agentdesk", "agentdesk.db"), nil
+}
+
+// Open opens (creating if needed) the history database at path, migrates it, marks turns a
+// crash left open as interrupted and starts the writer goroutine. Turns are only marked when
+// no other Store (in any process) has the file open, since they may be that Store's running
+// turns; every Store holds a shared flock on "<path>.lock" to tell. Open blocks on the
+// database (up to the 5 s busy timeout if another process holds the write lock). A file that
+// exists but is not an agentdesk database yields an error saying so; the file is left
+// untouched. The caller must Close the store.
+func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
+	cfg := config{now: time.Now, maxDelay: 50 * time.Millisecond, maxOps: 2000,
+		onError: func(err error) { log.Printf("agentdesk history: %v", err) }}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	if path == "" {
+		return nil, errors.New("open history database: empty path")
+	}
+	if err := createFile(path); err != nil {
+		return nil, fmt.Errorf("open history database %q: %w", path, err)
+	}
+	db, err := sql.Open("sqlite", dsn(path))
+	if err != nil {
+		return nil, fmt.Errorf("open history database %q: %w", path, err)
+	}
+	db.SetMaxOpenConns(1) // our goroutines never contend for SQLite's write lock
+	live, err := prepare(ctx, db, path, cfg.now)
+	if err != nil {
+		db.Close()
+		if isNotADB(err) {
+			return nil, fmt.Errorf("open history database %q: not a valid agentdesk database: %w", path, err)
+		}
+		return nil, fmt.Errorf("open history database %q: %w", path, err)
+	}
+	s := &Store{path: path, db: db, live: live}
+	s.w = newWriter(db, cfg)
+	return s, nil
+}
+
+// Close commits everything queued on the writer, stops it and closes the database. It blocks
+// until then and returns the first error of those final commits or of closing the file.
+// Calling it again returns the same result.
+func (s *Store) Close() error {
+	s.closeOnce.Do(func() {
+		werr := s.w.close()
+		if err := s.db.Close(); err != nil {
+			werr = errors.Join(werr, err)
+		}
+		if err := s.live.release(); err != nil {
+			werr = errors.Join(werr, err)
+		}
+		if werr != nil {
+			s.closeErr = fmt.Errorf("close history database %q: %w", s.path, werr)
+		}
+	})
+	return s.closeErr
+}
+
+// Path returns the path given to Open.
+func (s *Store) Path() string { return s.path }
+
+// Writer returns the store's single writer. It is the same value on every call.
+func (s *Store) Writer() *Writer { return s.w }
+
+// createFile creates path's folder (0700) and an empty file (0600) if they are missing, so
+// SQLite (which would use 0644) never creates the file itself. Existing files are not touched.
+func createFile(path string) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return err
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if errors.Is(err, fs.ErrExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	return f.Close()
+}
+
+// dsn builds the modernc.org/sqlite URI for path; the pragmas apply to every connection.
+// _txlock=immediate makes writing transactions take the write lock at BEGIN, so busy_timeout
+// covers them; read-only transactions stay deferred.
+func dsn(path string) string {
+	escaped := strings.NewReplacer("%", "%25", "?", "%3f", "#", "%23").Replace(path)
+	return "file:" + escaped + "?_pragma=busy_timeout(5000)&_pragma=journal_mode(WAL)" +
+		"&_pragma=foreign_keys(1)&_pragma=synchronous(NORMAL)&_txlock=immediate"
+}
+
+// isNotADB reports whether err is SQLite's "file is not a database".
+func isNotADB(err error) bool {
+	var se *sqlite.Error
+	return errors.As(err, &se) && se.Code()&0xff == sqlite3.SQLITE_NOTADB
+}
+
+// prepare checks the file is ours, migrates it and, if no other Store has it open, marks
+// the turns a crashed process left open. It returns the liveness lock the Store keeps.
+func prepare(ctx context.Context, db *sql.DB, path string, now func() time.Time) (*liveness, error) {
+	if err := db.PingContext(ctx); err != nil {
+		return nil, err
+	}
+	if err := checkIdentity(ctx, db); err != nil {
+		return nil, err
+	}
+	live, alone, err := acquireLiveness(path)
+	if err != nil {
+		return nil, err
+	}
+	err = migrate(ctx, db)
+	if err == nil && alone {
+		err = markInterrupted(ctx, db, now())
+	}
+	if err == nil && alone {
+		err = live.shared()
+	}
+	if err != nil {
+		live.release()
+		return nil, err
+	}
+	return live, nil
+}
+
+// markInterrupted closes turns left open by a process that died mid-turn.
+func markInterrupted(ctx context.Context, db *sql.DB, at time.Time) error {
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("mark interrupted turns: %w", err)
+	}
+	defer tx.Rollback()
+	if _, err := tx.ExecContext(ctx, `UPDATE sessions SET outcome = ?
+		WHERE id IN (SELECT session_id FROM turns WHERE ended_at IS NULL)`, OutcomeInterrupted); err != nil {
+		return fmt.Errorf("mark interrupted sessions: %w", err)
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE turns SET ended_at = ?, stop_reason = ?
+		WHERE ended_at IS NULL`, millis(at), OutcomeInterrupted); err != nil {
+		return fmt.Errorf("mark interrupted turns: %w", err)
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("mark interrupted turns: %w", err)
+	}
+	return nil
+}
