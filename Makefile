@@ -1,0 +1,41 @@
+# Thin wrappers: every target delegates to scripts/, which run the idempotent scripts/setup.sh
+# first, so `make run` and `make test` work on a fresh machine. See docs/toolchain.md.
+# WEBKIT_TAG=webkit2_41 make ... builds against WebKitGTK 4.1 (Debian 13 / Ubuntu 24.04).
+
+.PHONY: run test build build-dev package bench bindings e2e smoke setup clean icon
+
+run:        ## set up, build and run the app (under Xvfb when there is no display)
+	scripts/run.sh
+
+test:       ## everything CI runs; ends with "smoke: N passed, N failed"
+	scripts/test.sh
+
+build:      ## frontend + production binary: build/bin/agentdesk
+	scripts/build.sh
+
+build-dev:  ## dev-tag binary for e2e: build/bin/agentdesk-dev
+	scripts/build-dev.sh
+
+package:    ## Debian package: build/bin/agentdesk_<version>_<arch>.deb
+	scripts/package-deb.sh
+
+bench:      ## Go benchmarks (no timed assertions)
+	scripts/bench.sh
+
+bindings:   ## regenerate frontend/wailsjs after changing bound Go methods/types
+	scripts/bindings.sh
+
+e2e:        ## headless Chromium against the dev-tag binary
+	scripts/e2e.sh
+
+smoke:      ## real-window self-test of the production binary
+	scripts/smoke.sh
+
+setup:      ## install/check system packages, Go/Node, npm deps, Wails CLI
+	scripts/setup.sh
+
+icon:       ## redraw build/appicon.png
+	scripts/make-icon.sh
+
+clean:      ## remove build outputs (not node_modules or caches)
+	scripts/clean.sh

@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# `make test` / CI: everything, cheapest first, the real-window smoke test last so the output
+# ends with its "smoke: N passed, N failed" line (CI reads the end of the log).
+set -euo pipefail
+# shellcheck source=scripts/env.sh
+source "$(dirname "$0")/env.sh"
+
+# Plain logs when captured (CI): no colour escape codes from vitest & co.
+[[ -t 1 ]] || export NO_COLOR=1
+
+step=""
+n=0
+total=9
+begin() {
+	step="$1"
+	n=$((n + 1))
+	printf '\n==> [%d/%d] %s\n' "$n" "$total" "$step"
+}
+# Name the failed step. Not after smoke: its own summary line is the informative last line.
+on_exit() {
+	local rc=$?
+	if ((rc != 0)) && [[ "$step" != smoke ]]; then
+		printf '\ntest.sh: FAILED at step [%d/%d] %s (exit %d)\n' "$n" "$total" "$step" "$rc" >&2
+	fi
+}
+trap on_exit EXIT
+
+begin setup
+ensure_setup
+
+# Frontend first: package main embeds frontend/dist, and every later Go command compiles it.
+begin "build (frontend + production binary)"
+"$ROOT/scripts/build.sh"
+export AGENTDESK_PREBUILT=1 # e2e.sh/smoke.sh: frontend/dist and build/bin/agentdesk are fresh
+
+begin "bindings drift check"
+"$ROOT/scripts/bindings.sh" --check
+
+begin "go vet ./..."
+go vet "${GO_TEST_FLAGS[@]}" ./...
+
+begin "dependency rule: backend/* must not import Wails"
+# Capture first: `go list | grep -q` under pipefail can fail on SIGPIPE and hide a match.
+deps="$(go list -f '{{.ImportPath}} {{join .Deps " "}}' ./backend/...)"
+offenders="$(awk '/wailsapp/ {print $1}' <<<"$deps")"
+if [[ -n "$offenders" ]]; then
+	printf 'imports github.com/wailsapp/... (directly or indirectly): %s\n' "$offenders" >&2
+	die "backend must not import wails"
+fi
+say "ok"
+
+begin "go test -race -count=1 ./..."
+go test "${GO_TEST_FLAGS[@]}" -race -count=1 ./...
+
+begin "frontend: svelte-check + vitest"
+(cd frontend && npm run --silent check && npm run --silent test)
+
+begin "e2e (headless Chromium vs dev-tag binary)"
+"$ROOT/scripts/e2e.sh"
+
+begin smoke
+"$ROOT/scripts/smoke.sh"
