@@ -1,0 +1,210 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log"
+	"os"
+	"time"
+
+	"github.com/wailsapp/wails/v2/pkg/runtime"
+
+	"agentdesk/backend/acp"
+	"agentdesk/backend/agents"
+	"agentdesk/backend/store"
+)
+
+// App is the only Wails-aware type: its exported methods are the bound verbs the frontend calls
+// (each returns (T, error); an error rejects the promise with its message, made here once), and
+// it emits session events to the page. It translates; the logic lives in the Hub and backend/.
+type App struct {
+	ctx   context.Context
+	emit  func(ctx context.Context, name string, data ...interface{}) // runtime.EventsEmit; swapped in tests
+	quit  func(ctx context.Context)                                   // runtime.Quit
+	dbErr error                                                       // why history is unavailable, if it is
+	store *store.Store
+	hub   *Hub
+	self  selfTest
+}
+
+// NewApp creates the App with the Wails runtime wired in; startup opens the store.
+func NewApp() *App {
+	return &App{emit: runtime.EventsEmit, quit: runtime.Quit, self: selfTestFromEnv()}
+}
+
+// startup is Wails' OnStartup hook.
+func (a *App) startup(ctx context.Context) {
+	a.ctx = ctx
+	if err := a.init(ctx); err != nil {
+		log.Printf("agentdesk: %v", err)
+	}
+}
+
+// init opens the database and the hub. Without a usable database the app still runs live
+// sessions in memory and says why history is unavailable.
+func (a *App) init(ctx context.Context) error {
+	path, err := store.DefaultPath()
+	if err == nil {
+		a.store, err = store.Open(ctx, path, store.WithErrorHandler(func(err error) { log.Printf("agentdesk history: %v", err) }))
+	}
+	if err != nil {
+		a.dbErr = fmt.Errorf("history is unavailable (sessions are not being saved): %w", err)
+	}
+	a.hub = NewHub(a.store, agents.List(agents.Self(), demoArgs()), log.Printf)
+	return a.dbErr
+}
+
+// shutdown is Wails' OnShutdown hook: no agent is left running, nothing queued is lost.
+func (a *App) shutdown(ctx context.Context) {
+	ctx, cancel := context.WithTimeout(ctx, 15*time.Second)
+	defer cancel()
+	if err := a.hub.CloseAll(ctx); err != nil {
+		log.Printf("agentdesk: saving the last changes: %v", err)
+	}
+	if a.store != nil {
+		_ = a.store.Close()
+	}
+}
+
+// AgentInfo is an agent the picker lists.
+type AgentInfo struct {
+	ID        string `json:"id"`
+	Name      string `json:"name"`
+	Available bool   `json:"available"`
+	Reason    string `json:"reason,omitempty"`
+}
+
+// ListAgents lists the Demo agent first, then the presets (unavailable ones with the reason).
+func (a *App) ListAgents() ([]AgentInfo, error) {
+	out := []AgentInfo{}
+	for _, ag := range a.hub.agents {
+		out = append(out, AgentInfo{ID: ag.ID, Name: ag.Name, Available: ag.Available, Reason: ag.Reason})
+	}
+	return out, nil
+}
+
+// DefaultFolder is the folder the session form starts with: the user's home folder.
+func (a *App) DefaultFolder() string {
+	if home, err := os.UserHomeDir(); err == nil {
+		return home
+	}
+	dir, _ := os.Getwd()
+	return dir
+}
+
+// StartSession starts agentID in cwd and returns at once; events follow under acp.EventName.
+func (a *App) StartSession(agentID, cwd string) (SessionInfo, error) {
+	_, info, err := a.hub.Start(agentID, cwd, acp.EmitterFunc(func(ev acp.Event) { a.emit(a.ctx, acp.EventName, ev) }))
+	return info, err
+}
+
+// Prompt starts a turn; it returns when the prompt is sent, and the turn ends with turn_end.
+func (a *App) Prompt(sessionID, text string) error {
+	s, err := a.hub.Session(sessionID)
+	if err != nil {
+		return err
+	}
+	_, err = s.Prompt(text)
+	return err
+}
+
+// Stop cancels the running turn of sessionID (a no-op when none runs).
+func (a *App) Stop(sessionID string) error {
+	s, err := a.hub.Session(sessionID)
+	if err != nil {
+		return err
+	}
+	return s.Stop()
+}
+
+// HardStop kills the agent of sessionID and its whole process group.
+func (a *App) HardStop(sessionID string) error {
+	s, err := a.hub.Session(sessionID)
+	if err != nil {
+		return err
+	}
+	return s.HardStop()
+}
+
+// AnswerPermission answers an open permission request with one of its options.
+func (a *App) AnswerPermission(sessionID, requestID, optionID string) error {
+	s, err := a.hub.Session(sessionID)
+	if err != nil {
+		return err
+	}
+	return s.AnswerPermission(requestID, optionID)
+}
+
+// Snapshot returns the live session's whole state at its last emitted seq.
+func (a *App) Snapshot(sessionID string) (acp.Snapshot, error) {
+	s, err := a.hub.Session(sessionID)
+	if err != nil {
+		return acp.Snapshot{}, err
+	}
+	return s.Snapshot(), nil
+}
+
+// HistoryItem is a saved session in the history list.
+type HistoryItem struct {
+	ID        string `json:"id"`
+	Title     string `json:"title"`
+	AgentName string `json:"agentName"`
+	Cwd       string `json:"cwd"`
+	CreatedAt string `json:"createdAt"`
+	UpdatedAt string `json:"updatedAt"`
+	Outcome   string `json:"outcome"`
+	Turns     int    `json:"turns"`
+	Snippet   string `json:"snippet,omitempty"`
+}
+
+// ListHistory lists saved sessions, newest first, or those matching query (full-text).
+func (a *App) ListHistory(query string) ([]HistoryItem, error) {
+	if a.store == nil {
+		return nil, a.dbErr
+	}
+	a.flushHistory()
+	rows, err := a.store.ListSessions(a.ctx, query, 200)
+	if err != nil {
+		return nil, fmt.Errorf("could not read the history: %w", err)
+	}
+	out := make([]HistoryItem, 0, len(rows))
+	for _, r := range rows {
+		out = append(out, HistoryItem{ID: r.ID, Title: r.Title, AgentName: r.AgentName, Cwd: r.Cwd,
+			CreatedAt: r.CreatedAt.Format(time.RFC3339), UpdatedAt: r.UpdatedAt.Format(time.RFC3339),
+			Outcome: r.Outcome, Turns: r.Turns, Snippet: r.Snippet})
+	}
+	return out, nil
+}
+
+// OpenHistory returns a saved session in the shape of a live snapshot.
+func (a *App) OpenHistory(id string) (acp.Snapshot, error) {
+	if a.store == nil {
+		return acp.Snapshot{}, a.dbErr
+	}
+	a.flushHistory()
+	s, turns, entries, err := a.store.Session(a.ctx, id)
+	if errors.Is(err, store.ErrNotFound) {
+		return acp.Snapshot{}, fmt.Errorf("session %s is not in the history (it may have been deleted)", id)
+	}
+	if err != nil {
+		return acp.Snapshot{}, fmt.Errorf("could not open session %s: %w", id, err)
+	}
+	return snapshotFromStore(s, turns, entries), nil
+}
+
+// flushHistory lets live sessions' queued changes land, so a list or a saved transcript read
+// right after a turn ends is complete. A failure is logged: reading what is there still helps.
+func (a *App) flushHistory() {
+	if err := a.store.Writer().Flush(a.ctx); err != nil {
+		log.Printf("agentdesk history: %v", err)
+	}
+}
+
+// demoArgs passes AGENTDESK_DEMO_PACE (e.g. "20ms") to the Demo agent, for tests and demos.
+func demoArgs() []string {
+	if p := os.Getenv("AGENTDESK_DEMO_PACE"); p != "" {
+		return []string{"--pace", p}
+	}
+	return nil
+}

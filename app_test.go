@@ -1,0 +1,169 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"agentdesk/backend/acp"
+)
+
+// TestMain lets this test binary serve the Demo agent, as the real binary does: the hub starts
+// agents.Self() with "demo-agent".
+func TestMain(m *testing.M) {
+	if len(os.Args) > 1 && os.Args[1] == "demo-agent" {
+		os.Exit(demoAgentCommand(os.Args[2:], os.Stdin, os.Stdout, os.Stderr))
+	}
+	os.Exit(m.Run())
+}
+
+// recordingEmitter stands in for the Wails runtime: it keeps every event the App emits.
+type recordingEmitter struct {
+	mu   sync.Mutex
+	all  []acp.Event
+	feed chan acp.Event
+}
+
+func (r *recordingEmitter) emit(_ context.Context, name string, data ...interface{}) {
+	if name != acp.EventName || len(data) != 1 {
+		panic("unexpected event " + name)
+	}
+	ev := data[0].(acp.Event)
+	r.mu.Lock()
+	r.all = append(r.all, ev)
+	r.mu.Unlock()
+	r.feed <- ev
+}
+
+func (r *recordingEmitter) waitFor(t *testing.T, match func(acp.Event) bool) acp.Event {
+	t.Helper()
+	timeout := time.After(20 * time.Second)
+	for {
+		select {
+		case ev := <-r.feed:
+			if match(ev) {
+				return ev
+			}
+		case <-timeout:
+			t.Fatal("timed out waiting for an event")
+		}
+	}
+}
+
+func newTestApp(t *testing.T) (*App, *recordingEmitter) {
+	t.Helper()
+	rec := &recordingEmitter{feed: make(chan acp.Event, 10000)}
+	a := &App{emit: rec.emit, quit: func(context.Context) {}}
+	if err := a.init(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	a.ctx = context.Background()
+	return a, rec
+}
+
+func TestAppTurnIsSavedAndReopens(t *testing.T) {
+	t.Setenv("AGENTDESK_DB", t.TempDir()+"/history.db")
+	t.Setenv("AGENTDESK_DEMO_PACE", "0s")
+	a, rec := newTestApp(t)
+
+	if _, err := a.StartSession("demo", "/no/such/folder"); err == nil || !strings.Contains(err.Error(), "does not exist") {
+		t.Fatalf("start in a missing folder: %v", err)
+	}
+	info, err := a.StartSession("demo", t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec.waitFor(t, func(e acp.Event) bool { return e.Kind == acp.EventState && e.State == acp.StateIdle })
+	if err := a.Prompt(info.SessionID, "hello"); err != nil {
+		t.Fatal(err)
+	}
+	p := rec.waitFor(t, func(e acp.Event) bool { return e.Kind == acp.EventPermission })
+	if err := a.AnswerPermission(info.SessionID, p.RequestID, "no-such-option"); err == nil {
+		t.Fatal("an option the agent did not offer was accepted")
+	}
+	if err := a.AnswerPermission(info.SessionID, p.RequestID, "allow"); err != nil {
+		t.Fatal(err)
+	}
+	if end := rec.waitFor(t, func(e acp.Event) bool { return e.Kind == acp.EventTurnEnd }); end.StopReason != acp.StopEndTurn {
+		t.Fatalf("stop reason %q", end.StopReason)
+	}
+	live, err := a.Snapshot(info.SessionID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.shutdown(context.Background())
+
+	// A restarted app finds the session in the history, rendered as it was live.
+	b, _ := newTestApp(t)
+	defer b.shutdown(context.Background())
+	items, err := b.ListHistory("")
+	if err != nil || len(items) != 1 || items[0].ID != info.SessionID || items[0].Title != "hello" || items[0].Outcome != acp.StopEndTurn {
+		t.Fatalf("history = %+v, %v", items, err)
+	}
+	saved, err := b.OpenHistory(info.SessionID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := transcriptMarkdown(saved.Entries), transcriptMarkdown(live.Entries); got != want {
+		t.Fatalf("the saved transcript differs from the live one:\n--- saved\n%s\n--- live\n%s", got, want)
+	}
+	if len(saved.Turns) != 1 || saved.Turns[0].StopReason != acp.StopEndTurn {
+		t.Fatalf("saved turns %+v", saved.Turns)
+	}
+	if err := b.Prompt(info.SessionID, "x"); err == nil {
+		t.Fatal("a session of an earlier run accepted a prompt")
+	}
+}
+
+func transcriptMarkdown(entries []acp.Entry) string {
+	var b strings.Builder
+	for i := range entries {
+		b.WriteString(acp.EntryMarkdown(&entries[i]))
+	}
+	return b.String()
+}
+
+func TestSelfTestDoneIsInertWithoutTheVariable(t *testing.T) {
+	a := &App{}
+	if err := a.SelfTestDone("ok x"); err == nil {
+		t.Fatal("SelfTestDone did something although the self-test is off")
+	}
+}
+
+func TestCLIRunAndHistory(t *testing.T) {
+	t.Setenv("AGENTDESK_DEMO_PACE", "0s")
+	db := t.TempDir() + "/cli.db"
+	var out, errOut bytes.Buffer
+	code := runCommand([]string{"--db", db, "--permissions", "allow", "--cwd", t.TempDir(), "hello", "cli"}, strings.NewReader(""), &out, &errOut)
+	if code != 0 {
+		t.Fatalf("exit %d, stderr %s", code, errOut.String())
+	}
+	text := out.String()
+	for _, want := range []string{"> hello cli", "[thought]", "[tool] Edit NOTES.md (edit): completed", "[permission] Edit NOTES.md: chose allow", "Done."} {
+		if !strings.Contains(text, want) {
+			t.Errorf("output lacks %q", want)
+		}
+	}
+	if !strings.HasSuffix(text, "stop reason: end_turn\n") {
+		t.Fatalf("output does not end with the stop reason:\n%s", text)
+	}
+	out.Reset()
+	if code := historyCommand([]string{"--db", db}, nil, &out, &errOut); code != 0 || !strings.Contains(out.String(), "hello cli") {
+		t.Fatalf("history exit %d: %s %s", code, out.String(), errOut.String())
+	}
+}
+
+func TestCLIRejectsBadInput(t *testing.T) {
+	var out, errOut bytes.Buffer
+	if code := runCommand([]string{"--permissions", "maybe", "x"}, nil, &out, &errOut); code != 2 || !strings.Contains(errOut.String(), "--permissions") {
+		t.Fatalf("exit %d: %s", code, errOut.String())
+	}
+	errOut.Reset()
+	if code := runCommand([]string{"--db", t.TempDir() + "/x.db", "--agent", "nope", "x"}, nil, &out, &errOut); code != 1 || !strings.Contains(errOut.String(), `no agent "nope"`) {
+		t.Fatalf("exit %d: %s", code, errOut.String())
+	}
+}

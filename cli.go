@@ -1,0 +1,252 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"agentdesk/backend/acp"
+	"agentdesk/backend/acp/demoagent"
+	"agentdesk/backend/agents"
+	"agentdesk/backend/store"
+)
+
+// cliCommands are the headless subcommands of the binary; anything else starts the window
+// (Wails' own dev flags such as -devserver included).
+var cliCommands = map[string]func(args []string, stdin io.Reader, stdout, stderr io.Writer) int{
+	"run":        runCommand,
+	"history":    historyCommand,
+	"demo-agent": demoAgentCommand,
+	"help":       helpCommand,
+	"--help":     helpCommand,
+	"-h":         helpCommand,
+}
+
+const usage = `agentdesk — a desktop client for ACP coding agents.
+
+Without arguments it opens the window. Headless commands:
+  agentdesk run [--agent ID] [--cwd DIR] [--permissions ask|allow|reject] [--cancel-after DURATION] [--db PATH] PROMPT
+      run one turn and print the transcript as it streams; the stop reason comes last
+  agentdesk history [--db PATH] [--search TEXT]
+      list saved sessions, newest first
+  agentdesk demo-agent [--pace DURATION]
+      serve the built-in Demo agent over ACP on stdin/stdout
+
+The database defaults to $XDG_DATA_HOME/agentdesk/agentdesk.db; AGENTDESK_DB overrides it.
+`
+
+func helpCommand(_ []string, _ io.Reader, stdout, _ io.Writer) int {
+	fmt.Fprint(stdout, usage)
+	return 0
+}
+
+func demoAgentCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("demo-agent", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	pace := fs.Duration("pace", demoagent.DefaultPace, "pause between the steps of the scripted turn")
+	if fs.Parse(args) != nil {
+		return 2
+	}
+	if err := demoagent.Serve(stdin, stdout, *pace); err != nil {
+		fmt.Fprintf(stderr, "demo-agent: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+// openStore opens the database at path, or the default one.
+func openStore(ctx context.Context, path string) (*store.Store, error) {
+	if path == "" {
+		var err error
+		if path, err = store.DefaultPath(); err != nil {
+			return nil, err
+		}
+	}
+	return store.Open(ctx, path)
+}
+
+func historyCommand(args []string, _ io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("history", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	db := fs.String("db", "", "database file")
+	search := fs.String("search", "", "full-text search")
+	if fs.Parse(args) != nil {
+		return 2
+	}
+	ctx := context.Background()
+	st, err := openStore(ctx, *db)
+	if err != nil {
+		fmt.Fprintf(stderr, "agentdesk history: %v\n", err)
+		return 1
+	}
+	defer st.Close()
+	rows, err := st.ListSessions(ctx, *search, 1000)
+	if err != nil {
+		fmt.Fprintf(stderr, "agentdesk history: %v\n", err)
+		return 1
+	}
+	if len(rows) == 0 {
+		fmt.Fprintln(stdout, "no saved sessions")
+		return 0
+	}
+	for _, r := range rows {
+		fmt.Fprintf(stdout, "%s  %s  %-12s %-24s %d turn(s)  %s  %s\n", r.ID, r.UpdatedAt.Local().Format("2006-01-02 15:04"),
+			r.Outcome, r.AgentName, r.Turns, r.Cwd, r.Title)
+		if r.Snippet != "" {
+			fmt.Fprintf(stdout, "    %s\n", r.Snippet)
+		}
+	}
+	return 0
+}
+
+func runCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("run", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	agentID := fs.String("agent", agents.DemoID, "agent id (see the app's agent list)")
+	cwd := fs.String("cwd", ".", "project folder of the session")
+	policy := fs.String("permissions", "ask", "answer permission requests: ask (on this terminal), allow (allow once) or reject (reject once)")
+	cancelAfter := fs.Duration("cancel-after", 0, "press Stop after this long (0: never)")
+	db := fs.String("db", "", "database file")
+	if fs.Parse(args) != nil {
+		return 2
+	}
+	prompt := strings.TrimSpace(strings.Join(fs.Args(), " "))
+	if prompt == "" {
+		fmt.Fprintln(stderr, "agentdesk run: give a prompt, e.g. agentdesk run --agent demo \"hello\"")
+		return 2
+	}
+	if *policy != "ask" && *policy != "allow" && *policy != "reject" {
+		fmt.Fprintf(stderr, "agentdesk run: --permissions must be ask, allow or reject, not %q\n", *policy)
+		return 2
+	}
+	ctx := context.Background()
+	st, err := openStore(ctx, *db)
+	if err != nil {
+		// The turn still runs; it is just not saved.
+		fmt.Fprintf(stderr, "agentdesk run: the session will not be saved: %v\n", err)
+		st = nil
+	} else {
+		defer st.Close()
+	}
+	hub := NewHub(st, agents.List(agents.Self(), demoArgs()), func(string, ...any) {})
+	out := newPrinter(stdout)
+	events := make(chan acp.Event, 64)
+	done := make(chan struct{}) // closed once nobody reads events any more
+	sess, _, err := hub.Start(*agentID, *cwd, acp.EmitterFunc(func(ev acp.Event) {
+		out.print(ev)
+		if ev.Kind == acp.EventPermission || ev.Kind == acp.EventTurnEnd || ev.Kind == acp.EventState {
+			select {
+			case events <- ev:
+			case <-done:
+			}
+		}
+	}))
+	if err != nil {
+		fmt.Fprintf(stderr, "agentdesk run: %v\n", err)
+		return 1
+	}
+	defer func() {
+		closeCtx, cancel := context.WithTimeout(ctx, 30*time.Second)
+		defer cancel()
+		if err := hub.CloseAll(closeCtx); err != nil {
+			fmt.Fprintf(stderr, "agentdesk run: saving the session: %v\n", err)
+		}
+	}()
+	defer close(done)
+	return driveTurn(sess, prompt, *policy, *cancelAfter, events, bufio.NewReader(stdin), stdout, stderr)
+}
+
+// driveTurn waits for the session to start, sends the prompt, answers permissions by policy,
+// presses Stop on Ctrl-C or after cancelAfter (a second Ctrl-C stops hard), and returns the exit
+// code: 0 for end_turn and cancelled, 1 otherwise.
+func driveTurn(sess *acp.Session, prompt, policy string, cancelAfter time.Duration, events <-chan acp.Event,
+	in *bufio.Reader, stdout, stderr io.Writer) int {
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(sigs)
+	var timeout <-chan time.Time
+	sent, stopped := false, false
+	for {
+		select {
+		case ev := <-events:
+			switch ev.Kind {
+			case acp.EventState:
+				if ev.State == acp.StateIdle && !sent {
+					sent = true
+					if _, err := sess.Prompt(prompt); err != nil {
+						fmt.Fprintf(stderr, "agentdesk run: %v\n", err)
+						return 1
+					}
+					if cancelAfter > 0 {
+						timeout = time.After(cancelAfter)
+					}
+				}
+				if ev.State == acp.StateFailed || (ev.State == acp.StateExited && !sent) {
+					fmt.Fprintf(stderr, "agentdesk run: %s\n", ev.Message)
+					return 1
+				}
+			case acp.EventPermission:
+				go answerPermission(sess, ev, policy, in, stdout)
+			case acp.EventTurnEnd:
+				fmt.Fprintf(stdout, "\nstop reason: %s\n", ev.StopReason)
+				if ev.StopReason == acp.StopEndTurn || ev.StopReason == acp.StopCancelled {
+					return 0
+				}
+				if ev.Message != "" {
+					fmt.Fprintf(stderr, "agentdesk run: %s\n", ev.Message)
+				}
+				return 1
+			}
+		case <-timeout:
+			timeout = nil
+			stopped = true
+			_ = sess.Stop()
+		case <-sigs:
+			if stopped {
+				fmt.Fprintln(stderr, "\nagentdesk run: stopping the agent hard")
+				_ = sess.HardStop()
+				continue
+			}
+			stopped = true
+			fmt.Fprintln(stderr, "\nagentdesk run: stopping (press Ctrl-C again to kill the agent)")
+			_ = sess.Stop()
+		}
+	}
+}
+
+// answerPermission answers one request by policy, or asks on the terminal and waits (no
+// timeout: a person is deciding; Stop still cancels the request).
+func answerPermission(sess *acp.Session, ev acp.Event, policy string, in *bufio.Reader, stdout io.Writer) {
+	choice := acp.PolicyOption(policy, ev.Options)
+	if policy == "ask" {
+		for choice == "" {
+			fmt.Fprintf(stdout, "Allow %q? ", ev.Title)
+			for i, o := range ev.Options {
+				fmt.Fprintf(stdout, "[%d] %s  ", i+1, o.Name)
+			}
+			line, err := in.ReadString('\n')
+			var n int
+			if _, scanErr := fmt.Sscanf(strings.TrimSpace(line), "%d", &n); scanErr == nil && n >= 1 && n <= len(ev.Options) {
+				choice = ev.Options[n-1].ID
+			} else if err != nil {
+				return // no terminal to ask: leave it open for Stop
+			}
+		}
+	}
+	if choice == "" {
+		fmt.Fprintf(stdout, "\n[permission] the agent offered no %s-once option: stopping the turn\n", policy)
+		_ = sess.Stop()
+		return
+	}
+	if err := sess.AnswerPermission(ev.RequestID, choice); err != nil && !errors.Is(err, acp.ErrBusy) {
+		fmt.Fprintf(stdout, "\n[permission] %v\n", err)
+	}
+}

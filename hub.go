@@ -1,0 +1,153 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/google/uuid"
+
+	"agentdesk/backend/acp"
+	"agentdesk/backend/agents"
+	"agentdesk/backend/store"
+)
+
+// startTimeout bounds launching an agent, initialize and session/new (npx may download first).
+// Prompts and permissions have no timeout.
+const startTimeout = 2 * time.Minute
+
+// version is agentdesk's version, sent as clientInfo.
+const version = "0.1.0"
+
+// Hub owns the live sessions and wires each one to the store. The desktop App and the headless
+// CLI both drive sessions through it, so they share one engine and one database.
+type Hub struct {
+	store  *store.Store // nil: sessions are not saved
+	agents []agents.Agent
+	now    func() time.Time
+	logf   func(string, ...any)
+
+	mu       sync.Mutex
+	sessions map[string]*acp.Session
+}
+
+// NewHub creates a hub over st (which may be nil) and the agents that can be started.
+func NewHub(st *store.Store, list []agents.Agent, logf func(string, ...any)) *Hub {
+	return &Hub{store: st, agents: list, now: time.Now, logf: logf, sessions: map[string]*acp.Session{}}
+}
+
+// SessionInfo describes a started session to the UI.
+type SessionInfo struct {
+	SessionID string `json:"sessionId"`
+	AgentID   string `json:"agentId"`
+	AgentName string `json:"agentName"`
+	Cwd       string `json:"cwd"`
+}
+
+// Start validates the agent and folder, then creates the session and starts the agent in the
+// background; out receives every event (state starting first). Errors here are the user's to
+// fix (unknown agent, missing folder); later failures arrive as events.
+func (h *Hub) Start(agentID, cwd string, out acp.Emitter) (*acp.Session, SessionInfo, error) {
+	agent, err := agents.Find(h.agents, agentID)
+	if err != nil {
+		return nil, SessionInfo{}, err
+	}
+	dir, err := checkFolder(cwd)
+	if err != nil {
+		return nil, SessionInfo{}, err
+	}
+	id := uuid.NewString()
+	info := SessionInfo{SessionID: id, AgentID: agent.ID, AgentName: agent.Name, Cwd: dir}
+	emitter := out
+	cfg := acp.Config{ID: id, AgentName: agent.Name, Cwd: dir, Logf: h.logf,
+		ClientInfo: acp.Implementation{Name: "agentdesk", Title: "agentdesk", Version: version},
+		Launch: func(context.Context) (acp.Transport, error) {
+			return acp.Start(acp.Command{Path: agent.Command, Args: agent.Args, Env: os.Environ(), Dir: dir})
+		},
+	}
+	if h.store != nil {
+		rec := newRecorder(h.store.Writer(), id, h.now)
+		now := h.now()
+		h.store.Writer().CreateSession(store.Session{ID: id, AgentID: agent.ID, AgentName: agent.Name, Cwd: dir,
+			Title: "New session", Outcome: "running", CreatedAt: now, UpdatedAt: now})
+		cfg.Journal = rec.Journal
+		emitter = acp.EmitterFunc(func(ev acp.Event) { rec.Record(ev); out.Emit(ev) })
+	}
+	cfg.Emitter = emitter
+	s := acp.NewSession(cfg)
+	h.mu.Lock()
+	h.sessions[id] = s
+	h.mu.Unlock()
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), startTimeout)
+		defer cancel()
+		if err := s.Start(ctx); err != nil {
+			h.logf("session %s: %v", id, err)
+			return
+		}
+		if h.store != nil {
+			asid := s.AgentSessionID()
+			h.store.Writer().UpdateSession(id, &asid, nil)
+		}
+	}()
+	return s, info, nil
+}
+
+// Session returns the live session with id.
+func (h *Hub) Session(id string) (*acp.Session, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	s, ok := h.sessions[id]
+	if !ok {
+		return nil, fmt.Errorf("no live session %s: it has ended or belongs to an earlier run; open it from the history", id)
+	}
+	return s, nil
+}
+
+// CloseAll stops every agent (the stop ladder, in parallel) and flushes the store.
+func (h *Hub) CloseAll(ctx context.Context) error {
+	h.mu.Lock()
+	list := make([]*acp.Session, 0, len(h.sessions))
+	for _, s := range h.sessions {
+		list = append(list, s)
+	}
+	h.sessions = map[string]*acp.Session{}
+	h.mu.Unlock()
+	var wg sync.WaitGroup
+	for _, s := range list {
+		wg.Add(1)
+		go func() { defer wg.Done(); _ = s.Close() }()
+	}
+	wg.Wait()
+	if h.store != nil {
+		return h.store.Writer().Flush(ctx)
+	}
+	return nil
+}
+
+// checkFolder expands ~ and requires an existing folder; it returns the absolute path.
+func checkFolder(dir string) (string, error) {
+	dir = strings.TrimSpace(dir)
+	if dir == "" {
+		return "", errors.New("choose a project folder for the session")
+	}
+	if dir == "~" || strings.HasPrefix(dir, "~/") {
+		if home, err := os.UserHomeDir(); err == nil {
+			dir = filepath.Join(home, dir[1:])
+		}
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", fmt.Errorf("folder %q: %w", dir, err)
+	}
+	st, err := os.Stat(abs)
+	if err != nil || !st.IsDir() {
+		return "", fmt.Errorf("folder %q does not exist: choose an existing project folder", abs)
+	}
+	return abs, nil
+}

@@ -1,0 +1,58 @@
+// Command agentdesk is a desktop client for ACP coding agents (Wails v2: Go backend, Svelte
+// frontend in the system webview). The same binary has a headless command line (cli.go) and
+// serves the built-in Demo agent (`agentdesk demo-agent`).
+package main
+
+import (
+	"embed"
+	"fmt"
+	"os"
+
+	"github.com/wailsapp/wails/v2"
+	"github.com/wailsapp/wails/v2/pkg/options"
+	"github.com/wailsapp/wails/v2/pkg/options/assetserver"
+	"github.com/wailsapp/wails/v2/pkg/options/linux"
+)
+
+//go:embed all:frontend/dist
+var assets embed.FS
+
+//go:embed build/appicon.png
+var icon []byte
+
+func main() {
+	if len(os.Args) > 1 {
+		if cmd, ok := cliCommands[os.Args[1]]; ok {
+			os.Exit(cmd(os.Args[2:], os.Stdin, os.Stdout, os.Stderr))
+		}
+	}
+	if !hasDisplay() {
+		fmt.Fprintln(os.Stderr, "agentdesk: no display found ($DISPLAY and $WAYLAND_DISPLAY are empty): start it from a desktop session or under xvfb-run, or use the command line (agentdesk help).")
+		os.Exit(1)
+	}
+	app := NewApp()
+	err := wails.Run(&options.App{
+		Title:            "agentdesk",
+		Width:            1280,
+		Height:           800,
+		MinWidth:         900,
+		MinHeight:        600,
+		AssetServer:      &assetserver.Options{Assets: assets},
+		BackgroundColour: &options.RGBA{R: 24, G: 24, B: 27, A: 255},
+		OnStartup:        app.startup,
+		OnDomReady:       app.domReady,
+		OnShutdown:       app.shutdown,
+		Bind:             []interface{}{app},
+		Linux: &linux.Options{
+			Icon:        icon,
+			ProgramName: "agentdesk",
+			// Set explicitly: a non-nil Linux options' zero value means "Always", which loses
+			// paint under Xvfb (toolchain.md §5).
+			WebviewGpuPolicy: linux.WebviewGpuPolicyNever,
+		},
+	})
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "agentdesk: %v\n", err)
+		os.Exit(1)
+	}
+}

@@ -1,0 +1,96 @@
+package main
+
+import (
+	"encoding/json"
+	"strings"
+	"time"
+
+	"agentdesk/backend/acp"
+	"agentdesk/backend/store"
+)
+
+// recorder turns a session's events into store writes. It is the engine ↔ store glue: the engine
+// knows nothing of SQLite, the store knows rows, not ACP. Every method only queues (the store's
+// Writer never blocks), so recording never slows the protocol down.
+type recorder struct {
+	w         *store.Writer
+	sessionID string
+	now       func() time.Time
+	seqs      map[string]int // entry id → its position in the transcript
+}
+
+func newRecorder(w *store.Writer, sessionID string, now func() time.Time) *recorder {
+	return &recorder{w: w, sessionID: sessionID, now: now, seqs: map[string]int{}}
+}
+
+// Record is called from the session's event goroutine, in seq order.
+func (r *recorder) Record(ev acp.Event) {
+	switch ev.Kind {
+	case acp.EventEntry:
+		e := ev.Entry
+		if e.Kind == acp.KindUser {
+			if _, seen := r.seqs[e.ID]; !seen {
+				r.w.StartTurn(store.Turn{SessionID: r.sessionID, Turn: e.Turn, Prompt: e.Text, StartedAt: r.now()})
+				if e.Turn == 1 { // until the agent names the session, its first prompt does
+					title := shorten(e.Text, 80)
+					r.w.UpdateSession(r.sessionID, nil, &title)
+				}
+			}
+		}
+		seq, ok := r.seqs[e.ID]
+		if !ok {
+			seq = len(r.seqs) + 1
+			r.seqs[e.ID] = seq
+		}
+		body, _ := json.Marshal(e) // an Entry always marshals
+		r.w.UpsertEntry(store.Entry{SessionID: r.sessionID, EntryID: e.ID, Turn: e.Turn, Seq: seq,
+			Kind: string(e.Kind), Status: e.Status, Title: e.Title, Text: e.Text, Body: body})
+	case acp.EventChunk:
+		r.w.AppendText(r.sessionID, ev.EntryID, ev.Text)
+	case acp.EventTurnEnd:
+		r.w.EndTurn(r.sessionID, ev.Turn, ev.StopReason, ev.Message, r.now())
+		r.w.SetOutcome(r.sessionID, ev.StopReason)
+	case acp.EventState:
+		// An exit agentdesk caused (Close) has no message and keeps the last turn's outcome.
+		if ev.State == acp.StateFailed || (ev.State == acp.StateExited && ev.Message != "") {
+			r.w.SetOutcome(r.sessionID, string(ev.State))
+		}
+	}
+}
+
+// Journal queues one raw protocol message.
+func (r *recorder) Journal(dir acp.Direction, method string, line []byte) {
+	r.w.Message(store.Message{SessionID: r.sessionID, Direction: string(dir), Method: method, JSON: line, At: r.now()})
+}
+
+// shorten returns the first line of s, cut to at most n runes.
+func shorten(s string, n int) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i]
+	}
+	if r := []rune(s); len(r) > n {
+		return string(r[:n-1]) + "…"
+	}
+	return s
+}
+
+// snapshotFromStore renders a saved session in the shape of a live one.
+func snapshotFromStore(s store.Session, turns []store.Turn, entries []store.Entry) acp.Snapshot {
+	snap := acp.Snapshot{SessionID: s.ID, AgentName: s.AgentName, Cwd: s.Cwd, Title: s.Title,
+		Entries: []acp.Entry{}, Permissions: []acp.PermissionSummary{}, Turns: []acp.TurnSummary{}}
+	for _, row := range entries {
+		var e acp.Entry
+		if err := json.Unmarshal(row.Body, &e); err != nil {
+			e = acp.Entry{ID: row.EntryID, Kind: acp.KindUnknown, Turn: row.Turn, UpdateKind: "unreadable saved entry"}
+		}
+		e.Text = row.Text
+		snap.Entries = append(snap.Entries, e)
+	}
+	for _, t := range turns {
+		if !t.EndedAt.IsZero() {
+			snap.Turns = append(snap.Turns, acp.TurnSummary{Turn: t.Turn, StopReason: t.StopReason, Message: t.Error})
+		}
+	}
+	return snap
+}

@@ -1,0 +1,67 @@
+package main
+
+import (
+	"context"
+	_ "embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/wailsapp/wails/v2/pkg/runtime"
+)
+
+// The real-window smoke test (scripts/smoke.sh): with AGENTDESK_SELFTEST=<report file>, the
+// production binary drives its own UI through the real WebKitGTK window and native IPC, writes
+// ok/FAIL lines, waits for the script's screenshot, and quits. Without the variable every part
+// of it is inert, though SelfTestDone stays bound.
+
+//go:embed selftest.js
+var selfTestJS string
+
+type selfTest struct {
+	report string // report file; "" = disabled
+	cwd    string // the folder the self-test session runs in
+}
+
+func selfTestFromEnv() selfTest {
+	return selfTest{report: os.Getenv("AGENTDESK_SELFTEST"), cwd: os.Getenv("AGENTDESK_SELFTEST_CWD")}
+}
+
+// domReady is Wails' OnDomReady hook: it starts the self-test when enabled.
+func (a *App) domReady(ctx context.Context) {
+	if a.self.report == "" {
+		return
+	}
+	cwd := a.self.cwd
+	if cwd == "" {
+		cwd = os.TempDir()
+	}
+	quoted, _ := json.Marshal(cwd)
+	runtime.WindowExecJS(ctx, strings.ReplaceAll(selfTestJS, "__CWD__", string(quoted)))
+}
+
+// SelfTestDone receives the self-test's report: it writes it with a final ready-for-screenshot
+// line, waits (at most 30 s) for the smoke script's screenshot marker, then quits. It fails
+// unless the app was started for a self-test.
+func (a *App) SelfTestDone(report string) error {
+	if a.self.report == "" {
+		return errors.New("the self-test is not enabled")
+	}
+	if err := os.WriteFile(a.self.report, []byte(strings.TrimSpace(report)+"\nready-for-screenshot\n"), 0o600); err != nil {
+		return fmt.Errorf("write self-test report: %w", err)
+	}
+	go func() {
+		deadline := time.Now().Add(30 * time.Second)
+		for time.Now().Before(deadline) {
+			if _, err := os.Stat(a.self.report + ".shot-done"); err == nil {
+				break
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+		a.quit(a.ctx)
+	}()
+	return nil
+}

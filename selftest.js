@@ -1,0 +1,40 @@
+// Injected by selftest.go into the real window. It drives the UI by the test contract
+// (data-testid) exactly as a person would, then reports to SelfTestDone.
+(async () => {
+  const lines = [];
+  const check = (cond, name) => lines.push((cond ? 'ok ' : 'FAIL ') + name);
+  const $ = (sel) => document.querySelector(sel);
+  const waitFor = async (fn, ms = 12000) => {
+    const end = Date.now() + ms;
+    while (Date.now() < end) {
+      const v = fn();
+      if (v) return v;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    return null;
+  };
+  const type = (el, value) => {
+    el.value = value;
+    el.dispatchEvent(new Event('input', { bubbles: true }));
+  };
+  try {
+    check(await waitFor(() => window.go && window.go.main && window.runtime), 'bindings and runtime are injected');
+    check(await waitFor(() => $('[data-testid=agent-option][data-agent-id=demo]')), 'the Demo agent is listed');
+    type(await waitFor(() => $('[data-testid=cwd-input]')), __CWD__);
+    (await waitFor(() => { const b = $('[data-testid=start-session]'); return b && !b.disabled && b; })).click();
+    check(await waitFor(() => ($('[data-testid=session-state]') || {}).textContent === 'idle'), 'the session starts (state idle)');
+    type($('[data-testid=composer-input]'), 'hello from the smoke test');
+    // Svelte enables Send on its next update, not synchronously with the input event.
+    (await waitFor(() => { const b = $('[data-testid=send]'); return b && !b.disabled && b; })).click();
+    const allow = await waitFor(() => $('[data-testid=permission-option][data-option-kind=allow_once]'));
+    check(allow, 'the permission prompt shows the agent\'s options');
+    if (allow) allow.click();
+    check(await waitFor(() => $('[data-testid=turn-end][data-stop-reason=end_turn]')), 'the turn ends with end_turn');
+    const kinds = new Set([...document.querySelectorAll('[data-testid=entry]')].map((e) => e.dataset.kind));
+    check(['user', 'thought', 'agent', 'tool', 'plan'].every((k) => kinds.has(k)), 'the transcript shows user, thought, agent, tool and plan entries');
+    check(await waitFor(() => $('[data-testid=history-item]')), 'the session is listed in the history');
+  } catch (e) {
+    lines.push('FAIL the self-test threw: ' + e);
+  }
+  await window.go.main.App.SelfTestDone(lines.join('\n'));
+})();
