@@ -101,3 +101,32 @@ func TestGoldenDemoTurn(t *testing.T) {
 		t.Fatalf("%s folds to a different transcript:\n%s", evPath, got)
 	}
 }
+
+// TestGoldenEventsMatchGoTypes decodes every shared event file into Go's Event type and encodes
+// it again: a field the Go side does not have (or names differently) would be lost, so the
+// hand-written fixtures the frontend folds cannot drift from what Go emits.
+func TestGoldenEventsMatchGoTypes(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join(goldenEvents, "*.json"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no event goldens in %s (%v)", goldenEvents, err)
+	}
+	for _, path := range files {
+		raw, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var original, roundTrip any
+		var evs []acp.Event
+		if err := json.Unmarshal(raw, &evs); err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		again, _ := json.Marshal(evs)
+		_ = json.Unmarshal(raw, &original)
+		_ = json.Unmarshal(again, &roundTrip)
+		a, _ := json.Marshal(original)
+		b, _ := json.Marshal(roundTrip)
+		if !bytes.Equal(a, b) {
+			t.Errorf("%s does not round-trip through acp.Event:\n file: %s\n   go: %s", path, a, b)
+		}
+	}
+}

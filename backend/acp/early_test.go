@@ -1,0 +1,66 @@
+package acp_test
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"testing"
+
+	"agentdesk/backend/acp"
+	"agentdesk/backend/acp/acptest"
+)
+
+// earlyAgent announces its commands and an unknown update kind before it answers session/new,
+// as opencode and Gemini CLI do, then answers each prompt with a chunk and end_turn.
+type earlyAgent struct {
+	conn  *acp.Conn
+	ready chan struct{}
+}
+
+func (a *earlyAgent) HandleNotification(string, json.RawMessage) {}
+func (a *earlyAgent) HandleRequest(req *acp.Request) {
+	<-a.ready
+	switch req.Method {
+	case acp.MethodInitialize:
+		req.Reply(map[string]any{"protocolVersion": 1, "agentCapabilities": map[string]any{}}, nil)
+	case acp.MethodSessionNew:
+		for _, u := range []string{
+			`{"sessionUpdate":"available_commands_update","availableCommands":[]}`,
+			`{"sessionUpdate":"compaction_summary_chunk","content":{"type":"text","text":"not a user message"}}`,
+			`{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"ready"}}`,
+		} {
+			_ = a.conn.Notify(acp.MethodSessionUpdate, map[string]any{"sessionId": "early-1", "update": json.RawMessage(u)})
+		}
+		req.Reply(map[string]any{"sessionId": "early-1"}, nil)
+	default:
+		req.Reply(nil, &acp.RPCError{Code: acp.CodeMethodNotFound, Message: req.Method})
+	}
+}
+
+func TestUpdatesBeforeSessionNewAreKept(t *testing.T) {
+	ev := newEvents()
+	s := acp.NewSession(acp.Config{ID: "s1", AgentName: "early", Cwd: "/p", Emitter: ev, Logf: t.Logf,
+		Launch: func(context.Context) (acp.Transport, error) {
+			return acptest.Serve(func(in io.Reader, out io.Writer) error {
+				a := &earlyAgent{ready: make(chan struct{})}
+				a.conn = acp.NewConn(in, out, a, acp.WithLogf(func(string, ...any) {}))
+				close(a.ready)
+				<-a.conn.Done()
+				return nil
+			}), nil
+		}})
+	defer s.Close()
+	if err := s.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	entries := s.Snapshot().Entries
+	if len(entries) != 2 {
+		t.Fatalf("entries %+v, want the unknown update and the message", entries)
+	}
+	if entries[0].Kind != acp.KindUnknown || entries[0].UpdateKind != "compaction_summary_chunk" || len(entries[0].Raw) == 0 {
+		t.Fatalf("first entry %+v, want the unknown kind kept raw (never decoded as a user message)", entries[0])
+	}
+	if entries[1].Kind != acp.KindAgent || entries[1].Text != "ready" {
+		t.Fatalf("second entry %+v", entries[1])
+	}
+}
