@@ -1,0 +1,67 @@
+// The ONLY importer of the generated Go bindings. Components and stores call these wrappers,
+// which give the untyped bridge the types of protocol.ts. A Go error rejects the promise with
+// its message (a string); errorMessage() turns any rejection into text for the error banner.
+import * as App from '../../wailsjs/go/main/App.js';
+import type { AgentInfo, HistoryItem, SessionInfo, Snapshot } from './protocol';
+
+export function ListAgents(): Promise<AgentInfo[]> {
+  return App.ListAgents().then((v) => (v ?? []) as unknown as AgentInfo[]);
+}
+
+export function DefaultFolder(): Promise<string> {
+  return App.DefaultFolder().then((v) => (v ?? '') as unknown as string);
+}
+
+/** Resolves at once (state 'starting'); the session's events follow. */
+export function StartSession(agentId: string, cwd: string): Promise<SessionInfo> {
+  return App.StartSession(agentId, cwd).then((v) => v as unknown as SessionInfo);
+}
+
+/** Resolves when the prompt is sent; the turn ends with a turn_end event. */
+export function Prompt(sessionId: string, text: string): Promise<void> {
+  return App.Prompt(sessionId, text).then(() => undefined);
+}
+
+export function Stop(sessionId: string): Promise<void> {
+  return App.Stop(sessionId).then(() => undefined);
+}
+
+export function HardStop(sessionId: string): Promise<void> {
+  return App.HardStop(sessionId).then(() => undefined);
+}
+
+export function AnswerPermission(sessionId: string, requestId: string, optionId: string): Promise<void> {
+  return App.AnswerPermission(sessionId, requestId, optionId).then(() => undefined);
+}
+
+export function Snapshot(sessionId: string): Promise<Snapshot> {
+  return App.Snapshot(sessionId).then((v) => v as unknown as Snapshot);
+}
+
+export function ListHistory(query: string): Promise<HistoryItem[]> {
+  return App.ListHistory(query).then((v) => (v ?? []) as unknown as HistoryItem[]);
+}
+
+export function OpenHistory(id: string): Promise<Snapshot> {
+  return App.OpenHistory(id).then((v) => v as unknown as Snapshot);
+}
+
+/** Used only by the smoke test's injected script, never by the UI. */
+export function SelfTestDone(report: string): Promise<void> {
+  return App.SelfTestDone(report).then(() => undefined);
+}
+
+/** The text to show for a rejected binding call (Go errors reject with a plain string). */
+export function errorMessage(err: unknown): string {
+  if (typeof err === 'string') return err || 'Unknown error';
+  if (err instanceof Error) return err.message || String(err);
+  if (err && typeof err === 'object' && 'message' in err) {
+    const m = (err as { message: unknown }).message;
+    if (typeof m === 'string' && m) return m;
+  }
+  try {
+    return JSON.stringify(err) ?? 'Unknown error';
+  } catch {
+    return String(err);
+  }
+}

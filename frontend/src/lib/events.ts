@@ -1,0 +1,30 @@
+// The ONLY importer of the Wails runtime. Everything the page needs from it goes through here.
+import { BrowserOpenURL, EventsOn } from '../../wailsjs/runtime/runtime.js';
+import { SESSION_EVENT, isSessionEvent, type SessionEvent } from './protocol';
+
+/**
+ * Calls `handler` for every `session:event` payload. Returns a function that removes only this
+ * listener (never use EventsOff: it drops every listener for the name).
+ */
+export function onSessionEvent(handler: (event: SessionEvent) => void): () => void {
+  const off = EventsOn(SESSION_EVENT, (...data: unknown[]) => {
+    const payload = data[0];
+    if (isSessionEvent(payload)) handler(payload);
+    else console.warn('agentdesk: ignoring malformed session event', payload);
+  });
+  return typeof off === 'function' ? off : () => {};
+}
+
+const EXTERNAL_URL = /^(https?:|mailto:)/i;
+
+/** True for URLs we hand to the system browser; everything else is ignored. */
+export function isExternalURL(url: string): boolean {
+  return EXTERNAL_URL.test(url.trim());
+}
+
+/** Opens an http(s)/mailto URL in the system browser; the webview itself never navigates. */
+export function openExternal(url: string): void {
+  const u = url.trim();
+  if (!isExternalURL(u)) return;
+  BrowserOpenURL(u);
+}

@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { basename, compactNumber, formatDuration, relativeTime, snippetSegments, tail } from './format';
+
+describe('format helpers', () => {
+  it('basename', () => {
+    expect(basename('/home/me/project/')).toBe('project');
+    expect(basename('C:\\src\\app')).toBe('app');
+    expect(basename('/')).toBe('/');
+    expect(basename('')).toBe('');
+  });
+
+  it('snippetSegments splits on [[ ]] without interpreting HTML', () => {
+    expect(snippetSegments('run [[go test]] <b>now</b> [[x]]')).toEqual([
+      { text: 'run ', mark: false },
+      { text: 'go test', mark: true },
+      { text: ' <b>now</b> ', mark: false },
+      { text: 'x', mark: true },
+    ]);
+    expect(snippetSegments('unbalanced [[ here')).toEqual([{ text: 'unbalanced [[ here', mark: false }]);
+  });
+
+  it('relativeTime', () => {
+    const now = Date.parse('2026-03-10T12:00:00Z');
+    expect(relativeTime('2026-03-10T11:59:50Z', now)).toBe('just now');
+    expect(relativeTime('2026-03-10T11:55:00Z', now)).toBe('5 min ago');
+    expect(relativeTime('2026-03-10T09:00:00Z', now)).toBe('3 h ago');
+    expect(relativeTime('2026-03-09T11:00:00Z', now)).toBe('yesterday');
+    expect(relativeTime('garbage', now)).toBe('');
+  });
+
+  it('durations and numbers', () => {
+    expect(formatDuration(12_400)).toBe('12 s');
+    expect(formatDuration(64_000)).toBe('1 min 04 s');
+    expect(compactNumber(1735)).toBe('1.7k');
+    expect(compactNumber(200_000)).toBe('200k');
+    expect(tail('a\nb\nc', 100)).toBe('a\nb\nc');
+  });
+});

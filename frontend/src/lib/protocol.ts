@@ -1,0 +1,237 @@
+// TS mirror of the Go event contract (backend/acp/event.go) and of the bound verbs' payloads.
+// One Wails event name, one payload type, discriminated on `kind`. Keep in sync with Go; the shared
+// golden files in testdata/events/ pin the JSON shapes for both sides.
+//
+// Go marshals nil slices as `null`, so every list below may arrive as null; readers normalise.
+
+/** The one Wails event name carrying session events. */
+export const SESSION_EVENT = 'session:event';
+
+export type SessionState = 'starting' | 'idle' | 'running' | 'cancelling' | 'exited' | 'failed';
+
+export const SESSION_STATES: readonly SessionState[] = [
+  'starting',
+  'idle',
+  'running',
+  'cancelling',
+  'exited',
+  'failed',
+];
+
+export type EntryKind = 'user' | 'agent' | 'thought' | 'tool' | 'plan' | 'usage' | 'unknown' | 'error';
+
+export type ToolStatus = 'pending' | 'in_progress' | 'completed' | 'failed' | 'cancelled';
+
+export interface Location {
+  path: string;
+  line?: number | null;
+}
+
+export interface TextContent {
+  type: 'content';
+  text?: string | null;
+}
+
+export interface DiffContent {
+  type: 'diff';
+  path: string;
+  /** null or absent: a new file (every line added). */
+  oldText?: string | null;
+  /** Go omits it when empty (a deleted file's content). */
+  newText?: string;
+}
+
+export interface TerminalContent {
+  type: 'terminal';
+  terminalId: string;
+}
+
+/** Any content type the Go side did not decode (kept raw). */
+export interface OtherContent {
+  type: string;
+  raw?: unknown;
+}
+
+export type ToolContent = TextContent | DiffContent | TerminalContent | OtherContent;
+
+export interface PlanItem {
+  content: string;
+  priority: string;
+  status: 'pending' | 'in_progress' | 'completed';
+}
+
+export interface Usage {
+  used: number;
+  size: number;
+  cost?: { amount: number; currency: string } | null;
+}
+
+export interface Entry {
+  id: string;
+  kind: EntryKind;
+  turn: number;
+  /** user: plain text; agent, thought: Markdown; error: the message. */
+  text?: string | null;
+  /** agent/thought/user: the ACP message id, when the agent sends one (informational). */
+  messageId?: string | null;
+  /** tool: the agent's own tool call id (permissions refer to the entry id, not to this). */
+  toolCallId?: string | null;
+  toolKind?: string | null;
+  title?: string | null;
+  status?: ToolStatus | null;
+  locations?: Location[] | null;
+  content?: ToolContent[] | null;
+  /** tool: the raw input/output JSON the agent sent (informational). */
+  rawInput?: unknown;
+  rawOutput?: unknown;
+  plan?: PlanItem[] | null;
+  usage?: Usage | null;
+  /** unknown: the update kind the Go side did not recognise, with its raw JSON. */
+  updateKind?: string | null;
+  raw?: unknown;
+  /** error: the agent's error data and the tail of its stderr. */
+  data?: unknown;
+  stderr?: string | null;
+}
+
+export type PermissionOptionKind = 'allow_once' | 'allow_always' | 'reject_once' | 'reject_always' | (string & {});
+
+export interface PermissionOption {
+  id: string;
+  name: string;
+  kind: PermissionOptionKind;
+}
+
+export interface PermissionRequest {
+  requestId: string;
+  /** The entry id of the tool card this request guards. */
+  toolCallId: string;
+  title: string;
+  options: PermissionOption[] | null;
+}
+
+export type StopReason =
+  | 'end_turn'
+  | 'cancelled'
+  | 'max_tokens'
+  | 'max_turn_requests'
+  | 'refusal'
+  | 'error'
+  | 'interrupted'
+  | (string & {});
+
+interface EventBase {
+  sessionId: string;
+  seq: number;
+}
+
+export interface StateEvent extends EventBase {
+  kind: 'state';
+  state: SessionState;
+  message?: string | null;
+}
+
+/** Upsert by entry.id: insert at the end if new, else replace in place. */
+export interface EntryEvent extends EventBase {
+  kind: 'entry';
+  entry: Entry;
+}
+
+/** Append text to entry.text. */
+export interface ChunkEvent extends EventBase {
+  kind: 'chunk';
+  entryId: string;
+  text: string;
+}
+
+export interface PermissionEvent extends EventBase, PermissionRequest {
+  kind: 'permission';
+}
+
+export interface PermissionDoneEvent extends EventBase {
+  kind: 'permission_done';
+  requestId: string;
+  outcome: 'selected' | 'cancelled';
+  optionId?: string | null;
+}
+
+export interface TurnEndEvent extends EventBase {
+  kind: 'turn_end';
+  turn: number;
+  stopReason: StopReason;
+  message?: string | null;
+}
+
+export type SessionEvent =
+  | StateEvent
+  | EntryEvent
+  | ChunkEvent
+  | PermissionEvent
+  | PermissionDoneEvent
+  | TurnEndEvent;
+
+export type EventKind = SessionEvent['kind'];
+
+export interface TurnInfo {
+  turn: number;
+  /** Absent while the turn is running. */
+  stopReason?: StopReason | null;
+  message?: string | null;
+}
+
+export interface Snapshot {
+  sessionId: string;
+  seq: number;
+  /** '' for a saved session. */
+  state: SessionState | '';
+  message?: string | null;
+  agentName: string;
+  cwd: string;
+  title: string;
+  entries: Entry[] | null;
+  permissions: PermissionRequest[] | null;
+  turns: TurnInfo[] | null;
+  stderr?: string | null;
+}
+
+// ---- bound verbs' payloads ----
+
+export interface AgentInfo {
+  id: string;
+  name: string;
+  available: boolean;
+  reason?: string | null;
+}
+
+export interface SessionInfo {
+  sessionId: string;
+  agentId: string;
+  agentName: string;
+  cwd: string;
+}
+
+export interface HistoryItem {
+  id: string;
+  title: string;
+  agentName: string;
+  cwd: string;
+  /** RFC 3339. */
+  createdAt: string;
+  /** RFC 3339. */
+  updatedAt: string;
+  outcome: string;
+  turns: number;
+  /** Search excerpt; `[[` and `]]` mark the matches. */
+  snippet?: string | null;
+}
+
+export function isSessionState(s: unknown): s is SessionState {
+  return typeof s === 'string' && (SESSION_STATES as readonly string[]).includes(s);
+}
+
+/** Runtime check that a Wails event payload looks like a SessionEvent (the bridge is untyped). */
+export function isSessionEvent(v: unknown): v is SessionEvent {
+  if (!v || typeof v !== 'object') return false;
+  const e = v as Record<string, unknown>;
+  return typeof e.sessionId === 'string' && typeof e.seq === 'number' && typeof e.kind === 'string';
+}

@@ -1,0 +1,174 @@
+// The live-session store: wraps the transcript reducer with "snapshot, then subscribe".
+//
+// The page subscribes to `session:event` once (App.svelte) and hands every event to handle().
+// Events for a session id this store is not showing are ignored. While a Snapshot call is in
+// flight, events are buffered and the ones newer than the snapshot are applied afterwards. A gap in
+// seq (event.seq !== state.seq + 1) triggers a Snapshot and replaces the state.
+import * as api from '../lib/api';
+import { realClock, type Clock } from '../lib/clock';
+import type { SessionEvent, SessionInfo, Snapshot } from '../lib/protocol';
+import { apply, emptyState, fromSnapshot, isGap, isStale, type TranscriptState } from './transcript';
+
+export interface SessionStoreDeps {
+  snapshot?: (sessionId: string) => Promise<Snapshot>;
+  clock?: Clock;
+  /** A failed Snapshot call etc. */
+  onError?: (message: string) => void;
+  /** After every turn_end event and when the session exits or fails. */
+  onTurnEnd?: (sessionId: string) => void;
+}
+
+/** After this many consecutive resyncs that still leave a gap, buffered events are applied as-is. */
+const MAX_RESYNC = 3;
+
+export class SessionStore {
+  /** The live transcript, or null before any session was started. */
+  current = $state.raw<TranscriptState | null>(null);
+  /** clock.now() of the last event applied (or of the start). */
+  lastEventAt = $state(0);
+  /** clock.now() when the state became 'running', else null. */
+  runningSince = $state<number | null>(null);
+  /** clock.now() when the state became 'cancelling', else null. */
+  cancellingSince = $state<number | null>(null);
+  /** True while a Snapshot call is in flight. */
+  syncing = $state(false);
+
+  readonly #snapshot: (sessionId: string) => Promise<Snapshot>;
+  readonly #clock: Clock;
+  readonly #onError: (message: string) => void;
+  readonly #onTurnEnd: (sessionId: string) => void;
+  #buffer: SessionEvent[] = [];
+  #resyncs = 0;
+  #generation = 0;
+
+  constructor(deps: SessionStoreDeps = {}) {
+    this.#snapshot = deps.snapshot ?? api.Snapshot;
+    this.#clock = deps.clock ?? realClock;
+    this.#onError = deps.onError ?? (() => {});
+    this.#onTurnEnd = deps.onTurnEnd ?? (() => {});
+  }
+
+  get sessionId(): string | null {
+    return this.current?.sessionId ?? null;
+  }
+
+  /** Shows a freshly started session (StartSession resolved): state 'starting', then a snapshot. */
+  attach(info: SessionInfo): Promise<void> {
+    this.#generation++;
+    this.#buffer = [];
+    this.#resyncs = 0;
+    this.syncing = false;
+    this.#set(
+      emptyState(info.sessionId, { state: 'starting', agentName: info.agentName, cwd: info.cwd }),
+    );
+    return this.resync();
+  }
+
+  /** Forgets the live session. */
+  detach(): void {
+    this.#generation++;
+    this.#buffer = [];
+    this.syncing = false;
+    this.#set(null);
+  }
+
+  /** Feeds one `session:event` payload. */
+  handle(event: SessionEvent): void {
+    const cur = this.current;
+    if (!cur || event.sessionId !== cur.sessionId) return;
+    this.lastEventAt = this.#clock.now();
+    if (this.syncing) {
+      this.#buffer.push(event);
+      return;
+    }
+    if (isStale(cur, event)) return;
+    if (isGap(cur, event)) {
+      this.#buffer.push(event);
+      void this.resync();
+      return;
+    }
+    this.#resyncs = 0;
+    this.#applyOne(cur, event);
+  }
+
+  /** Replaces the state with Snapshot(sessionId), then applies buffered newer events. */
+  async resync(): Promise<void> {
+    const cur = this.current;
+    if (!cur || this.syncing) return;
+    const gen = this.#generation;
+    this.syncing = true;
+    this.#resyncs++;
+    let base: TranscriptState = cur;
+    try {
+      const snap = await this.#snapshot(cur.sessionId);
+      if (gen !== this.#generation) return;
+      if (snap && snap.sessionId === cur.sessionId) {
+        base = fromSnapshot(snap);
+        // Never go back to an older view than the one shown.
+        if (base.seq < (this.current?.seq ?? 0)) base = this.current ?? base;
+      }
+    } catch (err) {
+      if (gen !== this.#generation) return;
+      this.#onError(api.errorMessage(err));
+      this.#resyncs = MAX_RESYNC; // do not loop on a failing Snapshot
+    }
+    this.syncing = false;
+    this.#set(base);
+    this.#drain();
+  }
+
+  /** Re-reads the snapshot only to refresh the agent's stderr tail (for the stderr view). */
+  async refreshStderr(): Promise<void> {
+    const cur = this.current;
+    if (!cur) return;
+    try {
+      const snap = await this.#snapshot(cur.sessionId);
+      const now = this.current;
+      if (!now || now.sessionId !== snap?.sessionId) return;
+      this.current = { ...now, stderr: snap.stderr ?? undefined };
+    } catch (err) {
+      this.#onError(api.errorMessage(err));
+    }
+  }
+
+  #drain(): void {
+    const pending = this.#buffer.sort((a, b) => a.seq - b.seq);
+    this.#buffer = [];
+    let s = this.current;
+    if (!s) return;
+    for (let i = 0; i < pending.length; i++) {
+      const ev = pending[i];
+      if (isStale(s, ev)) continue;
+      if (isGap(s, ev) && this.#resyncs < MAX_RESYNC) {
+        this.#buffer = pending.slice(i);
+        void this.resync();
+        return;
+      }
+      s = this.#applyOne(s, ev);
+    }
+    this.#resyncs = 0;
+  }
+
+  #applyOne(cur: TranscriptState, event: SessionEvent): TranscriptState {
+    const next = apply(cur, event);
+    this.#set(next);
+    if (event.kind === 'turn_end') this.#onTurnEnd(next.sessionId);
+    else if (event.kind === 'state' && (event.state === 'exited' || event.state === 'failed')) {
+      this.#onTurnEnd(next.sessionId);
+    }
+    return next;
+  }
+
+  #set(next: TranscriptState | null): void {
+    const prev = this.current;
+    this.current = next;
+    const now = this.#clock.now();
+    const was = prev?.sessionId === next?.sessionId ? prev?.state : undefined;
+    const is = next?.state;
+    if (is !== was) {
+      this.runningSince = is === 'running' ? now : null;
+      this.cancellingSince = is === 'cancelling' ? now : null;
+    }
+    if (next && prev?.sessionId !== next.sessionId) this.lastEventAt = now;
+  }
+}

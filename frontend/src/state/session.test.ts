@@ -1,0 +1,113 @@
+import { flushSync } from 'svelte';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import type { SessionEvent, Snapshot } from '../lib/protocol';
+import { manualClock } from '../lib/clock';
+
+// The store uses api.Snapshot by default; mock the generated bindings underneath it.
+const snapshots: Snapshot[] = [];
+vi.mock('../../wailsjs/go/main/App.js', () => ({
+  Snapshot: vi.fn(async (id: string) => {
+    const s = snapshots.shift();
+    if (!s) throw 'no snapshot for ' + id;
+    return s;
+  }),
+}));
+
+import * as App from '../../wailsjs/go/main/App.js';
+import { SessionStore } from './session.svelte';
+
+const SID = 'live-1';
+const info = { sessionId: SID, agentId: 'demo', agentName: 'Demo agent', cwd: '/p' };
+
+function snap(seq: number, extra: Partial<Snapshot> = {}): Snapshot {
+  return { sessionId: SID, seq, state: 'idle', agentName: 'Demo agent', cwd: '/p', title: '', entries: [], permissions: [], turns: [], ...extra };
+}
+
+function chunk(seq: number, text: string, sessionId = SID): SessionEvent {
+  return { sessionId, seq, kind: 'chunk', entryId: 'a', text };
+}
+
+const settle = async () => {
+  for (let i = 0; i < 5; i++) await Promise.resolve();
+  flushSync();
+};
+
+describe('SessionStore', () => {
+  beforeEach(() => {
+    snapshots.length = 0;
+    vi.mocked(App.Snapshot).mockClear();
+  });
+
+  it('takes a snapshot first, then applies newer events (buffered ones included)', async () => {
+    snapshots.push(snap(2, { entries: [{ id: 'a', kind: 'agent', turn: 1, text: 'He' }] }));
+    const store = new SessionStore();
+    const attached = store.attach(info);
+    expect(store.current?.state).toBe('starting');
+    // Events that arrive while the snapshot is in flight: 2 is already in it, 3 is new.
+    store.handle(chunk(2, 'XX'));
+    store.handle(chunk(3, 'llo'));
+    await attached;
+    expect(App.Snapshot).toHaveBeenCalledWith(SID);
+    expect(store.current?.seq).toBe(3);
+    expect(store.current?.entries[0].text).toBe('Hello');
+    store.handle(chunk(4, '!'));
+    expect(store.current?.entries[0].text).toBe('Hello!');
+  });
+
+  it('calls Snapshot on a seq gap and replaces its state', async () => {
+    snapshots.push(snap(1, { entries: [{ id: 'a', kind: 'agent', turn: 1, text: 'A' }] }));
+    const store = new SessionStore();
+    await store.attach(info);
+    expect(App.Snapshot).toHaveBeenCalledTimes(1);
+
+    store.handle(chunk(2, 'B'));
+    expect(store.current?.entries[0].text).toBe('AB');
+
+    // seq 3..5 were lost; 6 arrives. The snapshot at 6 has the full text.
+    snapshots.push(snap(6, { entries: [{ id: 'a', kind: 'agent', turn: 1, text: 'ABCDEF' }] }));
+    store.handle(chunk(6, 'F'));
+    expect(App.Snapshot).toHaveBeenCalledTimes(2);
+    store.handle(chunk(7, 'G')); // arrives during the resync: buffered
+    await settle();
+    expect(store.current?.seq).toBe(7);
+    expect(store.current?.entries[0].text).toBe('ABCDEFG');
+  });
+
+  it('ignores stale events and events of other sessions', async () => {
+    snapshots.push(snap(3, { entries: [{ id: 'a', kind: 'agent', turn: 1, text: 'A' }] }));
+    const store = new SessionStore();
+    await store.attach(info);
+    const before = store.current;
+    store.handle(chunk(3, 'dup'));
+    store.handle(chunk(4, 'other', 'someone-else'));
+    expect(store.current).toBe(before);
+    expect(App.Snapshot).toHaveBeenCalledTimes(1);
+  });
+
+  it('reports a failing Snapshot and keeps going with the events it has', async () => {
+    const errors: string[] = [];
+    const store = new SessionStore({ onError: (m) => errors.push(m) });
+    await store.attach(info); // no snapshot queued: the mock rejects with a string
+    expect(errors).toEqual(['no snapshot for live-1']);
+    expect(store.current?.state).toBe('starting');
+    store.handle({ sessionId: SID, seq: 1, kind: 'state', state: 'idle' });
+    expect(store.current?.state).toBe('idle');
+  });
+
+  it('tracks when running and cancelling began, and reports turn ends', async () => {
+    const clock = manualClock(1000);
+    const turnEnds: string[] = [];
+    const store = new SessionStore({ clock, snapshot: async () => snap(0), onTurnEnd: (id) => turnEnds.push(id) });
+    await store.attach(info);
+    store.handle({ sessionId: SID, seq: 1, kind: 'state', state: 'running' });
+    expect(store.runningSince).toBe(1000);
+    clock.advance(500);
+    store.handle({ sessionId: SID, seq: 2, kind: 'state', state: 'cancelling' });
+    expect(store.cancellingSince).toBe(1500);
+    expect(store.runningSince).toBeNull();
+    clock.advance(100);
+    store.handle({ sessionId: SID, seq: 3, kind: 'turn_end', turn: 1, stopReason: 'cancelled' });
+    expect(store.lastEventAt).toBe(1600);
+    expect(turnEnds).toEqual([SID]);
+  });
+});

@@ -1,0 +1,262 @@
+import { describe, expect, it } from 'vitest';
+import type { Entry, SessionEvent, Snapshot } from '../lib/protocol';
+import {
+  apply,
+  applyAll,
+  decisionLabel,
+  emptyState,
+  entryIndex,
+  fromSnapshot,
+  isGap,
+  isStale,
+  turnDividers,
+  type TranscriptState,
+} from './transcript';
+
+const SID = 's1';
+
+/** Builds events with consecutive seqs. */
+function events(...specs: Array<Record<string, unknown> & { kind: SessionEvent['kind'] }>): SessionEvent[] {
+  return specs.map((s, i) => ({ sessionId: SID, seq: i + 1, ...s }) as SessionEvent);
+}
+
+function entry(id: string, kind: Entry['kind'], extra: Partial<Entry> = {}): Entry {
+  return { id, kind, turn: 1, ...extra };
+}
+
+describe('apply: entries', () => {
+  it('inserts new entries at the end in arrival order', () => {
+    const s = applyAll(
+      emptyState(SID),
+      events(
+        { kind: 'entry', entry: entry('a', 'user', { text: 'hi' }) },
+        { kind: 'entry', entry: entry('b', 'agent', { text: 'hello' }) },
+      ),
+    );
+    expect(s.entries.map((e) => e.id)).toEqual(['a', 'b']);
+    expect(s.seq).toBe(2);
+  });
+
+  it('replaces a known entry in place (upsert by id) without touching the others', () => {
+    const s1 = applyAll(
+      emptyState(SID),
+      events(
+        { kind: 'entry', entry: entry('t', 'tool', { status: 'pending', title: 'Edit' }) },
+        { kind: 'entry', entry: entry('x', 'agent', { text: 'after' }) },
+      ),
+    );
+    const x = s1.entries[1];
+    const s2 = apply(s1, {
+      sessionId: SID,
+      seq: 3,
+      kind: 'entry',
+      entry: entry('t', 'tool', { status: 'completed', title: 'Edit' }),
+    });
+    expect(s2.entries.map((e) => e.id)).toEqual(['t', 'x']);
+    expect(s2.entries[0].status).toBe('completed');
+    expect(s2.entries[1]).toBe(x); // identity kept: keyed rendering skips it
+    expect(s1.entries[0].status).toBe('pending'); // the old state is untouched
+  });
+});
+
+describe('apply: chunks', () => {
+  it('appends text to the entry and creates a new object only for it', () => {
+    const s1 = applyAll(
+      emptyState(SID),
+      events(
+        { kind: 'entry', entry: entry('u', 'user', { text: 'q' }) },
+        { kind: 'entry', entry: entry('a', 'agent', { text: 'Hel' }) },
+      ),
+    );
+    const user = s1.entries[0];
+    const agent = s1.entries[1];
+    const s2 = apply(s1, { sessionId: SID, seq: 3, kind: 'chunk', entryId: 'a', text: 'lo' });
+    const s3 = apply(s2, { sessionId: SID, seq: 4, kind: 'chunk', entryId: 'a', text: ' world' });
+    expect(s3.entries[1].text).toBe('Hello world');
+    expect(s3.entries[0]).toBe(user);
+    expect(s3.entries[1]).not.toBe(agent);
+    expect(agent.text).toBe('Hel');
+    expect(s1.entries).not.toBe(s2.entries);
+    expect(s3.permissions).toBe(s1.permissions);
+    expect(s3.turns).toBe(s1.turns);
+  });
+
+  it('treats a missing text as empty', () => {
+    const s = applyAll(
+      emptyState(SID),
+      events({ kind: 'entry', entry: entry('t', 'thought') }, { kind: 'chunk', entryId: 't', text: 'abc' }),
+    );
+    expect(s.entries[0].text).toBe('abc');
+  });
+
+  it('keeps the text of a chunk for an unknown entry', () => {
+    const s = applyAll(emptyState(SID), events({ kind: 'chunk', entryId: 'ghost', text: 'boo' }));
+    expect(s.entries).toHaveLength(1);
+    expect(s.entries[0]).toMatchObject({ id: 'ghost', text: 'boo' });
+  });
+});
+
+describe('apply: permissions', () => {
+  const open = {
+    kind: 'permission' as const,
+    requestId: 'r1',
+    toolCallId: 't',
+    title: 'Edit file',
+    options: [
+      { id: 'ok', name: 'Allow once', kind: 'allow_once' },
+      { id: 'no', name: 'Reject', kind: 'reject_once' },
+    ],
+  };
+
+  it('opens and closes a request, recording the decision', () => {
+    const s1 = applyAll(emptyState(SID), events({ kind: 'entry', entry: entry('t', 'tool') }, open));
+    expect(s1.permissions).toHaveLength(1);
+    expect(s1.permissions[0]).toMatchObject({ requestId: 'r1', toolCallId: 't' });
+    const s2 = apply(s1, { sessionId: SID, seq: 3, kind: 'permission_done', requestId: 'r1', outcome: 'selected', optionId: 'ok' });
+    expect(s2.permissions).toHaveLength(0);
+    expect(s2.decisions).toEqual([
+      { requestId: 'r1', toolCallId: 't', outcome: 'selected', optionId: 'ok', optionKind: 'allow_once', optionName: 'Allow once' },
+    ]);
+    expect(decisionLabel(s2.decisions[0])).toBe('Allowed once');
+    expect(s1.permissions).toHaveLength(1);
+  });
+
+  it('keeps several requests open at once and closes them independently', () => {
+    const s = applyAll(
+      emptyState(SID),
+      events(
+        open,
+        { ...open, requestId: 'r2', toolCallId: 'u' },
+        { kind: 'permission_done', requestId: 'r2', outcome: 'cancelled' },
+      ),
+    );
+    expect(s.permissions.map((p) => p.requestId)).toEqual(['r1']);
+    expect(s.decisions).toHaveLength(1);
+    expect(decisionLabel(s.decisions[0])).toBe('Cancelled');
+  });
+
+  it('labels rejections', () => {
+    const s = applyAll(emptyState(SID), events(open, { kind: 'permission_done', requestId: 'r1', outcome: 'selected', optionId: 'no' }));
+    expect(decisionLabel(s.decisions[0])).toBe('Rejected');
+  });
+
+  it('normalises null options', () => {
+    const s = applyAll(emptyState(SID), events({ ...open, options: null }));
+    expect(s.permissions[0].options).toEqual([]);
+  });
+});
+
+describe('apply: state and turn_end', () => {
+  it('tracks the state and its message', () => {
+    const s = applyAll(
+      emptyState(SID),
+      events({ kind: 'state', state: 'idle' }, { kind: 'state', state: 'failed', message: 'agent crashed' }),
+    );
+    expect(s.state).toBe('failed');
+    expect(s.message).toBe('agent crashed');
+  });
+
+  it('records turn ends and places the divider after the last entry of the turn', () => {
+    const s = applyAll(
+      emptyState(SID),
+      events(
+        { kind: 'entry', entry: entry('u1', 'user', { turn: 1 }) },
+        { kind: 'entry', entry: entry('a1', 'agent', { turn: 1 }) },
+        { kind: 'turn_end', turn: 1, stopReason: 'end_turn' },
+        { kind: 'entry', entry: entry('u2', 'user', { turn: 2 }) },
+        { kind: 'turn_end', turn: 2, stopReason: 'cancelled', message: 'stopped by user' },
+        { kind: 'turn_end', turn: 3, stopReason: 'error', message: 'boom' },
+      ),
+    );
+    expect(s.turns).toEqual([
+      { turn: 1, stopReason: 'end_turn' },
+      { turn: 2, stopReason: 'cancelled', message: 'stopped by user' },
+      { turn: 3, stopReason: 'error', message: 'boom' },
+    ]);
+    const d = turnDividers(s);
+    expect(d.after.get('a1')?.stopReason).toBe('end_turn');
+    expect(d.after.get('u2')?.stopReason).toBe('cancelled');
+    expect(d.after.has('u1')).toBe(false);
+    expect(d.orphans.map((t) => t.turn)).toEqual([3]);
+  });
+});
+
+describe('apply: sessions and sequencing', () => {
+  it('ignores events for another session', () => {
+    const s = emptyState(SID);
+    const next = apply(s, { sessionId: 'other', seq: 1, kind: 'state', state: 'idle' });
+    expect(next).toBe(s);
+  });
+
+  it('detects gaps and stale events', () => {
+    const s: TranscriptState = { ...emptyState(SID), seq: 4 };
+    const ev = (seq: number): SessionEvent => ({ sessionId: SID, seq, kind: 'state', state: 'idle' });
+    expect(isGap(s, ev(5))).toBe(false);
+    expect(isGap(s, ev(7))).toBe(true);
+    expect(isStale(s, ev(4))).toBe(true);
+    expect(isStale(s, ev(5))).toBe(false);
+  });
+
+  it('does not mutate its input', () => {
+    const s0 = emptyState(SID);
+    const frozen = JSON.stringify({ ...s0, index: [...s0.index] });
+    applyAll(s0, events({ kind: 'entry', entry: entry('a', 'agent', { text: 'x' }) }, { kind: 'chunk', entryId: 'a', text: 'y' }));
+    expect(JSON.stringify({ ...s0, index: [...s0.index].filter(([, i]) => i < s0.entries.length) })).toBe(frozen);
+    expect(s0.entries).toHaveLength(0);
+    expect(s0.seq).toBe(0);
+  });
+
+  it('stays correct when two states branch from the same parent (shared index)', () => {
+    const base = applyAll(emptyState(SID), events({ kind: 'entry', entry: entry('a', 'agent') }));
+    const left = apply(base, { sessionId: SID, seq: 2, kind: 'entry', entry: entry('x', 'agent', { text: 'L' }) });
+    const right = apply(base, { sessionId: SID, seq: 2, kind: 'entry', entry: entry('y', 'agent', { text: 'R' }) });
+    expect(entryIndex(left, 'x')).toBe(1);
+    expect(entryIndex(left, 'y')).toBe(-1);
+    expect(entryIndex(right, 'y')).toBe(1);
+    expect(entryIndex(right, 'x')).toBe(-1);
+    const l2 = apply(left, { sessionId: SID, seq: 3, kind: 'chunk', entryId: 'x', text: '!' });
+    expect(l2.entries.map((e) => e.text)).toEqual([undefined, 'L!']);
+  });
+});
+
+describe('fromSnapshot', () => {
+  const snap: Snapshot = {
+    sessionId: SID,
+    seq: 42,
+    state: 'running',
+    agentName: 'Demo agent',
+    cwd: '/home/me/project',
+    title: 'Add a greeting',
+    entries: [entry('u', 'user', { text: 'hi' }), entry('t', 'tool', { status: 'pending' })],
+    permissions: [{ requestId: 'r', toolCallId: 't', title: 'Edit', options: null }],
+    turns: [{ turn: 1 }],
+    stderr: 'warn: something',
+  };
+
+  it('builds a state that apply continues from', () => {
+    const s = fromSnapshot(snap);
+    expect(s).toMatchObject({
+      sessionId: SID,
+      seq: 42,
+      state: 'running',
+      agentName: 'Demo agent',
+      cwd: '/home/me/project',
+      title: 'Add a greeting',
+      stderr: 'warn: something',
+    });
+    expect(s.entries.map((e) => e.id)).toEqual(['u', 't']);
+    expect(s.permissions[0].options).toEqual([]);
+    const next = apply(s, { sessionId: SID, seq: 43, kind: 'entry', entry: entry('t', 'tool', { status: 'completed' }) });
+    expect(next.entries).toHaveLength(2);
+    expect(next.entries[1].status).toBe('completed');
+  });
+
+  it('accepts Go nil slices (null) and a saved session (state "")', () => {
+    const s = fromSnapshot({ ...snap, state: '', entries: null, permissions: null, turns: null, stderr: undefined });
+    expect(s.state).toBe('');
+    expect(s.entries).toEqual([]);
+    expect(s.permissions).toEqual([]);
+    expect(s.turns).toEqual([]);
+    expect(s.decisions).toEqual([]);
+  });
+});

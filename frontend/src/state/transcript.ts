@@ -1,0 +1,283 @@
+// The transcript reducer: apply(state, event) => state, and fromSnapshot(snapshot).
+//
+// Pure and immutable: apply never mutates its input; it returns a new state object in which only
+// the parts an event touches are new. A chunk creates one new entry object and a shallow copy of
+// the entries array; every other entry keeps its identity, so keyed {#each} blocks (by entry.id)
+// re-render only that entry. Unchanged collections (permissions, turns, ...) keep their identity.
+//
+// Sequencing (seq gaps, stale events) is the store's business (see session.svelte.ts); apply
+// records event.seq and trusts it.
+import type {
+  Entry,
+  PermissionOption,
+  PermissionRequest,
+  SessionEvent,
+  SessionState,
+  Snapshot,
+  TurnInfo,
+} from '../lib/protocol';
+
+/** A permission request that was answered or cancelled; shown as a small line in its card. */
+export interface Decision {
+  requestId: string;
+  toolCallId: string;
+  outcome: 'selected' | 'cancelled';
+  optionId?: string;
+  optionKind?: string;
+  optionName?: string;
+}
+
+export interface TranscriptState {
+  sessionId: string;
+  /** seq of the last applied event (or of the snapshot). */
+  seq: number;
+  /** '' for a saved session. */
+  state: SessionState | '';
+  message?: string;
+  agentName: string;
+  cwd: string;
+  title: string;
+  /** In transcript order. */
+  entries: readonly Entry[];
+  /**
+   * entry id -> position in `entries`. Append-only and shared between successive states (entries
+   * are never removed or moved), so always validate a hit with entryIndex().
+   */
+  index: Map<string, number>;
+  /** Open permission requests, in arrival order. */
+  permissions: readonly PermissionRequest[];
+  /** Closed permission requests, in closing order. */
+  decisions: readonly Decision[];
+  /** Turns by turn number ascending; stopReason is set once the turn ended. */
+  turns: readonly TurnInfo[];
+  stderr?: string;
+}
+
+export interface StateInit {
+  state?: SessionState | '';
+  agentName?: string;
+  cwd?: string;
+  title?: string;
+}
+
+export function emptyState(sessionId: string, init: StateInit = {}): TranscriptState {
+  return {
+    sessionId,
+    seq: 0,
+    state: init.state ?? 'starting',
+    agentName: init.agentName ?? '',
+    cwd: init.cwd ?? '',
+    title: init.title ?? '',
+    entries: [],
+    index: new Map(),
+    permissions: [],
+    decisions: [],
+    turns: [],
+  };
+}
+
+/** Position of entry `id` in state.entries, or -1. */
+export function entryIndex(state: TranscriptState, id: string): number {
+  const i = state.index.get(id);
+  if (i !== undefined && i < state.entries.length && state.entries[i].id === id) return i;
+  // The shared index may be stale for states built by hand (tests) or after a snapshot; fall back.
+  for (let j = state.entries.length - 1; j >= 0; j--) {
+    if (state.entries[j].id === id) {
+      state.index.set(id, j);
+      return j;
+    }
+  }
+  return -1;
+}
+
+/** True when `event` does not directly follow the state's last seq (the store resyncs). */
+export function isGap(state: TranscriptState, event: SessionEvent): boolean {
+  return event.seq !== state.seq + 1;
+}
+
+/** True when `event` was already folded into the state (e.g. it predates a snapshot). */
+export function isStale(state: TranscriptState, event: SessionEvent): boolean {
+  return event.seq <= state.seq;
+}
+
+function upsertEntry(state: TranscriptState, entry: Entry): TranscriptState {
+  const i = entryIndex(state, entry.id);
+  const entries = state.entries.slice();
+  if (i >= 0) {
+    entries[i] = entry;
+  } else {
+    state.index.set(entry.id, entries.length);
+    entries.push(entry);
+  }
+  return { ...state, entries };
+}
+
+function currentTurn(state: TranscriptState): number {
+  const last = state.entries[state.entries.length - 1];
+  const t = state.turns[state.turns.length - 1];
+  return Math.max(last?.turn ?? 0, t?.turn ?? 0);
+}
+
+function appendChunk(state: TranscriptState, entryId: string, text: string): TranscriptState {
+  const i = entryIndex(state, entryId);
+  if (i < 0) {
+    // A chunk for an entry we never saw: keep the text rather than drop it.
+    return upsertEntry(state, { id: entryId, kind: 'agent', turn: currentTurn(state), text });
+  }
+  const old = state.entries[i];
+  const entries = state.entries.slice();
+  entries[i] = { ...old, text: (old.text ?? '') + text };
+  return { ...state, entries };
+}
+
+function openPermission(state: TranscriptState, req: PermissionRequest): TranscriptState {
+  const clean: PermissionRequest = {
+    requestId: req.requestId,
+    toolCallId: req.toolCallId,
+    title: req.title,
+    options: req.options ?? [],
+  };
+  const i = state.permissions.findIndex((p) => p.requestId === req.requestId);
+  const permissions = state.permissions.slice();
+  if (i >= 0) permissions[i] = clean;
+  else permissions.push(clean);
+  return { ...state, permissions };
+}
+
+function closePermission(
+  state: TranscriptState,
+  requestId: string,
+  outcome: 'selected' | 'cancelled',
+  optionId?: string | null,
+): TranscriptState {
+  const req = state.permissions.find((p) => p.requestId === requestId);
+  const option: PermissionOption | undefined =
+    outcome === 'selected' && optionId ? (req?.options ?? []).find((o) => o.id === optionId) : undefined;
+  const decision: Decision = {
+    requestId,
+    toolCallId: req?.toolCallId ?? '',
+    outcome,
+    ...(optionId ? { optionId } : {}),
+    ...(option ? { optionKind: option.kind, optionName: option.name } : {}),
+  };
+  return {
+    ...state,
+    permissions: req ? state.permissions.filter((p) => p.requestId !== requestId) : state.permissions,
+    decisions: [...state.decisions.filter((d) => d.requestId !== requestId), decision],
+  };
+}
+
+function endTurn(state: TranscriptState, info: TurnInfo): TranscriptState {
+  const turns = state.turns.filter((t) => t.turn !== info.turn);
+  turns.push(info);
+  turns.sort((a, b) => a.turn - b.turn);
+  return { ...state, turns };
+}
+
+/** Folds one event into the state. Events for another session leave the state unchanged. */
+export function apply(state: TranscriptState, event: SessionEvent): TranscriptState {
+  if (event.sessionId !== state.sessionId) return state;
+  let next: TranscriptState;
+  switch (event.kind) {
+    case 'state':
+      next = { ...state, state: event.state, message: event.message ?? undefined };
+      break;
+    case 'entry':
+      next = upsertEntry(state, event.entry);
+      break;
+    case 'chunk':
+      next = appendChunk(state, event.entryId, event.text ?? '');
+      break;
+    case 'permission':
+      next = openPermission(state, event);
+      break;
+    case 'permission_done':
+      next = closePermission(state, event.requestId, event.outcome, event.optionId);
+      break;
+    case 'turn_end':
+      next = endTurn(state, {
+        // Go omits a zero turn (omitempty): fall back to the turn in progress.
+        turn: event.turn ?? currentTurn(state),
+        stopReason: event.stopReason,
+        ...(event.message ? { message: event.message } : {}),
+      });
+      break;
+    default:
+      // A kind this build does not know: record the seq, render nothing.
+      next = { ...state };
+  }
+  next.seq = event.seq;
+  return next;
+}
+
+/** Folds a list of events in order (goldens, tests). */
+export function applyAll(state: TranscriptState, events: Iterable<SessionEvent>): TranscriptState {
+  let s = state;
+  for (const e of events) s = apply(s, e);
+  return s;
+}
+
+/** Builds a state from a Snapshot (a live session's or a saved one's). */
+export function fromSnapshot(snap: Snapshot): TranscriptState {
+  const entries: Entry[] = [];
+  const index = new Map<string, number>();
+  for (const e of snap.entries ?? []) {
+    const i = index.get(e.id);
+    if (i !== undefined) entries[i] = e;
+    else {
+      index.set(e.id, entries.length);
+      entries.push(e);
+    }
+  }
+  return {
+    sessionId: snap.sessionId,
+    seq: snap.seq ?? 0,
+    state: snap.state ?? '',
+    ...(snap.message ? { message: snap.message } : {}),
+    agentName: snap.agentName ?? '',
+    cwd: snap.cwd ?? '',
+    title: snap.title ?? '',
+    entries,
+    index,
+    permissions: (snap.permissions ?? []).map((p) => ({ ...p, options: p.options ?? [] })),
+    decisions: [],
+    turns: [...(snap.turns ?? [])].sort((a, b) => a.turn - b.turn),
+    ...(snap.stderr ? { stderr: snap.stderr } : {}),
+  };
+}
+
+/** Human text for a closed permission: "Allowed once", "Rejected", "Cancelled", ... */
+export function decisionLabel(d: Decision): string {
+  if (d.outcome === 'cancelled') return 'Cancelled';
+  switch (d.optionKind) {
+    case 'allow_once':
+      return 'Allowed once';
+    case 'allow_always':
+      return 'Allowed always';
+    case 'reject_once':
+      return 'Rejected';
+    case 'reject_always':
+      return 'Rejected always';
+    default:
+      return d.optionName ? `Selected: ${d.optionName}` : 'Answered';
+  }
+}
+
+/** Ended turns keyed by the id of the last entry of that turn (where the divider goes). */
+export function turnDividers(state: Pick<TranscriptState, 'entries' | 'turns'>): {
+  after: Map<string, TurnInfo>;
+  orphans: TurnInfo[];
+} {
+  const after = new Map<string, TurnInfo>();
+  const orphans: TurnInfo[] = [];
+  const ended = state.turns.filter((t) => t.stopReason);
+  if (ended.length === 0) return { after, orphans };
+  const lastOfTurn = new Map<number, string>();
+  for (const e of state.entries) lastOfTurn.set(e.turn, e.id);
+  for (const t of ended) {
+    const id = lastOfTurn.get(t.turn);
+    if (id !== undefined) after.set(id, t);
+    else orphans.push(t);
+  }
+  return { after, orphans };
+}

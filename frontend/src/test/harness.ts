@@ -1,0 +1,35 @@
+// Helpers for component tests; the wailsjs modules must be mocked with ./mocks.ts.
+import { flushSync } from 'svelte';
+import * as App from '../../wailsjs/go/main/App.js';
+import * as Runtime from '../../wailsjs/runtime/runtime.js';
+import type { SessionEvent } from '../lib/protocol';
+import { SID, type appMock, type runtimeMock } from './mocks';
+
+/** The mocked bindings, typed as mocks. */
+export const app = App as unknown as ReturnType<typeof appMock>;
+export const runtime = Runtime as unknown as ReturnType<typeof runtimeMock>;
+
+/** Delivers events to the page's `session:event` listener(s), then flushes Svelte. */
+export function emit(...events: SessionEvent[]): void {
+  const calls = runtime.EventsOn.mock.calls.filter(([name]) => name === 'session:event');
+  if (calls.length === 0) throw new Error('the page did not subscribe to session:event');
+  const handler = calls[calls.length - 1][1];
+  for (const e of events) handler(e);
+  flushSync();
+}
+
+let seq = 0;
+/** Events for SID with consecutive seqs (reset with resetSeq()). */
+export function ev(spec: Record<string, unknown> & { kind: SessionEvent['kind'] }): SessionEvent {
+  seq += 1;
+  return { sessionId: SID, seq, ...spec } as SessionEvent;
+}
+export function resetSeq(): void {
+  seq = 0;
+}
+
+/** Lets pending promise callbacks (mocked bindings) run, then flushes Svelte. */
+export async function settle(rounds = 10): Promise<void> {
+  for (let i = 0; i < rounds; i++) await Promise.resolve();
+  flushSync();
+}

@@ -1,0 +1,58 @@
+// Test doubles for the two wailsjs modules (toolchain.md §6d). Use from a test file with:
+//
+//   vi.mock('../wailsjs/go/main/App.js', async () => (await import('./test/mocks')).appMock());
+//   vi.mock('../wailsjs/runtime/runtime.js', async () => (await import('./test/mocks')).runtimeMock());
+//
+// (paths relative to the test file), then drive the page with ./harness.ts. This module must not
+// import the wailsjs modules itself (it builds their mocks).
+import { vi } from 'vitest';
+import type { AgentInfo, HistoryItem, Snapshot } from '../lib/protocol';
+
+export const AGENTS: AgentInfo[] = [
+  { id: 'demo', name: 'Demo agent', available: true },
+  { id: 'claude', name: 'Claude Code', available: true },
+  { id: 'codex', name: 'Codex', available: false, reason: 'codex-acp not found on PATH' },
+];
+
+export const FOLDER = '/home/me/project';
+export const SID = 's1';
+
+export function emptySnapshot(sessionId: string, extra: Partial<Snapshot> = {}): Snapshot {
+  return {
+    sessionId,
+    seq: 0,
+    state: 'starting',
+    agentName: 'Demo agent',
+    cwd: FOLDER,
+    title: '',
+    entries: [],
+    permissions: [],
+    turns: [],
+    ...extra,
+  };
+}
+
+export function appMock() {
+  return {
+    ListAgents: vi.fn(async () => AGENTS),
+    DefaultFolder: vi.fn(async () => FOLDER),
+    StartSession: vi.fn(async (agentId: string, cwd: string) => ({ sessionId: SID, agentId, agentName: 'Demo agent', cwd })),
+    Prompt: vi.fn(async () => {}),
+    Stop: vi.fn(async () => {}),
+    HardStop: vi.fn(async () => {}),
+    AnswerPermission: vi.fn(async () => {}),
+    Snapshot: vi.fn(async (id: string) => emptySnapshot(id)),
+    ListHistory: vi.fn(async (_query: string): Promise<HistoryItem[]> => []),
+    OpenHistory: vi.fn(async (id: string) => emptySnapshot(id, { state: '' })),
+    SelfTestDone: vi.fn(async () => {}),
+  };
+}
+
+export function runtimeMock() {
+  return {
+    EventsOnMultiple: vi.fn(() => () => {}),
+    EventsOn: vi.fn((_name: string, _cb: (...data: unknown[]) => void) => () => {}),
+    BrowserOpenURL: vi.fn(),
+  };
+}
+

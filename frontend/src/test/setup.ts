@@ -1,0 +1,42 @@
+// vitest setup (test-only; never bundled into the app).
+//
+// happy-dom bug capricorn86/happy-dom#2182: the Node.prototype.nodeName getter returns '' for
+// every node, while DOMPurify >= 3.4.8 reads tag names through that getter (anti-clobbering).
+// Without this shim DOMPurify drops allowed tags and keeps dangerous attributes under happy-dom.
+// Real browsers (WebKitGTK, Chromium) are unaffected. The sanitiser itself is also tested under
+// jsdom (src/lib/markdown.test.ts), which DOMPurify supports.
+if (typeof window !== 'undefined' && typeof window.Node === 'function') {
+  const proto = window.Node.prototype;
+  const desc = Object.getOwnPropertyDescriptor(proto, 'nodeName');
+  const probe = document.createElement('p');
+  if (desc?.get && desc.get.call(probe) !== 'P') {
+    Object.defineProperty(proto, 'nodeName', {
+      configurable: true,
+      enumerable: desc.enumerable,
+      get(this: Node): string {
+        switch (this.nodeType) {
+          case 1:
+            return (this as Element).tagName;
+          case 2:
+            return (this as Attr).name;
+          case 3:
+            return '#text';
+          case 4:
+            return '#cdata-section';
+          case 7:
+            return (this as ProcessingInstruction).target;
+          case 8:
+            return '#comment';
+          case 9:
+            return '#document';
+          case 10:
+            return (this as DocumentType).name;
+          case 11:
+            return '#document-fragment';
+          default:
+            return desc.get!.call(this) as string;
+        }
+      },
+    });
+  }
+}

@@ -1,0 +1,114 @@
+export namespace acp {
+	
+	export interface Cost {
+	    amount: number;
+	    currency: string;
+	}
+	export interface Usage {
+	    used: number;
+	    size: number;
+	    cost?: Cost;
+	}
+	export interface PlanEntry {
+	    content: string;
+	    priority: string;
+	    status: string;
+	}
+	export interface ToolContent {
+	    type: string;
+	    text?: string;
+	    path?: string;
+	    oldText?: string;
+	    newText?: string;
+	    terminalId?: string;
+	    raw?: number[];
+	}
+	export interface Location {
+	    path: string;
+	    line?: number;
+	}
+	export interface Entry {
+	    id: string;
+	    kind: string;
+	    turn: number;
+	    text?: string;
+	    messageId?: string;
+	    toolCallId?: string;
+	    toolKind?: string;
+	    title?: string;
+	    status?: string;
+	    locations?: Location[];
+	    content?: ToolContent[];
+	    rawInput?: number[];
+	    rawOutput?: number[];
+	    plan?: PlanEntry[];
+	    usage?: Usage;
+	    updateKind?: string;
+	    raw?: number[];
+	    data?: number[];
+	    stderr?: string;
+	}
+	
+	export interface OptionSummary {
+	    id: string;
+	    name: string;
+	    kind: string;
+	}
+	export interface PermissionSummary {
+	    requestId: string;
+	    toolCallId: string;
+	    title: string;
+	    options: OptionSummary[];
+	}
+	
+	export interface TurnSummary {
+	    turn: number;
+	    stopReason?: string;
+	    message?: string;
+	}
+	export interface Snapshot {
+	    sessionId: string;
+	    seq: number;
+	    state: string;
+	    message?: string;
+	    agentName: string;
+	    cwd: string;
+	    title: string;
+	    entries: Entry[];
+	    permissions: PermissionSummary[];
+	    turns: TurnSummary[];
+	    stderr?: string;
+	}
+	
+	
+
+}
+
+export namespace main {
+	
+	export interface AgentInfo {
+	    id: string;
+	    name: string;
+	    available: boolean;
+	    reason?: string;
+	}
+	export interface HistoryItem {
+	    id: string;
+	    title: string;
+	    agentName: string;
+	    cwd: string;
+	    createdAt: string;
+	    updatedAt: string;
+	    outcome: string;
+	    turns: number;
+	    snippet?: string;
+	}
+	export interface SessionInfo {
+	    sessionId: string;
+	    agentId: string;
+	    agentName: string;
+	    cwd: string;
+	}
+
+}
+
