@@ -30,9 +30,15 @@
     check(allow, 'the permission prompt shows the agent\'s options');
     if (allow) allow.click();
     check(await waitFor(() => $('[data-testid=turn-end][data-stop-reason=end_turn]')), 'the turn ends with end_turn');
+    check(await waitFor(() => ($('[data-testid=session-state]') || {}).textContent === 'idle'),
+      'the session is idle again after the turn (state: ' + ($('[data-testid=session-state]') || {}).textContent + ')');
+    const sc = $('[data-testid=transcript]');
+    check(await waitFor(() => sc.scrollHeight - sc.scrollTop - sc.clientHeight < 48),
+      'the transcript followed the stream to its end');
     const kinds = new Set([...document.querySelectorAll('[data-testid=entry]')].map((e) => e.dataset.kind));
     check(['user', 'thought', 'agent', 'tool', 'plan'].every((k) => kinds.has(k)), 'the transcript shows user, thought, agent, tool and plan entries');
-    check(await waitFor(() => $('[data-testid=history-item]')), 'the session is listed in the history');
+    check(await waitFor(() => ($('[data-testid=history-item]') || {}).textContent?.includes('hello from the smoke test')),
+      'the session is listed in the history under its first prompt');
   } catch (e) {
     lines.push('FAIL the self-test threw: ' + e);
   }

@@ -50,6 +50,7 @@ test('a demo turn streams, asks permission, ends, and is in the history after a 
 
   await waitFor(async () => (await page.locator('[data-testid=turn-end][data-stop-reason=end_turn]').count()) === 1,
     { timeout: 20_000, message: 'turn end with end_turn' });
+  await waitFor(() => stateIs(page, 'idle'), { message: 'state idle after the turn' });
   if ((await page.getByTestId('permission').count()) !== 0) throw new Error('a permission prompt is still open');
   const tools = await page.locator('[data-testid=entry][data-kind=tool]').evaluateAll((els) => els.map((e) => e.dataset.status));
   if (tools.length !== 3 || tools.some((s) => s !== 'completed')) throw new Error(`tool statuses ${tools}`);
