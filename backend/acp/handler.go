@@ -26,6 +26,8 @@ func (s *Session) HandleRequest(req *Request) {
 	switch req.Method {
 	case MethodRequestPermission:
 		s.handlePermission(req)
+	case MethodReadTextFile, MethodWriteTextFile:
+		go s.serveFile(req) // file I/O never runs on the inbound loop
 	default:
 		req.Reply(nil, &RPCError{Code: CodeMethodNotFound, Message: "Method not found: " + req.Method})
 	}
@@ -80,4 +82,18 @@ func (s *Session) cancelRequest(params json.RawMessage) {
 	if ok {
 		replyCancelled([]*Request{perm.req})
 	}
+}
+
+// serveFile answers an fs/* request inside the session folder.
+func (s *Session) serveFile(req *Request) {
+	folder, err := NewFolder(s.cfg.Cwd)
+	if err != nil {
+		req.Reply(nil, err)
+		return
+	}
+	if req.Method == MethodReadTextFile {
+		req.Reply(folder.ReadTextFile(req.Params))
+		return
+	}
+	req.Reply(folder.WriteTextFile(req.Params))
 }

@@ -43,7 +43,7 @@ type Implementation struct {
 }
 
 // ClientCapabilities are advertised in initialize. Only what is implemented is set: an absent
-// capability means unsupported, so fs and terminal stay false until they exist.
+// or false capability means unsupported.
 type ClientCapabilities struct {
 	FS       FSCapabilities `json:"fs"`
 	Terminal bool           `json:"terminal"`

@@ -125,7 +125,9 @@ func (s *Session) Start(ctx context.Context) error {
 	var init InitializeResult
 	err = s.conn.Call(ctx, MethodInitialize, InitializeParams{
 		ProtocolVersion: ProtocolVersion,
-		ClientInfo:      s.cfg.ClientInfo,
+		// Only what is implemented: fs (confined to the session folder). No terminals yet.
+		ClientCapabilities: ClientCapabilities{FS: FSCapabilities{ReadTextFile: true, WriteTextFile: true}},
+		ClientInfo:         s.cfg.ClientInfo,
 	}, &init)
 	if err != nil {
 		return s.fail(fmt.Errorf("initialize %s: %w", s.cfg.AgentName, s.explain(err)), err)

@@ -1,0 +1,128 @@
+package acp_test
+
+import (
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"agentdesk/backend/acp"
+)
+
+func params(t *testing.T, v any) json.RawMessage {
+	t.Helper()
+	raw, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return raw
+}
+
+func rpcCode(err error) int {
+	var e *acp.RPCError
+	if errors.As(err, &e) {
+		return e.Code
+	}
+	return 0
+}
+
+func TestFolderReadsLinesInside(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "a.txt")
+	if err := os.WriteFile(path, []byte("one\ntwo\nthree\nfour\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f, err := acp.NewFolder(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	two, one := 2, 1
+	for _, c := range []struct {
+		line, limit *int
+		want        string
+	}{
+		{nil, nil, "one\ntwo\nthree\nfour\n"},
+		{&two, nil, "two\nthree\nfour\n"},
+		{&two, &two, "two\nthree\n"},
+		{nil, &one, "one\n"},
+	} {
+		res, err := f.ReadTextFile(params(t, acp.ReadTextFileParams{Path: path, Line: c.line, Limit: c.limit}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := res.(map[string]string)["content"]; got != c.want {
+			t.Errorf("line %v limit %v: %q, want %q", c.line, c.limit, got, c.want)
+		}
+	}
+	_, err = f.ReadTextFile(params(t, acp.ReadTextFileParams{Path: filepath.Join(dir, "missing.txt")}))
+	if rpcCode(err) != acp.CodeResourceNotFound {
+		t.Fatalf("missing file: %v, want -32002", err)
+	}
+}
+
+func TestFolderRefusesPathsOutside(t *testing.T) {
+	root := t.TempDir()
+	dir := filepath.Join(root, "project")
+	outside := filepath.Join(root, "secret.txt")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(outside, []byte("secret"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	// A symlink inside the folder that points out of it must not be a way out.
+	if err := os.Symlink(root, filepath.Join(dir, "escape")); err != nil {
+		t.Fatal(err)
+	}
+	f, err := acp.NewFolder(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{outside, filepath.Join(dir, "..", "secret.txt"), filepath.Join(dir, "escape", "secret.txt"), "relative.txt"} {
+		_, err := f.ReadTextFile(params(t, acp.ReadTextFileParams{Path: p}))
+		if rpcCode(err) != acp.CodeInvalidParams || !(strings.Contains(err.Error(), "outside the session folder") || strings.Contains(err.Error(), "not absolute")) {
+			t.Errorf("read %s: %v, want a refusal", p, err)
+		}
+		_, err = f.WriteTextFile(params(t, acp.WriteTextFileParams{Path: p, Content: "x"}))
+		if rpcCode(err) != acp.CodeInvalidParams {
+			t.Errorf("write %s: %v, want a refusal", p, err)
+		}
+	}
+	if data, _ := os.ReadFile(outside); string(data) != "secret" {
+		t.Fatalf("the file outside was changed: %q", data)
+	}
+}
+
+func TestFolderWritesCreatingParentsAndKeepingMode(t *testing.T) {
+	dir := t.TempDir()
+	f, err := acp.NewFolder(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	nested := filepath.Join(dir, "a", "b", "new.txt")
+	if _, err := f.WriteTextFile(params(t, acp.WriteTextFileParams{Path: nested, Content: "hello"})); err != nil {
+		t.Fatal(err)
+	}
+	if data, err := os.ReadFile(nested); err != nil || string(data) != "hello" {
+		t.Fatalf("new file: %q, %v", data, err)
+	}
+	script := filepath.Join(dir, "run.sh")
+	if err := os.WriteFile(script, []byte("old"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteTextFile(params(t, acp.WriteTextFileParams{Path: script, Content: "new"})); err != nil {
+		t.Fatal(err)
+	}
+	st, err := os.Stat(script)
+	if err != nil || st.Mode().Perm() != 0o755 {
+		t.Fatalf("mode after write: %v, %v; want 0755 kept", st.Mode(), err)
+	}
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if strings.Contains(e.Name(), ".agentdesk-") {
+			t.Fatalf("temp file %s left behind", e.Name())
+		}
+	}
+}
