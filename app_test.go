@@ -167,3 +167,14 @@ func TestCLIRejectsBadInput(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errOut.String())
 	}
 }
+
+func TestCLIRunWithAgentCommand(t *testing.T) {
+	var out, errOut bytes.Buffer
+	self, _ := os.Executable()
+	line := "'" + self + "' demo-agent --pace 0s"
+	code := runCommand([]string{"--db", t.TempDir() + "/c.db", "--agent-cmd", line, "--permissions", "reject", "--cwd", t.TempDir(), "hi"},
+		strings.NewReader(""), &out, &errOut)
+	if code != 0 || !strings.Contains(out.String(), "you **rejected** it") || !strings.HasSuffix(out.String(), "stop reason: end_turn\n") {
+		t.Fatalf("exit %d\n%s\n%s", code, out.String(), errOut.String())
+	}
+}

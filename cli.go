@@ -33,7 +33,7 @@ var cliCommands = map[string]func(args []string, stdin io.Reader, stdout, stderr
 const usage = `agentdesk — a desktop client for ACP coding agents.
 
 Without arguments it opens the window. Headless commands:
-  agentdesk run [--agent ID] [--cwd DIR] [--permissions ask|allow|reject] [--cancel-after DURATION] [--db PATH] PROMPT
+  agentdesk run [--agent ID | --agent-cmd 'CMD ARGS'] [--cwd DIR] [--permissions ask|allow|reject] [--cancel-after DURATION] [--db PATH] PROMPT
       run one turn and print the transcript as it streams; the stop reason comes last
   agentdesk history [--db PATH] [--search TEXT]
       list saved sessions, newest first
@@ -111,6 +111,7 @@ func runCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	agentID := fs.String("agent", agents.DemoID, "agent id (see the app's agent list)")
+	agentCmd := fs.String("agent-cmd", "", "start this command line as the agent instead (no shell runs it)")
 	cwd := fs.String("cwd", ".", "project folder of the session")
 	policy := fs.String("permissions", "ask", "answer permission requests: ask (on this terminal), allow (allow once) or reject (reject once)")
 	cancelAfter := fs.Duration("cancel-after", 0, "press Stop after this long (0: never)")
@@ -136,7 +137,16 @@ func runCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	} else {
 		defer st.Close()
 	}
-	hub := NewHub(st, agents.List(agents.Self(), demoArgs()), func(string, ...any) {})
+	list := agents.List(agents.Self(), demoArgs())
+	if *agentCmd != "" {
+		custom, err := agents.FromCommandLine(*agentCmd)
+		if err != nil {
+			fmt.Fprintf(stderr, "agentdesk run: %v\n", err)
+			return 2
+		}
+		list, *agentID = append(list, custom), custom.ID
+	}
+	hub := NewHub(st, list, func(string, ...any) {})
 	out := newPrinter(stdout)
 	events := make(chan acp.Event, 64)
 	done := make(chan struct{}) // closed once nobody reads events any more

@@ -7,6 +7,7 @@ require (
 	github.com/wailsapp/wails/v2 v2.9.2
 	go.uber.org/goleak v1.3.0
 	modernc.org/sqlite v1.62.0
+	mvdan.cc/sh/v3 v3.14.1
 )
 
 require (

@@ -7,6 +7,9 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
+
+	"mvdan.cc/sh/v3/shell"
 )
 
 // DemoID is the id of the built-in Demo agent, always available and listed first.
@@ -71,4 +74,27 @@ func Self() string {
 		return p
 	}
 	return os.Args[0]
+}
+
+// CustomID is the id of an agent given on the command line with --agent-cmd.
+const CustomID = "custom"
+
+// FromCommandLine makes an agent from a command line such as `npx -y @acme/agent --acp`. It is
+// split like a POSIX shell would (quotes, escapes, $VAR from the environment) by mvdan.cc/sh,
+// the maintained Go shell parser, but nothing is executed by a shell: the agent is started directly.
+func FromCommandLine(line string) (Agent, error) {
+	words, err := shell.Fields(line, nil)
+	if err != nil {
+		return Agent{}, fmt.Errorf("agent command %q: %w", line, err)
+	}
+	if len(words) == 0 {
+		return Agent{}, fmt.Errorf("agent command is empty: give the command that starts an ACP agent, e.g. \"gemini --acp\"")
+	}
+	a := Agent{ID: CustomID, Name: filepath.Base(words[0]), Command: words[0], Args: words[1:]}
+	path, err := exec.LookPath(a.Command)
+	if err != nil {
+		return Agent{}, fmt.Errorf("agent command %q: %w", a.Command, err)
+	}
+	a.Command, a.Available = path, true
+	return a, nil
 }
