@@ -95,7 +95,7 @@ func (a *App) DefaultFolder() string {
 
 // StartSession starts agentID in cwd and returns at once; events follow under acp.EventName.
 func (a *App) StartSession(agentID, cwd string) (SessionInfo, error) {
-	_, info, err := a.hub.Start(agentID, cwd, acp.EmitterFunc(func(ev acp.Event) { a.emit(a.ctx, acp.EventName, ev) }))
+	_, info, err := a.hub.Start(StartRequest{AgentID: agentID, Cwd: cwd}, acp.EmitterFunc(func(ev acp.Event) { a.emit(a.ctx, acp.EventName, ev) }))
 	return info, err
 }
 

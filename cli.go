@@ -33,7 +33,7 @@ var cliCommands = map[string]func(args []string, stdin io.Reader, stdout, stderr
 const usage = `agentdesk — a desktop client for ACP coding agents.
 
 Without arguments it opens the window. Headless commands:
-  agentdesk run [--agent ID | --agent-cmd 'CMD ARGS'] [--cwd DIR] [--permissions ask|allow|reject] [--cancel-after DURATION] [--db PATH] PROMPT
+  agentdesk run [--agent ID | --agent-cmd 'CMD ARGS'] [--cwd DIR] [--auth METHOD_ID] [--permissions ask|allow|reject] [--cancel-after DURATION] [--db PATH] PROMPT
       run one turn and print the transcript as it streams; the stop reason comes last
   agentdesk history [--db PATH] [--search TEXT]
       list saved sessions, newest first
@@ -116,6 +116,7 @@ func runCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	policy := fs.String("permissions", "ask", "answer permission requests: ask (on this terminal), allow (allow once) or reject (reject once)")
 	cancelAfter := fs.Duration("cancel-after", 0, "press Stop after this long (0: never)")
 	db := fs.String("db", "", "database file")
+	auth := fs.String("auth", "", "log in with this auth method of the agent first (see the error that lists them)")
 	if fs.Parse(args) != nil {
 		return 2
 	}
@@ -150,7 +151,7 @@ func runCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	out := newPrinter(stdout)
 	events := make(chan acp.Event, 64)
 	done := make(chan struct{}) // closed once nobody reads events any more
-	sess, _, err := hub.Start(*agentID, *cwd, acp.EmitterFunc(func(ev acp.Event) {
+	sess, _, err := hub.Start(StartRequest{AgentID: *agentID, Cwd: *cwd, AuthMethod: *auth}, acp.EmitterFunc(func(ev acp.Event) {
 		out.print(ev)
 		if ev.Kind == acp.EventPermission || ev.Kind == acp.EventTurnEnd || ev.Kind == acp.EventState {
 			select {

@@ -49,10 +49,18 @@ type SessionInfo struct {
 	Cwd       string `json:"cwd"`
 }
 
+// StartRequest says which agent to start where.
+type StartRequest struct {
+	AgentID    string
+	Cwd        string
+	AuthMethod string // optional: log in with this auth method of the agent first
+}
+
 // Start validates the agent and folder, then creates the session and starts the agent in the
 // background; out receives every event (state starting first). Errors here are the user's to
 // fix (unknown agent, missing folder); later failures arrive as events.
-func (h *Hub) Start(agentID, cwd string, out acp.Emitter) (*acp.Session, SessionInfo, error) {
+func (h *Hub) Start(req StartRequest, out acp.Emitter) (*acp.Session, SessionInfo, error) {
+	agentID, cwd := req.AgentID, req.Cwd
 	agent, err := agents.Find(h.agents, agentID)
 	if err != nil {
 		return nil, SessionInfo{}, err
@@ -64,7 +72,7 @@ func (h *Hub) Start(agentID, cwd string, out acp.Emitter) (*acp.Session, Session
 	id := uuid.NewString()
 	info := SessionInfo{SessionID: id, AgentID: agent.ID, AgentName: agent.Name, Cwd: dir}
 	emitter := out
-	cfg := acp.Config{ID: id, AgentName: agent.Name, Cwd: dir, Logf: h.logf,
+	cfg := acp.Config{ID: id, AgentName: agent.Name, Cwd: dir, Logf: h.logf, AuthMethod: req.AuthMethod,
 		ClientInfo: acp.Implementation{Name: "agentdesk", Title: "agentdesk", Version: version},
 		Launch: func(context.Context) (acp.Transport, error) {
 			return acp.Start(acp.Command{Path: agent.Command, Args: agent.Args, Env: os.Environ(), Dir: dir})

@@ -20,6 +20,9 @@ type Config struct {
 	Emitter    Emitter                                         // receives the session's events
 	Journal    func(dir Direction, method string, line []byte) // raw messages; must not block or modify line
 	ClientInfo Implementation
+	// AuthMethod, when set, is the agent's auth method to log in with before the session opens
+	// (env_var values must already be in the agent's environment).
+	AuthMethod string
 	Logf       func(string, ...any)
 	// CloseGrace is how long each step of the stop ladder waits (default 2 s).
 	CloseGrace time.Duration
@@ -66,6 +69,7 @@ type Session struct {
 	turns          []TurnSummary
 	title          string
 	agentSessionID string
+	authMethods    []AuthMethod
 	early          []json.RawMessage // session/update params that arrived before session/new returned
 	transport      Transport
 	conn           *Conn
@@ -136,8 +140,20 @@ func (s *Session) Start(ctx context.Context) error {
 		return s.fail(fmt.Errorf("%s speaks ACP version %d; agentdesk speaks version %d: update the agent or agentdesk",
 			s.cfg.AgentName, init.ProtocolVersion, ProtocolVersion), nil)
 	}
+	methods := decodeAuthMethods(init.AuthMethods)
+	s.mu.Lock()
+	s.authMethods = methods
+	s.mu.Unlock()
+	if s.cfg.AuthMethod != "" {
+		if err := s.authenticate(ctx, methods); err != nil {
+			return s.fail(err, err)
+		}
+	}
 	var ns NewSessionResult
 	err = s.conn.Call(ctx, MethodSessionNew, NewSessionParams{Cwd: s.cfg.Cwd, MCPServers: []json.RawMessage{}}, &ns)
+	if authErr := (*AuthRequiredError)(nil); errors.As(s.asAuthRequired(err, methods), &authErr) {
+		return s.fail(authErr, err)
+	}
 	if err != nil {
 		return s.fail(fmt.Errorf("open a session with %s in %s: %w", s.cfg.AgentName, s.cfg.Cwd, s.explain(err)), err)
 	}
@@ -241,6 +257,7 @@ func (s *Session) endTurn(turn int, res PromptResult, err error) {
 		err = s.explain(err)
 	}
 	s.mu.Lock()
+	err = s.asAuthRequired(err, s.authMethods) // the Claude adapter asks for a login only on prompt
 	ts := TurnSummary{Turn: turn, StopReason: res.StopReason}
 	cancelling := s.state == StateCancelling
 	switch {

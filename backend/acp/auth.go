@@ -1,0 +1,134 @@
+package acp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// MethodAuthenticate logs the agent in with one of its auth methods.
+const MethodAuthenticate = "authenticate"
+
+// Auth method types (acp-client.md §2). An absent type means "agent".
+const (
+	AuthAgent    = "agent"    // call authenticate; the agent does the rest (e.g. a browser login)
+	AuthEnvVar   = "env_var"  // the agent reads credentials from its environment, then authenticate
+	AuthTerminal = "terminal" // the user runs the agent's login command in a terminal; never authenticate
+)
+
+// AuthMethod is one way the agent offers to log in.
+type AuthMethod struct {
+	ID          string            `json:"id"`
+	Name        string            `json:"name"`
+	Description string            `json:"description,omitempty"`
+	Type        string            `json:"type,omitempty"`
+	Vars        []AuthVar         `json:"vars,omitempty"` // env_var
+	Link        string            `json:"link,omitempty"` // env_var: where to get a key
+	Args        []string          `json:"args,omitempty"` // terminal: arguments to the agent's own command
+	Env         map[string]string `json:"env,omitempty"`  // terminal
+}
+
+// AuthVar is an environment variable an env_var method needs.
+type AuthVar struct {
+	Name     string `json:"name"`
+	Label    string `json:"label,omitempty"`
+	Optional bool   `json:"optional,omitempty"`
+	Secret   *bool  `json:"secret,omitempty"` // default true
+}
+
+// Kind is the method's type with the default applied.
+func (m AuthMethod) Kind() string {
+	if m.Type == "" {
+		return AuthAgent
+	}
+	return m.Type
+}
+
+// AuthRequiredError is returned by Start when the agent answers -32000 (authentication
+// required). Methods are the agent's offers; the caller picks one and starts again with
+// Config.AuthMethod (after putting env_var values in the agent's environment, or after the user
+// ran a terminal method's command).
+type AuthRequiredError struct {
+	Agent   string
+	Methods []AuthMethod
+	Err     *RPCError
+}
+
+// Error lists the methods so the message alone tells the user what to do.
+func (e *AuthRequiredError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s needs you to log in (%s)", e.Agent, e.Err.Message)
+	if len(e.Methods) == 0 {
+		b.WriteString("; it offers no login method: see its documentation and its stderr")
+		return b.String()
+	}
+	b.WriteString("; it offers:")
+	for _, m := range e.Methods {
+		fmt.Fprintf(&b, "\n  %s (%s): %s", m.ID, m.Kind(), m.Name)
+		switch m.Kind() {
+		case AuthEnvVar:
+			var names []string
+			for _, v := range m.Vars {
+				names = append(names, v.Name)
+			}
+			fmt.Fprintf(&b, " (set %s)", strings.Join(names, ", "))
+		case AuthTerminal:
+			fmt.Fprintf(&b, " (run the agent with: %s)", strings.Join(m.Args, " "))
+		}
+	}
+	b.WriteString("\nchoose one with --auth METHOD_ID")
+	return b.String()
+}
+
+// Unwrap exposes the agent's error.
+func (e *AuthRequiredError) Unwrap() error { return e.Err }
+
+// authenticate runs the chosen method (Config.AuthMethod) before the session opens. Terminal
+// methods are not called: the user runs their command, then starts again without --auth.
+func (s *Session) authenticate(ctx context.Context, methods []AuthMethod) error {
+	id := s.cfg.AuthMethod
+	var method *AuthMethod
+	for i := range methods {
+		if methods[i].ID == id {
+			method = &methods[i]
+		}
+	}
+	if method == nil {
+		ids := make([]string, len(methods))
+		for i, m := range methods {
+			ids[i] = m.ID
+		}
+		return fmt.Errorf("%s offers no auth method %q (it offers: %s)", s.cfg.AgentName, id, strings.Join(ids, ", "))
+	}
+	if method.Kind() == AuthTerminal {
+		return fmt.Errorf("auth method %q is a terminal login: run the agent's command with %q in a terminal, then start again without choosing a method",
+			id, strings.Join(method.Args, " "))
+	}
+	if err := s.conn.Call(ctx, MethodAuthenticate, map[string]string{"methodId": id}, nil); err != nil {
+		return fmt.Errorf("log in to %s with %q: %w", s.cfg.AgentName, id, s.explain(err))
+	}
+	return nil
+}
+
+// asAuthRequired turns a -32000 answer into an *AuthRequiredError listing the methods.
+func (s *Session) asAuthRequired(err error, methods []AuthMethod) error {
+	var rpcErr *RPCError
+	if errors.As(err, &rpcErr) && rpcErr.Code == CodeAuthRequired {
+		return &AuthRequiredError{Agent: s.cfg.AgentName, Methods: methods, Err: rpcErr}
+	}
+	return err
+}
+
+// decodeAuthMethods reads the methods an agent offers; one that does not decode is skipped.
+func decodeAuthMethods(raw []json.RawMessage) []AuthMethod {
+	out := []AuthMethod{}
+	for _, r := range raw {
+		var m AuthMethod
+		if json.Unmarshal(r, &m) == nil && m.ID != "" {
+			out = append(out, m)
+		}
+	}
+	return out
+}

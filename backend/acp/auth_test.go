@@ -1,0 +1,96 @@
+package acp_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"agentdesk/backend/acp"
+	"agentdesk/backend/acp/acptest"
+)
+
+// loginAgent refuses session/new with -32000 until authenticate succeeds, like Gemini CLI and
+// the Codex adapter.
+type loginAgent struct {
+	conn          *acp.Conn
+	ready         chan struct{}
+	authenticated atomic.Bool
+	calls         atomic.Int32
+}
+
+const loginMethods = `[{"id":"browser","name":"Log in with a browser"},
+ {"id":"api-key","name":"Use an API key","type":"env_var","vars":[{"name":"ACME_API_KEY"}]},
+ {"id":"cli-login","name":"Log in in a terminal","type":"terminal","args":["auth","login"]}]`
+
+func (a *loginAgent) HandleNotification(string, json.RawMessage) {}
+func (a *loginAgent) HandleRequest(req *acp.Request) {
+	<-a.ready
+	switch req.Method {
+	case acp.MethodInitialize:
+		req.Reply(map[string]any{"protocolVersion": 1, "agentCapabilities": map[string]any{}, "authMethods": json.RawMessage(loginMethods)}, nil)
+	case acp.MethodAuthenticate:
+		a.calls.Add(1)
+		a.authenticated.Store(true)
+		req.Reply(struct{}{}, nil)
+	case acp.MethodSessionNew:
+		if !a.authenticated.Load() {
+			req.Reply(nil, &acp.RPCError{Code: acp.CodeAuthRequired, Message: "Authentication required"})
+			return
+		}
+		req.Reply(map[string]any{"sessionId": "a1"}, nil)
+	default:
+		req.Reply(nil, &acp.RPCError{Code: acp.CodeMethodNotFound, Message: req.Method})
+	}
+}
+
+func startLogin(t *testing.T, method string) (*acp.Session, *loginAgent, error) {
+	t.Helper()
+	a := &loginAgent{ready: make(chan struct{})}
+	s := acp.NewSession(acp.Config{ID: "s1", AgentName: "Acme", Cwd: "/p", Emitter: newEvents(), Logf: t.Logf, AuthMethod: method,
+		Launch: func(context.Context) (acp.Transport, error) {
+			return acptest.Serve(func(in io.Reader, out io.Writer) error {
+				a.conn = acp.NewConn(in, out, a, acp.WithLogf(func(string, ...any) {}))
+				close(a.ready)
+				<-a.conn.Done()
+				return nil
+			}), nil
+		}})
+	t.Cleanup(func() { s.Close() })
+	return s, a, s.Start(context.Background())
+}
+
+func TestAuthRequiredListsTheMethods(t *testing.T) {
+	s, _, err := startLogin(t, "")
+	var authErr *acp.AuthRequiredError
+	if !errors.As(err, &authErr) || len(authErr.Methods) != 3 {
+		t.Fatalf("Start: %v, want an AuthRequiredError with the three methods", err)
+	}
+	for _, want := range []string{"browser (agent)", "api-key (env_var)", "set ACME_API_KEY", "cli-login (terminal)", "auth login", "--auth"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("message lacks %q:\n%s", want, err)
+		}
+	}
+	if s.State() != acp.StateFailed {
+		t.Fatalf("state %s, want failed", s.State())
+	}
+}
+
+func TestAuthMethodsAreUsed(t *testing.T) {
+	for _, m := range []string{"browser", "api-key"} {
+		s, a, err := startLogin(t, m)
+		if err != nil || s.State() != acp.StateIdle || a.calls.Load() != 1 {
+			t.Fatalf("%s: Start %v, state %s, %d authenticate calls", m, err, s.State(), a.calls.Load())
+		}
+	}
+	_, a, err := startLogin(t, "cli-login")
+	if err == nil || !strings.Contains(err.Error(), "terminal login") || a.calls.Load() != 0 {
+		t.Fatalf("terminal method: %v (authenticate called %d times, want 0)", err, a.calls.Load())
+	}
+	if _, _, err := startLogin(t, "nope"); err == nil || !strings.Contains(err.Error(), "browser, api-key, cli-login") {
+		t.Fatalf("unknown method: %v", err)
+	}
+}
