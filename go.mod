@@ -3,6 +3,7 @@ module agentdesk
 go 1.26.0
 
 require (
+	github.com/coder/acp-go-sdk v0.13.0
 	github.com/google/uuid v1.6.0
 	github.com/wailsapp/wails/v2 v2.9.2
 	go.uber.org/goleak v1.3.0

@@ -50,6 +50,11 @@ func (r *recorder) Record(ev acp.Event) {
 	case acp.EventTurnEnd:
 		r.w.EndTurn(r.sessionID, ev.Turn, ev.StopReason, ev.Message, r.now())
 		r.w.SetOutcome(r.sessionID, ev.StopReason)
+	case acp.EventInfo:
+		if ev.Title != "" { // the agent's own title beats the first prompt
+			title := ev.Title
+			r.w.UpdateSession(r.sessionID, nil, &title)
+		}
 	case acp.EventState:
 		// An exit agentdesk caused (Close) has no message and keeps the last turn's outcome.
 		if ev.State == acp.StateFailed || (ev.State == acp.StateExited && ev.Message != "") {

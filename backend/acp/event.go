@@ -20,6 +20,7 @@ const (
 	EventPermission     EventKind = "permission"
 	EventPermissionDone EventKind = "permission_done"
 	EventTurnEnd        EventKind = "turn_end"
+	EventInfo           EventKind = "info" // the session's title and controls changed
 )
 
 // State is a session's lifecycle state.
@@ -53,13 +54,15 @@ type Event struct {
 
 	RequestID  string          `json:"requestId,omitempty"`  // permission, permission_done
 	ToolCallID string          `json:"toolCallId,omitempty"` // permission: the entry id of its tool card
-	Title      string          `json:"title,omitempty"`      // permission
+	Title      string          `json:"title,omitempty"`      // permission; info: the session title
 	Options    []OptionSummary `json:"options,omitempty"`    // permission, in the agent's order
 	Outcome    string          `json:"outcome,omitempty"`    // permission_done: selected | cancelled
 	OptionID   string          `json:"optionId,omitempty"`   // permission_done when selected
 
 	Turn       int    `json:"turn,omitempty"`       // turn_end
 	StopReason string `json:"stopReason,omitempty"` // turn_end
+
+	Controls *Controls `json:"controls,omitempty"` // info (with Title): the whole current set
 }
 
 // OptionSummary is a permission option as the UI shows it.

@@ -56,8 +56,9 @@ func (s *Session) applyUpdateLocked(params json.RawMessage) {
 		u = Update{Kind: "invalid " + u.Kind, Raw: n.Update} // never typed: rendered as unknown
 		s.cfg.Logf("%s: %v", s.cfg.AgentName, err)
 	}
-	if u.Info != nil && u.Info.Title != nil {
-		s.title = *u.Info.Title
+	if u.IsMetadata() {
+		s.applyMetaLocked(u)
+		return
 	}
 	for _, c := range s.tr.Apply(u) {
 		s.pushChange(c)

@@ -90,13 +90,12 @@ type NewSessionParams struct {
 	MCPServers []json.RawMessage `json:"mcpServers"`
 }
 
-// NewSessionResult carries the agent's session id; modes, models and config options are kept
-// raw until the pickers exist.
+// NewSessionResult carries the agent's session id and what the user may pick for the session.
 type NewSessionResult struct {
-	SessionID     string          `json:"sessionId"`
-	Modes         json.RawMessage `json:"modes,omitempty"`
-	Models        json.RawMessage `json:"models,omitempty"`
-	ConfigOptions json.RawMessage `json:"configOptions,omitempty"`
+	SessionID     string         `json:"sessionId"`
+	Modes         *Modes         `json:"modes,omitempty"`
+	Models        *Models        `json:"models,omitempty"`
+	ConfigOptions []ConfigOption `json:"configOptions,omitempty"`
 }
 
 // ContentBlock is one piece of prompt or message content. Only text is built by this client;

@@ -49,6 +49,7 @@ type Snapshot struct {
 	Permissions []PermissionSummary `json:"permissions"`
 	Turns       []TurnSummary       `json:"turns"`
 	Stderr      string              `json:"stderr,omitempty"`
+	Controls    *Controls           `json:"controls,omitempty"`
 }
 
 // ErrBusy is returned by Prompt when the session is not idle.
@@ -70,6 +71,7 @@ type Session struct {
 	title          string
 	agentSessionID string
 	authMethods    []AuthMethod
+	controls       Controls
 	early          []json.RawMessage // session/update params that arrived before session/new returned
 	transport      Transport
 	conn           *Conn
@@ -162,6 +164,8 @@ func (s *Session) Start(ctx context.Context) error {
 	}
 	s.mu.Lock()
 	s.agentSessionID = ns.SessionID
+	s.controls = Controls{ConfigOptions: ns.ConfigOptions, Modes: ns.Modes, Models: ns.Models}
+	s.pushInfoLocked()
 	early := s.early
 	s.early = nil
 	for _, raw := range early {
@@ -389,6 +393,8 @@ func (s *Session) Snapshot() Snapshot {
 	for _, p := range s.perms {
 		snap.Permissions = append(snap.Permissions, p.summary)
 	}
+	c := s.controls
+	snap.Controls = &c
 	if s.transport != nil {
 		snap.Stderr = s.transport.StderrTail()
 	}

@@ -31,7 +31,6 @@ type Update struct {
 	ToolCall *ToolCallFields // tool_call, tool_call_update
 	Plan     []PlanEntry     // plan (always the whole plan)
 	Usage    *Usage          // usage_update
-	Info     *SessionInfo    // session_info_update
 }
 
 // ChunkUpdate is a piece of a user, agent or thought message.
@@ -104,11 +103,6 @@ type Cost struct {
 	Currency string  `json:"currency"`
 }
 
-// SessionInfo is session_info_update; Title is nil when absent.
-type SessionInfo struct {
-	Title *string `json:"title,omitempty"`
-}
-
 // DecodeUpdate reads the discriminator first and then only the fields of that kind. A known
 // kind whose fields do not decode is an error (Kind and Raw are still set); an unknown kind is not.
 func DecodeUpdate(raw json.RawMessage) (Update, error) {
@@ -139,9 +133,6 @@ func DecodeUpdate(raw json.RawMessage) (Update, error) {
 	case UpdateUsage:
 		u.Usage = new(Usage)
 		err = json.Unmarshal(raw, u.Usage)
-	case UpdateSessionInfo:
-		u.Info = new(SessionInfo)
-		err = json.Unmarshal(raw, u.Info)
 	}
 	if err != nil {
 		return Update{Kind: head.Kind, Raw: raw}, fmt.Errorf("decode %s update: %w", head.Kind, err)

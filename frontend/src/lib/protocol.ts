@@ -162,7 +162,36 @@ export interface TurnEndEvent extends EventBase {
   message?: string | null;
 }
 
+/**
+ * What the agent lets the user pick (config options first; legacy modes/models otherwise) and the
+ * slash commands it advertises. Lists are the agent's, in its order (backend/acp/controls.go).
+ */
+export interface Controls {
+  configOptions?: ConfigOption[] | null;
+  modes?: { currentModeId: string; availableModes: { id: string; name: string; description?: string }[] } | null;
+  models?: { currentModelId: string; availableModels: { modelId: string; name: string; description?: string }[] } | null;
+  commands?: { name: string; description?: string; input?: { hint?: string } | null }[] | null;
+}
+
+export interface ConfigOption {
+  id: string;
+  name: string;
+  description?: string;
+  category?: string;
+  type: 'select' | 'boolean' | (string & {});
+  currentValue?: unknown;
+  options?: unknown;
+}
+
+/** The session's title and controls changed (the whole current set). */
+export interface InfoEvent extends EventBase {
+  kind: 'info';
+  title?: string | null;
+  controls?: Controls | null;
+}
+
 export type SessionEvent =
+  | InfoEvent
   | StateEvent
   | EntryEvent
   | ChunkEvent
@@ -192,6 +221,7 @@ export interface Snapshot {
   permissions: PermissionRequest[] | null;
   turns: TurnInfo[] | null;
   stderr?: string | null;
+  controls?: Controls | null;
 }
 
 // ---- bound verbs' payloads ----

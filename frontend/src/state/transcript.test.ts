@@ -146,6 +146,19 @@ describe('apply: permissions', () => {
   });
 });
 
+describe('apply: info', () => {
+  it('keeps the title and replaces the controls with the whole new set', () => {
+    const controls = { modes: { currentModeId: 'plan', availableModes: [{ id: 'plan', name: 'Plan' }] }, commands: [{ name: 'review' }] };
+    const s = applyAll(
+      emptyState(SID),
+      events({ kind: 'info', title: 'Fix the build', controls }, { kind: 'info', title: '', controls: { commands: [] } }),
+    );
+    expect(s.title).toBe('');
+    expect(s.controls).toEqual({ commands: [] });
+    expect(applyAll(emptyState(SID), events({ kind: 'info', title: 'Fix the build', controls })).controls?.modes?.currentModeId).toBe('plan');
+  });
+});
+
 describe('apply: state and turn_end', () => {
   it('tracks the state and its message', () => {
     const s = applyAll(

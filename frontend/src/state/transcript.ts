@@ -8,6 +8,7 @@
 // Sequencing (seq gaps, stale events) is the store's business (see session.svelte.ts); apply
 // records event.seq and trusts it.
 import type {
+  Controls,
   Entry,
   PermissionOption,
   PermissionRequest,
@@ -51,6 +52,8 @@ export interface TranscriptState {
   /** Turns by turn number ascending; stopReason is set once the turn ended. */
   turns: readonly TurnInfo[];
   stderr?: string;
+  /** What the agent lets the user pick; the pickers (issue 5) render it. */
+  controls?: Controls;
 }
 
 export interface StateInit {
@@ -182,6 +185,9 @@ export function apply(state: TranscriptState, event: SessionEvent): TranscriptSt
     case 'state':
       next = { ...state, state: event.state, message: event.message ?? undefined };
       break;
+    case 'info':
+      next = { ...state, title: event.title ?? '', ...(event.controls ? { controls: event.controls } : {}) };
+      break;
     case 'entry':
       next = upsertEntry(state, event.entry);
       break;
@@ -243,6 +249,7 @@ export function fromSnapshot(snap: Snapshot): TranscriptState {
     decisions: [],
     turns: [...(snap.turns ?? [])].sort((a, b) => a.turn - b.turn),
     ...(snap.stderr ? { stderr: snap.stderr } : {}),
+    ...(snap.controls ? { controls: snap.controls } : {}),
   };
 }
 

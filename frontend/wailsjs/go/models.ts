@@ -1,5 +1,46 @@
 export namespace acp {
 	
+	export interface CommandInput {
+	    hint?: string;
+	}
+	export interface ConfigOption {
+	    id: string;
+	    name: string;
+	    description?: string;
+	    category?: string;
+	    type: string;
+	    currentValue?: number[];
+	    options?: number[];
+	}
+	export interface SlashCommand {
+	    name: string;
+	    description?: string;
+	    input?: CommandInput;
+	}
+	export interface Model {
+	    modelId: string;
+	    name: string;
+	    description?: string;
+	}
+	export interface Models {
+	    currentModelId: string;
+	    availableModels: Model[];
+	}
+	export interface Mode {
+	    id: string;
+	    name: string;
+	    description?: string;
+	}
+	export interface Modes {
+	    currentModeId: string;
+	    availableModes: Mode[];
+	}
+	export interface Controls {
+	    configOptions?: ConfigOption[];
+	    modes?: Modes;
+	    models?: Models;
+	    commands?: SlashCommand[];
+	}
 	export interface Cost {
 	    amount: number;
 	    currency: string;
@@ -49,6 +90,10 @@ export namespace acp {
 	    stderr?: string;
 	}
 	
+	
+	
+	
+	
 	export interface OptionSummary {
 	    id: string;
 	    name: string;
@@ -60,6 +105,7 @@ export namespace acp {
 	    title: string;
 	    options: OptionSummary[];
 	}
+	
 	
 	export interface TurnSummary {
 	    turn: number;
@@ -78,6 +124,7 @@ export namespace acp {
 	    permissions: PermissionSummary[];
 	    turns: TurnSummary[];
 	    stderr?: string;
+	    controls?: Controls;
 	}
 	
 	

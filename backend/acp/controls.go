@@ -1,0 +1,214 @@
+package acp
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+)
+
+// Methods that change a session's mode, model or configuration.
+const (
+	MethodSetMode         = "session/set_mode"
+	MethodSetConfigOption = "session/set_config_option"
+	MethodSetModel        = "session/set_model" // legacy, still the only model switch of Gemini CLI
+)
+
+// Controls are what the agent lets the user pick for a session: config options first (the
+// current protocol), else the legacy modes and models, and the slash commands it advertises.
+// Every list is the agent's, in the agent's order.
+type Controls struct {
+	ConfigOptions []ConfigOption `json:"configOptions,omitempty"`
+	Modes         *Modes         `json:"modes,omitempty"`
+	Models        *Models        `json:"models,omitempty"`
+	Commands      []SlashCommand `json:"commands,omitempty"`
+}
+
+// ConfigOption is one session setting. CurrentValue and Options stay raw: values are strings or
+// booleans, and options are a flat list or groups — the UI renders them as the agent sent them.
+type ConfigOption struct {
+	ID           string          `json:"id"`
+	Name         string          `json:"name"`
+	Description  string          `json:"description,omitempty"`
+	Category     string          `json:"category,omitempty"`
+	Type         string          `json:"type"`
+	CurrentValue json.RawMessage `json:"currentValue,omitempty"`
+	Options      json.RawMessage `json:"options,omitempty"`
+}
+
+// Modes is the legacy mode list.
+type Modes struct {
+	CurrentModeID  string `json:"currentModeId"`
+	AvailableModes []Mode `json:"availableModes"`
+}
+
+// Mode is one legacy mode.
+type Mode struct {
+	ID          string `json:"id"`
+	Name        string `json:"name"`
+	Description string `json:"description,omitempty"`
+}
+
+// Models is the legacy model list.
+type Models struct {
+	CurrentModelID  string  `json:"currentModelId"`
+	AvailableModels []Model `json:"availableModels"`
+}
+
+// Model is one legacy model.
+type Model struct {
+	ModelID     string `json:"modelId"`
+	Name        string `json:"name"`
+	Description string `json:"description,omitempty"`
+}
+
+// SlashCommand is a command the agent advertises; it is sent as prompt text "/name args".
+type SlashCommand struct {
+	Name        string        `json:"name"`
+	Description string        `json:"description,omitempty"`
+	Input       *CommandInput `json:"input,omitempty"`
+}
+
+// CommandInput hints at a command's argument.
+type CommandInput struct {
+	Hint string `json:"hint,omitempty"`
+}
+
+// applyMetaLocked keeps what a metadata update says and announces the new session info.
+func (s *Session) applyMetaLocked(u Update) {
+	switch u.Kind {
+	case UpdateAvailableCommands:
+		var p struct {
+			Commands []SlashCommand `json:"availableCommands"`
+		}
+		if json.Unmarshal(u.Raw, &p) == nil {
+			s.controls.Commands = p.Commands
+		}
+	case UpdateCurrentMode:
+		var p struct {
+			Current string `json:"currentModeId"`
+			Legacy  string `json:"modeId"` // one docs example uses this name
+		}
+		if json.Unmarshal(u.Raw, &p) == nil && s.controls.Modes != nil {
+			s.controls.Modes.CurrentModeID = p.Current
+			if p.Current == "" {
+				s.controls.Modes.CurrentModeID = p.Legacy
+			}
+		}
+	case UpdateConfigOptions:
+		var p struct {
+			Options []ConfigOption `json:"configOptions"`
+		}
+		if json.Unmarshal(u.Raw, &p) == nil {
+			s.controls.ConfigOptions = p.Options // always the complete list
+		}
+	case UpdateSessionInfo:
+		var p struct {
+			Title json.RawMessage `json:"title"`
+		}
+		if json.Unmarshal(u.Raw, &p) == nil && len(p.Title) > 0 { // absent: leave the title alone
+			var title *string
+			_ = json.Unmarshal(p.Title, &title) // null clears it
+			s.title = ""
+			if title != nil {
+				s.title = *title
+			}
+		}
+	}
+	s.pushInfoLocked()
+}
+
+func (s *Session) pushInfoLocked() {
+	c := s.controls
+	s.pushEvent(Event{Kind: EventInfo, Title: s.title, Controls: &c})
+}
+
+// SetMode switches the legacy mode. It waits for the agent's answer.
+func (s *Session) SetMode(ctx context.Context, modeID string) error {
+	s.mu.Lock()
+	modes := s.controls.Modes
+	s.mu.Unlock()
+	if modes == nil {
+		return fmt.Errorf("%s offers no modes", s.cfg.AgentName)
+	}
+	found := false
+	for _, m := range modes.AvailableModes {
+		found = found || m.ID == modeID
+	}
+	if !found {
+		return fmt.Errorf("%s has no mode %q", s.cfg.AgentName, modeID)
+	}
+	if err := s.callSession(ctx, MethodSetMode, map[string]any{"modeId": modeID}, nil); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	s.controls.Modes.CurrentModeID = modeID
+	s.pushInfoLocked()
+	s.mu.Unlock()
+	return nil
+}
+
+// SetModel switches the legacy model (session/set_model). It waits for the agent's answer.
+func (s *Session) SetModel(ctx context.Context, modelID string) error {
+	s.mu.Lock()
+	models := s.controls.Models
+	s.mu.Unlock()
+	if models == nil {
+		return fmt.Errorf("%s offers no model choice", s.cfg.AgentName)
+	}
+	if err := s.callSession(ctx, MethodSetModel, map[string]any{"modelId": modelID}, nil); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	s.controls.Models.CurrentModelID = modelID
+	s.pushInfoLocked()
+	s.mu.Unlock()
+	return nil
+}
+
+// SetConfigOption sets one config option to value (a JSON string or boolean); the agent answers
+// with the complete new list, which replaces ours.
+func (s *Session) SetConfigOption(ctx context.Context, configID string, value json.RawMessage) error {
+	s.mu.Lock()
+	var opt *ConfigOption
+	for i := range s.controls.ConfigOptions {
+		if s.controls.ConfigOptions[i].ID == configID {
+			opt = &s.controls.ConfigOptions[i]
+		}
+	}
+	s.mu.Unlock()
+	if opt == nil {
+		return fmt.Errorf("%s has no setting %q", s.cfg.AgentName, configID)
+	}
+	params := map[string]any{"configId": configID, "value": value}
+	if opt.Type == "boolean" {
+		params["type"] = "boolean"
+	}
+	var res struct {
+		Options []ConfigOption `json:"configOptions"`
+	}
+	if err := s.callSession(ctx, MethodSetConfigOption, params, &res); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	if res.Options != nil {
+		s.controls.ConfigOptions = res.Options
+	}
+	s.pushInfoLocked()
+	s.mu.Unlock()
+	return nil
+}
+
+// callSession sends a session-scoped request (sessionId added to params) and explains failures.
+func (s *Session) callSession(ctx context.Context, method string, params map[string]any, result any) error {
+	s.mu.Lock()
+	conn, id := s.conn, s.agentSessionID
+	s.mu.Unlock()
+	if conn == nil || id == "" {
+		return fmt.Errorf("%s: the session has not started", s.cfg.AgentName)
+	}
+	params["sessionId"] = id
+	if err := conn.Call(ctx, method, params, result); err != nil {
+		return fmt.Errorf("%s %s: %w", s.cfg.AgentName, method, s.explain(err))
+	}
+	return nil
+}

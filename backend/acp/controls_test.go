@@ -1,0 +1,111 @@
+package acp_test
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"testing"
+
+	"agentdesk/backend/acp"
+	"agentdesk/backend/acp/acptest"
+)
+
+// controlsAgent offers modes, models and config options like the Claude adapter, and announces
+// commands, a mode change and a title between turns.
+type controlsAgent struct {
+	conn  *acp.Conn
+	ready chan struct{}
+	calls chan string
+}
+
+func (a *controlsAgent) HandleNotification(string, json.RawMessage) {}
+func (a *controlsAgent) HandleRequest(req *acp.Request) {
+	<-a.ready
+	switch req.Method {
+	case acp.MethodInitialize:
+		req.Reply(map[string]any{"protocolVersion": 1, "agentCapabilities": map[string]any{}}, nil)
+	case acp.MethodSessionNew:
+		req.Reply(json.RawMessage(`{"sessionId":"c1",
+			"modes":{"currentModeId":"default","availableModes":[{"id":"default","name":"Default"},{"id":"plan","name":"Plan"}]},
+			"models":{"currentModelId":"m1","availableModels":[{"modelId":"m1","name":"Model one"},{"modelId":"m2","name":"Model two"}]},
+			"configOptions":[{"id":"mode","name":"Mode","category":"mode","type":"select","currentValue":"default","options":[{"value":"default","name":"Default"},{"value":"plan","name":"Plan"}]},
+			                 {"id":"think","name":"Think harder","type":"boolean","currentValue":false}]}`), nil)
+	case acp.MethodSetMode, acp.MethodSetModel:
+		a.calls <- req.Method + " " + string(req.Params)
+		req.Reply(struct{}{}, nil)
+	case acp.MethodSetConfigOption:
+		a.calls <- req.Method + " " + string(req.Params)
+		req.Reply(json.RawMessage(`{"configOptions":[{"id":"think","name":"Think harder","type":"boolean","currentValue":true}]}`), nil)
+	default:
+		req.Reply(nil, &acp.RPCError{Code: acp.CodeMethodNotFound, Message: req.Method})
+	}
+}
+
+func TestControlsFromTheAgent(t *testing.T) {
+	a := &controlsAgent{ready: make(chan struct{}), calls: make(chan string, 8)}
+	ev := newEvents()
+	s := acp.NewSession(acp.Config{ID: "s1", AgentName: "ctl", Cwd: "/p", Emitter: ev, Logf: t.Logf,
+		Launch: func(context.Context) (acp.Transport, error) {
+			return acptest.Serve(func(in io.Reader, out io.Writer) error {
+				a.conn = acp.NewConn(in, out, a, acp.WithLogf(func(string, ...any) {}))
+				close(a.ready)
+				<-a.conn.Done()
+				return nil
+			}), nil
+		}})
+	defer s.Close()
+	if err := s.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	c := s.Snapshot().Controls
+	if c == nil || c.Modes.CurrentModeID != "default" || len(c.Models.AvailableModels) != 2 || len(c.ConfigOptions) != 2 {
+		t.Fatalf("controls after session/new: %+v", c)
+	}
+	ctx := context.Background()
+	if err := s.SetMode(ctx, "nope"); err == nil {
+		t.Fatal("a mode the agent does not offer was accepted")
+	}
+	if err := s.SetMode(ctx, "plan"); err != nil {
+		t.Fatal(err)
+	}
+	if got := <-a.calls; got != `session/set_mode {"modeId":"plan","sessionId":"c1"}` {
+		t.Fatalf("sent %s", got)
+	}
+	if err := s.SetModel(ctx, "m2"); err != nil {
+		t.Fatal(err)
+	}
+	<-a.calls
+	if err := s.SetConfigOption(ctx, "think", json.RawMessage(`true`)); err != nil {
+		t.Fatal(err)
+	}
+	if got := <-a.calls; got != `session/set_config_option {"configId":"think","sessionId":"c1","type":"boolean","value":true}` {
+		t.Fatalf("sent %s", got)
+	}
+	c = s.Snapshot().Controls
+	if c.Modes.CurrentModeID != "plan" || c.Models.CurrentModelID != "m2" || len(c.ConfigOptions) != 1 || string(c.ConfigOptions[0].CurrentValue) != "true" {
+		t.Fatalf("controls after the changes: %+v", c)
+	}
+
+	// Updates between turns: commands, a mode change under its legacy field name, a title, then
+	// a title cleared by an explicit null, and one that leaves it alone.
+	for _, u := range []string{
+		`{"sessionUpdate":"available_commands_update","availableCommands":[{"name":"review","description":"Review the diff","input":{"hint":"path"}}]}`,
+		`{"sessionUpdate":"current_mode_update","modeId":"default"}`,
+		`{"sessionUpdate":"session_info_update","title":"Fix the build"}`,
+		`{"sessionUpdate":"session_info_update","updatedAt":"2026-12-01T00:00:00Z"}`,
+	} {
+		_ = a.conn.Notify(acp.MethodSessionUpdate, map[string]any{"sessionId": "c1", "update": json.RawMessage(u)})
+	}
+	info := ev.waitFor(t, "the last info", func(e acp.Event) bool {
+		return e.Kind == acp.EventInfo && e.Title == "Fix the build" && e.Controls.Modes.CurrentModeID == "default"
+	})
+	if len(info.Controls.Commands) != 1 || info.Controls.Commands[0].Input.Hint != "path" {
+		t.Fatalf("commands %+v", info.Controls.Commands)
+	}
+	ev.waitFor(t, "the title kept", func(e acp.Event) bool { return e.Kind == acp.EventInfo && e.Title == "Fix the build" })
+	_ = a.conn.Notify(acp.MethodSessionUpdate, map[string]any{"sessionId": "c1", "update": json.RawMessage(`{"sessionUpdate":"session_info_update","title":null}`)})
+	ev.waitFor(t, "the title cleared", func(e acp.Event) bool { return e.Kind == acp.EventInfo && e.Title == "" })
+	if len(s.Snapshot().Entries) != 0 {
+		t.Fatal("metadata updates became transcript entries")
+	}
+}
