@@ -127,6 +127,19 @@ func (a *App) HardStop(sessionID string) error {
 	return s.HardStop()
 }
 
+// ContinueSession restarts the exited agent of sessionID (after a hard stop or a crash) and
+// reattaches to its session. It returns how: "resumed", "loaded" or "new session" (the agent
+// could not reattach and starts without memory of earlier turns).
+func (a *App) ContinueSession(sessionID string) (string, error) {
+	s, err := a.hub.Session(sessionID)
+	if err != nil {
+		return "", err
+	}
+	ctx, cancel := context.WithTimeout(a.ctx, startTimeout)
+	defer cancel()
+	return s.Continue(ctx)
+}
+
 // AnswerPermission answers an open permission request with one of its options.
 func (a *App) AnswerPermission(sessionID, requestID, optionID string) error {
 	s, err := a.hub.Session(sessionID)

@@ -46,6 +46,9 @@ func (s *Session) applyUpdateLocked(params json.RawMessage) {
 		s.early = append(s.early, params)
 		return
 	}
+	if s.replaying && !isMetadataUpdate(n.Update) {
+		return // session/load replays history we already show (and keep); the journal has it
+	}
 	if n.SessionID != s.agentSessionID {
 		s.cfg.Logf("%s: skipped a session/update for unknown session %q", s.cfg.AgentName, n.SessionID)
 		return
@@ -97,4 +100,9 @@ func (s *Session) serveFile(req *Request) {
 		return
 	}
 	req.Reply(folder.WriteTextFile(req.Params))
+}
+
+func isMetadataUpdate(raw json.RawMessage) bool {
+	u, err := DecodeUpdate(raw)
+	return err == nil && u.IsMetadata()
 }

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"log"
-	"strings"
 	"sync"
 	"time"
 )
@@ -78,7 +77,9 @@ type Session struct {
 	turnActive     bool
 	hardStopped    bool
 	closing        bool // Close was called: the exit is ours, not news
-	watchDone      chan struct{}
+	replaying      bool // session/load is replaying history we already have
+	caps           AgentCapabilities
+	watchDone      chan struct{} // closed when the current connection's watch has finished
 }
 
 // NewSession creates a session in state starting; call Start next.
@@ -89,7 +90,7 @@ func NewSession(cfg Config) *Session {
 	if cfg.CloseGrace == 0 {
 		cfg.CloseGrace = 2 * time.Second
 	}
-	s := &Session{cfg: cfg, tr: NewTranscript(), perms: map[string]*pendingPermission{}, watchDone: make(chan struct{})}
+	s := &Session{cfg: cfg, tr: NewTranscript(), perms: map[string]*pendingPermission{}}
 	s.pump = newPump(cfg.ID, cfg.Emitter)
 	s.mu.Lock()
 	s.setStateLocked(StateStarting, "")
@@ -112,119 +113,6 @@ func (s *Session) State() State {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.state
-}
-
-// Start launches the agent, initializes the connection and opens a session in cfg.Cwd. It blocks
-// until the session is idle or has failed; on failure the session is in state failed with an
-// error entry (the agent's message, data and stderr tail) and the returned error says the same.
-func (s *Session) Start(ctx context.Context) error {
-	tr, err := s.cfg.Launch(ctx)
-	if err != nil {
-		return s.fail(fmt.Errorf("start %s: %w", s.cfg.AgentName, err), nil)
-	}
-	s.mu.Lock()
-	s.transport = tr
-	s.conn = NewConn(tr, tr, s, WithTap(s.tap), WithLogf(s.cfg.Logf))
-	s.mu.Unlock()
-	go s.watch()
-
-	var init InitializeResult
-	err = s.conn.Call(ctx, MethodInitialize, InitializeParams{
-		ProtocolVersion: ProtocolVersion,
-		// Only what is implemented: fs (confined to the session folder). No terminals yet.
-		ClientCapabilities: ClientCapabilities{FS: FSCapabilities{ReadTextFile: true, WriteTextFile: true}},
-		ClientInfo:         s.cfg.ClientInfo,
-	}, &init)
-	if err != nil {
-		return s.fail(fmt.Errorf("initialize %s: %w", s.cfg.AgentName, s.explain(err)), err)
-	}
-	if init.ProtocolVersion != ProtocolVersion {
-		return s.fail(fmt.Errorf("%s speaks ACP version %d; agentdesk speaks version %d: update the agent or agentdesk",
-			s.cfg.AgentName, init.ProtocolVersion, ProtocolVersion), nil)
-	}
-	methods := decodeAuthMethods(init.AuthMethods)
-	s.mu.Lock()
-	s.authMethods = methods
-	s.mu.Unlock()
-	if s.cfg.AuthMethod != "" {
-		if err := s.authenticate(ctx, methods); err != nil {
-			return s.fail(err, err)
-		}
-	}
-	var ns NewSessionResult
-	err = s.conn.Call(ctx, MethodSessionNew, NewSessionParams{Cwd: s.cfg.Cwd, MCPServers: []json.RawMessage{}}, &ns)
-	if authErr := (*AuthRequiredError)(nil); errors.As(s.asAuthRequired(err, methods), &authErr) {
-		return s.fail(authErr, err)
-	}
-	if err != nil {
-		return s.fail(fmt.Errorf("open a session with %s in %s: %w", s.cfg.AgentName, s.cfg.Cwd, s.explain(err)), err)
-	}
-	if ns.SessionID == "" {
-		return s.fail(fmt.Errorf("%s answered session/new without a session id", s.cfg.AgentName), nil)
-	}
-	s.mu.Lock()
-	s.agentSessionID = ns.SessionID
-	s.controls = Controls{ConfigOptions: ns.ConfigOptions, Modes: ns.Modes, Models: ns.Models}
-	s.pushInfoLocked()
-	early := s.early
-	s.early = nil
-	for _, raw := range early {
-		s.applyUpdateLocked(raw)
-	}
-	if s.state == StateStarting {
-		s.setStateLocked(StateIdle, "")
-	}
-	s.mu.Unlock()
-	return nil
-}
-
-// fail ends a start that went wrong: error entry, state failed, agent stopped.
-func (s *Session) fail(err error, cause error) error {
-	var data json.RawMessage
-	var rpcErr *RPCError
-	if errors.As(cause, &rpcErr) {
-		data = rpcErr.Data
-	}
-	s.mu.Lock()
-	tr := s.transport
-	stderr := ""
-	if tr != nil {
-		stderr = tr.StderrTail()
-	}
-	s.pushChange(s.tr.AddError(err.Error(), data, stderr))
-	s.setStateLocked(StateFailed, err.Error())
-	s.mu.Unlock()
-	if tr != nil {
-		go tr.Close(s.cfg.CloseGrace)
-	}
-	return err
-}
-
-// explain adds the exit status and stderr tail to an error caused by the agent going away.
-func (s *Session) explain(err error) error {
-	if !errors.Is(err, ErrConnClosed) || s.transport == nil {
-		return err
-	}
-	select {
-	case <-s.transport.Exited():
-	case <-time.After(s.cfg.CloseGrace):
-	}
-	msg := "the agent exited"
-	if st := s.transport.ExitStatus(); st != "" {
-		msg += " (" + st + ")"
-	}
-	if tail := lastLines(s.transport.StderrTail(), 20); tail != "" {
-		msg += "; its last output on stderr:\n" + tail
-	}
-	return errors.New(msg)
-}
-
-func lastLines(s string, n int) string {
-	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
-	if len(lines) > n {
-		lines = lines[len(lines)-n:]
-	}
-	return strings.TrimSpace(strings.Join(lines, "\n"))
 }
 
 // Prompt starts a turn with text and returns its number at once; the turn ends with a turn_end
@@ -338,32 +226,31 @@ func (s *Session) HardStop() error {
 func (s *Session) Close() error {
 	s.mu.Lock()
 	s.closing = true
-	tr := s.transport
+	tr, watchDone := s.transport, s.watchDone
 	s.mu.Unlock()
 	if tr != nil {
 		_ = tr.Close(s.cfg.CloseGrace)
-		<-s.watchDone
+		<-watchDone
 	}
 	s.pump.close()
 	return nil
 }
 
-// watch turns the end of the connection into state exited (a running turn's own goroutine
-// reports that turn).
-func (s *Session) watch() {
-	defer close(s.watchDone)
-	<-s.conn.Done()
+// watch turns the end of one connection into state exited (a running turn's own goroutine
+// reports that turn). done is closed when it has.
+func (s *Session) watch(conn *Conn, tr Transport, done chan struct{}) {
+	defer close(done)
+	<-conn.Done()
 	select {
-	case <-s.transport.Exited():
+	case <-tr.Exited():
 	case <-time.After(s.cfg.CloseGrace):
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.turnActive || s.state == StateExited || s.state == StateFailed {
-		return
+	if s.conn != conn || s.turnActive || s.state == StateExited || s.state == StateFailed {
+		return // a newer connection took over, or the state already says it
 	}
-	reqs := s.takePermissionsLocked()
-	_ = reqs // the agent is gone: there is no one to answer
+	s.takePermissionsLocked() // the agent is gone: there is no one to answer
 	s.setStateLocked(StateExited, s.exitMessage())
 }
 

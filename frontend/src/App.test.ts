@@ -270,6 +270,17 @@ describe('a live session', () => {
     expect(screen.getByTestId('turn-end').dataset.stopReason).toBe('interrupted');
   });
 
+  it('offers to restart an agent that exited, and calls ContinueSession', async () => {
+    await startSession();
+    emit(state('idle'), ev({ kind: 'state', state: 'exited', message: 'the agent exited (signal: killed)' }));
+    const restart = await screen.findByTestId('continue-session');
+    expect(screen.getByTestId('session-notice').textContent).toContain('signal: killed');
+    await fireEvent.click(restart);
+    expect(app.ContinueSession).toHaveBeenCalledWith(SID);
+    emit(state('starting'), state('idle'));
+    expect(screen.queryByTestId('continue-session')).toBeNull();
+  });
+
   it('shows an elapsed-time indicator when the agent is silent', async () => {
     await startSession();
     emit(state('idle'), state('running'));

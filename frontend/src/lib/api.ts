@@ -30,6 +30,11 @@ export function HardStop(sessionId: string): Promise<void> {
   return App.HardStop(sessionId).then(() => undefined);
 }
 
+/** Restarts an exited agent and reattaches: resolves to "resumed", "loaded" or "new session". */
+export function ContinueSession(sessionId: string): Promise<string> {
+  return App.ContinueSession(sessionId);
+}
+
 export function AnswerPermission(sessionId: string, requestId: string, optionId: string): Promise<void> {
   return App.AnswerPermission(sessionId, requestId, optionId).then(() => undefined);
 }

@@ -40,6 +40,7 @@ export function appMock() {
     Prompt: vi.fn(async () => {}),
     Stop: vi.fn(async () => {}),
     HardStop: vi.fn(async () => {}),
+    ContinueSession: vi.fn(async () => 'resumed'),
     AnswerPermission: vi.fn(async () => {}),
     Snapshot: vi.fn(async (id: string) => emptySnapshot(id)),
     ListHistory: vi.fn(async (_query: string): Promise<HistoryItem[]> => []),

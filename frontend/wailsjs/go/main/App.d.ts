@@ -5,6 +5,8 @@ import {acp} from '../models';
 
 export function AnswerPermission(arg1:string,arg2:string,arg3:string):Promise<void>;
 
+export function ContinueSession(arg1:string):Promise<string>;
+
 export function DefaultFolder():Promise<string>;
 
 export function HardStop(arg1:string):Promise<void>;

@@ -6,6 +6,10 @@ export function AnswerPermission(arg1, arg2, arg3) {
   return window['go']['main']['App']['AnswerPermission'](arg1, arg2, arg3);
 }
 
+export function ContinueSession(arg1) {
+  return window['go']['main']['App']['ContinueSession'](arg1);
+}
+
 export function DefaultFolder() {
   return window['go']['main']['App']['DefaultFolder']();
 }

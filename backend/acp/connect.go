@@ -1,0 +1,212 @@
+package acp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// Methods that reattach to an existing agent session after the agent was restarted.
+const (
+	MethodSessionLoad   = "session/load"   // the agent replays the history first
+	MethodSessionResume = "session/resume" // no replay
+)
+
+// How Continue reattached, for the user to be told.
+const (
+	ContinuedResume = "resumed"     // session/resume: the agent remembers everything
+	ContinuedLoad   = "loaded"      // session/load: the agent replayed its history (we keep ours)
+	ContinuedNew    = "new session" // the agent cannot reattach: it starts afresh, without memory
+)
+
+// Start launches the agent, initializes the connection and opens a session in cfg.Cwd. It blocks
+// until the session is idle or has failed; on failure the session is in state failed with an
+// error entry (the agent's message, data and stderr tail) and the returned error says the same.
+// An agent that needs a login fails with *AuthRequiredError.
+func (s *Session) Start(ctx context.Context) error {
+	_, err := s.connect(ctx, false)
+	return err
+}
+
+// Continue restarts the agent of a session whose agent has exited (a hard stop, a crash) and
+// reattaches to the same agent session with session/resume when the agent offers it, else
+// session/load, else opens a new one. It returns which it did (Continued*). The transcript is
+// kept either way: replayed history is not shown twice.
+func (s *Session) Continue(ctx context.Context) (string, error) {
+	s.mu.Lock()
+	st, id := s.state, s.agentSessionID
+	if st != StateExited || id == "" || s.closing {
+		s.mu.Unlock()
+		return "", fmt.Errorf("only a session whose agent has exited can be continued (this one is %s)", st)
+	}
+	s.hardStopped = false
+	s.setStateLocked(StateStarting, "")
+	s.mu.Unlock()
+	return s.connect(ctx, true)
+}
+
+// connect runs the handshake on a freshly launched agent; reattach picks resume/load/new.
+func (s *Session) connect(ctx context.Context, reattach bool) (string, error) {
+	tr, err := s.cfg.Launch(ctx)
+	if err != nil {
+		return "", s.fail(fmt.Errorf("start %s: %w", s.cfg.AgentName, err), nil)
+	}
+	done := make(chan struct{})
+	s.mu.Lock()
+	s.transport, s.watchDone = tr, done
+	s.conn = NewConn(tr, tr, s, WithTap(s.tap), WithLogf(s.cfg.Logf))
+	conn := s.conn
+	s.mu.Unlock()
+	go s.watch(conn, tr, done)
+
+	var init InitializeResult
+	err = conn.Call(ctx, MethodInitialize, InitializeParams{
+		ProtocolVersion: ProtocolVersion,
+		// Only what is implemented: fs (confined to the session folder). No terminals yet.
+		ClientCapabilities: ClientCapabilities{FS: FSCapabilities{ReadTextFile: true, WriteTextFile: true}},
+		ClientInfo:         s.cfg.ClientInfo,
+	}, &init)
+	if err != nil {
+		return "", s.fail(fmt.Errorf("initialize %s: %w", s.cfg.AgentName, s.explain(err)), err)
+	}
+	if init.ProtocolVersion != ProtocolVersion {
+		return "", s.fail(fmt.Errorf("%s speaks ACP version %d; agentdesk speaks version %d: update the agent or agentdesk",
+			s.cfg.AgentName, init.ProtocolVersion, ProtocolVersion), nil)
+	}
+	methods := decodeAuthMethods(init.AuthMethods)
+	s.mu.Lock()
+	s.authMethods, s.caps = methods, init.AgentCapabilities
+	s.mu.Unlock()
+	if s.cfg.AuthMethod != "" {
+		if err := s.authenticate(ctx, methods); err != nil {
+			return "", s.fail(err, err)
+		}
+	}
+	how, err := s.openSession(ctx, conn, reattach)
+	if authErr := (*AuthRequiredError)(nil); errors.As(s.asAuthRequired(err, methods), &authErr) {
+		return "", s.fail(authErr, err)
+	}
+	if err != nil {
+		return "", s.fail(fmt.Errorf("open a session with %s in %s: %w", s.cfg.AgentName, s.cfg.Cwd, s.explain(err)), err)
+	}
+	return how, nil
+}
+
+// openSession runs session/new, or for a reattach session/resume or session/load, and moves the
+// session to idle.
+func (s *Session) openSession(ctx context.Context, conn *Conn, reattach bool) (string, error) {
+	method, how := MethodSessionNew, ContinuedNew
+	if reattach && s.caps.canResume() {
+		method, how = MethodSessionResume, ContinuedResume
+	} else if reattach && s.caps.LoadSession {
+		method, how = MethodSessionLoad, ContinuedLoad
+	}
+	s.mu.Lock()
+	oldID := s.agentSessionID
+	var params any = NewSessionParams{Cwd: s.cfg.Cwd, MCPServers: []json.RawMessage{}}
+	if method == MethodSessionNew {
+		s.agentSessionID = "" // updates for the new id are kept until it is known
+	} else {
+		params = map[string]any{"sessionId": oldID, "cwd": s.cfg.Cwd, "mcpServers": []json.RawMessage{}}
+		s.replaying = method == MethodSessionLoad
+	}
+	s.mu.Unlock()
+
+	var res NewSessionResult
+	err := conn.Call(ctx, method, params, &res)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.replaying = false
+	if err != nil {
+		s.agentSessionID = oldID
+		return "", err
+	}
+	if method == MethodSessionNew {
+		if res.SessionID == "" {
+			return "", fmt.Errorf("%s answered session/new without a session id", s.cfg.AgentName)
+		}
+		s.agentSessionID = res.SessionID
+	}
+	s.controls = Controls{ConfigOptions: res.ConfigOptions, Modes: res.Modes, Models: res.Models, Commands: s.controls.Commands}
+	s.pushInfoLocked()
+	early := s.early
+	s.early = nil
+	for _, raw := range early {
+		s.applyUpdateLocked(raw)
+	}
+	if s.state == StateStarting {
+		msg := ""
+		if reattach {
+			msg = "the agent was restarted (" + how + ")"
+		}
+		s.setStateLocked(StateIdle, msg)
+	}
+	return how, nil
+}
+
+// canResume reports sessionCapabilities.resume: present and not null.
+func (c AgentCapabilities) canResume() bool {
+	var caps struct {
+		Resume json.RawMessage `json:"resume"`
+	}
+	if json.Unmarshal(c.SessionCaps, &caps) != nil {
+		return false
+	}
+	r := strings.TrimSpace(string(caps.Resume))
+	return r != "" && r != "null" && r != "false"
+}
+
+// fail ends a start that went wrong: error entry, state failed, agent stopped.
+func (s *Session) fail(err error, cause error) error {
+	var data json.RawMessage
+	var rpcErr *RPCError
+	if errors.As(cause, &rpcErr) {
+		data = rpcErr.Data
+	}
+	s.mu.Lock()
+	tr := s.transport
+	stderr := ""
+	if tr != nil {
+		stderr = tr.StderrTail()
+	}
+	s.pushChange(s.tr.AddError(err.Error(), data, stderr))
+	s.setStateLocked(StateFailed, err.Error())
+	s.mu.Unlock()
+	if tr != nil {
+		go tr.Close(s.cfg.CloseGrace)
+	}
+	return err
+}
+
+// explain adds the exit status and stderr tail to an error caused by the agent going away.
+func (s *Session) explain(err error) error {
+	s.mu.Lock()
+	tr := s.transport
+	s.mu.Unlock()
+	if !errors.Is(err, ErrConnClosed) || tr == nil {
+		return err
+	}
+	select {
+	case <-tr.Exited():
+	case <-time.After(s.cfg.CloseGrace):
+	}
+	msg := "the agent exited"
+	if st := tr.ExitStatus(); st != "" {
+		msg += " (" + st + ")"
+	}
+	if tail := lastLines(tr.StderrTail(), 20); tail != "" {
+		msg += "; its last output on stderr:\n" + tail
+	}
+	return errors.New(msg)
+}
+
+func lastLines(s string, n int) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return strings.TrimSpace(strings.Join(lines, "\n"))
+}

@@ -1,0 +1,99 @@
+package acp_test
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"testing"
+
+	"agentdesk/backend/acp"
+	"agentdesk/backend/acp/acptest"
+)
+
+// reattachAgent advertises caps; session/load replays one old message before answering.
+type reattachAgent struct {
+	caps    string
+	methods chan string
+	conn    *acp.Conn
+	ready   chan struct{}
+}
+
+func (a *reattachAgent) HandleNotification(string, json.RawMessage) {}
+func (a *reattachAgent) HandleRequest(req *acp.Request) {
+	<-a.ready
+	a.methods <- req.Method
+	switch req.Method {
+	case acp.MethodInitialize:
+		req.Reply(map[string]any{"protocolVersion": 1, "agentCapabilities": json.RawMessage(a.caps)}, nil)
+	case acp.MethodSessionNew:
+		req.Reply(map[string]any{"sessionId": "r1"}, nil)
+	case acp.MethodSessionResume:
+		req.Reply(struct{}{}, nil)
+	case acp.MethodSessionLoad:
+		_ = a.conn.Notify(acp.MethodSessionUpdate, map[string]any{"sessionId": "r1",
+			"update": json.RawMessage(`{"sessionUpdate":"user_message_chunk","content":{"type":"text","text":"replayed history"}}`)})
+		req.Reply(struct{}{}, nil)
+	case acp.MethodSessionPrompt:
+		_ = a.conn.Notify(acp.MethodSessionUpdate, map[string]any{"sessionId": "r1",
+			"update": json.RawMessage(`{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"fresh"}}`)})
+		req.Reply(acp.PromptResult{StopReason: acp.StopEndTurn}, nil)
+	default:
+		req.Reply(nil, &acp.RPCError{Code: acp.CodeMethodNotFound, Message: req.Method})
+	}
+}
+
+func TestContinueAfterTheAgentIsGone(t *testing.T) {
+	for _, c := range []struct {
+		caps, want, method string
+	}{
+		{`{"sessionCapabilities":{"resume":{}}}`, acp.ContinuedResume, acp.MethodSessionResume},
+		{`{"loadSession":true}`, acp.ContinuedLoad, acp.MethodSessionLoad},
+		{`{}`, acp.ContinuedNew, acp.MethodSessionNew},
+	} {
+		t.Run(c.want, func(t *testing.T) {
+			methods := make(chan string, 32)
+			ev := newEvents()
+			s := acp.NewSession(acp.Config{ID: "s1", AgentName: "re", Cwd: "/p", Emitter: ev, Logf: t.Logf,
+				Launch: func(context.Context) (acp.Transport, error) {
+					return acptest.Serve(func(in io.Reader, out io.Writer) error {
+						a := &reattachAgent{caps: c.caps, methods: methods, ready: make(chan struct{})}
+						a.conn = acp.NewConn(in, out, a, acp.WithLogf(func(string, ...any) {}))
+						close(a.ready)
+						<-a.conn.Done()
+						return nil
+					}), nil
+				}})
+			defer s.Close()
+			if err := s.Start(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := s.Continue(context.Background()); err == nil {
+				t.Fatal("a running session was continued")
+			}
+			if err := s.HardStop(); err != nil {
+				t.Fatal(err)
+			}
+			ev.waitFor(t, "exited", func(e acp.Event) bool { return e.Kind == acp.EventState && e.State == acp.StateExited })
+			how, err := s.Continue(context.Background())
+			if err != nil || how != c.want {
+				t.Fatalf("Continue = %q, %v; want %q", how, err, c.want)
+			}
+			var last string
+			for len(methods) > 0 {
+				last = <-methods
+			}
+			if last != c.method {
+				t.Fatalf("reattached with %s, want %s", last, c.method)
+			}
+			if _, err := s.Prompt("again"); err != nil {
+				t.Fatal(err)
+			}
+			ev.waitFor(t, "turn_end", kind(acp.EventTurnEnd))
+			for _, e := range s.Snapshot().Entries {
+				if e.Text == "replayed history" {
+					t.Fatal("history replayed by session/load was shown as new")
+				}
+			}
+		})
+	}
+}
