@@ -178,3 +178,28 @@ func TestCLIRunWithAgentCommand(t *testing.T) {
 		t.Fatalf("exit %d\n%s\n%s", code, out.String(), errOut.String())
 	}
 }
+
+func TestCLIRunReportsAnAgentThatDies(t *testing.T) {
+	dir := t.TempDir()
+	script := dir + "/crash.json"
+	if err := os.WriteFile(script, []byte(`[
+		{"expect":"initialize"}, {"reply":{"protocolVersion":1,"agentCapabilities":{}}},
+		{"expect":"session/new"}, {"reply":{"sessionId":"x"}},
+		{"expect":"session/prompt"},
+		{"update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"working on it"}}},
+		{"exit":3,"stderr":"panic: out of tokens"}]`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	self, _ := os.Executable()
+	var out, errOut bytes.Buffer
+	code := runCommand([]string{"--db", dir + "/c.db", "--agent-cmd", "'" + self + "' demo-agent --script " + script, "--cwd", dir, "hi"},
+		strings.NewReader(""), &out, &errOut)
+	if code != 1 || !strings.Contains(out.String(), "working on it") || !strings.HasSuffix(out.String(), "stop reason: error\n") {
+		t.Fatalf("exit %d, stdout:\n%s", code, out.String())
+	}
+	for _, want := range []string{"exit status 3", "panic: out of tokens"} {
+		if !strings.Contains(errOut.String(), want) {
+			t.Errorf("stderr lacks %q:\n%s", want, errOut.String())
+		}
+	}
+}

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"agentdesk/backend/acp"
+	"agentdesk/backend/acp/acptest"
 	"agentdesk/backend/acp/demoagent"
 	"agentdesk/backend/agents"
 	"agentdesk/backend/store"
@@ -37,8 +38,8 @@ Without arguments it opens the window. Headless commands:
       run one turn and print the transcript as it streams; the stop reason comes last
   agentdesk history [--db PATH] [--search TEXT]
       list saved sessions, newest first
-  agentdesk demo-agent [--pace DURATION]
-      serve the built-in Demo agent over ACP on stdin/stdout
+  agentdesk demo-agent [--pace DURATION] [--script FILE]
+      serve the built-in Demo agent (or a scripted fake agent) over ACP on stdin/stdout
 
 The database defaults to $XDG_DATA_HOME/agentdesk/agentdesk.db; AGENTDESK_DB overrides it.
 `
@@ -52,10 +53,34 @@ func demoAgentCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) 
 	fs := flag.NewFlagSet("demo-agent", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	pace := fs.Duration("pace", demoagent.DefaultPace, "pause between the steps of the scripted turn")
+	script := fs.String("script", "", "play this acptest script (a JSON array of steps) instead of the demo")
 	if fs.Parse(args) != nil {
 		return 2
 	}
+	if *script != "" {
+		return playScript(*script, stdin, stdout, stderr)
+	}
 	if err := demoagent.Serve(stdin, stdout, *pace); err != nil {
+		fmt.Fprintf(stderr, "demo-agent: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+// playScript serves a scripted fake agent (backend/acp/acptest) for tests and bug reports.
+func playScript(path string, stdin io.Reader, stdout, stderr io.Writer) int {
+	s, err := acptest.LoadScript(path)
+	if err != nil {
+		fmt.Fprintf(stderr, "demo-agent: %v\n", err)
+		return 2
+	}
+	err = s.Run(stdin, stdout)
+	var exit *acptest.ExitError
+	if errors.As(err, &exit) {
+		fmt.Fprintln(stderr, exit.Stderr)
+		return exit.Code
+	}
+	if err != nil {
 		fmt.Fprintf(stderr, "demo-agent: %v\n", err)
 		return 1
 	}

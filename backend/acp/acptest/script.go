@@ -1,0 +1,169 @@
+package acptest
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+)
+
+// Script is a fake agent written as a list of steps, run in order against whatever client is on
+// the other end of stdin/stdout. Unlike an SDK-built agent it can send anything: malformed lines,
+// odd ids, unknown update kinds, any error code. It runs in-process (Serve(s.Run)) or from the
+// binary (`agentdesk demo-agent --script FILE`, a JSON array of steps).
+type Script []Step
+
+// Step is one action. Exactly one of Expect, Reply, Error, Send, Update, Call or Exit is set.
+type Step struct {
+	// Expect reads messages until a request or notification with this method arrives (others
+	// are skipped); a request becomes "the current request" for Reply and Error.
+	Expect string `json:"expect,omitempty"`
+	// Reply answers the current request with this result; a sessionId in it is remembered.
+	Reply json.RawMessage `json:"reply,omitempty"`
+	// Error answers the current request with this error object.
+	Error json.RawMessage `json:"error,omitempty"`
+	// Send writes one line: a JSON string is written verbatim (it may be malformed), any other
+	// JSON value is written compactly.
+	Send json.RawMessage `json:"send,omitempty"`
+	// Update sends session/update with this update for the remembered session id.
+	Update json.RawMessage `json:"update,omitempty"`
+	// Call sends a request with Params (sessionId added when absent) under ID (default: a
+	// counter) and waits for its response, which Want, when set, must contain as a substring.
+	Call   string          `json:"call,omitempty"`
+	Params json.RawMessage `json:"params,omitempty"`
+	ID     json.RawMessage `json:"id,omitempty"`
+	Want   string          `json:"want,omitempty"`
+	// Exit ends the agent with this status after writing Stderr to its stderr.
+	Exit   *int   `json:"exit,omitempty"`
+	Stderr string `json:"stderr,omitempty"`
+}
+
+// LoadScript reads a JSON array of steps.
+func LoadScript(path string) (Script, error) {
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("read script: %w", err)
+	}
+	var s Script
+	if err := json.Unmarshal(raw, &s); err != nil {
+		return nil, fmt.Errorf("script %s: %w", path, err)
+	}
+	return s, nil
+}
+
+// ExitError is returned by Run for an Exit step.
+type ExitError struct {
+	Code   int
+	Stderr string
+}
+
+func (e *ExitError) Error() string { return fmt.Sprintf("exit %d: %s", e.Code, e.Stderr) }
+
+type message struct {
+	ID     json.RawMessage `json:"id,omitempty"`
+	Method string          `json:"method,omitempty"`
+	Result json.RawMessage `json:"result,omitempty"`
+	Error  json.RawMessage `json:"error,omitempty"`
+}
+
+// Run plays the script. It returns nil at the end of the steps (after draining stdin until EOF,
+// as an agent waiting for more would), an *ExitError for an Exit step, or an error describing
+// the step that could not be played.
+func (s Script) Run(stdin io.Reader, stdout io.Writer) error {
+	in := bufio.NewReader(stdin)
+	var current json.RawMessage // id of the request being answered
+	session, calls := "", 0
+	write := func(v []byte) error {
+		_, err := stdout.Write(append(v, '\n'))
+		return err
+	}
+	for i, st := range s {
+		var err error
+		switch {
+		case st.Expect != "":
+			var m message
+			if m, err = readUntil(in, func(m message) bool { return m.Method == st.Expect }); err == nil {
+				current = m.ID
+			}
+		case st.Reply != nil:
+			var r struct {
+				SessionID string `json:"sessionId"`
+			}
+			if json.Unmarshal(st.Reply, &r) == nil && r.SessionID != "" {
+				session = r.SessionID
+			}
+			err = write(mustJSON(map[string]any{"jsonrpc": "2.0", "id": current, "result": st.Reply}))
+		case st.Error != nil:
+			err = write(mustJSON(map[string]any{"jsonrpc": "2.0", "id": current, "error": st.Error}))
+		case st.Send != nil:
+			var verbatim string
+			if json.Unmarshal(st.Send, &verbatim) == nil {
+				err = write([]byte(verbatim))
+			} else {
+				err = write(mustJSON(st.Send))
+			}
+		case st.Update != nil:
+			err = write(mustJSON(map[string]any{"jsonrpc": "2.0", "method": "session/update",
+				"params": map[string]any{"sessionId": session, "update": st.Update}}))
+		case st.Call != "":
+			calls++
+			id := st.ID
+			if id == nil {
+				id = json.RawMessage(strconv.Itoa(calls))
+			}
+			params := map[string]any{}
+			if st.Params != nil {
+				if err = json.Unmarshal(st.Params, &params); err != nil {
+					break
+				}
+			}
+			if _, ok := params["sessionId"]; !ok {
+				params["sessionId"] = session
+			}
+			if err = write(mustJSON(map[string]any{"jsonrpc": "2.0", "id": id, "method": st.Call, "params": params})); err != nil {
+				break
+			}
+			var m message
+			m, err = readUntil(in, func(m message) bool { return m.Method == "" && string(m.ID) == string(id) })
+			got := string(m.Result) + string(m.Error)
+			if err == nil && st.Want != "" && !strings.Contains(got, st.Want) {
+				err = fmt.Errorf("response %s does not contain %q", got, st.Want)
+			}
+		case st.Exit != nil:
+			return &ExitError{Code: *st.Exit, Stderr: st.Stderr}
+		default:
+			err = errors.New("empty step")
+		}
+		if err != nil {
+			return fmt.Errorf("script step %d: %w", i+1, err)
+		}
+	}
+	_, _ = io.Copy(io.Discard, in)
+	return nil
+}
+
+// readUntil reads lines until one decodes to a message that match accepts.
+func readUntil(in *bufio.Reader, match func(message) bool) (message, error) {
+	for {
+		line, err := in.ReadBytes('\n')
+		var m message
+		if json.Unmarshal(line, &m) == nil && match(m) {
+			return m, nil
+		}
+		if err != nil {
+			return message{}, fmt.Errorf("the client closed the connection: %w", err)
+		}
+	}
+}
+
+func mustJSON(v any) []byte {
+	raw, err := json.Marshal(v)
+	if err != nil {
+		panic(err) // only values built from decoded JSON reach here
+	}
+	return raw
+}

@@ -1,0 +1,79 @@
+package acp_test
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"strings"
+	"testing"
+
+	"agentdesk/backend/acp"
+	"agentdesk/backend/acp/acptest"
+)
+
+func script(t *testing.T, js string) acptest.Script {
+	t.Helper()
+	var s acptest.Script
+	if err := json.Unmarshal([]byte(js), &s); err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// handshake is the start of every script: initialize and session/new.
+const handshake = `
+ {"expect":"initialize"}, {"reply":{"protocolVersion":1,"agentCapabilities":{}}},
+ {"expect":"session/new"}, {"reply":{"sessionId":"sc1"}},`
+
+func startScript(t *testing.T, steps string) (*acp.Session, *events) {
+	t.Helper()
+	sc := script(t, "["+handshake+steps+"]")
+	ev := newEvents()
+	s := acp.NewSession(acp.Config{ID: "s1", AgentName: "scripted", Cwd: "/p", Emitter: ev, Logf: t.Logf,
+		Launch: func(context.Context) (acp.Transport, error) {
+			return acptest.Serve(func(in io.Reader, out io.Writer) error { return sc.Run(in, out) }), nil
+		}})
+	t.Cleanup(func() { s.Close() })
+	if err := s.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	return s, ev
+}
+
+func TestScriptOddIdsNoiseAndUnknownKinds(t *testing.T) {
+	s, ev := startScript(t, `
+ {"expect":"session/prompt"},
+ {"send":"> npm WARN deprecated something"},
+ {"send":"{\"jsonrpc\":\"2.0\",\"method\":\"session/update\",\"params\":{\"sessionId\":\"sc1\",\"update\":"},
+ {"update":{"sessionUpdate":"notice","level":"info","text":"compacting"}},
+ {"update":{"sessionUpdate":"tool_call_update","toolCallId":"t9","status":"in_progress"}},
+ {"update":{"sessionUpdate":"agent_message_chunk","content":{"type":"hologram","data":"?"}}},
+ {"call":"session/request_permission","id":0,"params":{"toolCall":{"toolCallId":"t9","title":"Run rm"},"options":[{"optionId":"no","name":"Reject","kind":"reject_once"}]},"want":"\"optionId\":\"no\""},
+ {"call":"session/request_permission","id":"p-1","params":{"toolCall":{"toolCallId":"t9"},"options":[{"optionId":"ok","name":"Allow","kind":"allow_once"}]},"want":"\"optionId\":\"ok\""},
+ {"call":"_acme/telemetry","want":"-32601"},
+ {"error":{"code":500,"message":"exception TypeError: fetch failed","data":{"cause":"ENOTFOUND"}}}`)
+	if _, err := s.Prompt("go"); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []struct{ id, option string }{{"0", "no"}, {`"p-1"`, "ok"}} {
+		p := ev.waitFor(t, "permission", kind(acp.EventPermission))
+		if p.RequestID != want.id {
+			t.Fatalf("request id %s, want %s (echoed as sent)", p.RequestID, want.id)
+		}
+		if err := s.AnswerPermission(p.RequestID, want.option); err != nil {
+			t.Fatal(err)
+		}
+	}
+	end := ev.waitFor(t, "turn_end", kind(acp.EventTurnEnd))
+	if end.StopReason != acp.StopError || !strings.Contains(end.Message, "fetch failed") || !strings.Contains(end.Message, "ENOTFOUND") {
+		t.Fatalf("turn_end %+v, want the agent's code-500 message and data", end)
+	}
+	var kinds []string
+	for _, e := range s.Snapshot().Entries {
+		kinds = append(kinds, string(e.Kind)+":"+e.UpdateKind+e.Status)
+	}
+	got := strings.Join(kinds, " ")
+	if got != "user: unknown:notice tool:in_progress unknown:agent_message_chunk/hologram error:" {
+		t.Fatalf("entries: %s", got)
+	}
+}
