@@ -177,8 +177,8 @@ func (c *Conn) Close(cause error) {
 }
 
 // Call sends a request and waits for its response, decoding the result into result (which may
-// be nil). ctx bounds only our wait: when it ends, Call returns ctx.Err() and a late response is
-// still read, journaled and discarded. An error response is returned as *RPCError; a dead
+// be nil). ctx bounds only our wait: when it ends, Call sends $/cancel_request for the request,
+// returns ctx.Err(), and a late response is still read, journaled and discarded. An error response is returned as *RPCError; a dead
 // connection as an error wrapping ErrConnClosed.
 func (c *Conn) Call(ctx context.Context, method string, params, result any) error {
 	id := c.nextID.Add(1)
@@ -209,6 +209,9 @@ func (c *Conn) Call(ctx context.Context, method string, params, result any) erro
 		return nil
 	case <-ctx.Done():
 		c.forget(key)
+		// Tell the peer it may stop the work ($/cancel_request); its late answer is journaled and
+		// dropped. Turns are never stopped this way: Stop sends session/cancel.
+		_ = c.Notify(MethodCancelRequest, CancelRequestParams{RequestID: json.RawMessage(key)})
 		return ctx.Err()
 	}
 }

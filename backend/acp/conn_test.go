@@ -142,3 +142,32 @@ func TestConnEOFFailsPendingCalls(t *testing.T) {
 	}
 	<-p.conn.Done()
 }
+
+func TestConnCancelledCallSendsCancelRequest(t *testing.T) {
+	p, out := newPeer(t, newRecordingHandler())
+	ctx, cancel := context.WithCancel(context.Background())
+	lines := make(chan string, 2)
+	go func() {
+		dec := json.NewDecoder(out)
+		for range 2 {
+			var raw json.RawMessage
+			if dec.Decode(&raw) != nil {
+				return
+			}
+			lines <- string(raw)
+			cancel() // the request arrived: give up waiting for it
+		}
+	}()
+	if err := p.conn.Call(ctx, "session/list", nil, nil); !errors.Is(err, context.Canceled) {
+		t.Fatalf("Call = %v, want context.Canceled", err)
+	}
+	req, note := <-lines, <-lines
+	if !strings.Contains(req, `"id":1`) || note != `{"jsonrpc":"2.0","method":"$/cancel_request","params":{"requestId":1}}` {
+		t.Fatalf("sent %s then %s", req, note)
+	}
+	// The late answer is read and dropped; the connection lives on.
+	p.toConn.Write([]byte(`{"jsonrpc":"2.0","id":1,"error":{"code":-32800,"message":"cancelled"}}` + "\n"))
+	if p.conn.Err() != nil {
+		t.Fatal(p.conn.Err())
+	}
+}
