@@ -147,15 +147,16 @@ func (s *Session) openSession(ctx context.Context, conn *Conn, reattach bool) (s
 	return how, nil
 }
 
-// canResume reports sessionCapabilities.resume: present and not null.
-func (c AgentCapabilities) canResume() bool {
-	var caps struct {
-		Resume json.RawMessage `json:"resume"`
-	}
+// canResume reports sessionCapabilities.resume.
+func (c AgentCapabilities) canResume() bool { return c.sessionCap("resume") }
+
+// sessionCap reports an object-valued session capability: present and not null.
+func (c AgentCapabilities) sessionCap(name string) bool {
+	var caps map[string]json.RawMessage
 	if json.Unmarshal(c.SessionCaps, &caps) != nil {
 		return false
 	}
-	r := strings.TrimSpace(string(caps.Resume))
+	r := strings.TrimSpace(string(caps[name]))
 	return r != "" && r != "null" && r != "false"
 }
 

@@ -77,3 +77,32 @@ func TestScriptOddIdsNoiseAndUnknownKinds(t *testing.T) {
 		t.Fatalf("entries: %s", got)
 	}
 }
+
+func TestListAndCloseAgentSessions(t *testing.T) {
+	sc := script(t, `[
+ {"expect":"initialize"}, {"reply":{"protocolVersion":1,"agentCapabilities":{"sessionCapabilities":{"list":{},"close":{}}}}},
+ {"expect":"session/new"}, {"reply":{"sessionId":"sc1"}},
+ {"expect":"session/list"}, {"reply":{"sessions":[{"sessionId":"old","cwd":"/p","title":"Earlier work"}],"nextCursor":"c2"}},
+ {"expect":"session/list"}, {"reply":{"sessions":[]}},
+ {"expect":"session/close"}, {"reply":{}}]`)
+	var tr *acptest.Transport
+	s := acp.NewSession(acp.Config{ID: "s1", AgentName: "scripted", Cwd: "/p", Emitter: newEvents(), Logf: t.Logf,
+		Launch: func(context.Context) (acp.Transport, error) {
+			tr = acptest.Serve(func(in io.Reader, out io.Writer) error { return sc.Run(in, out) })
+			return tr, nil
+		}})
+	if err := s.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	page, err := s.ListAgentSessions(context.Background(), "")
+	if err != nil || len(page.Sessions) != 1 || page.Sessions[0].Title != "Earlier work" || page.NextCursor != "c2" {
+		t.Fatalf("first page %+v, %v", page, err)
+	}
+	if page, err = s.ListAgentSessions(context.Background(), page.NextCursor); err != nil || len(page.Sessions) != 0 {
+		t.Fatalf("second page %+v, %v", page, err)
+	}
+	s.Close()
+	if st := tr.ExitStatus(); st != "exit status 0" {
+		t.Fatalf("the script ended with %q: session/close was not sent before the agent was stopped", st)
+	}
+}

@@ -224,6 +224,7 @@ func (s *Session) HardStop() error {
 // Close ends the session: the agent is stopped with the stop ladder and the last events are
 // delivered. Safe to call more than once.
 func (s *Session) Close() error {
+	s.closeAgentSession()
 	s.mu.Lock()
 	s.closing = true
 	tr, watchDone := s.transport, s.watchDone

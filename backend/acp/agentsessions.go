@@ -1,0 +1,65 @@
+package acp
+
+import (
+	"context"
+	"fmt"
+	"time"
+)
+
+// Methods about the agent's own saved sessions.
+const (
+	MethodSessionList  = "session/list"
+	MethodSessionClose = "session/close"
+)
+
+// AgentSessionInfo is one session the agent keeps (session/list).
+type AgentSessionInfo struct {
+	SessionID string `json:"sessionId"`
+	Cwd       string `json:"cwd"`
+	Title     string `json:"title,omitempty"`
+	UpdatedAt string `json:"updatedAt,omitempty"`
+}
+
+// AgentSessionPage is one page of session/list; NextCursor is opaque and "" on the last page.
+type AgentSessionPage struct {
+	Sessions   []AgentSessionInfo `json:"sessions"`
+	NextCursor string             `json:"nextCursor,omitempty"`
+}
+
+// ListAgentSessions asks the agent for the sessions it keeps in this session's folder, one page
+// at a time (pass back NextCursor, never parse it). It fails when the agent does not offer
+// session/list.
+func (s *Session) ListAgentSessions(ctx context.Context, cursor string) (AgentSessionPage, error) {
+	s.mu.Lock()
+	conn, caps := s.conn, s.caps
+	s.mu.Unlock()
+	if conn == nil || !caps.sessionCap("list") {
+		return AgentSessionPage{}, fmt.Errorf("%s does not list its sessions", s.cfg.AgentName)
+	}
+	params := map[string]any{"cwd": s.cfg.Cwd}
+	if cursor != "" {
+		params["cursor"] = cursor
+	}
+	var page AgentSessionPage
+	if err := conn.Call(ctx, MethodSessionList, params, &page); err != nil {
+		return AgentSessionPage{}, fmt.Errorf("%s session/list: %w", s.cfg.AgentName, s.explain(err))
+	}
+	return page, nil
+}
+
+// closeAgentSession sends session/close when the agent offers it, so it can free the session
+// before its process is stopped; a slow or failing answer does not hold up the close.
+func (s *Session) closeAgentSession() {
+	s.mu.Lock()
+	conn, caps, id, state := s.conn, s.caps, s.agentSessionID, s.state
+	s.mu.Unlock()
+	if conn == nil || id == "" || !caps.sessionCap("close") || state == StateExited || state == StateFailed {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), s.cfg.CloseGrace)
+	defer cancel()
+	start := time.Now()
+	if err := conn.Call(ctx, MethodSessionClose, map[string]string{"sessionId": id}, nil); err != nil {
+		s.cfg.Logf("%s: session/close after %s: %v", s.cfg.AgentName, time.Since(start).Round(time.Millisecond), err)
+	}
+}
