@@ -203,3 +203,22 @@ func TestCLIRunReportsAnAgentThatDies(t *testing.T) {
 		}
 	}
 }
+
+func TestCLICancelAfterAndHardStopOfAnAgentThatIgnoresIt(t *testing.T) {
+	dir := t.TempDir()
+	script := dir + "/stubborn.json"
+	// Starts, takes the prompt, and then neither answers nor honours session/cancel.
+	if err := os.WriteFile(script, []byte(`[
+		{"expect":"initialize"}, {"reply":{"protocolVersion":1,"agentCapabilities":{}}},
+		{"expect":"session/new"}, {"reply":{"sessionId":"x"}},
+		{"expect":"session/prompt"}, {"expect":"session/cancel"}]`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	self, _ := os.Executable()
+	var out, errOut bytes.Buffer
+	code := runCommand([]string{"--db", dir + "/c.db", "--agent-cmd", "'" + self + "' demo-agent --script " + script, "--cwd", dir,
+		"--cancel-after", "1ms", "--hard-stop-after", "50ms", "hi"}, strings.NewReader(""), &out, &errOut)
+	if code != 1 || !strings.HasSuffix(out.String(), "stop reason: interrupted\n") || !strings.Contains(errOut.String(), "ignored the stop") {
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out.String(), errOut.String())
+	}
+}

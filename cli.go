@@ -34,7 +34,7 @@ var cliCommands = map[string]func(args []string, stdin io.Reader, stdout, stderr
 const usage = `agentdesk — a desktop client for ACP coding agents.
 
 Without arguments it opens the window. Headless commands:
-  agentdesk run [--agent ID | --agent-cmd 'CMD ARGS'] [--cwd DIR] [--auth METHOD_ID] [--permissions ask|allow|reject] [--cancel-after DURATION] [--db PATH] PROMPT
+  agentdesk run [--agent ID | --agent-cmd 'CMD ARGS'] [--cwd DIR] [--auth METHOD_ID] [--permissions ask|allow|reject] [--cancel-after DURATION] [--hard-stop-after DURATION] [--db PATH] PROMPT
       run one turn and print the transcript as it streams; the stop reason comes last
   agentdesk history [--db PATH] [--search TEXT]
       list saved sessions, newest first
@@ -140,6 +140,7 @@ func runCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	cwd := fs.String("cwd", ".", "project folder of the session")
 	policy := fs.String("permissions", "ask", "answer permission requests: ask (on this terminal), allow (allow once) or reject (reject once)")
 	cancelAfter := fs.Duration("cancel-after", 0, "press Stop after this long (0: never)")
+	hardAfter := fs.Duration("hard-stop-after", 30*time.Second, "after Stop, kill an agent that has not ended the turn within this long")
 	db := fs.String("db", "", "database file")
 	auth := fs.String("auth", "", "log in with this auth method of the agent first (see the error that lists them)")
 	if fs.Parse(args) != nil {
@@ -197,19 +198,28 @@ func runCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 	}()
 	defer close(done)
-	return driveTurn(sess, prompt, *policy, *cancelAfter, events, bufio.NewReader(stdin), stdout, stderr)
+	return driveTurn(sess, prompt, *policy, stopTimes{*cancelAfter, *hardAfter}, events, bufio.NewReader(stdin), stdout, stderr)
 }
 
+// stopTimes are the CLI's stop ladder: Stop after cancel (0: never), then a hard stop when the
+// agent has not ended the turn hard later.
+type stopTimes struct{ cancel, hard time.Duration }
+
 // driveTurn waits for the session to start, sends the prompt, answers permissions by policy,
-// presses Stop on Ctrl-C or after cancelAfter (a second Ctrl-C stops hard), and returns the exit
-// code: 0 for end_turn and cancelled, 1 otherwise.
-func driveTurn(sess *acp.Session, prompt, policy string, cancelAfter time.Duration, events <-chan acp.Event,
+// presses Stop on Ctrl-C or after times.cancel, stops hard when the agent ignores the Stop (or
+// on a second Ctrl-C), and returns the exit code: 0 for end_turn and cancelled, 1 otherwise.
+func driveTurn(sess *acp.Session, prompt, policy string, times stopTimes, events <-chan acp.Event,
 	in *bufio.Reader, stdout, stderr io.Writer) int {
 	sigs := make(chan os.Signal, 2)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
 	defer signal.Stop(sigs)
-	var timeout <-chan time.Time
+	var timeout, hardTimeout <-chan time.Time
 	sent, stopped := false, false
+	stop := func() {
+		stopped = true
+		_ = sess.Stop()
+		hardTimeout = time.After(times.hard)
+	}
 	for {
 		select {
 		case ev := <-events:
@@ -221,8 +231,8 @@ func driveTurn(sess *acp.Session, prompt, policy string, cancelAfter time.Durati
 						fmt.Fprintf(stderr, "agentdesk run: %v\n", err)
 						return 1
 					}
-					if cancelAfter > 0 {
-						timeout = time.After(cancelAfter)
+					if times.cancel > 0 {
+						timeout = time.After(times.cancel)
 					}
 				}
 				if ev.State == acp.StateFailed || (ev.State == acp.StateExited && !sent) {
@@ -243,17 +253,19 @@ func driveTurn(sess *acp.Session, prompt, policy string, cancelAfter time.Durati
 			}
 		case <-timeout:
 			timeout = nil
-			stopped = true
-			_ = sess.Stop()
+			stop()
+		case <-hardTimeout:
+			hardTimeout = nil
+			fmt.Fprintf(stderr, "\nagentdesk run: the agent ignored the stop for %s: killing it\n", times.hard)
+			_ = sess.HardStop()
 		case <-sigs:
 			if stopped {
 				fmt.Fprintln(stderr, "\nagentdesk run: stopping the agent hard")
 				_ = sess.HardStop()
 				continue
 			}
-			stopped = true
 			fmt.Fprintln(stderr, "\nagentdesk run: stopping (press Ctrl-C again to kill the agent)")
-			_ = sess.Stop()
+			stop()
 		}
 	}
 }
