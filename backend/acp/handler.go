@@ -37,31 +37,30 @@ func (s *Session) HandleRequest(req *Request) {
 // Updates for a session id we do not know yet (session/new has not returned) are kept in order
 // and applied when it does.
 func (s *Session) applyUpdateLocked(params json.RawMessage) {
-	var n SessionNotification
-	if err := json.Unmarshal(params, &n); err != nil {
-		s.cfg.Logf("%s: skipped a session/update that does not decode: %v", s.cfg.AgentName, err)
-		return
-	}
 	if s.agentSessionID == "" {
 		s.early = append(s.early, params)
 		return
 	}
-	if s.replaying && !isMetadataUpdate(n.Update) {
-		return // session/load replays history we already show (and keep); the journal has it
-	}
-	if n.SessionID != s.agentSessionID {
-		s.cfg.Logf("%s: skipped a session/update for unknown session %q", s.cfg.AgentName, n.SessionID)
+	sessionID, u, err := DecodeNotification(params)
+	if err != nil && u.Raw == nil {
+		s.cfg.Logf("%s: skipped a session/update that does not decode: %v", s.cfg.AgentName, err)
 		return
 	}
-	u, err := DecodeUpdate(n.Update)
+	if sessionID != s.agentSessionID {
+		s.cfg.Logf("%s: skipped a session/update for unknown session %q", s.cfg.AgentName, sessionID)
+		return
+	}
 	if err != nil {
 		// A known kind with fields of the wrong shape: show it raw rather than lose it.
-		u = Update{Kind: "invalid " + u.Kind, Raw: n.Update} // never typed: rendered as unknown
+		u = Update{Kind: "invalid " + u.Kind, Raw: u.Raw} // never typed: rendered as unknown
 		s.cfg.Logf("%s: %v", s.cfg.AgentName, err)
 	}
 	if u.IsMetadata() {
 		s.applyMetaLocked(u)
 		return
+	}
+	if s.replaying {
+		return // session/load replays history we already show (and keep); the journal has it
 	}
 	for _, c := range s.tr.Apply(u) {
 		s.pushChange(c)
@@ -100,9 +99,4 @@ func (s *Session) serveFile(req *Request) {
 		return
 	}
 	req.Reply(folder.WriteTextFile(req.Params))
-}
-
-func isMetadataUpdate(raw json.RawMessage) bool {
-	u, err := DecodeUpdate(raw)
-	return err == nil && u.IsMetadata()
 }

@@ -110,7 +110,8 @@ type ContentBlock struct {
 	Raw json.RawMessage `json:"-"`
 }
 
-// UnmarshalJSON keeps the raw block beside the decoded fields.
+// UnmarshalJSON keeps the raw block beside the decoded fields (a copy: a json.Decoder reuses
+// its buffer).
 func (b *ContentBlock) UnmarshalJSON(data []byte) error {
 	type plain ContentBlock
 	var p plain

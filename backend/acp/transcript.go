@@ -23,14 +23,15 @@ type Change struct {
 // messageId or another item closes it; the plan and usage are replaced, one entry per turn;
 // unknown kinds and content types become unknown entries with their raw JSON.
 type Transcript struct {
-	entries []*Entry
-	byID    map[string]int
-	tools   map[string]string // toolCallId → entry id of its latest card
-	plans   map[int]string    // turn → plan entry id
-	usages  map[int]string    // turn → usage entry id
-	open    string            // entry id of the message chunks currently join, or ""
-	turn    int
-	n       int
+	entries  []*Entry
+	byID     map[string]int
+	tools    map[string]string // toolCallId → entry id of its latest card
+	plans    map[int]string    // turn → plan entry id
+	usages   map[int]string    // turn → usage entry id
+	open     string            // entry id of the message chunks currently join, or ""
+	openText strings.Builder   // the open message's text, grown in place
+	turn     int
+	n        int
 }
 
 // NewTranscript returns an empty transcript at turn 0 (updates before the first prompt).
@@ -96,12 +97,15 @@ func (t *Transcript) Apply(u Update) []Change {
 	}
 }
 
+// chunkKinds maps a chunk update to the entry it grows.
+var chunkKinds = map[string]EntryKind{
+	UpdateUserMessageChunk:  KindUser,
+	UpdateAgentMessageChunk: KindAgent,
+	UpdateAgentThoughtChunk: KindThought,
+}
+
 func (t *Transcript) chunk(u Update) []Change {
-	kind := map[string]EntryKind{
-		UpdateUserMessageChunk:  KindUser,
-		UpdateAgentMessageChunk: KindAgent,
-		UpdateAgentThoughtChunk: KindThought,
-	}[u.Kind]
+	kind := chunkKinds[u.Kind]
 	text, ok := blockText(u.Chunk.Content)
 	if !ok {
 		return []Change{t.unknown(u.Kind+"/"+u.Chunk.Content.Type, u.Raw)}
@@ -109,12 +113,17 @@ func (t *Transcript) chunk(u Update) []Change {
 	if i, isOpen := t.byID[t.open]; isOpen {
 		e := t.entries[i]
 		if e.Kind == kind && (u.Chunk.MessageID == "" || u.Chunk.MessageID == e.MessageID) {
-			e.Text += text
+			// Append in amortised O(1): Builder.String does not copy, so e.Text stays current
+			// without re-copying a long message on every chunk.
+			t.openText.WriteString(text)
+			e.Text = t.openText.String()
 			return []Change{{EntryID: e.ID, Text: text}}
 		}
 	}
 	c := t.add(&Entry{Kind: kind, Text: text, MessageID: u.Chunk.MessageID})
 	t.open = c.Entry.ID
+	t.openText = strings.Builder{}
+	t.openText.WriteString(text)
 	return []Change{c}
 }
 

@@ -22,7 +22,8 @@ const (
 
 // Update is one decoded session/update. Kind is the discriminator as sent; exactly one of the
 // typed fields is set for a known kind. An unknown kind sets none of them and keeps only Raw:
-// it is never decoded by field shape as some other kind.
+// it is never decoded by field shape as some other kind. Raw is the update object (see
+// DecodeNotification for when it is set).
 type Update struct {
 	Kind string
 	Raw  json.RawMessage
@@ -65,7 +66,8 @@ type ToolCallContent struct {
 	Raw json.RawMessage `json:"-"`
 }
 
-// UnmarshalJSON keeps the raw item beside the decoded fields.
+// UnmarshalJSON keeps the raw item beside the decoded fields (a copy: a json.Decoder reuses
+// its buffer).
 func (c *ToolCallContent) UnmarshalJSON(data []byte) error {
 	type plain ToolCallContent
 	var p plain
@@ -103,39 +105,117 @@ type Cost struct {
 	Currency string  `json:"currency"`
 }
 
-// DecodeUpdate reads the discriminator first and then only the fields of that kind. A known
-// kind whose fields do not decode is an error (Kind and Raw are still set); an unknown kind is not.
+// wireUpdate is every field a known update kind may carry, so one pass over the JSON reads the
+// discriminator and the fields together (the hot path: thousands of chunks a second). Content
+// differs in shape between kinds (a block for chunks, a list for tool calls), so it stays raw
+// until the kind is known. Only the fields of the update's own kind are used.
+type wireUpdate struct {
+	Kind      string          `json:"sessionUpdate"`
+	Content   json.RawMessage `json:"content"`
+	MessageID string          `json:"messageId"`
+
+	ToolCallID string          `json:"toolCallId"`
+	Title      *string         `json:"title"`
+	ToolKind   *string         `json:"kind"`
+	Status     *string         `json:"status"`
+	Locations  *[]Location     `json:"locations"`
+	RawInput   json.RawMessage `json:"rawInput"`
+	RawOutput  json.RawMessage `json:"rawOutput"`
+
+	Entries []PlanEntry `json:"entries"`
+
+	Used int64 `json:"used"`
+	Size int64 `json:"size"`
+	Cost *Cost `json:"cost"`
+}
+
+// DecodeUpdate decodes a session/update's update object. The discriminator decides which fields
+// mean anything: a known kind is never inferred from field shapes, and an unknown kind keeps
+// only Kind and Raw. A known kind whose fields do not decode is an error (Kind and Raw are still
+// set). Raw is raw, always.
 func DecodeUpdate(raw json.RawMessage) (Update, error) {
-	var head struct {
-		Kind string `json:"sessionUpdate"`
-	}
-	if err := json.Unmarshal(raw, &head); err != nil {
-		return Update{}, fmt.Errorf("decode session/update: %w", err)
-	}
-	u := Update{Kind: head.Kind, Raw: raw}
-	var err error
-	switch head.Kind {
-	case UpdateUserMessageChunk, UpdateAgentMessageChunk, UpdateAgentThoughtChunk:
-		u.Chunk = new(ChunkUpdate)
-		err = json.Unmarshal(raw, u.Chunk)
-	case UpdateToolCall, UpdateToolCallUpdate:
-		u.ToolCall = new(ToolCallFields)
-		err = json.Unmarshal(raw, u.ToolCall)
-	case UpdatePlan:
-		var p struct {
-			Entries []PlanEntry `json:"entries"`
+	var w wireUpdate
+	if err := json.Unmarshal(raw, &w); err != nil {
+		var head struct {
+			Kind string `json:"sessionUpdate"`
 		}
-		err = json.Unmarshal(raw, &p)
-		u.Plan = p.Entries
+		_ = json.Unmarshal(raw, &head)
+		return Update{Kind: head.Kind, Raw: raw}, fmt.Errorf("decode %s update: %w", head.Kind, err)
+	}
+	u, err := fromWire(&w)
+	u.Raw = raw
+	return u, err
+}
+
+// DecodeNotification decodes session/update params in one pass: the hot path, thousands of
+// chunks a second. The update's Raw is set when something shows or keeps it raw (an unknown or
+// metadata kind, content that is not text, a decoding error), and then only.
+func DecodeNotification(params json.RawMessage) (sessionID string, u Update, err error) {
+	var n struct {
+		SessionID string     `json:"sessionId"`
+		Update    wireUpdate `json:"update"`
+	}
+	if json.Unmarshal(params, &n) != nil {
+		var plain SessionNotification
+		if err := json.Unmarshal(params, &plain); err != nil {
+			return "", Update{}, fmt.Errorf("decode session/update: %w", err)
+		}
+		u, err = DecodeUpdate(plain.Update)
+		return plain.SessionID, u, err
+	}
+	u, err = fromWire(&n.Update)
+	if err != nil || u.needsRaw() {
+		var plain SessionNotification
+		_ = json.Unmarshal(params, &plain)
+		u.Raw = plain.Update
+	}
+	return n.SessionID, u, err
+}
+
+// needsRaw reports updates that are kept or shown as raw JSON.
+func (u Update) needsRaw() bool {
+	if u.Chunk != nil {
+		_, isText := blockText(u.Chunk.Content)
+		return !isText
+	}
+	return u.ToolCall == nil && u.Plan == nil && u.Usage == nil
+}
+
+// fromWire keeps the fields of w's kind. On error, only Kind is set.
+func fromWire(w *wireUpdate) (Update, error) {
+	u := Update{Kind: w.Kind}
+	var err error
+	switch w.Kind {
+	case UpdateUserMessageChunk, UpdateAgentMessageChunk, UpdateAgentThoughtChunk:
+		u.Chunk = &ChunkUpdate{MessageID: w.MessageID}
+		if len(w.Content) == 0 {
+			err = fmt.Errorf("no content")
+		} else {
+			// Decoded as the plain struct: one pass, and the raw block is w.Content itself.
+			type plain ContentBlock
+			var b plain
+			err = json.Unmarshal(w.Content, &b)
+			u.Chunk.Content = ContentBlock(b)
+			u.Chunk.Content.Raw = w.Content
+		}
+	case UpdateToolCall, UpdateToolCallUpdate:
+		u.ToolCall = &ToolCallFields{ToolCallID: w.ToolCallID, Title: w.Title, Kind: w.ToolKind, Status: w.Status,
+			Locations: w.Locations, RawInput: w.RawInput, RawOutput: w.RawOutput}
+		if len(w.Content) > 0 && string(w.Content) != "null" {
+			var items []ToolCallContent
+			err = json.Unmarshal(w.Content, &items)
+			u.ToolCall.Content = &items
+		}
+	case UpdatePlan:
+		u.Plan = w.Entries
 		if u.Plan == nil {
 			u.Plan = []PlanEntry{}
 		}
 	case UpdateUsage:
-		u.Usage = new(Usage)
-		err = json.Unmarshal(raw, u.Usage)
+		u.Usage = &Usage{Used: w.Used, Size: w.Size, Cost: w.Cost}
 	}
 	if err != nil {
-		return Update{Kind: head.Kind, Raw: raw}, fmt.Errorf("decode %s update: %w", head.Kind, err)
+		return Update{Kind: w.Kind}, fmt.Errorf("decode %s update: %w", w.Kind, err)
 	}
 	return u, nil
 }
