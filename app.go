@@ -214,6 +214,31 @@ func (a *App) flushHistory() {
 	}
 }
 
+// ExportHistory renders a saved session as Markdown ("md") or JSON ("json").
+func (a *App) ExportHistory(id, format string) (string, error) {
+	if a.store == nil {
+		return "", a.dbErr
+	}
+	a.flushHistory()
+	s, turns, entries, err := a.store.Session(a.ctx, id)
+	if err != nil {
+		return "", fmt.Errorf("could not export session %s: %w", id, err)
+	}
+	return exportSession(s, turns, entries, format)
+}
+
+// DeleteHistory deletes a saved session with its transcript and journal. A live session keeps
+// running; only its history goes.
+func (a *App) DeleteHistory(id string) error {
+	if a.store == nil {
+		return a.dbErr
+	}
+	if err := a.store.DeleteSession(a.ctx, id); err != nil {
+		return fmt.Errorf("could not delete session %s: %w", id, err)
+	}
+	return nil
+}
+
 // demoArgs passes AGENTDESK_DEMO_PACE (e.g. "20ms") to the Demo agent, for tests and demos.
 func demoArgs() []string {
 	if p := os.Getenv("AGENTDESK_DEMO_PACE"); p != "" {

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"os"
 	"strings"
 	"sync"
@@ -114,6 +115,27 @@ func TestAppTurnIsSavedAndReopens(t *testing.T) {
 	if len(saved.Turns) != 1 || saved.Turns[0].StopReason != acp.StopEndTurn {
 		t.Fatalf("saved turns %+v", saved.Turns)
 	}
+	md, err := b.ExportHistory(info.SessionID, "md")
+	if err != nil || !strings.HasPrefix(md, "# hello\n") || !strings.Contains(md, "*Turn 1 ended: end_turn*") {
+		t.Fatalf("markdown export (%v):\n%s", err, md)
+	}
+	js, err := b.ExportHistory(info.SessionID, "json")
+	var doc struct{ Entries []acp.Entry }
+	if err != nil || json.Unmarshal([]byte(js), &doc) != nil || len(doc.Entries) != len(live.Entries) {
+		t.Fatalf("json export (%v): %d entries, want %d", err, len(doc.Entries), len(live.Entries))
+	}
+	if _, err := b.ExportHistory(info.SessionID, "pdf"); err == nil {
+		t.Fatal("an unknown export format was accepted")
+	}
+	if err := b.DeleteHistory(info.SessionID); err != nil {
+		t.Fatal(err)
+	}
+	if items, _ := b.ListHistory(""); len(items) != 0 {
+		t.Fatalf("history after delete: %+v", items)
+	}
+	if _, err := b.OpenHistory(info.SessionID); err == nil || !strings.Contains(err.Error(), "not in the history") {
+		t.Fatalf("opening a deleted session: %v", err)
+	}
 	if err := b.Prompt(info.SessionID, "x"); err == nil {
 		t.Fatal("a session of an earlier run accepted a prompt")
 	}
@@ -154,6 +176,15 @@ func TestCLIRunAndHistory(t *testing.T) {
 	out.Reset()
 	if code := historyCommand([]string{"--db", db}, nil, &out, &errOut); code != 0 || !strings.Contains(out.String(), "hello cli") {
 		t.Fatalf("history exit %d: %s %s", code, out.String(), errOut.String())
+	}
+	prefix := strings.Fields(out.String())[0][:8]
+	out.Reset()
+	if code := showCommand([]string{"--db", db, prefix}, nil, &out, &errOut); code != 0 || !strings.HasPrefix(out.String(), "# hello cli") {
+		t.Fatalf("show exit %d: %s %s", code, out.String(), errOut.String())
+	}
+	errOut.Reset()
+	if code := showCommand([]string{"--db", db, "zzz"}, nil, &out, &errOut); code != 1 || !strings.Contains(errOut.String(), `no saved session "zzz"`) {
+		t.Fatalf("show of an unknown id: exit %d: %s", code, errOut.String())
 	}
 }
 

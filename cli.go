@@ -25,6 +25,7 @@ import (
 var cliCommands = map[string]func(args []string, stdin io.Reader, stdout, stderr io.Writer) int{
 	"run":        runCommand,
 	"history":    historyCommand,
+	"show":       showCommand,
 	"demo-agent": demoAgentCommand,
 	"help":       helpCommand,
 	"--help":     helpCommand,
@@ -38,6 +39,8 @@ Without arguments it opens the window. Headless commands:
       run one turn and print the transcript as it streams; the stop reason comes last
   agentdesk history [--db PATH] [--search TEXT]
       list saved sessions, newest first
+  agentdesk show [--db PATH] [--format md|json] ID
+      print a saved session (the id is the first column of history; a unique prefix will do)
   agentdesk demo-agent [--pace DURATION] [--script FILE]
       serve the built-in Demo agent (or a scripted fake agent) over ACP on stdin/stdout
 
@@ -130,6 +133,66 @@ func historyCommand(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		}
 	}
 	return 0
+}
+
+func showCommand(args []string, _ io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("show", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	db := fs.String("db", "", "database file")
+	format := fs.String("format", formatMarkdown, "md or json")
+	if fs.Parse(args) != nil {
+		return 2
+	}
+	if fs.NArg() != 1 {
+		fmt.Fprintln(stderr, "agentdesk show: give one session id (see agentdesk history)")
+		return 2
+	}
+	ctx := context.Background()
+	st, err := openStore(ctx, *db)
+	if err != nil {
+		fmt.Fprintf(stderr, "agentdesk show: %v\n", err)
+		return 1
+	}
+	defer st.Close()
+	id, err := resolveSessionID(ctx, st, fs.Arg(0))
+	if err != nil {
+		fmt.Fprintf(stderr, "agentdesk show: %v\n", err)
+		return 1
+	}
+	s, turns, entries, err := st.Session(ctx, id)
+	if err == nil {
+		var out string
+		if out, err = exportSession(s, turns, entries, *format); err == nil {
+			fmt.Fprint(stdout, out)
+			return 0
+		}
+	}
+	fmt.Fprintf(stderr, "agentdesk show: %v\n", err)
+	return 1
+}
+
+// resolveSessionID accepts a whole id or a prefix that matches exactly one saved session.
+func resolveSessionID(ctx context.Context, st *store.Store, prefix string) (string, error) {
+	rows, err := st.ListSessions(ctx, "", 0)
+	if err != nil {
+		return "", err
+	}
+	var found []string
+	for _, r := range rows {
+		if r.ID == prefix {
+			return r.ID, nil
+		}
+		if strings.HasPrefix(r.ID, prefix) {
+			found = append(found, r.ID)
+		}
+	}
+	switch len(found) {
+	case 0:
+		return "", fmt.Errorf("no saved session %q (see agentdesk history)", prefix)
+	case 1:
+		return found[0], nil
+	}
+	return "", fmt.Errorf("%q matches %d sessions: give more of the id", prefix, len(found))
 }
 
 func runCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) int {

@@ -52,6 +52,16 @@ export function OpenHistory(id: string): Promise<Snapshot> {
 }
 
 /** Used only by the smoke test's injected script, never by the UI. */
+/** A saved session as Markdown ("md") or JSON ("json"). */
+export function ExportHistory(id: string, format: 'md' | 'json'): Promise<string> {
+  return App.ExportHistory(id, format);
+}
+
+/** Deletes a saved session with its transcript and journal. */
+export function DeleteHistory(id: string): Promise<void> {
+  return App.DeleteHistory(id).then(() => undefined);
+}
+
 export function SelfTestDone(report: string): Promise<void> {
   return App.SelfTestDone(report).then(() => undefined);
 }

@@ -9,6 +9,10 @@ export function ContinueSession(arg1:string):Promise<string>;
 
 export function DefaultFolder():Promise<string>;
 
+export function DeleteHistory(arg1:string):Promise<void>;
+
+export function ExportHistory(arg1:string,arg2:string):Promise<string>;
+
 export function HardStop(arg1:string):Promise<void>;
 
 export function ListAgents():Promise<Array<main.AgentInfo>>;

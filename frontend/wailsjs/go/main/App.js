@@ -14,6 +14,14 @@ export function DefaultFolder() {
   return window['go']['main']['App']['DefaultFolder']();
 }
 
+export function DeleteHistory(arg1) {
+  return window['go']['main']['App']['DeleteHistory'](arg1);
+}
+
+export function ExportHistory(arg1, arg2) {
+  return window['go']['main']['App']['ExportHistory'](arg1, arg2);
+}
+
 export function HardStop(arg1) {
   return window['go']['main']['App']['HardStop'](arg1);
 }
