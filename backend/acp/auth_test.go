@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"io"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -17,7 +16,6 @@ import (
 // the Codex adapter.
 type loginAgent struct {
 	conn          *acp.Conn
-	ready         chan struct{}
 	authenticated atomic.Bool
 	calls         atomic.Int32
 }
@@ -28,7 +26,6 @@ const loginMethods = `[{"id":"browser","name":"Log in with a browser"},
 
 func (a *loginAgent) HandleNotification(string, json.RawMessage) {}
 func (a *loginAgent) HandleRequest(req *acp.Request) {
-	<-a.ready
 	switch req.Method {
 	case acp.MethodInitialize:
 		req.Reply(map[string]any{"protocolVersion": 1, "agentCapabilities": map[string]any{}, "authMethods": json.RawMessage(loginMethods)}, nil)
@@ -49,15 +46,10 @@ func (a *loginAgent) HandleRequest(req *acp.Request) {
 
 func startLogin(t *testing.T, method string) (*acp.Session, *loginAgent, error) {
 	t.Helper()
-	a := &loginAgent{ready: make(chan struct{})}
+	a := &loginAgent{}
 	s := acp.NewSession(acp.Config{ID: "s1", AgentName: "Acme", Cwd: "/p", Emitter: newEvents(), Logf: t.Logf, AuthMethod: method,
 		Launch: func(context.Context) (acp.Transport, error) {
-			return acptest.Serve(func(in io.Reader, out io.Writer) error {
-				a.conn = acp.NewConn(in, out, a, acp.WithLogf(func(string, ...any) {}))
-				close(a.ready)
-				<-a.conn.Done()
-				return nil
-			}), nil
+			return acptest.ServeHandler(func(c *acp.Conn) acp.Handler { a.conn = c; return a }), nil
 		}})
 	t.Cleanup(func() { s.Close() })
 	return s, a, s.Start(context.Background())

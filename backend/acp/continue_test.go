@@ -3,7 +3,6 @@ package acp_test
 import (
 	"context"
 	"encoding/json"
-	"io"
 	"testing"
 
 	"agentdesk/backend/acp"
@@ -15,12 +14,10 @@ type reattachAgent struct {
 	caps    string
 	methods chan string
 	conn    *acp.Conn
-	ready   chan struct{}
 }
 
 func (a *reattachAgent) HandleNotification(string, json.RawMessage) {}
 func (a *reattachAgent) HandleRequest(req *acp.Request) {
-	<-a.ready
 	a.methods <- req.Method
 	switch req.Method {
 	case acp.MethodInitialize:
@@ -55,13 +52,7 @@ func TestContinueAfterTheAgentIsGone(t *testing.T) {
 			ev := newEvents()
 			s := acp.NewSession(acp.Config{ID: "s1", AgentName: "re", Cwd: "/p", Emitter: ev, Logf: t.Logf,
 				Launch: func(context.Context) (acp.Transport, error) {
-					return acptest.Serve(func(in io.Reader, out io.Writer) error {
-						a := &reattachAgent{caps: c.caps, methods: methods, ready: make(chan struct{})}
-						a.conn = acp.NewConn(in, out, a, acp.WithLogf(func(string, ...any) {}))
-						close(a.ready)
-						<-a.conn.Done()
-						return nil
-					}), nil
+					return acptest.ServeHandler(func(conn *acp.Conn) acp.Handler { return &reattachAgent{caps: c.caps, methods: methods, conn: conn} }), nil
 				}})
 			defer s.Close()
 			if err := s.Start(context.Background()); err != nil {

@@ -3,7 +3,6 @@ package acp_test
 import (
 	"context"
 	"encoding/json"
-	"io"
 	"testing"
 
 	"agentdesk/backend/acp"
@@ -14,13 +13,11 @@ import (
 // commands, a mode change and a title between turns.
 type controlsAgent struct {
 	conn  *acp.Conn
-	ready chan struct{}
 	calls chan string
 }
 
 func (a *controlsAgent) HandleNotification(string, json.RawMessage) {}
 func (a *controlsAgent) HandleRequest(req *acp.Request) {
-	<-a.ready
 	switch req.Method {
 	case acp.MethodInitialize:
 		req.Reply(map[string]any{"protocolVersion": 1, "agentCapabilities": map[string]any{}}, nil)
@@ -42,16 +39,11 @@ func (a *controlsAgent) HandleRequest(req *acp.Request) {
 }
 
 func TestControlsFromTheAgent(t *testing.T) {
-	a := &controlsAgent{ready: make(chan struct{}), calls: make(chan string, 8)}
+	a := &controlsAgent{calls: make(chan string, 8)}
 	ev := newEvents()
 	s := acp.NewSession(acp.Config{ID: "s1", AgentName: "ctl", Cwd: "/p", Emitter: ev, Logf: t.Logf,
 		Launch: func(context.Context) (acp.Transport, error) {
-			return acptest.Serve(func(in io.Reader, out io.Writer) error {
-				a.conn = acp.NewConn(in, out, a, acp.WithLogf(func(string, ...any) {}))
-				close(a.ready)
-				<-a.conn.Done()
-				return nil
-			}), nil
+			return acptest.ServeHandler(func(c *acp.Conn) acp.Handler { a.conn = c; return a }), nil
 		}})
 	defer s.Close()
 	if err := s.Start(context.Background()); err != nil {

@@ -3,7 +3,6 @@ package acp_test
 import (
 	"context"
 	"encoding/json"
-	"io"
 	"testing"
 
 	"agentdesk/backend/acp"
@@ -13,13 +12,11 @@ import (
 // earlyAgent announces its commands and an unknown update kind before it answers session/new,
 // as opencode and Gemini CLI do, then answers each prompt with a chunk and end_turn.
 type earlyAgent struct {
-	conn  *acp.Conn
-	ready chan struct{}
+	conn *acp.Conn
 }
 
 func (a *earlyAgent) HandleNotification(string, json.RawMessage) {}
 func (a *earlyAgent) HandleRequest(req *acp.Request) {
-	<-a.ready
 	switch req.Method {
 	case acp.MethodInitialize:
 		req.Reply(map[string]any{"protocolVersion": 1, "agentCapabilities": map[string]any{}}, nil)
@@ -41,13 +38,7 @@ func TestUpdatesBeforeSessionNewAreKept(t *testing.T) {
 	ev := newEvents()
 	s := acp.NewSession(acp.Config{ID: "s1", AgentName: "early", Cwd: "/p", Emitter: ev, Logf: t.Logf,
 		Launch: func(context.Context) (acp.Transport, error) {
-			return acptest.Serve(func(in io.Reader, out io.Writer) error {
-				a := &earlyAgent{ready: make(chan struct{})}
-				a.conn = acp.NewConn(in, out, a, acp.WithLogf(func(string, ...any) {}))
-				close(a.ready)
-				<-a.conn.Done()
-				return nil
-			}), nil
+			return acptest.ServeHandler(func(c *acp.Conn) acp.Handler { return &earlyAgent{conn: c} }), nil
 		}})
 	defer s.Close()
 	if err := s.Start(context.Background()); err != nil {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -19,13 +18,11 @@ import (
 // goroutine and must reply to req once.
 type promptAgent struct {
 	conn     *acp.Conn
-	ready    chan struct{}
 	onPrompt func(c *acp.Conn, req *acp.Request)
 }
 
 func (a *promptAgent) HandleNotification(string, json.RawMessage) {}
 func (a *promptAgent) HandleRequest(req *acp.Request) {
-	<-a.ready
 	switch req.Method {
 	case acp.MethodInitialize:
 		req.Reply(map[string]any{"protocolVersion": 1, "agentCapabilities": map[string]any{}}, nil)
@@ -43,13 +40,7 @@ func startScripted(t *testing.T, cwd string, emitter acp.Emitter, onPrompt func(
 	t.Helper()
 	s := acp.NewSession(acp.Config{ID: "s1", AgentName: "scripted", Cwd: cwd, Emitter: emitter, Logf: t.Logf,
 		Launch: func(context.Context) (acp.Transport, error) {
-			return acptest.Serve(func(in io.Reader, out io.Writer) error {
-				a := &promptAgent{ready: make(chan struct{}), onPrompt: onPrompt}
-				a.conn = acp.NewConn(in, out, a, acp.WithLogf(func(string, ...any) {}))
-				close(a.ready)
-				<-a.conn.Done()
-				return nil
-			}), nil
+			return acptest.ServeHandler(func(c *acp.Conn) acp.Handler { return &promptAgent{onPrompt: onPrompt, conn: c} }), nil
 		}})
 	t.Cleanup(func() { s.Close() })
 	if err := s.Start(context.Background()); err != nil {

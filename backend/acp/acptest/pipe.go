@@ -4,6 +4,7 @@
 package acptest
 
 import (
+	"encoding/json"
 	"io"
 	"sync"
 	"time"
@@ -73,4 +74,34 @@ func (t *Transport) Close(grace time.Duration) error {
 		t.stdout.Close()
 	}
 	return nil
+}
+
+// ServeHandler runs an in-process agent built on acp.Conn: newHandler receives the agent's own
+// connection (to send updates and call the client) and returns what handles the client's
+// messages. No message is dispatched before newHandler has returned.
+func ServeHandler(newHandler func(conn *acp.Conn) acp.Handler) *Transport {
+	return Serve(func(in io.Reader, out io.Writer) error {
+		late := &lateHandler{ready: make(chan struct{})}
+		conn := acp.NewConn(in, out, late, acp.WithLogf(func(string, ...any) {}))
+		late.h = newHandler(conn)
+		close(late.ready)
+		<-conn.Done()
+		return nil
+	})
+}
+
+// lateHandler lets a handler that needs its connection be created after the connection.
+type lateHandler struct {
+	ready chan struct{}
+	h     acp.Handler
+}
+
+func (l *lateHandler) HandleNotification(method string, params json.RawMessage) {
+	<-l.ready
+	l.h.HandleNotification(method, params)
+}
+
+func (l *lateHandler) HandleRequest(req *acp.Request) {
+	<-l.ready
+	l.h.HandleRequest(req)
 }
