@@ -150,6 +150,12 @@ export namespace main {
 	    turns: number;
 	    snippet?: string;
 	}
+	export interface JournalLine {
+	    direction: string;
+	    method?: string;
+	    json: string;
+	    at: string;
+	}
 	export interface SessionInfo {
 	    sessionId: string;
 	    agentId: string;

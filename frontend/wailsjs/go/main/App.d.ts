@@ -19,11 +19,19 @@ export function ListAgents():Promise<Array<main.AgentInfo>>;
 
 export function ListHistory(arg1:string):Promise<Array<main.HistoryItem>>;
 
+export function Messages(arg1:string):Promise<Array<main.JournalLine>>;
+
 export function OpenHistory(arg1:string):Promise<acp.Snapshot>;
 
 export function Prompt(arg1:string,arg2:string):Promise<void>;
 
 export function SelfTestDone(arg1:string):Promise<void>;
+
+export function SetConfigOption(arg1:string,arg2:string,arg3:string):Promise<void>;
+
+export function SetMode(arg1:string,arg2:string):Promise<void>;
+
+export function SetModel(arg1:string,arg2:string):Promise<void>;
 
 export function Snapshot(arg1:string):Promise<acp.Snapshot>;
 

@@ -34,6 +34,10 @@ export function ListHistory(arg1) {
   return window['go']['main']['App']['ListHistory'](arg1);
 }
 
+export function Messages(arg1) {
+  return window['go']['main']['App']['Messages'](arg1);
+}
+
 export function OpenHistory(arg1) {
   return window['go']['main']['App']['OpenHistory'](arg1);
 }
@@ -44,6 +48,18 @@ export function Prompt(arg1, arg2) {
 
 export function SelfTestDone(arg1) {
   return window['go']['main']['App']['SelfTestDone'](arg1);
+}
+
+export function SetConfigOption(arg1, arg2, arg3) {
+  return window['go']['main']['App']['SetConfigOption'](arg1, arg2, arg3);
+}
+
+export function SetMode(arg1, arg2) {
+  return window['go']['main']['App']['SetMode'](arg1, arg2);
+}
+
+export function SetModel(arg1, arg2) {
+  return window['go']['main']['App']['SetModel'](arg1, arg2);
 }
 
 export function Snapshot(arg1) {
