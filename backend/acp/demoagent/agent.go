@@ -25,7 +25,7 @@ type Agent struct {
 	conn *acp.Conn
 
 	mu       sync.Mutex
-	sessions map[string]string             // session id → cwd
+	sessions map[string]*settings          // session id → its folder and settings
 	cancels  map[string]context.CancelFunc // session id → cancel of its running turn
 	turns    map[string]int
 	ready    chan struct{} // closed once conn is set: the inbound loop may start before that
@@ -34,7 +34,7 @@ type Agent struct {
 // Serve runs the demo agent on r/w (its stdin and stdout) until r reaches EOF. pace is the pause
 // between script steps (0 for tests).
 func Serve(r io.Reader, w io.Writer, pace time.Duration) error {
-	a := &Agent{pace: pace, sessions: map[string]string{}, cancels: map[string]context.CancelFunc{},
+	a := &Agent{pace: pace, sessions: map[string]*settings{}, cancels: map[string]context.CancelFunc{},
 		turns: map[string]int{}, ready: make(chan struct{})}
 	a.conn = acp.NewConn(r, w, a, acp.WithLogf(func(string, ...any) {}))
 	close(a.ready)
@@ -82,9 +82,15 @@ func (a *Agent) HandleRequest(req *acp.Request) {
 		}
 		a.mu.Lock()
 		id := fmt.Sprintf("demo-%d", len(a.sessions)+1)
-		a.sessions[id] = p.Cwd
+		st := &settings{cwd: p.Cwd, mode: modeAsk, thinking: true}
+		a.sessions[id] = st
+		opts := st.configOptions()
 		a.mu.Unlock()
-		req.Reply(acp.NewSessionResult{SessionID: id}, nil)
+		req.Reply(acp.NewSessionResult{SessionID: id, ConfigOptions: opts}, nil)
+		_ = a.conn.Notify(acp.MethodSessionUpdate, map[string]any{"sessionId": id,
+			"update": map[string]any{"sessionUpdate": acp.UpdateAvailableCommands, "availableCommands": commands}})
+	case acp.MethodSetConfigOption:
+		a.setConfigOption(req)
 	case acp.MethodSessionPrompt:
 		a.prompt(req)
 	default:
@@ -99,7 +105,7 @@ func (a *Agent) prompt(req *acp.Request) {
 		return
 	}
 	a.mu.Lock()
-	cwd, ok := a.sessions[p.SessionID]
+	st, ok := a.sessions[p.SessionID]
 	if !ok {
 		a.mu.Unlock()
 		req.Reply(nil, &acp.RPCError{Code: acp.CodeInvalidParams, Message: "unknown session " + p.SessionID})
@@ -112,6 +118,7 @@ func (a *Agent) prompt(req *acp.Request) {
 	a.cancels[p.SessionID] = cancel
 	a.turns[p.SessionID]++
 	turn := a.turns[p.SessionID]
+	cfg := *st // the turn runs with the settings of its start
 	a.mu.Unlock()
 
 	text := ""
@@ -121,7 +128,7 @@ func (a *Agent) prompt(req *acp.Request) {
 		}
 	}
 	go func() {
-		s := &script{a: a, ctx: ctx, session: p.SessionID, cwd: cwd, turn: turn, prompt: text}
+		s := &script{a: a, ctx: ctx, session: p.SessionID, settings: cfg, turn: turn, prompt: text}
 		reason := s.run()
 		a.mu.Lock()
 		if a.turns[p.SessionID] == turn { // a newer prompt may have replaced this one

@@ -18,10 +18,10 @@ type script struct {
 	a       *Agent
 	ctx     context.Context
 	session string
-	cwd     string
-	turn    int
-	prompt  string
-	used    int64
+	settings
+	turn   int
+	prompt string
+	used   int64
 }
 
 const noteFile = "NOTES.md"
@@ -30,6 +30,9 @@ func (s *script) run() string {
 	base := filepath.Base(s.cwd)
 	steps := []func() bool{
 		func() bool {
+			if !s.thinking {
+				return true
+			}
 			return s.stream("agent_thought_chunk", fmt.Sprintf("The user asked: %q. I'll look at the folder %s first, then propose a small edit and run the checks.", s.prompt, base))
 		},
 		func() bool { return s.plan("in_progress", "pending", "pending") },
@@ -49,7 +52,10 @@ func (s *script) run() string {
 		return acp.StopCancelled
 	}
 	verdict := "you **rejected** it, so nothing changed"
-	if allowed {
+	switch {
+	case allowed && (s.mode == modeAuto || s.alwaysAllow):
+		verdict = "it went ahead **without asking**, as this session's settings say (a demo: nothing was written to disk)"
+	case allowed:
 		verdict = "you **allowed** it (this is a demo: it was shown, not written to disk)"
 	}
 	steps = []func() bool{
@@ -163,6 +169,9 @@ func (s *script) proposeEdit() (allowed, ok bool) {
 		"content": []any{diff}}) || !s.pause() {
 		return false, false
 	}
+	if s.mode == modeAuto || s.alwaysAllow {
+		return true, s.finishEdit(id, diff, true)
+	}
 	var res acp.RequestPermissionResult
 	err := s.a.conn.Call(s.ctx, acp.MethodRequestPermission, map[string]any{
 		"sessionId": s.session,
@@ -177,14 +186,24 @@ func (s *script) proposeEdit() (allowed, ok bool) {
 		return false, false
 	}
 	allowed = res.Outcome.OptionID != "reject"
+	if res.Outcome.OptionID == "allow-always" {
+		s.a.mu.Lock()
+		s.a.sessions[s.session].alwaysAllow = true // later turns of this session do not ask again
+		s.a.mu.Unlock()
+	}
+	return allowed, s.finishEdit(id, diff, allowed)
+}
+
+// finishEdit reports the outcome of the proposed edit on its tool call.
+func (s *script) finishEdit(id string, diff map[string]any, allowed bool) bool {
 	status, note := "completed", "Shown, not written: the demo agent never changes files."
 	if !allowed {
 		status, note = "failed", "Rejected by the user: nothing was changed."
 	}
 	if !s.update(map[string]any{"sessionUpdate": "tool_call_update", "toolCallId": id, "status": "in_progress"}) || !s.pause() {
-		return false, false
+		return false
 	}
-	return allowed, s.update(map[string]any{"sessionUpdate": "tool_call_update", "toolCallId": id, "status": status,
+	return s.update(map[string]any{"sessionUpdate": "tool_call_update", "toolCallId": id, "status": status,
 		"content": []any{diff, toolText(note)}}) && s.pause()
 }
 

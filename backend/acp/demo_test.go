@@ -1,0 +1,56 @@
+package acp_test
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"agentdesk/backend/acp"
+)
+
+// TestDemoAgentSettings: the Demo agent's config options and commands drive real behaviour, so
+// the session controls can be seen working offline.
+func TestDemoAgentSettings(t *testing.T) {
+	s, ev := startDemo(t, 0)
+	c := s.Snapshot().Controls
+	if len(c.ConfigOptions) != 2 || c.ConfigOptions[0].ID != "mode" || string(c.ConfigOptions[0].CurrentValue) != `"ask"` {
+		t.Fatalf("config options %+v", c.ConfigOptions)
+	}
+	ev.waitFor(t, "the commands", func(e acp.Event) bool { return e.Kind == acp.EventInfo && len(e.Controls.Commands) == 2 })
+
+	// Always allow: the next turn does not ask again.
+	if _, err := s.Prompt("one"); err != nil {
+		t.Fatal(err)
+	}
+	p := ev.waitFor(t, "permission", kind(acp.EventPermission))
+	if err := s.AnswerPermission(p.RequestID, "allow-always"); err != nil {
+		t.Fatal(err)
+	}
+	ev.waitFor(t, "turn_end", kind(acp.EventTurnEnd))
+	if _, err := s.Prompt("two"); err != nil {
+		t.Fatal(err)
+	}
+	end := ev.waitFor(t, "turn_end or permission", func(e acp.Event) bool { return e.Kind == acp.EventTurnEnd || e.Kind == acp.EventPermission })
+	if end.Kind != acp.EventTurnEnd || end.StopReason != acp.StopEndTurn {
+		t.Fatalf("after Always allow the second turn asked again: %+v", end)
+	}
+
+	// Mode "Edit automatically" and no thinking out loud.
+	ctx := context.Background()
+	if err := s.SetConfigOption(ctx, "thinking", json.RawMessage(`false`)); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SetConfigOption(ctx, "mode", json.RawMessage(`"sideways"`)); err == nil || !strings.Contains(err.Error(), "mode must be") {
+		t.Fatalf("an invalid mode: %v", err)
+	}
+	if _, err := s.Prompt("three"); err != nil {
+		t.Fatal(err)
+	}
+	ev.waitFor(t, "turn_end", kind(acp.EventTurnEnd))
+	for _, e := range s.Snapshot().Entries {
+		if e.Turn == 3 && e.Kind == acp.KindThought {
+			t.Fatal("a thought was shown with thinking turned off")
+		}
+	}
+}
