@@ -52,6 +52,10 @@ describe('hostile agent Markdown', () => {
       '<iframe src="https://evil.example"></iframe>',
       '<form action="https://evil.example"><button>go</button></form>',
       '<a href="https://example.com" onclick="window.pwned = 5" style="position:fixed">ok link</a>',
+      // Highlighted code blocks go through the same sanitiser.
+      '```html\n</code></pre><script>window.pwned = 6</script><img src=x onerror="window.pwned = 7">\n```',
+      '```"><img src=x onerror="window.pwned = 8">\nplain\n```',
+      '```go\nfunc main() {}\n```',
     ].join('\n\n');
     emit(agentEntry('a1', hostile));
     // A thought and a streamed chunk go through the same path.
@@ -72,6 +76,9 @@ describe('hostile agent Markdown', () => {
       }
     }
     expect(t.querySelector('[data-entry-id="a1"] [style]')).toBeNull();
+    expect(t.querySelector('[data-entry-id="a1"] code.language-go .hljs-keyword')?.textContent).toBe('func');
+    expect(t.querySelectorAll('pre img, pre script')).toHaveLength(0);
+    expect(t.querySelector('[data-entry-id="a1"] code.language-html')?.textContent).toContain('<script>window.pwned = 6</script>');
     expect(t.innerHTML).not.toMatch(/javascript:/i);
     expect((window as unknown as { pwned?: number }).pwned).toBeUndefined();
   });

@@ -11,6 +11,7 @@ vi.mock('../wailsjs/runtime/runtime.js', async () => (await import('./test/mocks
 import App from './App.svelte';
 import { manualClock, type ManualClock } from './lib/clock';
 import type { SessionEvent } from './lib/protocol';
+import { REORDER_WAIT_MS } from './state/session.svelte';
 import { app, emit, ev, resetSeq, runtime, settle } from './test/harness';
 import { FOLDER, SID, appMock, emptySnapshot } from './test/mocks';
 
@@ -331,6 +332,8 @@ describe('a live session', () => {
       emptySnapshot(id, { seq: 9, state: 'idle', entries: [{ id: 'x', kind: 'agent', turn: 1, text: 'from snapshot' }] }),
     );
     emit({ sessionId: SID, seq: 9, kind: 'state', state: 'idle' });
+    expect(app.Snapshot).toHaveBeenCalledTimes(1); // seq 2..8 may only be late
+    clock.advance(REORDER_WAIT_MS);
     await settle();
     expect(app.Snapshot).toHaveBeenCalledTimes(2);
     expect(screen.getByTestId('transcript').querySelector('[data-entry-id="x"]')?.textContent).toContain('from snapshot');

@@ -2,7 +2,7 @@
 // which give the untyped bridge the types of protocol.ts. A Go error rejects the promise with
 // its message (a string); errorMessage() turns any rejection into text for the error banner.
 import * as App from '../../wailsjs/go/main/App.js';
-import type { AgentInfo, HistoryItem, SessionInfo, Snapshot } from './protocol';
+import type { AgentInfo, HistoryItem, JournalLine, SessionInfo, Snapshot } from './protocol';
 
 export function ListAgents(): Promise<AgentInfo[]> {
   return App.ListAgents().then((v) => (v ?? []) as unknown as AgentInfo[]);
@@ -51,7 +51,6 @@ export function OpenHistory(id: string): Promise<Snapshot> {
   return App.OpenHistory(id).then((v) => v as unknown as Snapshot);
 }
 
-/** Used only by the smoke test's injected script, never by the UI. */
 /** A saved session as Markdown ("md") or JSON ("json"). */
 export function ExportHistory(id: string, format: 'md' | 'json'): Promise<string> {
   return App.ExportHistory(id, format);
@@ -62,6 +61,35 @@ export function DeleteHistory(id: string): Promise<void> {
   return App.DeleteHistory(id).then(() => undefined);
 }
 
+/** Gives a saved session a title of the user's choosing. */
+export function RenameHistory(id: string, title: string): Promise<void> {
+  return App.RenameHistory(id, title).then(() => undefined);
+}
+
+/**
+ * Sets a config option of the live session. `value` is encoded here: a string for a select, a
+ * boolean for a switch. The info event that follows carries the agent's new state.
+ */
+export function SetConfigOption(sessionId: string, configId: string, value: string | boolean): Promise<void> {
+  return App.SetConfigOption(sessionId, configId, JSON.stringify(value)).then(() => undefined);
+}
+
+/** Legacy mode switch (agents without config options). */
+export function SetMode(sessionId: string, modeId: string): Promise<void> {
+  return App.SetMode(sessionId, modeId).then(() => undefined);
+}
+
+/** Legacy model switch (agents without config options). */
+export function SetModel(sessionId: string, modelId: string): Promise<void> {
+  return App.SetModel(sessionId, modelId).then(() => undefined);
+}
+
+/** The raw JSON-RPC traffic of a live or saved session, oldest first (protocol inspector). */
+export function Messages(sessionId: string): Promise<JournalLine[]> {
+  return App.Messages(sessionId).then((v) => (v ?? []) as unknown as JournalLine[]);
+}
+
+/** Used only by the smoke test's injected script, never by the UI. */
 export function SelfTestDone(report: string): Promise<void> {
   return App.SelfTestDone(report).then(() => undefined);
 }

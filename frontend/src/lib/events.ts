@@ -1,5 +1,5 @@
 // The ONLY importer of the Wails runtime. Everything the page needs from it goes through here.
-import { BrowserOpenURL, EventsOn } from '../../wailsjs/runtime/runtime.js';
+import { BrowserOpenURL, ClipboardSetText, EventsOn } from '../../wailsjs/runtime/runtime.js';
 import { SESSION_EVENT, isSessionEvent, type SessionEvent } from './protocol';
 
 /**
@@ -27,4 +27,13 @@ export function openExternal(url: string): void {
   const u = url.trim();
   if (!isExternalURL(u)) return;
   BrowserOpenURL(u);
+}
+
+/**
+ * Puts `text` on the system clipboard (through the Go side: the webview's own clipboard API needs
+ * a secure context and a user gesture). Rejects when the runtime reports that it could not.
+ */
+export async function copyText(text: string): Promise<void> {
+  const ok = await ClipboardSetText(text);
+  if (ok === false) throw new Error('Could not copy to the clipboard.');
 }

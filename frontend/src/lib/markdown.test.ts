@@ -2,7 +2,7 @@
 // The sanitiser is tested under jsdom: DOMPurify does not support happy-dom (its tree walker
 // skips siblings of removed nodes, so a happy-dom run would prove nothing about a real browser).
 import { describe, expect, it } from 'vitest';
-import { renderMarkdown } from './markdown';
+import { codeLanguage, renderMarkdown } from './markdown';
 
 describe('renderMarkdown', () => {
   it('renders Markdown', () => {
@@ -42,5 +42,68 @@ describe('renderMarkdown', () => {
   it('drops remote image sources (the CSP would block them anyway)', () => {
     const html = renderMarkdown('![x](https://tracker.example/p.png)');
     expect(html).not.toContain('tracker.example');
+  });
+});
+
+describe('code highlighting', () => {
+  it('highlights fenced code in a registered language with class-only spans', () => {
+    const html = renderMarkdown('```go\nfunc main() { return "x" }\n```');
+    expect(html).toContain('<pre><code class="hljs language-go">');
+    expect(html).toContain('<span class="hljs-keyword">func</span>');
+    expect(html).toContain('<span class="hljs-string">"x"</span>');
+    expect(html).not.toContain('style=');
+  });
+
+  it('resolves aliases and leaves unknown or missing languages plain', () => {
+    expect(codeLanguage('ts')).toBe('ts');
+    expect(codeLanguage('TypeScript title="a.ts"')).toBe('typescript');
+    for (const lang of ['sh', 'zsh', 'console', 'html', 'svg', 'md', 'yml', 'py', 'rs', 'golang', 'patch', 'js', 'json', 'sql', 'css', 'xml', 'diff', 'bash', 'rust', 'python']) {
+      expect(codeLanguage(lang), lang).not.toBe('');
+    }
+    expect(codeLanguage('cobol')).toBe('');
+    expect(codeLanguage('')).toBe('');
+    expect(renderMarkdown('```cobol\nDISPLAY "<b>".\n```')).toBe('<pre><code>DISPLAY "&lt;b&gt;".\n</code></pre>\n');
+    expect(renderMarkdown('```\n<i>x</i>\n```')).toBe('<pre><code>&lt;i&gt;x&lt;/i&gt;\n</code></pre>\n');
+  });
+
+  it('escapes hostile code and never trusts the fence info string', () => {
+    const html = renderMarkdown(
+      [
+        '```html',
+        '</code></pre><script>alert(1)</script><img src=x onerror=alert(2)>',
+        '```',
+        '',
+        '```"><img/src/onerror=alert(3)>',
+        'x',
+        '```',
+        '',
+        '```js onmouseover=alert(4)',
+        'let a = 1',
+        '```',
+      ].join('\n'),
+    );
+    const lower = html.toLowerCase();
+    for (const bad of ['<script', '<img', 'onmouseover=', 'javascript:']) expect(lower).not.toContain(bad);
+    const div = document.createElement('div');
+    div.innerHTML = html;
+    expect(div.querySelectorAll('script, img, pre pre')).toHaveLength(0);
+    for (const el of Array.from(div.querySelectorAll('*'))) {
+      expect(Array.from(el.attributes).map((a) => a.name)).toEqual(el.hasAttribute('class') ? ['class'] : []);
+    }
+    expect(div.querySelector('code')?.textContent).toBe('</code></pre><script>alert(1)</script><img src=x onerror=alert(2)>\n');
+    expect(html).toContain('<code class="hljs language-js">');
+  });
+
+  it('keeps only highlight.js and language classes from agent HTML', () => {
+    const html = renderMarkdown('<p class="sr hljs-keyword svelte-abc123 language-go evil">x</p>\n\n<span class="app">y</span>');
+    expect(html).toContain('<p class="hljs-keyword language-go">x</p>');
+    expect(html).toContain('<span>y</span>');
+  });
+
+  it('leaves a huge code block unhighlighted', () => {
+    const big = 'let x = 1;\n'.repeat(7_000);
+    const html = renderMarkdown('```js\n' + big + '```');
+    expect(html).not.toContain('hljs-keyword');
+    expect(html).toContain('let x = 1;');
   });
 });

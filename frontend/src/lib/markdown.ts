@@ -1,9 +1,66 @@
-// Markdown for untrusted agent text: marked, then DOMPurify. The result is the only string the
-// page ever renders with {@html}.
+// Markdown for untrusted agent text: marked (code blocks highlighted), then DOMPurify. The result
+// is the only string the page ever renders with {@html}.
+//
+// Code highlighting uses highlight.js: it is well kept (maintained, audited, no dependencies),
+// it tokenises with precompiled regular expressions and never evaluates code at run time (no
+// eval/new Function, so it runs under our CSP with script-src 'self'), and its output is plain
+// <span class="hljs-..."> elements with classes only (no inline styles), which the sanitiser keeps
+// and the stylesheet colours from CSS variables (light and dark). Only the core and the languages
+// below are bundled, each registered by hand, to keep the bundle small. Highlighting runs before
+// DOMPurify, so its output goes through the same strict sanitiser as everything else.
 import DOMPurify from 'dompurify';
-import { Marked } from 'marked';
+import hljs from 'highlight.js/lib/core';
+import bash from 'highlight.js/lib/languages/bash';
+import css from 'highlight.js/lib/languages/css';
+import diff from 'highlight.js/lib/languages/diff';
+import go from 'highlight.js/lib/languages/go';
+import javascript from 'highlight.js/lib/languages/javascript';
+import json from 'highlight.js/lib/languages/json';
+import markdown from 'highlight.js/lib/languages/markdown';
+import python from 'highlight.js/lib/languages/python';
+import rust from 'highlight.js/lib/languages/rust';
+import shell from 'highlight.js/lib/languages/shell';
+import sql from 'highlight.js/lib/languages/sql';
+import typescript from 'highlight.js/lib/languages/typescript';
+import xml from 'highlight.js/lib/languages/xml';
+import yaml from 'highlight.js/lib/languages/yaml';
+import { Marked, type Tokens } from 'marked';
+
+// Aliases come with each language (ts, js, sh, zsh, console, html, svg, md, yml, py, rs, golang,
+// patch, ...); hljs.getLanguage resolves them.
+const LANGUAGES = { bash, css, diff, go, javascript, json, markdown, python, rust, shell, sql, typescript, xml, yaml };
+for (const [name, lang] of Object.entries(LANGUAGES)) hljs.registerLanguage(name, lang);
+
+/** Code blocks longer than this are shown plain: highlighting them on every streamed parse costs too much. */
+const MAX_HIGHLIGHT_CHARS = 60_000;
+
+/** The registered language for a fence's info string ("ts", "go title=x", ...), or ''. */
+export function codeLanguage(info: string | undefined): string {
+  const word = (info ?? '').trim().split(/\s+/)[0]?.toLowerCase() ?? '';
+  if (!/^[a-z0-9_+#.-]{1,32}$/.test(word)) return '';
+  return hljs.getLanguage(word) ? word : '';
+}
+
+/** A code block's body as HTML: highlighted spans for a known language, escaped text otherwise. */
+export function highlightCode(code: string, language: string): string {
+  if (!language || code.length > MAX_HIGHLIGHT_CHARS) return escapeHTML(code);
+  try {
+    return hljs.highlight(code, { language, ignoreIllegals: true }).value;
+  } catch {
+    return escapeHTML(code);
+  }
+}
 
 const marked = new Marked({ gfm: true, breaks: false, async: false });
+marked.use({
+  renderer: {
+    code({ text, lang }: Tokens.Code): string {
+      const language = codeLanguage(lang);
+      const body = highlightCode(text.replace(/\n$/, '') + '\n', language);
+      return language ? `<pre><code class="hljs language-${language}">${body}</code></pre>\n` : `<pre><code>${body}</code></pre>\n`;
+    },
+  },
+});
 
 const FORBID_TAGS = [
   'script',
@@ -29,6 +86,13 @@ const FORBID_TAGS = [
   'noscript',
 ];
 
+/**
+ * The only class names that survive sanitising: highlight.js's (hljs, hljs-keyword, its scope
+ * suffixes such as "function_" and "inherited__") and marked's language-x on code blocks. Agent HTML
+ * cannot borrow the page's own classes.
+ */
+const ALLOWED_CLASS = /^(?:hljs(?:-[a-z_]+)*|[a-z]+_{1,2}|language-[a-z0-9_+#.-]{1,32})$/;
+
 const FORBID_ATTR = ['style', 'target', 'srcset', 'action', 'formaction', 'xlink:href', 'ping'];
 
 /** Only these URL schemes survive in href/src (plus relative and #fragment links). */
@@ -39,6 +103,12 @@ let hooked = false;
 function ensureHooks(): void {
   if (hooked) return;
   hooked = true;
+  DOMPurify.addHook('uponSanitizeAttribute', (_node, data) => {
+    if (data.attrName !== 'class') return;
+    const kept = data.attrValue.split(/\s+/).filter((c) => ALLOWED_CLASS.test(c));
+    if (kept.length === 0) data.keepAttr = false;
+    else data.attrValue = kept.join(' ');
+  });
   DOMPurify.addHook('afterSanitizeAttributes', (node) => {
     if (node.nodeName === 'A') {
       node.setAttribute('rel', 'noopener noreferrer');

@@ -255,6 +255,18 @@ export interface HistoryItem {
   snippet?: string | null;
 }
 
+/** One raw protocol message of a session (Messages()). */
+export interface JournalLine {
+  /** in: agent -> agentdesk; out: agentdesk -> agent. */
+  direction: 'in' | 'out' | (string & {});
+  /** Requests and notifications only; absent on responses. */
+  method?: string | null;
+  /** The message as sent on the wire. */
+  json: string;
+  /** RFC 3339 with milliseconds. */
+  at: string;
+}
+
 export function isSessionState(s: unknown): s is SessionState {
   return typeof s === 'string' && (SESSION_STATES as readonly string[]).includes(s);
 }

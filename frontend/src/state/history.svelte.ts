@@ -1,7 +1,9 @@
-// The history sidebar's store: the list (ListHistory(query), search debounced) and the saved
-// session currently opened in the transcript area (read-only).
+// The history sidebar's store: the list (ListHistory(query), search debounced), the saved
+// session currently opened in the transcript area (read-only), and the item actions (rename,
+// delete, copy as Markdown).
 import * as api from '../lib/api';
 import { realClock, type Clock } from '../lib/clock';
+import { copyText } from '../lib/events';
 import type { HistoryItem, Snapshot } from '../lib/protocol';
 import { fromSnapshot, type TranscriptState } from './transcript';
 
@@ -10,6 +12,10 @@ export const SEARCH_DEBOUNCE_MS = 200;
 export interface HistoryStoreDeps {
   listHistory?: (query: string) => Promise<HistoryItem[]>;
   openHistory?: (id: string) => Promise<Snapshot>;
+  renameHistory?: (id: string, title: string) => Promise<void>;
+  deleteHistory?: (id: string) => Promise<void>;
+  exportHistory?: (id: string, format: 'md' | 'json') => Promise<string>;
+  copy?: (text: string) => Promise<void>;
   clock?: Clock;
   onError?: (message: string) => void;
 }
@@ -25,6 +31,10 @@ export class HistoryStore {
 
   readonly #list: (query: string) => Promise<HistoryItem[]>;
   readonly #open: (id: string) => Promise<Snapshot>;
+  readonly #rename: (id: string, title: string) => Promise<void>;
+  readonly #delete: (id: string) => Promise<void>;
+  readonly #export: (id: string, format: 'md' | 'json') => Promise<string>;
+  readonly #copy: (text: string) => Promise<void>;
   readonly #clock: Clock;
   readonly #onError: (message: string) => void;
   #cancelDebounce: (() => void) | null = null;
@@ -34,6 +44,10 @@ export class HistoryStore {
   constructor(deps: HistoryStoreDeps = {}) {
     this.#list = deps.listHistory ?? api.ListHistory;
     this.#open = deps.openHistory ?? api.OpenHistory;
+    this.#rename = deps.renameHistory ?? api.RenameHistory;
+    this.#delete = deps.deleteHistory ?? api.DeleteHistory;
+    this.#export = deps.exportHistory ?? api.ExportHistory;
+    this.#copy = deps.copy ?? copyText;
     this.#clock = deps.clock ?? realClock;
     this.#onError = deps.onError ?? (() => {});
   }
@@ -82,6 +96,53 @@ export class HistoryStore {
     this.#openRequest++;
     this.saved = null;
     this.selectedId = null;
+  }
+
+  /** Renames a saved session; resolves false (error reported) when it failed. */
+  async rename(id: string, title: string): Promise<boolean> {
+    const t = title.trim();
+    if (!t) return false;
+    try {
+      await this.#rename(id, t);
+    } catch (err) {
+      this.#onError(api.errorMessage(err));
+      return false;
+    }
+    this.items = this.items.map((it) => (it.id === id ? { ...it, title: t } : it));
+    if (this.saved?.sessionId === id) this.saved = { ...this.saved, title: t };
+    void this.refresh();
+    return true;
+  }
+
+  /**
+   * Deletes a saved session. A shown saved copy closes; a live session keeps running (only its
+   * saved copy goes). Resolves false (error reported) when it failed.
+   */
+  async remove(id: string): Promise<boolean> {
+    try {
+      await this.#delete(id);
+    } catch (err) {
+      this.#onError(api.errorMessage(err));
+      return false;
+    }
+    this.#request++; // a list read in flight may still hold the item
+    this.loading = false;
+    this.items = this.items.filter((it) => it.id !== id);
+    if (this.saved?.sessionId === id || this.selectedId === id) this.close();
+    void this.refresh();
+    return true;
+  }
+
+  /** Copies a saved session as Markdown to the clipboard; resolves false (error reported) on failure. */
+  async copyMarkdown(id: string): Promise<boolean> {
+    try {
+      const md = await this.#export(id, 'md');
+      await this.#copy(md);
+      return true;
+    } catch (err) {
+      this.#onError(api.errorMessage(err));
+      return false;
+    }
   }
 
   dispose(): void {

@@ -2,8 +2,12 @@
 //
 // The page subscribes to `session:event` once (App.svelte) and hands every event to handle().
 // Events for a session id this store is not showing are ignored. While a Snapshot call is in
-// flight, events are buffered and the ones newer than the snapshot are applied afterwards. A gap in
-// seq (event.seq !== state.seq + 1) triggers a Snapshot and replaces the state.
+// flight, events are buffered and the ones newer than the snapshot are applied afterwards.
+//
+// Events can arrive out of order (the dev server's WebSocket does not keep Wails' emit order), so
+// an event that skips a seq is held for up to REORDER_WAIT_MS: when the missing ones arrive, all are
+// applied in seq order. A gap that is still open then triggers a Snapshot, which replaces the state.
+// Turn ends are reported whether they arrive as events or inside a snapshot.
 import * as api from '../lib/api';
 import { realClock, type Clock } from '../lib/clock';
 import type { SessionEvent, SessionInfo, Snapshot } from '../lib/protocol';
@@ -20,6 +24,18 @@ export interface SessionStoreDeps {
 
 /** After this many consecutive resyncs that still leave a gap, buffered events are applied as-is. */
 const MAX_RESYNC = 3;
+
+/** How long an event that skips a seq waits for the missing ones before a resync. */
+export const REORDER_WAIT_MS = 200;
+
+/** True when `next` ended a turn, or the session, that `prev` had not. */
+function endsSomething(prev: TranscriptState, next: TranscriptState): boolean {
+  const over = (s: TranscriptState['state']) => s === 'exited' || s === 'failed';
+  if (over(next.state) && !over(prev.state)) return true;
+  if (prev.turns === next.turns) return false;
+  const ended = new Set(prev.turns.filter((t) => t.stopReason).map((t) => t.turn));
+  return next.turns.some((t) => t.stopReason && !ended.has(t.turn));
+}
 
 export class SessionStore {
   /** The live transcript, or null before any session was started. */
@@ -40,6 +56,7 @@ export class SessionStore {
   #buffer: SessionEvent[] = [];
   #resyncs = 0;
   #generation = 0;
+  #cancelGapWait: (() => void) | null = null;
 
   constructor(deps: SessionStoreDeps = {}) {
     this.#snapshot = deps.snapshot ?? api.Snapshot;
@@ -57,6 +74,7 @@ export class SessionStore {
     this.#generation++;
     this.#buffer = [];
     this.#resyncs = 0;
+    this.#stopGapWait();
     this.syncing = false;
     this.#set(
       emptyState(info.sessionId, { state: 'starting', agentName: info.agentName, cwd: info.cwd }),
@@ -68,6 +86,7 @@ export class SessionStore {
   detach(): void {
     this.#generation++;
     this.#buffer = [];
+    this.#stopGapWait();
     this.syncing = false;
     this.#set(null);
   }
@@ -84,11 +103,12 @@ export class SessionStore {
     if (isStale(cur, event)) return;
     if (isGap(cur, event)) {
       this.#buffer.push(event);
-      void this.resync();
+      this.#waitForGap();
       return;
     }
     this.#resyncs = 0;
     this.#applyOne(cur, event);
+    if (this.#buffer.length > 0) this.#applyReady();
   }
 
   /** Replaces the state with Snapshot(sessionId), then applies buffered newer events. */
@@ -96,6 +116,7 @@ export class SessionStore {
     const cur = this.current;
     if (!cur || this.syncing) return;
     const gen = this.#generation;
+    this.#stopGapWait();
     this.syncing = true;
     this.#resyncs++;
     let base: TranscriptState = cur;
@@ -113,7 +134,11 @@ export class SessionStore {
       this.#resyncs = MAX_RESYNC; // do not loop on a failing Snapshot
     }
     this.syncing = false;
+    const before = this.current;
     this.#set(base);
+    if (before && before !== base && before.sessionId === base.sessionId && endsSomething(before, base)) {
+      this.#onTurnEnd(base.sessionId);
+    }
     this.#drain();
   }
 
@@ -131,6 +156,7 @@ export class SessionStore {
     }
   }
 
+  /** After a snapshot: applies the buffered events; a gap left open waits, then resyncs again. */
   #drain(): void {
     const pending = this.#buffer.sort((a, b) => a.seq - b.seq);
     this.#buffer = [];
@@ -141,12 +167,45 @@ export class SessionStore {
       if (isStale(s, ev)) continue;
       if (isGap(s, ev) && this.#resyncs < MAX_RESYNC) {
         this.#buffer = pending.slice(i);
-        void this.resync();
+        this.#waitForGap();
         return;
       }
       s = this.#applyOne(s, ev);
     }
     this.#resyncs = 0;
+  }
+
+  /** Applies buffered events that now follow on without a gap; stops waiting once none is left. */
+  #applyReady(): void {
+    const pending = this.#buffer.sort((a, b) => a.seq - b.seq);
+    let s = this.current;
+    let i = 0;
+    while (s && i < pending.length) {
+      const ev = pending[i];
+      if (isStale(s, ev)) {
+        i++;
+        continue;
+      }
+      if (isGap(s, ev)) break;
+      s = this.#applyOne(s, ev);
+      i++;
+    }
+    this.#buffer = pending.slice(i);
+    if (this.#buffer.length === 0) this.#stopGapWait();
+  }
+
+  #waitForGap(): void {
+    if (this.#cancelGapWait) return;
+    const gen = this.#generation;
+    this.#cancelGapWait = this.#clock.setTimeout(() => {
+      this.#cancelGapWait = null;
+      if (gen === this.#generation && this.#buffer.length > 0 && !this.syncing) void this.resync();
+    }, REORDER_WAIT_MS);
+  }
+
+  #stopGapWait(): void {
+    this.#cancelGapWait?.();
+    this.#cancelGapWait = null;
   }
 
   #applyOne(cur: TranscriptState, event: SessionEvent): TranscriptState {

@@ -14,7 +14,7 @@ vi.mock('../../wailsjs/go/main/App.js', () => ({
 }));
 
 import * as App from '../../wailsjs/go/main/App.js';
-import { SessionStore } from './session.svelte';
+import { REORDER_WAIT_MS, SessionStore } from './session.svelte';
 
 const SID = 'live-1';
 const info = { sessionId: SID, agentId: 'demo', agentName: 'Demo agent', cwd: '/p' };
@@ -54,9 +54,10 @@ describe('SessionStore', () => {
     expect(store.current?.entries[0].text).toBe('Hello!');
   });
 
-  it('calls Snapshot on a seq gap and replaces its state', async () => {
+  it('calls Snapshot on a seq gap that stays open and replaces its state', async () => {
     snapshots.push(snap(1, { entries: [{ id: 'a', kind: 'agent', turn: 1, text: 'A' }] }));
-    const store = new SessionStore();
+    const clock = manualClock();
+    const store = new SessionStore({ clock });
     await store.attach(info);
     expect(App.Snapshot).toHaveBeenCalledTimes(1);
 
@@ -66,11 +67,58 @@ describe('SessionStore', () => {
     // seq 3..5 were lost; 6 arrives. The snapshot at 6 has the full text.
     snapshots.push(snap(6, { entries: [{ id: 'a', kind: 'agent', turn: 1, text: 'ABCDEF' }] }));
     store.handle(chunk(6, 'F'));
+    clock.advance(REORDER_WAIT_MS - 1);
+    expect(App.Snapshot).toHaveBeenCalledTimes(1); // maybe they are only late
+    clock.advance(1);
     expect(App.Snapshot).toHaveBeenCalledTimes(2);
     store.handle(chunk(7, 'G')); // arrives during the resync: buffered
     await settle();
     expect(store.current?.seq).toBe(7);
     expect(store.current?.entries[0].text).toBe('ABCDEFG');
+  });
+
+  it('puts events that arrive out of order back in order without a snapshot', async () => {
+    snapshots.push(snap(1, { entries: [{ id: 'a', kind: 'agent', turn: 1, text: 'A' }] }));
+    const clock = manualClock();
+    const turnEnds: string[] = [];
+    const store = new SessionStore({ clock, onTurnEnd: (id) => turnEnds.push(id) });
+    await store.attach(info);
+    store.handle(chunk(4, 'D'));
+    store.handle(chunk(3, 'C'));
+    expect(store.current?.seq).toBe(1);
+    store.handle(chunk(2, 'B'));
+    expect(store.current?.seq).toBe(4);
+    expect(store.current?.entries[0].text).toBe('ABCD');
+    store.handle({ sessionId: SID, seq: 6, kind: 'state', state: 'idle' });
+    store.handle({ sessionId: SID, seq: 5, kind: 'turn_end', turn: 1, stopReason: 'end_turn' });
+    expect(store.current?.seq).toBe(6);
+    expect(store.current?.state).toBe('idle');
+    expect(turnEnds).toEqual([SID]);
+    clock.advance(REORDER_WAIT_MS * 2);
+    expect(App.Snapshot).toHaveBeenCalledTimes(1);
+  });
+
+  it('reports a turn end that a snapshot brought', async () => {
+    snapshots.push(snap(1));
+    const clock = manualClock();
+    const turnEnds: string[] = [];
+    const store = new SessionStore({ clock, onTurnEnd: (id) => turnEnds.push(id) });
+    await store.attach(info);
+    expect(turnEnds).toEqual([]);
+    snapshots.push(snap(9, { turns: [{ turn: 1, stopReason: 'end_turn' }] }));
+    store.handle({ sessionId: SID, seq: 9, kind: 'state', state: 'idle' });
+    clock.advance(REORDER_WAIT_MS);
+    await settle();
+    expect(App.Snapshot).toHaveBeenCalledTimes(2);
+    expect(store.current?.turns).toEqual([{ turn: 1, stopReason: 'end_turn' }]);
+    expect(turnEnds).toEqual([SID]);
+    // The same ended turn in a later snapshot is not reported again.
+    snapshots.push(snap(12, { turns: [{ turn: 1, stopReason: 'end_turn' }] }));
+    store.handle({ sessionId: SID, seq: 12, kind: 'state', state: 'idle' });
+    clock.advance(REORDER_WAIT_MS);
+    await settle();
+    expect(store.current?.seq).toBe(12);
+    expect(turnEnds).toEqual([SID]);
   });
 
   it('ignores stale events and events of other sessions', async () => {

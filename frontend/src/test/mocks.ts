@@ -6,7 +6,7 @@
 // (paths relative to the test file), then drive the page with ./harness.ts. This module must not
 // import the wailsjs modules itself (it builds their mocks).
 import { vi } from 'vitest';
-import type { AgentInfo, HistoryItem, Snapshot } from '../lib/protocol';
+import type { AgentInfo, HistoryItem, JournalLine, Snapshot } from '../lib/protocol';
 
 export const AGENTS: AgentInfo[] = [
   { id: 'demo', name: 'Demo agent', available: true },
@@ -46,6 +46,13 @@ export function appMock() {
     ListHistory: vi.fn(async (_query: string): Promise<HistoryItem[]> => []),
     OpenHistory: vi.fn(async (id: string) => emptySnapshot(id, { state: '' })),
     SelfTestDone: vi.fn(async () => {}),
+    RenameHistory: vi.fn(async (_id: string, _title: string) => {}),
+    DeleteHistory: vi.fn(async (_id: string) => {}),
+    ExportHistory: vi.fn(async (id: string, format: string) => (format === 'md' ? `# Session ${id}\n` : '{}')),
+    SetConfigOption: vi.fn(async (_sessionId: string, _configId: string, _valueJSON: string) => {}),
+    SetMode: vi.fn(async (_sessionId: string, _modeId: string) => {}),
+    SetModel: vi.fn(async (_sessionId: string, _modelId: string) => {}),
+    Messages: vi.fn(async (_sessionId: string): Promise<JournalLine[]> => []),
   };
 }
 
@@ -54,6 +61,7 @@ export function runtimeMock() {
     EventsOnMultiple: vi.fn(() => () => {}),
     EventsOn: vi.fn((_name: string, _cb: (...data: unknown[]) => void) => () => {}),
     BrowserOpenURL: vi.fn(),
+    ClipboardSetText: vi.fn(async (_text: string) => true),
   };
 }
 

@@ -25,6 +25,8 @@ export function OpenHistory(arg1:string):Promise<acp.Snapshot>;
 
 export function Prompt(arg1:string,arg2:string):Promise<void>;
 
+export function RenameHistory(arg1:string,arg2:string):Promise<void>;
+
 export function SelfTestDone(arg1:string):Promise<void>;
 
 export function SetConfigOption(arg1:string,arg2:string,arg3:string):Promise<void>;

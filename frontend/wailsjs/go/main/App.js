@@ -46,6 +46,10 @@ export function Prompt(arg1, arg2) {
   return window['go']['main']['App']['Prompt'](arg1, arg2);
 }
 
+export function RenameHistory(arg1, arg2) {
+  return window['go']['main']['App']['RenameHistory'](arg1, arg2);
+}
+
 export function SelfTestDone(arg1) {
   return window['go']['main']['App']['SelfTestDone'](arg1);
 }
