@@ -5,6 +5,8 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+
+	sqlite3 "modernc.org/sqlite/lib"
 )
 
 // op is one queued write. String names it and its ids for error messages.
@@ -13,7 +15,7 @@ type op interface {
 	exec(ctx context.Context, b *batchTx) error
 }
 
-// settler is an op whose caller waits for its own result (DeleteSession).
+// settler is an op whose caller waits for its own result (DeleteSession, RenameSession).
 type settler interface {
 	settle(err error)
 }
@@ -51,15 +53,18 @@ func (b *batchTx) execOne(ctx context.Context, query string, args ...any) error 
 	return nil
 }
 
-// commit writes one batch. If an op fails, the batch is redone with a savepoint per op, so
-// only the failing ops are lost; each failure is reported. A failure to begin or commit loses
-// the batch and is reported once. It returns the first error.
+// commit writes one batch. If an op fails on its own (a missing row, a constraint), the batch
+// is redone with a savepoint per op, so only the failing ops are lost; each failure is
+// reported. A failure of the database as a whole (disk full, read-only, I/O error, corrupt
+// file; see storageFailure), or to begin or commit, loses the whole batch and is reported once:
+// it is not retried, so a full disk costs one attempt per batch, not a loop. It returns the
+// first error.
 func (w *Writer) commit(batch []op) error {
 	ops := coalesce(batch)
-	opFailed, err := w.runBatch(ops, nil)
-	if err != nil && opFailed {
+	failed, err := w.runBatch(ops, nil)
+	if failed != nil && !storageFailure(err) {
 		errs := make([]error, len(ops))
-		if _, err = w.runBatch(ops, errs); err == nil {
+		if failed, err = w.runBatch(ops, errs); err == nil {
 			for i, o := range ops {
 				if errs[i] != nil {
 					w.onError(errs[i])
@@ -71,6 +76,11 @@ func (w *Writer) commit(batch []op) error {
 		}
 	}
 	if err != nil {
+		if failed != nil {
+			err = fmt.Errorf("history: batch of %d writes lost at %s: %w", len(batch), failed, err)
+		} else {
+			err = fmt.Errorf("history: batch of %d writes lost, from %s: %w", len(batch), ops[0], err)
+		}
 		w.onError(err)
 	}
 	for _, o := range ops {
@@ -80,40 +90,57 @@ func (w *Writer) commit(batch []op) error {
 }
 
 // runBatch applies ops in one transaction. With errs == nil the first failing op aborts the
-// batch (opFailed reports that case); otherwise each op runs in a savepoint and its failure
-// is recorded in errs[i] while the rest goes on.
-func (w *Writer) runBatch(ops []op, errs []error) (opFailed bool, err error) {
+// batch; otherwise each op runs in a savepoint and its failure is recorded in errs[i] while
+// the rest goes on, unless it is a storage failure, which aborts the batch. It returns the
+// error that aborted the batch and the op that failed, if the batch did not fail to begin,
+// set a savepoint or commit.
+func (w *Writer) runBatch(ops []op, errs []error) (failed op, err error) {
 	ctx := context.Background() // writes are not cancellable; Close waits for them
 	tx, err := w.db.BeginTx(ctx, nil)
 	if err != nil {
-		return false, fmt.Errorf("history: begin batch of %d writes: %w", len(ops), err)
+		return nil, fmt.Errorf("begin: %w", err)
 	}
 	defer tx.Rollback() // no-op after Commit
 	b := &batchTx{tx: tx, stmts: make(map[string]*sql.Stmt, 8)}
 	for i, o := range ops {
 		if errs == nil {
 			if err := o.exec(ctx, b); err != nil {
-				return true, fmt.Errorf("history: %s: %w", o, err)
+				return o, err
 			}
 			continue
 		}
 		if _, err := tx.ExecContext(ctx, `SAVEPOINT op`); err != nil {
-			return false, fmt.Errorf("history: savepoint in batch of %d writes: %w", len(ops), err)
+			return nil, fmt.Errorf("savepoint: %w", err)
 		}
 		if err := o.exec(ctx, b); err != nil {
+			if storageFailure(err) {
+				return o, err
+			}
 			errs[i] = fmt.Errorf("history: %s dropped: %w", o, err)
 			if _, err := tx.ExecContext(ctx, `ROLLBACK TO op`); err != nil {
-				return false, fmt.Errorf("history: roll back %s: %w", o, err)
+				return nil, fmt.Errorf("roll back %s: %w", o, err)
 			}
 		}
 		if _, err := tx.ExecContext(ctx, `RELEASE op`); err != nil {
-			return false, fmt.Errorf("history: release savepoint in batch of %d writes: %w", len(ops), err)
+			return nil, fmt.Errorf("release savepoint: %w", err)
 		}
 	}
 	if err := tx.Commit(); err != nil {
-		return false, fmt.Errorf("history: commit batch of %d writes: %w", len(ops), err)
+		return nil, fmt.Errorf("commit: %w", err)
 	}
-	return false, nil
+	return nil, nil
+}
+
+// storageFailure reports whether err is SQLite failing to write the database at all rather
+// than rejecting one operation: the next op would fail the same way.
+func storageFailure(err error) bool {
+	switch sqliteCode(err) {
+	case sqlite3.SQLITE_FULL, sqlite3.SQLITE_IOERR, sqlite3.SQLITE_READONLY, sqlite3.SQLITE_CORRUPT,
+		sqlite3.SQLITE_NOTADB, sqlite3.SQLITE_CANTOPEN, sqlite3.SQLITE_NOMEM, sqlite3.SQLITE_PERM,
+		sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED, sqlite3.SQLITE_PROTOCOL:
+		return true
+	}
+	return false
 }
 
 func settle(o op, err error) {

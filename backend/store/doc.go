@@ -1,20 +1,28 @@
 // Package store is agentdesk's local history: one SQLite file (pure Go, modernc.org/sqlite)
-// holding every session, its turns, its reduced transcript entries and the raw JSON-RPC journal.
-// It knows rows, not ACP, and imports no other agentdesk package.
+// holding every session, its turns, its reduced transcript entries, its permission requests
+// and their decisions, and the raw JSON-RPC journal. It knows rows, not ACP, and imports no
+// other agentdesk package.
 //
 // Guarantees:
 //
 //   - Open creates the file (mode 0600, folder 0700), runs the embedded numbered migrations
 //     (each in its own transaction, recorded in PRAGMA user_version, idempotent) and marks turns
 //     left open by a crash as "interrupted" (unless another live Store has the file open: an
-//     flock on "<db>.lock" tells). It refuses files that are not agentdesk databases and never
-//     deletes or rewrites them.
+//     flock on "<db>.lock" tells). It refuses files that are not agentdesk databases (not
+//     SQLite, damaged, another program's, or from a newer agentdesk) and never deletes or
+//     rewrites them. OpenOrRecover moves such a file aside ("<db>.corrupt-<time>") and starts
+//     a new history, once; other failures (permissions, full disk) move nothing.
 //   - The Writer is the only write path while sessions run. Its methods never block on the
 //     database: they append to an unbounded in-memory queue and return. One goroutine commits
 //     the queue in call order, in batches of one transaction each: after a short delay, when
-//     enough operations are queued, and at once for turn ends, outcomes, Flush and Close.
+//     enough operations are queued, and at once for turn ends, outcomes, permission
+//     decisions, Flush and Close. DeleteSession and RenameSession go through the same queue
+//     and wait for their own commit.
 //   - A failed write is reported to the error handler and returned by the next Flush; the other
-//     operations of its batch are still committed, and the writer keeps going.
+//     operations of its batch are still committed, and the writer keeps going. When the
+//     database cannot be written at all (disk full, read-only, I/O error), the whole batch is
+//     lost and reported once, without retries; later operations are tried as they come, and
+//     succeed once the disk is writable again.
 //   - Once Flush returns nil, everything queued before it is durable in the WAL
 //     (synchronous=NORMAL: it survives a crash of the process; a power loss may lose the last
 //     commits but never corrupts the file).

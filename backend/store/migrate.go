@@ -55,8 +55,16 @@ func migrations() ([]migration, error) {
 	return ms, nil
 }
 
-// errForeign says a readable SQLite file belongs to something else.
-var errForeign = errors.New("not a valid agentdesk database")
+// errInvalid says a file is not an agentdesk database: not SQLite, damaged, or another
+// program's SQLite file.
+var errInvalid = errors.New("not a valid agentdesk database")
+
+// newerError says a file is an agentdesk database from a newer agentdesk.
+type newerError struct{ version, known int }
+
+func (e *newerError) Error() string {
+	return fmt.Sprintf("written by a newer agentdesk (schema version %d; this one knows %d)", e.version, e.known)
+}
 
 // checkIdentity refuses SQLite files that are not ours: a file with tables but no schema
 // version, a versioned file without our application_id, or a version from a newer agentdesk.
@@ -73,11 +81,11 @@ func checkIdentity(ctx context.Context, db *sql.DB) error {
 	}
 	switch {
 	case version == 0 && tables > 0:
-		return fmt.Errorf("%w: it holds another application's tables", errForeign)
+		return fmt.Errorf("%w: it holds another application's tables", errInvalid)
 	case version > 0 && appID != applicationID:
-		return fmt.Errorf("%w: application_id is %#x", errForeign, appID)
+		return fmt.Errorf("%w: application_id is %#x", errInvalid, appID)
 	case version > len(ms):
-		return fmt.Errorf("schema version %d was written by a newer agentdesk (this one knows %d)", version, len(ms))
+		return &newerError{version: version, known: len(ms)}
 	}
 	return nil
 }

@@ -222,11 +222,34 @@ func (o *messageOp) exec(ctx context.Context, b *batchTx) error {
 	return err
 }
 
-// deleteSessionOp is DeleteSession's op; the caller waits on res.
-type deleteSessionOp struct {
-	id      string
-	missing bool
+// reply is embedded by the ops whose caller waits for their result (DeleteSession,
+// RenameSession).
+type reply struct {
+	missing bool       // the op found no row to change: ErrNotFound for the caller only
 	res     chan error // capacity 1
+}
+
+func newReply() reply { return reply{res: make(chan error, 1)} }
+
+// settleAs hands the caller its result; name is the op's description.
+func (r *reply) settleAs(name string, err error) {
+	if err == nil && r.missing {
+		err = fmt.Errorf("%s: %w", name, ErrNotFound)
+	}
+	r.res <- err
+}
+
+// found records whether res changed a row.
+func (r *reply) found(res sql.Result) error {
+	n, err := res.RowsAffected()
+	r.missing = n == 0
+	return err
+}
+
+// deleteSessionOp is DeleteSession's op.
+type deleteSessionOp struct {
+	id string
+	reply
 }
 
 func (o *deleteSessionOp) String() string { return fmt.Sprintf("delete session %q", o.id) }
@@ -236,14 +259,25 @@ func (o *deleteSessionOp) exec(ctx context.Context, b *batchTx) error {
 	if err != nil {
 		return err
 	}
-	n, err := res.RowsAffected()
-	o.missing = n == 0
-	return err
+	return o.found(res)
 }
 
-func (o *deleteSessionOp) settle(err error) {
-	if err == nil && o.missing {
-		err = fmt.Errorf("delete session %q: %w", o.id, ErrNotFound)
-	}
-	o.res <- err
+func (o *deleteSessionOp) settle(err error) { o.settleAs(o.String(), err) }
+
+// renameSessionOp is RenameSession's op.
+type renameSessionOp struct {
+	id, title string
+	reply
 }
+
+func (o *renameSessionOp) String() string { return fmt.Sprintf("rename session %q", o.id) }
+
+func (o *renameSessionOp) exec(ctx context.Context, b *batchTx) error {
+	res, err := b.exec(ctx, `UPDATE sessions SET title = ? WHERE id = ?`, o.title, o.id)
+	if err != nil {
+		return err
+	}
+	return o.found(res)
+}
+
+func (o *renameSessionOp) settle(err error) { o.settleAs(o.String(), err) }

@@ -5,8 +5,9 @@ import (
 	"time"
 )
 
-// ErrNotFound is returned (wrapped; test with errors.Is) by reads and DeleteSession when the
-// session does not exist, and reported by writer operations that update a missing row.
+// ErrNotFound is returned (wrapped; test with errors.Is) by reads, DeleteSession and
+// RenameSession when the session does not exist, and reported by writer operations that
+// update a missing row.
 var ErrNotFound = errors.New("not found")
 
 // ErrClosed is reported to the error handler for writer operations queued after Store.Close;
@@ -76,7 +77,8 @@ const (
 const OutcomeInterrupted = "interrupted"
 
 // Summary is one row of ListSessions: the session, its number of turns and, for searches,
-// a snippet of the best matching entry or title with [[ and ]] around the matched terms.
+// a snippet of the best matching entry or title with [[ and ]] around the matched terms
+// (empty for a session found only beyond the hits a search scores; see ListSessions).
 type Summary struct {
 	Session
 	Turns   int

@@ -28,41 +28,51 @@ func scanSession(r rowScanner, s *Session, extra ...any) error {
 
 // ListSessions returns session summaries for the history list. With an empty query (or one
 // with no letters or digits) it lists the most recently updated first; otherwise it searches
-// entry titles and texts and session titles for sessions holding every word of the query as a
-// prefix, best match first, with a Snippet. Any query text is accepted: it is never parsed as
-// FTS syntax. limit <= 0 means no limit. It reads committed data only and blocks while the
-// writer commits a batch.
+// entry titles and texts and session titles for sessions holding every word of the query
+// (words of three characters or more as prefixes, shorter ones as whole words) in one entry
+// or in the title, best match first, with a Snippet. Only the 2000 newest matching entries
+// are scored (see search): sessions matched only by older entries come after the scored
+// ones, most recently updated first, without a Snippet; so a word found all over the
+// history favours recent sessions, and a search costs about the same on any history size.
+// Any query text is accepted: it is never parsed as FTS syntax. limit <= 0 means no limit.
+// It reads committed data only and blocks while the writer commits a batch.
 func (s *Store) ListSessions(ctx context.Context, query string, limit int) ([]Summary, error) {
 	if limit <= 0 {
 		limit = -1 // SQLite: no limit
 	}
 	var (
-		rows *sql.Rows
-		err  error
+		out []Summary
+		err error
 	)
 	if match := matchExpr(query); match != "" {
-		rows, err = s.db.QueryContext(ctx, searchSQL, match, limit)
+		out, err = s.search(ctx, match, limit)
 	} else {
-		rows, err = s.db.QueryContext(ctx, `SELECT `+sessionColumns+`,
-			(SELECT count(*) FROM turns t WHERE t.session_id = s.id), ''
-			FROM sessions s ORDER BY s.updated_at DESC, s.id LIMIT ?`, limit)
+		out, err = s.listRecent(ctx, limit)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("list sessions (query %q): %w", query, err)
+	}
+	return out, nil
+}
+
+// listRecent lists sessions, most recently updated first.
+func (s *Store) listRecent(ctx context.Context, limit int) ([]Summary, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT `+sessionColumns+`,
+		(SELECT count(*) FROM turns t WHERE t.session_id = s.id)
+		FROM sessions s ORDER BY s.updated_at DESC, s.id LIMIT ?`, limit)
+	if err != nil {
+		return nil, err
 	}
 	defer rows.Close()
 	var out []Summary
 	for rows.Next() {
 		var sum Summary
-		if err := scanSession(rows, &sum.Session, &sum.Turns, &sum.Snippet); err != nil {
-			return nil, fmt.Errorf("list sessions (query %q): %w", query, err)
+		if err := scanSession(rows, &sum.Session, &sum.Turns); err != nil {
+			return nil, err
 		}
 		out = append(out, sum)
 	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("list sessions (query %q): %w", query, err)
-	}
-	return out, nil
+	return out, rows.Err()
 }
 
 // Session returns one session with its turns (by number) and entries (by seq), read in one
@@ -163,19 +173,34 @@ func (s *Store) Messages(ctx context.Context, sessionID string) ([]Message, erro
 	return msgs, nil
 }
 
-// DeleteSession deletes a session with its turns, entries, messages and search index rows.
-// It goes through the writer, after every operation queued before it, and blocks until it is
-// committed (or ctx is done; the deletion still happens). It returns an error wrapping
-// ErrNotFound if there is no such session, or ErrClosed after Close.
+// DeleteSession deletes a session with its turns, entries, messages, permissions and search
+// index rows. It goes through the writer, after every operation queued before it, and blocks
+// until it is committed (or ctx is done; the deletion still happens). It returns an error
+// wrapping ErrNotFound if there is no such session, or ErrClosed after Close.
 func (s *Store) DeleteSession(ctx context.Context, id string) error {
-	o := &deleteSessionOp{id: id, res: make(chan error, 1)}
+	o := &deleteSessionOp{id: id, reply: newReply()}
+	return s.await(ctx, o, &o.reply)
+}
+
+// RenameSession sets a session's title; the title search index follows. It leaves
+// updated_at alone, so a rename does not move the session up the history list. Like
+// DeleteSession it goes through the writer, after every operation queued before it, and
+// blocks until it is committed (or ctx is done; the rename still happens). It returns an
+// error wrapping ErrNotFound if there is no such session, or ErrClosed after Close.
+func (s *Store) RenameSession(ctx context.Context, id, title string) error {
+	o := &renameSessionOp{id: id, title: title, reply: newReply()}
+	return s.await(ctx, o, &o.reply)
+}
+
+// await queues o to be committed at once and waits for the result r receives.
+func (s *Store) await(ctx context.Context, o op, r *reply) error {
 	if !s.w.tryEnqueue(o, true) {
-		return fmt.Errorf("delete session %q: %w", id, ErrClosed)
+		return fmt.Errorf("%s: %w", o, ErrClosed)
 	}
 	select {
-	case err := <-o.res:
+	case err := <-r.res:
 		return err
 	case <-ctx.Done():
-		return fmt.Errorf("delete session %q: %w", id, ctx.Err())
+		return fmt.Errorf("%s: %w", o, ctx.Err())
 	}
 }

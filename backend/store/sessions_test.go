@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"errors"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -146,17 +147,17 @@ func TestMatchExpr(t *testing.T) {
 	for in, want := range map[string]string{
 		"foo bar":        `"foo"* "bar"*`,
 		"foo-bar":        `"foo"* "bar"*`,
-		`say "hi"`:       `"say"* "hi"*`,
-		"NEAR(a b)":      `"NEAR"* "a"* "b"*`,
-		"café 42":        `"café"* "42"*`,
-		"\u0301 x":       `"x"*`,
+		`say "hi"`:       `"say"* "hi"`, // shorter than minPrefix: a whole word
+		"NEAR(a b)":      `"NEAR"* "a" "b"`,
+		"café 42 été":    `"café"* "42" "été"*`,
+		"\u0301 xyz":     `"xyz"*`,
 		"* ) ( \" - ^ :": "",
 	} {
 		if got := matchExpr(in); got != want {
 			t.Errorf("matchExpr(%q) = %s, want %s", in, got, want)
 		}
 	}
-	if got := matchExpr(strings.Repeat("w ", 100)); strings.Count(got, `"w"*`) != maxTerms {
+	if got := matchExpr(strings.Repeat("wor ", 100)); strings.Count(got, `"wor"*`) != maxTerms {
 		t.Errorf("terms not capped: %s", got)
 	}
 }
@@ -200,5 +201,94 @@ func TestDeleteSessionCascades(t *testing.T) {
 	}
 	if err := s.DeleteSession(ctx, "gone"); !errors.Is(err, ErrNotFound) {
 		t.Errorf("second delete = %v, want ErrNotFound", err)
+	}
+}
+
+func TestRenameSession(t *testing.T) {
+	ctx := context.Background()
+	s := openTest(t, WithBatch(time.Hour, 1_000_000))
+	w := s.Writer()
+	w.CreateSession(Session{ID: "s", Title: "Fix the parser"})
+	s.clock.Advance(time.Minute)
+	w.CreateSession(Session{ID: "newer", Title: "Something else"})
+	// Not flushed: the rename is queued after the creation and commits it too.
+	if err := s.RenameSession(ctx, "s", "Tokenizer rewrite"); err != nil {
+		t.Fatalf("RenameSession: %v", err)
+	}
+	got, _, _, err := s.Session(ctx, "s")
+	if err != nil || got.Title != "Tokenizer rewrite" || !got.UpdatedAt.Equal(got.CreatedAt) {
+		t.Errorf("after rename: %+v, %v; want the new title and updated_at untouched", got, err)
+	}
+	for q, want := range map[string]string{"tokenizer": "s", "parser": "", "": "newer,s"} {
+		if hits, err := s.ListSessions(ctx, q, 0); err != nil || ids(hits) != want {
+			t.Errorf("search %q after rename = %s, %v; want %q", q, ids(hits), err, want)
+		}
+	}
+	if err := s.RenameSession(ctx, "s", ""); err != nil {
+		t.Fatal(err)
+	}
+	if hits, err := s.ListSessions(ctx, "tokenizer", 0); err != nil || len(hits) != 0 {
+		t.Errorf("an emptied title is still found: %s, %v", ids(hits), err)
+	}
+	if err := s.RenameSession(ctx, "nope", "x"); !errors.Is(err, ErrNotFound) || !strings.Contains(err.Error(), `"nope"`) {
+		t.Errorf("RenameSession(nope) = %v, want ErrNotFound naming the id", err)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.RenameSession(ctx, "s", "late"); !errors.Is(err, ErrClosed) {
+		t.Errorf("RenameSession after Close = %v, want ErrClosed", err)
+	}
+}
+
+func TestSearchShortTermsMatchWholeWords(t *testing.T) {
+	s := openTest(t)
+	w := s.Writer()
+	for id, text := range map[string]string{"go": "written in Go", "good": "a good idea", "gopher": "the gopher"} {
+		w.CreateSession(Session{ID: id})
+		w.UpsertEntry(Entry{SessionID: id, EntryID: "e", Seq: 1, Text: text})
+	}
+	flush(t, s.Store)
+	for q, want := range map[string]string{"go": "go", "goo": "good", "gop": "gopher", "g": ""} {
+		if got, err := s.ListSessions(context.Background(), q, 0); err != nil || ids(got) != want {
+			t.Errorf("search %q = %s, %v; want %q", q, ids(got), err, want)
+		}
+	}
+}
+
+// TestSearchBeyondScoredHits checks a query with more hits than a search scores: the newest
+// hits are ranked, older sessions fill the limit (unscored, after the scored ones, without
+// a snippet), and no limit lists every matching session.
+func TestSearchBeyondScoredHits(t *testing.T) {
+	ctx := context.Background()
+	const scored = 40
+	s := openTest(t, withScoreHits(scored))
+	w := s.Writer()
+	perSession := scored / 4
+	for i := range 6 { // s0 (oldest) ... s5: 1.5 × scored matching entries in all
+		id := "s" + strconv.Itoa(i)
+		w.CreateSession(Session{ID: id})
+		for j := range perSession {
+			w.UpsertEntry(Entry{SessionID: id, EntryID: strconv.Itoa(j), Seq: j, Text: "common word here"})
+		}
+		s.clock.Advance(time.Minute)
+	}
+	w.StartTurn(Turn{SessionID: "s0", Turn: 1}) // s0 is now the most recently updated
+	flush(t, s.Store)
+
+	for limit, want := range map[int]string{
+		4: "s5,s4,s3,s2",       // the scored sessions (the 40 newest hits)
+		5: "s5,s4,s3,s2,s1",    // filled from older hits, newest first, until the limit
+		0: "s5,s4,s3,s2,s0,s1", // everything; unscored sessions by updated_at
+	} {
+		got, err := s.ListSessions(ctx, "common", limit)
+		if err != nil || ids(got) != want {
+			t.Errorf("limit %d: %s, %v; want %s", limit, ids(got), err, want)
+		}
+		for _, sum := range got { // only scored sessions have a best hit to show
+			if scored := sum.ID >= "s2"; scored != strings.Contains(sum.Snippet, "[[common]]") {
+				t.Errorf("limit %d: snippet of %s = %q", limit, sum.ID, sum.Snippet)
+			}
+		}
 	}
 }

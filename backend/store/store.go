@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"log"
 	"os"
@@ -12,15 +13,13 @@ import (
 	"strings"
 	"sync"
 	"time"
-
-	"modernc.org/sqlite"
-	sqlite3 "modernc.org/sqlite/lib"
 )
 
 // Store is an open history database. It is safe for concurrent use. Writes go through
-// Writer; the other methods read (or, for DeleteSession, wait on the writer).
+// Writer; the other methods read (or, for DeleteSession and RenameSession, wait on the writer).
 type Store struct {
 	path      string
+	scoreHits int // see defaultScoreHits
 	db        *sql.DB
 	live      *liveness
 	w         *Writer
@@ -30,11 +29,12 @@ type Store struct {
 
 // config holds Open's options.
 type config struct {
-	now      func() time.Time
-	maxDelay time.Duration
-	maxOps   int
-	onError  func(error)
-	onCommit func(ops int) // test hook: called by the writer goroutine after each batch
+	now       func() time.Time
+	maxDelay  time.Duration
+	maxOps    int
+	onError   func(error)
+	onCommit  func(ops int) // test hook: called by the writer goroutine after each batch
+	scoreHits int           // see defaultScoreHits
 }
 
 // Option configures Open.
@@ -82,6 +82,11 @@ func withCommitHook(fn func(ops int)) Option {
 	return func(c *config) { c.onCommit = fn }
 }
 
+// withScoreHits lets tests exceed the number of hits a search scores with few entries.
+func withScoreHits(n int) Option {
+	return func(c *config) { c.scoreHits = n }
+}
+
 // DefaultPath returns where the history lives: $AGENTDESK_DB if set, else
 // $XDG_DATA_HOME/agentdesk/agentdesk.db (if XDG_DATA_HOME is an absolute path, as the XDG
 // spec requires), else ~/.local/share/agentdesk/agentdesk.db. It creates nothing.
@@ -105,33 +110,46 @@ func DefaultPath() (string, error) {
 // turns; every Store holds a shared flock on "<path>.lock" to tell. Open blocks on the
 // database (up to the 5 s busy timeout if another process holds the write lock). A file that
 // exists but is not an agentdesk database yields an error saying so; the file is left
-// untouched. The caller must Close the store.
+// untouched (OpenOrRecover moves it aside instead). Errors name the file and, for the causes
+// a user can fix (permissions, a read-only disk, a full disk, a lock held by another
+// program), say what to do. The caller must Close the store.
 func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
-	cfg := config{now: time.Now, maxDelay: 50 * time.Millisecond, maxOps: 2000,
+	return open(ctx, path, newConfig(opts))
+}
+
+// newConfig applies opts to the defaults.
+func newConfig(opts []Option) config {
+	cfg := config{now: time.Now, maxDelay: 50 * time.Millisecond, maxOps: 2000, scoreHits: defaultScoreHits,
 		onError: func(err error) { log.Printf("agentdesk history: %v", err) }}
 	for _, o := range opts {
 		o(&cfg)
 	}
+	return cfg
+}
+
+// open is Open with its options applied; it wraps every error but an empty path with
+// openError.
+func open(ctx context.Context, path string, cfg config) (*Store, error) {
 	if path == "" {
 		return nil, errors.New("open history database: empty path")
 	}
 	if err := createFile(path); err != nil {
-		return nil, fmt.Errorf("open history database %q: %w", path, err)
+		return nil, openError(path, err)
+	}
+	if err := checkHeader(path); err != nil {
+		return nil, openError(path, err)
 	}
 	db, err := sql.Open("sqlite", dsn(path))
 	if err != nil {
-		return nil, fmt.Errorf("open history database %q: %w", path, err)
+		return nil, openError(path, err)
 	}
 	db.SetMaxOpenConns(1) // our goroutines never contend for SQLite's write lock
 	live, err := prepare(ctx, db, path, cfg.now)
 	if err != nil {
 		db.Close()
-		if isNotADB(err) {
-			return nil, fmt.Errorf("open history database %q: not a valid agentdesk database: %w", path, err)
-		}
-		return nil, fmt.Errorf("open history database %q: %w", path, err)
+		return nil, openError(path, err)
 	}
-	s := &Store{path: path, db: db, live: live}
+	s := &Store{path: path, scoreHits: cfg.scoreHits, db: db, live: live}
 	s.w = newWriter(db, cfg)
 	return s, nil
 }
@@ -177,29 +195,54 @@ func createFile(path string) error {
 	return f.Close()
 }
 
+// sqliteMagic starts every SQLite database file.
+const sqliteMagic = "SQLite format 3\x00"
+
+// checkHeader refuses a non-empty file that does not start like an SQLite database before
+// SQLite opens it: SQLite would delete a -wal file lying next to it when closing.
+func checkHeader(path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	head := make([]byte, len(sqliteMagic))
+	n, err := io.ReadFull(f, head)
+	switch {
+	case n == 0 && errors.Is(err, io.EOF):
+		return nil // a new, empty file
+	case err != nil && !errors.Is(err, io.ErrUnexpectedEOF):
+		return err
+	case string(head[:n]) != sqliteMagic:
+		return fmt.Errorf("%w: it is not an SQLite file", errInvalid)
+	}
+	return nil
+}
+
 // dsn builds the modernc.org/sqlite URI for path; the pragmas apply to every connection.
 // _txlock=immediate makes writing transactions take the write lock at BEGIN, so busy_timeout
-// covers them; read-only transactions stay deferred.
+// covers them; read-only transactions stay deferred. The 32 MiB page cache (allocated as
+// used; SQLite's default is 2 MiB) keeps a search's index and row pages in memory between
+// queries: it halves search times on 100,000 entries. journal_mode is not among the pragmas:
+// it is written into the file, so prepare sets it once the file is known to be ours.
 func dsn(path string) string {
 	escaped := strings.NewReplacer("%", "%25", "?", "%3f", "#", "%23").Replace(path)
-	return "file:" + escaped + "?_pragma=busy_timeout(5000)&_pragma=journal_mode(WAL)" +
+	return "file:" + escaped + "?_pragma=busy_timeout(5000)&_pragma=cache_size(-32768)" +
 		"&_pragma=foreign_keys(1)&_pragma=synchronous(NORMAL)&_txlock=immediate"
 }
 
-// isNotADB reports whether err is SQLite's "file is not a database".
-func isNotADB(err error) bool {
-	var se *sqlite.Error
-	return errors.As(err, &se) && se.Code()&0xff == sqlite3.SQLITE_NOTADB
-}
-
-// prepare checks the file is ours, migrates it and, if no other Store has it open, marks
-// the turns a crashed process left open. It returns the liveness lock the Store keeps.
+// prepare checks the file is ours, switches it to WAL, migrates it and, if no other Store
+// has it open, marks the turns a crashed process left open. It returns the liveness lock the
+// Store keeps.
 func prepare(ctx context.Context, db *sql.DB, path string, now func() time.Time) (*liveness, error) {
 	if err := db.PingContext(ctx); err != nil {
 		return nil, err
 	}
 	if err := checkIdentity(ctx, db); err != nil {
 		return nil, err
+	}
+	if _, err := db.ExecContext(ctx, `PRAGMA journal_mode = WAL`); err != nil {
+		return nil, fmt.Errorf("switch to WAL: %w", err)
 	}
 	live, alone, err := acquireLiveness(path)
 	if err != nil {

@@ -1,0 +1,74 @@
+package store
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"path/filepath"
+	"syscall"
+
+	"modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
+)
+
+// openError wraps an error of Open once: it names the file and, when the cause is known,
+// says what the user can do about it.
+func openError(path string, err error) error {
+	if damaged(err) && !errors.Is(err, errInvalid) {
+		err = fmt.Errorf("%w: %w", errInvalid, err)
+	}
+	var hint string
+	switch {
+	case errors.Is(err, errInvalid):
+		hint = "move the file away, or use another history file (AGENTDESK_DB)"
+	case isNewer(err):
+		hint = "open it with the newer agentdesk, or use another history file"
+	case diskFull(err):
+		hint = "the disk is full: free some space and try again"
+	case denied(err):
+		hint = fmt.Sprintf("agentdesk must be able to read and write this file and to create "+
+			"files next to it (-wal, -shm, .lock): check the permissions of the file and of %s, "+
+			"and that the disk is not mounted read-only, or use another history file (AGENTDESK_DB)",
+			filepath.Dir(path))
+	case sqliteCode(err) == sqlite3.SQLITE_BUSY || sqliteCode(err) == sqlite3.SQLITE_LOCKED:
+		hint = "another program keeps the database locked: close it and try again"
+	default:
+		return fmt.Errorf("open history database %q: %w", path, err)
+	}
+	return fmt.Errorf("open history database %q: %w; %s", path, err, hint)
+}
+
+// isNewer reports whether err says the file comes from a newer agentdesk.
+func isNewer(err error) bool {
+	var ne *newerError
+	return errors.As(err, &ne)
+}
+
+// sqliteCode returns the primary SQLite result code in err's chain, or 0.
+func sqliteCode(err error) int {
+	var se *sqlite.Error
+	if errors.As(err, &se) {
+		return se.Code() & 0xff
+	}
+	return 0
+}
+
+// damaged reports whether SQLite found the file is not a database or is corrupt.
+func damaged(err error) bool {
+	c := sqliteCode(err)
+	return c == sqlite3.SQLITE_NOTADB || c == sqlite3.SQLITE_CORRUPT
+}
+
+// diskFull reports whether err says there is no space left.
+func diskFull(err error) bool {
+	return sqliteCode(err) == sqlite3.SQLITE_FULL || errors.Is(err, syscall.ENOSPC)
+}
+
+// denied reports whether err says the file or its folder cannot be opened or written.
+func denied(err error) bool {
+	switch sqliteCode(err) {
+	case sqlite3.SQLITE_READONLY, sqlite3.SQLITE_CANTOPEN, sqlite3.SQLITE_PERM, sqlite3.SQLITE_AUTH:
+		return true
+	}
+	return errors.Is(err, fs.ErrPermission) || errors.Is(err, syscall.EROFS)
+}
