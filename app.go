@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/wailsapp/wails/v2/pkg/runtime"
@@ -46,7 +47,16 @@ func (a *App) startup(ctx context.Context) {
 func (a *App) init(ctx context.Context) error {
 	path, err := store.DefaultPath()
 	if err == nil {
-		a.store, err = store.Open(ctx, path, store.WithErrorHandler(func(err error) { log.Printf("agentdesk history: %v", err) }))
+		onErr := store.WithErrorHandler(func(err error) { log.Printf("agentdesk history: %v", err) })
+		if os.Getenv("AGENTDESK_DB") != "" {
+			// A file the user chose is never moved aside: it may belong to something else.
+			a.store, err = store.Open(ctx, path, onErr)
+		} else {
+			var notice string
+			if a.store, notice, err = store.OpenOrRecover(ctx, path, onErr); notice != "" {
+				log.Printf("agentdesk history: %s", notice)
+			}
+		}
 	}
 	if err != nil {
 		a.dbErr = fmt.Errorf("history is unavailable (sessions are not being saved): %w", err)
@@ -233,8 +243,26 @@ func (a *App) DeleteHistory(id string) error {
 	if a.store == nil {
 		return a.dbErr
 	}
+	a.hub.Detach(id) // a live session keeps running, unsaved: its rows are gone
 	if err := a.store.DeleteSession(a.ctx, id); err != nil {
 		return fmt.Errorf("could not delete session %s: %w", id, err)
+	}
+	return nil
+}
+
+// RenameHistory gives a saved (or live) session the user's title; the agent's titles no longer
+// replace it.
+func (a *App) RenameHistory(id, title string) error {
+	if a.store == nil {
+		return a.dbErr
+	}
+	title = strings.TrimSpace(title)
+	if title == "" {
+		return errors.New("a session needs a title: type one, or press Esc to keep the old one")
+	}
+	a.hub.Renamed(id)
+	if err := a.store.RenameSession(a.ctx, id, title); err != nil {
+		return fmt.Errorf("could not rename session %s: %w", id, err)
 	}
 	return nil
 }

@@ -115,8 +115,22 @@ func TestAppTurnIsSavedAndReopens(t *testing.T) {
 	if len(saved.Turns) != 1 || saved.Turns[0].StopReason != acp.StopEndTurn {
 		t.Fatalf("saved turns %+v", saved.Turns)
 	}
+	perms, err := b.store.Permissions(context.Background(), info.SessionID)
+	if err != nil || len(perms) != 1 || perms[0].Outcome != "selected" || perms[0].OptionID != "allow" ||
+		perms[0].DecidedBy != "user" || perms[0].Turn != 1 || perms[0].ToolCallID != p.ToolCallID {
+		t.Fatalf("saved permissions %+v, %v", perms, err)
+	}
+	if err := b.RenameHistory(info.SessionID, "  Greeting  "); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.RenameHistory(info.SessionID, " "); err == nil {
+		t.Fatal("an empty title was accepted")
+	}
+	if items, _ := b.ListHistory(""); items[0].Title != "Greeting" {
+		t.Fatalf("title after rename: %q", items[0].Title)
+	}
 	md, err := b.ExportHistory(info.SessionID, "md")
-	if err != nil || !strings.HasPrefix(md, "# hello\n") || !strings.Contains(md, "*Turn 1 ended: end_turn*") {
+	if err != nil || !strings.HasPrefix(md, "# Greeting\n") || !strings.Contains(md, "*Turn 1 ended: end_turn*") {
 		t.Fatalf("markdown export (%v):\n%s", err, md)
 	}
 	js, err := b.ExportHistory(info.SessionID, "json")
@@ -279,5 +293,33 @@ func TestMessagesJournalTheProtocol(t *testing.T) {
 	}
 	if err := a.SetConfigOption(info.SessionID, "x", "not json"); err == nil {
 		t.Fatal("a value that is not JSON was accepted")
+	}
+}
+
+func TestDeletingALiveSessionsHistoryStopsSavingIt(t *testing.T) {
+	t.Setenv("AGENTDESK_DB", t.TempDir()+"/history.db")
+	t.Setenv("AGENTDESK_DEMO_PACE", "0s")
+	a, rec := newTestApp(t)
+	defer a.shutdown(context.Background())
+	info, err := a.StartSession("demo", t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec.waitFor(t, func(e acp.Event) bool { return e.Kind == acp.EventState && e.State == acp.StateIdle })
+	if err := a.DeleteHistory(info.SessionID); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Prompt(info.SessionID, "still here?"); err != nil {
+		t.Fatalf("the live session stopped with its history: %v", err)
+	}
+	p := rec.waitFor(t, func(e acp.Event) bool { return e.Kind == acp.EventPermission })
+	if err := a.AnswerPermission(info.SessionID, p.RequestID, "allow"); err != nil {
+		t.Fatal(err)
+	}
+	if end := rec.waitFor(t, func(e acp.Event) bool { return e.Kind == acp.EventTurnEnd }); end.StopReason != acp.StopEndTurn {
+		t.Fatalf("turn ended %+v", end)
+	}
+	if items, err := a.ListHistory(""); err != nil || len(items) != 0 {
+		t.Fatalf("history after the delete and another turn: %+v, %v", items, err)
 	}
 }

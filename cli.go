@@ -261,7 +261,7 @@ func runCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 	}()
 	defer close(done)
-	return driveTurn(sess, prompt, *policy, stopTimes{*cancelAfter, *hardAfter}, events, bufio.NewReader(stdin), stdout, stderr)
+	return driveTurn(sess, prompt, *policy, stopTimes{*cancelAfter, *hardAfter}, events, bufio.NewReader(stdin), out, stderr)
 }
 
 // stopTimes are the CLI's stop ladder: Stop after cancel (0: never), then a hard stop when the
@@ -272,7 +272,7 @@ type stopTimes struct{ cancel, hard time.Duration }
 // presses Stop on Ctrl-C or after times.cancel, stops hard when the agent ignores the Stop (or
 // on a second Ctrl-C), and returns the exit code: 0 for end_turn and cancelled, 1 otherwise.
 func driveTurn(sess *acp.Session, prompt, policy string, times stopTimes, events <-chan acp.Event,
-	in *bufio.Reader, stdout, stderr io.Writer) int {
+	in *bufio.Reader, stdout *printer, stderr io.Writer) int {
 	sigs := make(chan os.Signal, 2)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
 	defer signal.Stop(sigs)
@@ -305,7 +305,7 @@ func driveTurn(sess *acp.Session, prompt, policy string, times stopTimes, events
 			case acp.EventPermission:
 				go answerPermission(sess, ev, policy, in, stdout)
 			case acp.EventTurnEnd:
-				fmt.Fprintf(stdout, "\nstop reason: %s\n", ev.StopReason)
+				stdout.printf("\nstop reason: %s\n", ev.StopReason)
 				if ev.StopReason == acp.StopEndTurn || ev.StopReason == acp.StopCancelled {
 					return 0
 				}
@@ -335,14 +335,15 @@ func driveTurn(sess *acp.Session, prompt, policy string, times stopTimes, events
 
 // answerPermission answers one request by policy, or asks on the terminal and waits (no
 // timeout: a person is deciding; Stop still cancels the request).
-func answerPermission(sess *acp.Session, ev acp.Event, policy string, in *bufio.Reader, stdout io.Writer) {
+func answerPermission(sess *acp.Session, ev acp.Event, policy string, in *bufio.Reader, stdout *printer) {
 	choice := acp.PolicyOption(policy, ev.Options)
 	if policy == "ask" {
 		for choice == "" {
-			fmt.Fprintf(stdout, "Allow %q? ", ev.Title)
+			question := fmt.Sprintf("Allow %q? ", ev.Title)
 			for i, o := range ev.Options {
-				fmt.Fprintf(stdout, "[%d] %s  ", i+1, o.Name)
+				question += fmt.Sprintf("[%d] %s  ", i+1, o.Name)
 			}
+			stdout.printf("%s", question)
 			line, err := in.ReadString('\n')
 			var n int
 			if _, scanErr := fmt.Sscanf(strings.TrimSpace(line), "%d", &n); scanErr == nil && n >= 1 && n <= len(ev.Options) {
@@ -353,11 +354,15 @@ func answerPermission(sess *acp.Session, ev acp.Event, policy string, in *bufio.
 		}
 	}
 	if choice == "" {
-		fmt.Fprintf(stdout, "\n[permission] the agent offered no %s-once option: stopping the turn\n", policy)
+		stdout.printf("\n[permission] the agent offered no %s-once option: stopping the turn\n", policy)
 		_ = sess.Stop()
 		return
 	}
-	if err := sess.AnswerPermission(ev.RequestID, choice); err != nil && !errors.Is(err, acp.ErrBusy) {
-		fmt.Fprintf(stdout, "\n[permission] %v\n", err)
+	by := acp.DecidedByRule
+	if policy == "ask" {
+		by = acp.DecidedByUser
+	}
+	if err := sess.Decide(ev.RequestID, choice, by); err != nil {
+		stdout.printf("\n[permission] %v\n", err)
 	}
 }

@@ -63,4 +63,3 @@ func (a *App) Messages(sessionID string) ([]JournalLine, error) {
 	}
 	return out, nil
 }
-

@@ -32,13 +32,14 @@ type Hub struct {
 	now    func() time.Time
 	logf   func(string, ...any)
 
-	mu       sync.Mutex
-	sessions map[string]*acp.Session
+	mu        sync.Mutex
+	sessions  map[string]*acp.Session
+	recorders map[string]*recorder
 }
 
 // NewHub creates a hub over st (which may be nil) and the agents that can be started.
 func NewHub(st *store.Store, list []agents.Agent, logf func(string, ...any)) *Hub {
-	return &Hub{store: st, agents: list, now: time.Now, logf: logf, sessions: map[string]*acp.Session{}}
+	return &Hub{store: st, agents: list, now: time.Now, logf: logf, sessions: map[string]*acp.Session{}, recorders: map[string]*recorder{}}
 }
 
 // SessionInfo describes a started session to the UI.
@@ -78,8 +79,9 @@ func (h *Hub) Start(req StartRequest, out acp.Emitter) (*acp.Session, SessionInf
 			return acp.Start(acp.Command{Path: agent.Command, Args: agent.Args, Env: os.Environ(), Dir: dir})
 		},
 	}
+	var rec *recorder
 	if h.store != nil {
-		rec := newRecorder(h.store.Writer(), id, h.now)
+		rec = newRecorder(h.store.Writer(), id, h.now)
 		now := h.now()
 		h.store.Writer().CreateSession(store.Session{ID: id, AgentID: agent.ID, AgentName: agent.Name, Cwd: dir,
 			Title: "New session", Outcome: "running", CreatedAt: now, UpdatedAt: now})
@@ -90,6 +92,9 @@ func (h *Hub) Start(req StartRequest, out acp.Emitter) (*acp.Session, SessionInf
 	s := acp.NewSession(cfg)
 	h.mu.Lock()
 	h.sessions[id] = s
+	if rec != nil {
+		h.recorders[id] = rec
+	}
 	h.mu.Unlock()
 	go func() {
 		ctx, cancel := context.WithTimeout(context.Background(), startTimeout)
@@ -115,6 +120,24 @@ func (h *Hub) Session(id string) (*acp.Session, error) {
 		return nil, fmt.Errorf("no live session %s: it has ended or belongs to an earlier run; open it from the history", id)
 	}
 	return s, nil
+}
+
+// Detach stops saving a live session (its saved copy was deleted); it keeps running.
+func (h *Hub) Detach(id string) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if rec, ok := h.recorders[id]; ok {
+		rec.detached.Store(true)
+	}
+}
+
+// Renamed records that the user named session id, so the agent's titles no longer replace it.
+func (h *Hub) Renamed(id string) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if rec, ok := h.recorders[id]; ok {
+		rec.titled.Store(true)
+	}
 }
 
 // CloseAll stops every agent (the stop ladder, in parallel) and flushes the store.

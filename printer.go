@@ -25,6 +25,14 @@ func newPrinter(w io.Writer) *printer {
 	return &printer{w: w, tools: map[string]string{}, titles: map[string]string{}}
 }
 
+// printf writes text that is not an event (prompts, the stop reason) between events, never
+// in the middle of another write.
+func (p *printer) printf(format string, args ...any) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	fmt.Fprintf(p.w, format, args...)
+}
+
 func (p *printer) print(ev acp.Event) {
 	p.mu.Lock()
 	defer p.mu.Unlock()

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"agentdesk/backend/acp"
@@ -17,6 +18,10 @@ type recorder struct {
 	sessionID string
 	now       func() time.Time
 	seqs      map[string]int // entry id → its position in the transcript
+	turn      int            // the turn in progress, for permission rows
+
+	detached atomic.Bool // the saved copy was deleted: record nothing more
+	titled   atomic.Bool // the user named the session: the agent's titles no longer apply
 }
 
 func newRecorder(w *store.Writer, sessionID string, now func() time.Time) *recorder {
@@ -25,10 +30,14 @@ func newRecorder(w *store.Writer, sessionID string, now func() time.Time) *recor
 
 // Record is called from the session's event goroutine, in seq order.
 func (r *recorder) Record(ev acp.Event) {
+	if r.detached.Load() {
+		return
+	}
 	switch ev.Kind {
 	case acp.EventEntry:
 		e := ev.Entry
 		if e.Kind == acp.KindUser {
+			r.turn = e.Turn
 			if _, seen := r.seqs[e.ID]; !seen {
 				r.w.StartTurn(store.Turn{SessionID: r.sessionID, Turn: e.Turn, Prompt: e.Text, StartedAt: r.now()})
 				if e.Turn == 1 { // until the agent names the session, its first prompt does
@@ -50,8 +59,14 @@ func (r *recorder) Record(ev acp.Event) {
 	case acp.EventTurnEnd:
 		r.w.EndTurn(r.sessionID, ev.Turn, ev.StopReason, ev.Message, r.now())
 		r.w.SetOutcome(r.sessionID, ev.StopReason)
+	case acp.EventPermission:
+		options, _ := json.Marshal(ev.Options)
+		r.w.RequestPermission(store.Permission{SessionID: r.sessionID, RequestID: ev.RequestID, ToolCallID: ev.ToolCallID,
+			Title: ev.Title, Turn: r.turn, Options: options, RequestedAt: r.now()})
+	case acp.EventPermissionDone:
+		r.w.DecidePermission(r.sessionID, ev.RequestID, ev.Outcome, ev.OptionID, ev.DecidedBy, r.now())
 	case acp.EventInfo:
-		if ev.Title != "" { // the agent's own title beats the first prompt
+		if ev.Title != "" && !r.titled.Load() { // the agent's own title beats the first prompt
 			title := ev.Title
 			r.w.UpdateSession(r.sessionID, nil, &title)
 		}
@@ -65,6 +80,9 @@ func (r *recorder) Record(ev acp.Event) {
 
 // Journal queues one raw protocol message.
 func (r *recorder) Journal(dir acp.Direction, method string, line []byte) {
+	if r.detached.Load() {
+		return
+	}
 	r.w.Message(store.Message{SessionID: r.sessionID, Direction: string(dir), Method: method, JSON: line, At: r.now()})
 }
 

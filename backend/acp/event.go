@@ -58,6 +58,7 @@ type Event struct {
 	Options    []OptionSummary `json:"options,omitempty"`    // permission, in the agent's order
 	Outcome    string          `json:"outcome,omitempty"`    // permission_done: selected | cancelled
 	OptionID   string          `json:"optionId,omitempty"`   // permission_done when selected
+	DecidedBy  string          `json:"decidedBy,omitempty"`  // permission_done: user | rule | cancel
 
 	Turn       int    `json:"turn,omitempty"`       // turn_end
 	StopReason string `json:"stopReason,omitempty"` // turn_end

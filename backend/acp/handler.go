@@ -79,7 +79,7 @@ func (s *Session) cancelRequest(params json.RawMessage) {
 	perm, ok := s.perms[id]
 	if ok {
 		delete(s.perms, id)
-		s.pushEvent(Event{Kind: EventPermissionDone, RequestID: id, Outcome: "cancelled"})
+		s.pushEvent(Event{Kind: EventPermissionDone, RequestID: id, Outcome: "cancelled", DecidedBy: DecidedByCancel})
 	}
 	s.mu.Unlock()
 	if ok {

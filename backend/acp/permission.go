@@ -56,10 +56,23 @@ func (s *Session) handlePermission(req *Request) {
 	s.mu.Unlock()
 }
 
-// AnswerPermission answers an open permission request with one of the options it offered.
-// Called by the UI or a CLI policy from any goroutine; it does not wait for the agent. It fails
-// when the request is not open (already answered, cancelled) or the option was not offered.
+// Who decided a permission request (Event.DecidedBy).
+const (
+	DecidedByUser   = "user"   // a person picked the option
+	DecidedByRule   = "rule"   // an automatic policy did (the CLI's --permissions allow|reject)
+	DecidedByCancel = "cancel" // Stop, the end of the turn, or the agent's $/cancel_request
+)
+
+// AnswerPermission answers an open permission request with one of the options it offered, as
+// the user's decision. See Decide.
 func (s *Session) AnswerPermission(requestID, optionID string) error {
+	return s.Decide(requestID, optionID, DecidedByUser)
+}
+
+// Decide answers an open permission request with one of the options it offered, recording who
+// decided (DecidedBy*). Called from any goroutine; it does not wait for the agent. It fails
+// when the request is not open (already answered, cancelled) or the option was not offered.
+func (s *Session) Decide(requestID, optionID, decidedBy string) error {
 	s.mu.Lock()
 	p, ok := s.perms[requestID]
 	if !ok {
@@ -75,7 +88,7 @@ func (s *Session) AnswerPermission(requestID, optionID string) error {
 		return fmt.Errorf("permission request %s has no option %q", requestID, optionID)
 	}
 	delete(s.perms, requestID)
-	s.pushEvent(Event{Kind: EventPermissionDone, RequestID: requestID, Outcome: "selected", OptionID: optionID})
+	s.pushEvent(Event{Kind: EventPermissionDone, RequestID: requestID, Outcome: "selected", OptionID: optionID, DecidedBy: decidedBy})
 	s.mu.Unlock()
 	// Reply outside the lock: a write may wait on a full stdin pipe.
 	p.req.Reply(RequestPermissionResult{Outcome: PermissionOutcome{Outcome: "selected", OptionID: optionID}}, nil)
@@ -89,7 +102,7 @@ func (s *Session) takePermissionsLocked() []*Request {
 	for id, p := range s.perms {
 		reqs = append(reqs, p.req)
 		delete(s.perms, id)
-		s.pushEvent(Event{Kind: EventPermissionDone, RequestID: id, Outcome: "cancelled"})
+		s.pushEvent(Event{Kind: EventPermissionDone, RequestID: id, Outcome: "cancelled", DecidedBy: DecidedByCancel})
 	}
 	return reqs
 }

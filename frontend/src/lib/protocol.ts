@@ -153,6 +153,8 @@ export interface PermissionDoneEvent extends EventBase {
   requestId: string;
   outcome: 'selected' | 'cancelled';
   optionId?: string | null;
+  /** Who decided: a person, an automatic rule, or a cancel (Stop, turn end). */
+  decidedBy?: 'user' | 'rule' | 'cancel' | null;
 }
 
 export interface TurnEndEvent extends EventBase {
