@@ -155,6 +155,22 @@ func TestAppTurnIsSavedAndReopens(t *testing.T) {
 	}
 }
 
+// startDemoApp starts an App on a temp database with a Demo agent session, idle; the App is
+// shut down when the test ends.
+func startDemoApp(t *testing.T) (*App, *recordingEmitter, SessionInfo) {
+	t.Helper()
+	t.Setenv("AGENTDESK_DB", t.TempDir()+"/history.db")
+	t.Setenv("AGENTDESK_DEMO_PACE", "0s")
+	a, rec := newTestApp(t)
+	t.Cleanup(func() { a.shutdown(context.Background()) })
+	info, err := a.StartSession("demo", t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec.waitFor(t, func(e acp.Event) bool { return e.Kind == acp.EventState && e.State == acp.StateIdle })
+	return a, rec, info
+}
+
 func transcriptMarkdown(entries []acp.Entry) string {
 	var b strings.Builder
 	for i := range entries {
@@ -269,15 +285,7 @@ func TestCLICancelAfterAndHardStopOfAnAgentThatIgnoresIt(t *testing.T) {
 }
 
 func TestMessagesJournalTheProtocol(t *testing.T) {
-	t.Setenv("AGENTDESK_DB", t.TempDir()+"/history.db")
-	t.Setenv("AGENTDESK_DEMO_PACE", "0s")
-	a, rec := newTestApp(t)
-	defer a.shutdown(context.Background())
-	info, err := a.StartSession("demo", t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	rec.waitFor(t, func(e acp.Event) bool { return e.Kind == acp.EventState && e.State == acp.StateIdle })
+	a, _, info := startDemoApp(t)
 	lines, err := a.Messages(info.SessionID)
 	if err != nil || len(lines) < 4 {
 		t.Fatalf("journal %+v, %v", lines, err)
@@ -297,15 +305,7 @@ func TestMessagesJournalTheProtocol(t *testing.T) {
 }
 
 func TestDeletingALiveSessionsHistoryStopsSavingIt(t *testing.T) {
-	t.Setenv("AGENTDESK_DB", t.TempDir()+"/history.db")
-	t.Setenv("AGENTDESK_DEMO_PACE", "0s")
-	a, rec := newTestApp(t)
-	defer a.shutdown(context.Background())
-	info, err := a.StartSession("demo", t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	rec.waitFor(t, func(e acp.Event) bool { return e.Kind == acp.EventState && e.State == acp.StateIdle })
+	a, rec, info := startDemoApp(t)
 	if err := a.DeleteHistory(info.SessionID); err != nil {
 		t.Fatal(err)
 	}

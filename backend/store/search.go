@@ -112,16 +112,8 @@ func (s *Store) search(ctx context.Context, match string, limit int) ([]Summary,
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
-	var out []Summary
-	for rows.Next() {
-		var sum Summary
-		if err := scanSession(rows, &sum.Session, &sum.Turns); err != nil {
-			return nil, err
-		}
-		out = append(out, sum)
-	}
-	if err := rows.Err(); err != nil {
+	out, err := scanSummaries(rows)
+	if err != nil {
 		return nil, err
 	}
 	if err := snippets(ctx, tx, match, out, byID); err != nil {

@@ -63,16 +63,7 @@ func (s *Store) listRecent(ctx context.Context, limit int) ([]Summary, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
-	var out []Summary
-	for rows.Next() {
-		var sum Summary
-		if err := scanSession(rows, &sum.Session, &sum.Turns); err != nil {
-			return nil, err
-		}
-		out = append(out, sum)
-	}
-	return out, rows.Err()
+	return scanSummaries(rows)
 }
 
 // Session returns one session with its turns (by number) and entries (by seq), read in one
@@ -203,4 +194,18 @@ func (s *Store) await(ctx context.Context, o op, r *reply) error {
 	case <-ctx.Done():
 		return fmt.Errorf("%s: %w", o, ctx.Err())
 	}
+}
+
+// scanSummaries reads rows of sessionColumns plus a turn count, and closes them.
+func scanSummaries(rows *sql.Rows) ([]Summary, error) {
+	defer rows.Close()
+	var out []Summary
+	for rows.Next() {
+		var sum Summary
+		if err := scanSession(rows, &sum.Session, &sum.Turns); err != nil {
+			return nil, err
+		}
+		out = append(out, sum)
+	}
+	return out, rows.Err()
 }
