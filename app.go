@@ -24,6 +24,7 @@ type App struct {
 	emit  func(ctx context.Context, name string, data ...interface{}) // runtime.EventsEmit; swapped in tests
 	quit  func(ctx context.Context)                                   // runtime.Quit
 	dbErr error                                                       // why history is unavailable, if it is
+	notice string                                                     // what the user must know about the history (a file set aside)
 	store *store.Store
 	hub   *Hub
 	self  selfTest
@@ -52,9 +53,8 @@ func (a *App) init(ctx context.Context) error {
 			// A file the user chose is never moved aside: it may belong to something else.
 			a.store, err = store.Open(ctx, path, onErr)
 		} else {
-			var notice string
-			if a.store, notice, err = store.OpenOrRecover(ctx, path, onErr); notice != "" {
-				log.Printf("agentdesk history: %s", notice)
+			if a.store, a.notice, err = store.OpenOrRecover(ctx, path, onErr); a.notice != "" {
+				log.Printf("agentdesk history: %s", a.notice)
 			}
 		}
 	}
@@ -75,6 +75,15 @@ func (a *App) shutdown(ctx context.Context) {
 	if a.store != nil {
 		_ = a.store.Close()
 	}
+}
+
+// HistoryNotice is what the user must be told about the history at start-up, or "": that it is
+// unavailable (and sessions are not saved) and why, or that a damaged file was set aside.
+func (a *App) HistoryNotice() string {
+	if a.dbErr != nil {
+		return a.dbErr.Error()
+	}
+	return a.notice
 }
 
 // AgentInfo is an agent the picker lists.

@@ -323,3 +323,24 @@ func TestDeletingALiveSessionsHistoryStopsSavingIt(t *testing.T) {
 		t.Fatalf("history after the delete and another turn: %+v, %v", items, err)
 	}
 }
+
+func TestHistoryNoticeSaysWhyNothingIsSaved(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(dir+"/not-a-db", []byte("this is not SQLite"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("AGENTDESK_DB", dir+"/not-a-db") // a file the user chose: refused, never moved
+	a := &App{emit: func(context.Context, string, ...interface{}) {}, quit: func(context.Context) {}}
+	_ = a.init(context.Background())
+	a.ctx = context.Background()
+	if n := a.HistoryNotice(); !strings.Contains(n, "not being saved") || !strings.Contains(n, "not-a-db") {
+		t.Fatalf("notice %q", n)
+	}
+	if _, err := a.StartSession("demo", dir); err != nil {
+		t.Fatalf("without a history the app must still run sessions: %v", err)
+	}
+	a.shutdown(context.Background())
+	if data, _ := os.ReadFile(dir + "/not-a-db"); string(data) != "this is not SQLite" {
+		t.Fatal("the user's file was changed")
+	}
+}

@@ -71,6 +71,12 @@ describe('start-up', () => {
     expect(screen.getByTestId('transcript')).toBeTruthy();
   });
 
+  it('says at start-up why the history is not being saved', async () => {
+    app.HistoryNotice.mockImplementation(async () => 'history is unavailable (sessions are not being saved): disk full');
+    await renderApp();
+    await waitFor(() => expect(screen.getByTestId('error-banner').textContent).toContain('not being saved'));
+  });
+
   it('shows a failed binding call in a dismissible error banner', async () => {
     app.StartSession.mockImplementation(async () => {
       throw 'agent "demo" could not start: exec: not found';

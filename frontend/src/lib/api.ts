@@ -8,6 +8,11 @@ export function ListAgents(): Promise<AgentInfo[]> {
   return App.ListAgents().then((v) => (v ?? []) as unknown as AgentInfo[]);
 }
 
+/** What the user must know about the history at start-up (unavailable, or a file set aside), or "". */
+export function HistoryNotice(): Promise<string> {
+  return App.HistoryNotice().then((v) => v ?? '');
+}
+
 export function DefaultFolder(): Promise<string> {
   return App.DefaultFolder().then((v) => (v ?? '') as unknown as string);
 }

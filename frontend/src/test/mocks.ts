@@ -41,6 +41,7 @@ export function appMock() {
     Stop: vi.fn(async () => {}),
     HardStop: vi.fn(async () => {}),
     ContinueSession: vi.fn(async () => 'resumed'),
+    HistoryNotice: vi.fn(async () => ''),
     AnswerPermission: vi.fn(async () => {}),
     Snapshot: vi.fn(async (id: string) => emptySnapshot(id)),
     ListHistory: vi.fn(async (_query: string): Promise<HistoryItem[]> => []),

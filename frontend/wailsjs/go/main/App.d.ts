@@ -15,6 +15,8 @@ export function ExportHistory(arg1:string,arg2:string):Promise<string>;
 
 export function HardStop(arg1:string):Promise<void>;
 
+export function HistoryNotice():Promise<string>;
+
 export function ListAgents():Promise<Array<main.AgentInfo>>;
 
 export function ListHistory(arg1:string):Promise<Array<main.HistoryItem>>;

@@ -26,6 +26,10 @@ export function HardStop(arg1) {
   return window['go']['main']['App']['HardStop'](arg1);
 }
 
+export function HistoryNotice() {
+  return window['go']['main']['App']['HistoryNotice']();
+}
+
 export function ListAgents() {
   return window['go']['main']['App']['ListAgents']();
 }
