@@ -9,11 +9,12 @@ vi.mock('../wailsjs/go/main/App.js', async () => (await import('./test/mocks')).
 vi.mock('../wailsjs/runtime/runtime.js', async () => (await import('./test/mocks')).runtimeMock());
 
 import App from './App.svelte';
-import { manualClock, type ManualClock } from './lib/clock';
+import type { ManualClock } from './lib/clock';
 import type { SessionEvent } from './lib/protocol';
 import { REORDER_WAIT_MS } from './state/session.svelte';
-import { app, emit, ev, resetSeq, runtime, settle } from './test/harness';
-import { FOLDER, SID, appMock, emptySnapshot } from './test/mocks';
+import { app, emit, ev, runtime, settle } from './test/harness';
+import { resetPage } from './test/page';
+import { FOLDER, SID, emptySnapshot } from './test/mocks';
 
 let clock: ManualClock;
 
@@ -41,15 +42,7 @@ function state(s: string): SessionEvent {
 }
 
 beforeEach(() => {
-  clock = manualClock(Date.parse('2026-03-10T12:00:00Z'));
-  resetSeq();
-  const fresh = appMock();
-  for (const [name, fn] of Object.entries(fresh)) {
-    const mocked = app[name as keyof typeof app] as unknown as ReturnType<typeof vi.fn>;
-    mocked.mockReset();
-    mocked.mockImplementation(fn.getMockImplementation()!);
-  }
-  runtime.EventsOn.mockClear();
+  clock = resetPage();
   runtime.BrowserOpenURL.mockClear();
 });
 
