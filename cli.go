@@ -305,7 +305,7 @@ func driveTurn(sess *acp.Session, prompt, policy string, times stopTimes, events
 			case acp.EventPermission:
 				go answerPermission(sess, ev, policy, in, stdout)
 			case acp.EventTurnEnd:
-				stdout.printf("\nstop reason: %s\n", ev.StopReason)
+				// The printer wrote the stop reason, in order with the events before it.
 				if ev.StopReason == acp.StopEndTurn || ev.StopReason == acp.StopCancelled {
 					return 0
 				}

@@ -19,13 +19,14 @@ type printer struct {
 	tools   map[string]string // entry id → last printed status
 	titles  map[string]string // permission request id → tool title
 	planned string            // last printed plan
+	ended   bool              // the turn's stop reason is printed; the CLI's transcript is over
 }
 
 func newPrinter(w io.Writer) *printer {
 	return &printer{w: w, tools: map[string]string{}, titles: map[string]string{}}
 }
 
-// printf writes text that is not an event (prompts, the stop reason) between events, never
+// printf writes text that is not an event (the terminal's permission prompts) between events, never
 // in the middle of another write.
 func (p *printer) printf(format string, args ...any) {
 	p.mu.Lock()
@@ -36,7 +37,15 @@ func (p *printer) printf(format string, args ...any) {
 func (p *printer) print(ev acp.Event) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	if p.ended {
+		// The stop reason is the last line: an exit noticed after the turn ended (the agent
+		// crashed, and the turn failed first) was already told by the turn's error.
+		return
+	}
 	switch ev.Kind {
+	case acp.EventTurnEnd:
+		p.ended = true
+		fmt.Fprintf(p.w, "\nstop reason: %s\n", ev.StopReason)
 	case acp.EventEntry:
 		p.entry(ev.Entry)
 	case acp.EventChunk:
