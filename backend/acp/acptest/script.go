@@ -17,7 +17,7 @@ import (
 // binary (`agentdesk demo-agent --script FILE`, a JSON array of steps).
 type Script []Step
 
-// Step is one action. Exactly one of Expect, Reply, Error, Send, Update, Call or Exit is set.
+// Step is one action. Exactly one of Expect, Reply, Error, Send, Update, Stream, Call or Exit is set.
 type Step struct {
 	// Expect reads messages until a request or notification with this method arrives (others
 	// are skipped); a request becomes "the current request" for Reply and Error.
@@ -31,6 +31,8 @@ type Step struct {
 	Send json.RawMessage `json:"send,omitempty"`
 	// Update sends session/update with this update for the remembered session id.
 	Update json.RawMessage `json:"update,omitempty"`
+	// Stream sends many message chunks as fast as the client reads them (see Stream).
+	Stream *Stream `json:"stream,omitempty"`
 	// Call sends a request with Params (sessionId added when absent) under ID (default: a
 	// counter) and waits for its response, which Want, when set, must contain as a substring.
 	Call   string          `json:"call,omitempty"`
@@ -40,6 +42,19 @@ type Step struct {
 	// Exit ends the agent with this status after writing Stderr to its stderr.
 	Exit   *int   `json:"exit,omitempty"`
 	Stderr string `json:"stderr,omitempty"`
+}
+
+// Stream generates Chunks session/update chunk notifications spread evenly over Messages
+// messages (the first Chunks%Messages messages get one more), for floods and benchmarks without
+// a giant script. Each message has its own messageId ("s<step>-m<k>"), so each becomes its own
+// entry. Kinds are the chunks' update kinds, cycled per message (default agent_message_chunk);
+// Texts are the chunks' texts, cycled per chunk (default "chunk {n} "), where "{n}" becomes the
+// chunk's number from 1 to Chunks. The lines are written through one buffer, flushed at the end.
+type Stream struct {
+	Messages int      `json:"messages"`
+	Chunks   int      `json:"chunks"`
+	Kinds    []string `json:"kinds,omitempty"`
+	Texts    []string `json:"texts,omitempty"`
 }
 
 // LoadScript reads a JSON array of steps.
@@ -109,6 +124,8 @@ func (s Script) Run(stdin io.Reader, stdout io.Writer) error {
 		case st.Update != nil:
 			err = write(mustJSON(map[string]any{"jsonrpc": "2.0", "method": "session/update",
 				"params": map[string]any{"sessionId": session, "update": st.Update}}))
+		case st.Stream != nil:
+			err = st.Stream.write(stdout, session, i+1)
 		case st.Call != "":
 			calls++
 			id := st.ID
@@ -144,6 +161,40 @@ func (s Script) Run(stdin io.Reader, stdout io.Writer) error {
 	}
 	_, _ = io.Copy(io.Discard, in)
 	return nil
+}
+
+func (g *Stream) write(stdout io.Writer, session string, step int) error {
+	if g.Messages < 1 || g.Chunks < g.Messages {
+		return fmt.Errorf("stream needs 1 <= messages <= chunks, got %d messages, %d chunks", g.Messages, g.Chunks)
+	}
+	kinds, texts := g.Kinds, g.Texts
+	if len(kinds) == 0 {
+		kinds = []string{"agent_message_chunk"}
+	}
+	if len(texts) == 0 {
+		texts = []string{"chunk {n} "}
+	}
+	out := bufio.NewWriter(stdout)
+	n := 0
+	for k := range g.Messages {
+		per := g.Chunks / g.Messages
+		if k < g.Chunks%g.Messages {
+			per++
+		}
+		id := fmt.Sprintf("s%d-m%d", step, k+1)
+		for range per {
+			n++
+			text := strings.ReplaceAll(texts[(n-1)%len(texts)], "{n}", strconv.Itoa(n))
+			line := mustJSON(map[string]any{"jsonrpc": "2.0", "method": "session/update",
+				"params": map[string]any{"sessionId": session, "update": map[string]any{
+					"sessionUpdate": kinds[k%len(kinds)], "messageId": id,
+					"content": map[string]any{"type": "text", "text": text}}}})
+			if _, err := out.Write(append(line, '\n')); err != nil {
+				return err
+			}
+		}
+	}
+	return out.Flush()
 }
 
 // readUntil reads lines until one decodes to a message that match accepts.
