@@ -9,6 +9,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // Script is a fake agent written as a list of steps, run in order against whatever client is on
@@ -49,12 +50,15 @@ type Step struct {
 // a giant script. Each message has its own messageId ("s<step>-m<k>"), so each becomes its own
 // entry. Kinds are the chunks' update kinds, cycled per message (default agent_message_chunk);
 // Texts are the chunks' texts, cycled per chunk (default "chunk {n} "), where "{n}" becomes the
-// chunk's number from 1 to Chunks. The lines are written through one buffer, flushed at the end.
+// chunk's number from 1 to Chunks. Without Every the lines are written through one buffer,
+// flushed at the end; with Every (a Go duration such as "1ms") each chunk is written on its own
+// and followed by that pause, like an agent streaming at a steady pace.
 type Stream struct {
 	Messages int      `json:"messages"`
 	Chunks   int      `json:"chunks"`
 	Kinds    []string `json:"kinds,omitempty"`
 	Texts    []string `json:"texts,omitempty"`
+	Every    string   `json:"every,omitempty"`
 }
 
 // LoadScript reads a JSON array of steps.
@@ -167,6 +171,13 @@ func (g *Stream) write(stdout io.Writer, session string, step int) error {
 	if g.Messages < 1 || g.Chunks < g.Messages {
 		return fmt.Errorf("stream needs 1 <= messages <= chunks, got %d messages, %d chunks", g.Messages, g.Chunks)
 	}
+	var every time.Duration
+	if g.Every != "" {
+		var err error
+		if every, err = time.ParseDuration(g.Every); err != nil {
+			return fmt.Errorf("stream every: %w", err)
+		}
+	}
 	kinds, texts := g.Kinds, g.Texts
 	if len(kinds) == 0 {
 		kinds = []string{"agent_message_chunk"}
@@ -191,6 +202,12 @@ func (g *Stream) write(stdout io.Writer, session string, step int) error {
 					"content": map[string]any{"type": "text", "text": text}}}})
 			if _, err := out.Write(append(line, '\n')); err != nil {
 				return err
+			}
+			if every > 0 {
+				if err := out.Flush(); err != nil {
+					return err
+				}
+				time.Sleep(every)
 			}
 		}
 	}

@@ -101,3 +101,18 @@ func TestStreamRejectsMoreMessagesThanChunks(t *testing.T) {
 		t.Fatalf("err %v", err)
 	}
 }
+
+func TestStreamPacedWritesTheSameLines(t *testing.T) {
+	fast := play(t, `{"stream":{"messages":2,"chunks":5}}`)
+	paced := play(t, `{"stream":{"messages":2,"chunks":5,"every":"100us"}}`)
+	if strings.Join(fast, "\n") != strings.Join(paced, "\n") {
+		t.Fatalf("paced lines differ:\n%s\n---\n%s", strings.Join(fast, "\n"), strings.Join(paced, "\n"))
+	}
+	var s acptest.Script
+	if err := json.Unmarshal([]byte(`[{"stream":{"messages":1,"chunks":1,"every":"soon"}}]`), &s); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Run(strings.NewReader(""), io.Discard); err == nil || !strings.Contains(err.Error(), "stream every") {
+		t.Fatalf("err %v", err)
+	}
+}
