@@ -20,14 +20,15 @@ import (
 // (each returns (T, error); an error rejects the promise with its message, made here once), and
 // it emits session events to the page. It translates; the logic lives in the Hub and backend/.
 type App struct {
-	ctx   context.Context
-	emit  func(ctx context.Context, name string, data ...interface{}) // runtime.EventsEmit; swapped in tests
-	quit  func(ctx context.Context)                                   // runtime.Quit
-	dbErr error                                                       // why history is unavailable, if it is
-	notice string                                                     // what the user must know about the history (a file set aside)
-	store *store.Store
-	hub   *Hub
-	self  selfTest
+	ctx    context.Context
+	emit   func(ctx context.Context, name string, data ...interface{}) // runtime.EventsEmit; swapped in tests
+	quit   func(ctx context.Context)                                   // runtime.Quit
+	dbErr  error                                                       // why history is unavailable, if it is
+	notice string                                                      // what the user must know about the history (a file set aside)
+	store  *store.Store
+	hub    *Hub
+	health *historyHealth // whether writes to the history succeed
+	self   selfTest
 }
 
 // NewApp creates the App with the Wails runtime wired in; startup opens the store.
@@ -46,9 +47,12 @@ func (a *App) startup(ctx context.Context) {
 // init opens the database and the hub. Without a usable database the app still runs live
 // sessions in memory and says why history is unavailable.
 func (a *App) init(ctx context.Context) error {
+	if a.health == nil {
+		a.health = newHistoryHealth()
+	}
 	path, err := store.DefaultPath()
 	if err == nil {
-		onErr := store.WithErrorHandler(func(err error) { log.Printf("agentdesk history: %v", err) })
+		onErr := store.WithErrorHandler(a.historyError)
 		if os.Getenv("AGENTDESK_DB") != "" {
 			// A file the user chose is never moved aside: it may belong to something else.
 			a.store, err = store.Open(ctx, path, onErr)
@@ -62,6 +66,9 @@ func (a *App) init(ctx context.Context) error {
 		a.dbErr = fmt.Errorf("history is unavailable (sessions are not being saved): %w", err)
 	}
 	a.hub = NewHub(a.store, agents.List(agents.Self(), demoArgs()), log.Printf)
+	if a.store != nil {
+		a.health.set(a.store.Writer().Flush, a.hub.Resave, func(st HistoryStatus) { a.emit(a.ctx, historyStatusEvent, st) })
+	}
 	return a.dbErr
 }
 
@@ -69,6 +76,7 @@ func (a *App) init(ctx context.Context) error {
 func (a *App) shutdown(ctx context.Context) {
 	ctx, cancel := context.WithTimeout(ctx, 15*time.Second)
 	defer cancel()
+	a.health.close()
 	if err := a.hub.CloseAll(ctx); err != nil {
 		log.Printf("agentdesk: saving the last changes: %v", err)
 	}

@@ -24,12 +24,17 @@ func TestMain(m *testing.M) {
 
 // recordingEmitter stands in for the Wails runtime: it keeps every event the App emits.
 type recordingEmitter struct {
-	mu   sync.Mutex
-	all  []acp.Event
-	feed chan acp.Event
+	mu       sync.Mutex
+	all      []acp.Event
+	feed     chan acp.Event
+	statuses chan HistoryStatus // history:status events
 }
 
 func (r *recordingEmitter) emit(_ context.Context, name string, data ...interface{}) {
+	if name == historyStatusEvent && len(data) == 1 {
+		r.statuses <- data[0].(HistoryStatus)
+		return
+	}
 	if name != acp.EventName || len(data) != 1 {
 		panic("unexpected event " + name)
 	}
@@ -57,7 +62,7 @@ func (r *recordingEmitter) waitFor(t *testing.T, match func(acp.Event) bool) acp
 
 func newTestApp(t *testing.T) (*App, *recordingEmitter) {
 	t.Helper()
-	rec := &recordingEmitter{feed: make(chan acp.Event, 10000)}
+	rec := &recordingEmitter{feed: make(chan acp.Event, 10000), statuses: make(chan HistoryStatus, 100)}
 	a := &App{emit: rec.emit, quit: func(context.Context) {}}
 	if err := a.init(context.Background()); err != nil {
 		t.Fatal(err)

@@ -60,6 +60,9 @@ func demoAgentCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) 
 	if fs.Parse(args) != nil {
 		return 2
 	}
+	if *script == "" {
+		*script = e2eAgentScript() // dev-tag builds only: "" in production
+	}
 	if *script != "" {
 		return playScript(*script, stdin, stdout, stderr)
 	}
@@ -91,14 +94,14 @@ func playScript(path string, stdin io.Reader, stdout, stderr io.Writer) int {
 }
 
 // openStore opens the database at path, or the default one.
-func openStore(ctx context.Context, path string) (*store.Store, error) {
+func openStore(ctx context.Context, path string, opts ...store.Option) (*store.Store, error) {
 	if path == "" {
 		var err error
 		if path, err = store.DefaultPath(); err != nil {
 			return nil, err
 		}
 	}
-	return store.Open(ctx, path)
+	return store.Open(ctx, path, opts...)
 }
 
 func historyCommand(args []string, _ io.Reader, stdout, stderr io.Writer) int {
@@ -219,7 +222,9 @@ func runCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 2
 	}
 	ctx := context.Background()
-	st, err := openStore(ctx, *db)
+	health := newHistoryHealth()
+	defer health.close()
+	st, err := openStore(ctx, *db, store.WithErrorHandler(health.report))
 	if err != nil {
 		// The turn still runs; it is just not saved.
 		fmt.Fprintf(stderr, "agentdesk run: the session will not be saved: %v\n", err)
@@ -253,10 +258,25 @@ func runCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "agentdesk run: %v\n", err)
 		return 1
 	}
+	if st != nil {
+		health.set(st.Writer().Flush, hub.Resave, func(s HistoryStatus) {
+			if s.Saving {
+				fmt.Fprintln(stderr, "agentdesk run: saving the session works again")
+			} else {
+				fmt.Fprintf(stderr, "agentdesk run: %s\n", s.Problem)
+			}
+		})
+	}
 	defer func() {
 		closeCtx, cancel := context.WithTimeout(ctx, 30*time.Second)
 		defer cancel()
-		if err := hub.CloseAll(closeCtx); err != nil {
+		if !health.Status().Saving {
+			// A last try while the session is still in the hub: it saves the whole of it.
+			if err := health.Retry(closeCtx); err != nil {
+				fmt.Fprintf(stderr, "agentdesk run: the session was not saved in full: %s\n", describeHistoryError(err))
+			}
+		}
+		if err := hub.CloseAll(closeCtx); err != nil && health.Status().Saving {
 			fmt.Fprintf(stderr, "agentdesk run: saving the session: %v\n", err)
 		}
 	}()

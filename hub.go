@@ -81,7 +81,7 @@ func (h *Hub) Start(req StartRequest, out acp.Emitter) (*acp.Session, SessionInf
 	}
 	var rec *recorder
 	if h.store != nil {
-		rec = newRecorder(h.store.Writer(), id, h.now)
+		rec = newRecorder(h.store.Writer(), id, agent.ID, h.now)
 		now := h.now()
 		h.store.Writer().CreateSession(store.Session{ID: id, AgentID: agent.ID, AgentName: agent.Name, Cwd: dir,
 			Title: "New session", Outcome: "running", CreatedAt: now, UpdatedAt: now})
@@ -137,6 +137,28 @@ func (h *Hub) Renamed(id string) {
 	defer h.mu.Unlock()
 	if rec, ok := h.recorders[id]; ok {
 		rec.titled.Store(true)
+	}
+}
+
+// Resave queues a whole copy of every live session that is being saved, each in order with
+// its events (see recorder.saveCopy), to put back what failed writes lost. The caller Flushes
+// the store to learn whether the copies were written. It never waits on the agents.
+func (h *Hub) Resave() {
+	type pair struct {
+		s   *acp.Session
+		rec *recorder
+	}
+	var live []pair
+	h.mu.Lock()
+	for id, s := range h.sessions {
+		if rec := h.recorders[id]; rec != nil {
+			live = append(live, pair{s, rec})
+		}
+	}
+	h.mu.Unlock()
+	for _, p := range live {
+		asid := p.s.AgentSessionID() // before Checkpoint, which holds the session's lock
+		p.s.Checkpoint(func(snap acp.Snapshot) { p.rec.saveCopy(snap, asid) })
 	}
 }
 

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -16,16 +17,20 @@ import (
 type recorder struct {
 	w         *store.Writer
 	sessionID string
+	agentID   string
 	now       func() time.Time
-	seqs      map[string]int // entry id → its position in the transcript
-	turn      int            // the turn in progress, for permission rows
+
+	mu      sync.Mutex     // Record and saveCopy (events vs. a checkpoint's goroutine)
+	seqs    map[string]int // entry id → its position in the transcript
+	turn    int            // the turn in progress, for permission rows
+	outcome string         // the session's outcome as last recorded
 
 	detached atomic.Bool // the saved copy was deleted: record nothing more
 	titled   atomic.Bool // the user named the session: the agent's titles no longer apply
 }
 
-func newRecorder(w *store.Writer, sessionID string, now func() time.Time) *recorder {
-	return &recorder{w: w, sessionID: sessionID, now: now, seqs: map[string]int{}}
+func newRecorder(w *store.Writer, sessionID, agentID string, now func() time.Time) *recorder {
+	return &recorder{w: w, sessionID: sessionID, agentID: agentID, now: now, seqs: map[string]int{}, outcome: "running"}
 }
 
 // Record is called from the session's event goroutine, in seq order.
@@ -33,6 +38,8 @@ func (r *recorder) Record(ev acp.Event) {
 	if r.detached.Load() {
 		return
 	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
 	switch ev.Kind {
 	case acp.EventEntry:
 		e := ev.Entry
@@ -46,19 +53,13 @@ func (r *recorder) Record(ev acp.Event) {
 				}
 			}
 		}
-		seq, ok := r.seqs[e.ID]
-		if !ok {
-			seq = len(r.seqs) + 1
-			r.seqs[e.ID] = seq
-		}
-		body, _ := json.Marshal(e) // an Entry always marshals
-		r.w.UpsertEntry(store.Entry{SessionID: r.sessionID, EntryID: e.ID, Turn: e.Turn, Seq: seq,
-			Kind: string(e.Kind), Status: e.Status, Title: e.Title, Text: e.Text, Body: body})
+		r.w.UpsertEntry(r.row(e))
 	case acp.EventChunk:
 		r.w.AppendText(r.sessionID, ev.EntryID, ev.Text)
 	case acp.EventTurnEnd:
 		r.w.EndTurn(r.sessionID, ev.Turn, ev.StopReason, ev.Message, r.now())
-		r.w.SetOutcome(r.sessionID, ev.StopReason)
+		r.outcome = ev.StopReason
+		r.w.SetOutcome(r.sessionID, r.outcome)
 	case acp.EventPermission:
 		options, _ := json.Marshal(ev.Options)
 		r.w.RequestPermission(store.Permission{SessionID: r.sessionID, RequestID: ev.RequestID, ToolCallID: ev.ToolCallID,
@@ -73,9 +74,59 @@ func (r *recorder) Record(ev acp.Event) {
 	case acp.EventState:
 		// An exit agentdesk caused (Close) has no message and keeps the last turn's outcome.
 		if ev.State == acp.StateFailed || (ev.State == acp.StateExited && ev.Message != "") {
-			r.w.SetOutcome(r.sessionID, string(ev.State))
+			r.outcome = string(ev.State)
+			r.w.SetOutcome(r.sessionID, r.outcome)
 		}
 	}
+}
+
+// row is e as an entries row, at its first position in the transcript. The caller holds r.mu.
+func (r *recorder) row(e *acp.Entry) store.Entry {
+	seq, ok := r.seqs[e.ID]
+	if !ok {
+		seq = len(r.seqs) + 1
+		r.seqs[e.ID] = seq
+	}
+	body, _ := json.Marshal(e) // an Entry always marshals
+	return store.Entry{SessionID: r.sessionID, EntryID: e.ID, Turn: e.Turn, Seq: seq,
+		Kind: string(e.Kind), Status: e.Status, Title: e.Title, Text: e.Text, Body: body}
+}
+
+// saveCopy queues the whole session as snap shows it (store.Writer.SaveCopy), to put back
+// what failed writes lost. It must run inside the session's Checkpoint, so that the copy is
+// queued after every write of the events it includes and before those of later events.
+// Permission rows and the journal are not in a copy.
+func (r *recorder) saveCopy(snap acp.Snapshot, agentSessionID string) {
+	if r.detached.Load() {
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	c := store.SessionCopy{KeepTitle: r.titled.Load(), Session: store.Session{ID: r.sessionID,
+		AgentID: r.agentID, AgentName: snap.AgentName, AgentSessionID: agentSessionID, Cwd: snap.Cwd,
+		Title: snap.Title, Outcome: r.outcome, UpdatedAt: r.now()}}
+	ended := map[int]acp.TurnSummary{}
+	for _, t := range snap.Turns {
+		ended[t.Turn] = t
+	}
+	for i := range snap.Entries {
+		e := &snap.Entries[i]
+		if e.Kind == acp.KindUser {
+			t := store.Turn{Turn: e.Turn, Prompt: e.Text}
+			if sum, ok := ended[e.Turn]; ok {
+				t.EndedAt, t.StopReason, t.Error = r.now(), sum.StopReason, sum.Message
+			}
+			c.Turns = append(c.Turns, t)
+			if c.Session.Title == "" {
+				c.Session.Title = shorten(e.Text, 80)
+			}
+		}
+		c.Entries = append(c.Entries, r.row(e))
+	}
+	if c.Session.Title == "" {
+		c.Session.Title = "New session"
+	}
+	r.w.SaveCopy(c)
 }
 
 // Journal queues one raw protocol message.

@@ -272,6 +272,22 @@ func (s *Session) exitMessage() string {
 func (s *Session) Snapshot() Snapshot {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	return s.snapshotLocked()
+}
+
+// Checkpoint calls fn with the session's snapshot at a point between two events: every event
+// up to snap.Seq has been delivered to the Emitter, and none after it is until fn returns. A
+// recorder uses it to write a copy in order with the events it records. fn runs on the
+// caller's goroutine with the session locked: it must return quickly and not call the session.
+func (s *Session) Checkpoint(fn func(snap Snapshot)) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	fn(s.snapshotLocked())
+}
+
+// snapshotLocked delivers the queued events and returns the state they lead to; the caller
+// holds s.mu, so nothing new is queued meanwhile.
+func (s *Session) snapshotLocked() Snapshot {
 	seq := s.pump.flushSeq()
 	snap := Snapshot{
 		SessionID: s.cfg.ID, Seq: seq, State: s.state, Message: s.stateMsg,

@@ -23,19 +23,41 @@ func openError(path string, err error) error {
 		hint = "move the file away, or use another history file (AGENTDESK_DB)"
 	case isNewer(err):
 		hint = "open it with the newer agentdesk, or use another history file"
-	case diskFull(err):
-		hint = "the disk is full: free some space and try again"
+	case diskFull(err), busy(err):
+		hint = Advice(err) + " and try again"
 	case denied(err):
 		hint = fmt.Sprintf("agentdesk must be able to read and write this file and to create "+
 			"files next to it (-wal, -shm, .lock): check the permissions of the file and of %s, "+
 			"and that the disk is not mounted read-only, or use another history file (AGENTDESK_DB)",
 			filepath.Dir(path))
-	case sqliteCode(err) == sqlite3.SQLITE_BUSY || sqliteCode(err) == sqlite3.SQLITE_LOCKED:
-		hint = "another program keeps the database locked: close it and try again"
 	default:
 		return fmt.Errorf("open history database %q: %w", path, err)
 	}
 	return fmt.Errorf("open history database %q: %w; %s", path, err, hint)
+}
+
+// Advice says what the user can do about a failed read or write of the history, for the
+// causes a user can fix, or returns "". The app shows it with write errors while it runs.
+func Advice(err error) string {
+	switch {
+	case diskFull(err):
+		return "the disk is full: free some space"
+	case denied(err):
+		return "the history file cannot be written: check its permissions and that the disk is not read-only"
+	case busy(err):
+		return "another program keeps the database locked: close it"
+	case damaged(err):
+		return "the history file is damaged: quit agentdesk, which sets it aside when it starts again"
+	case sqliteCode(err) == sqlite3.SQLITE_IOERR:
+		return "the disk reported a write error: check that it has room and is healthy"
+	}
+	return ""
+}
+
+// busy reports whether another connection holds a lock SQLite gave up waiting for.
+func busy(err error) bool {
+	c := sqliteCode(err)
+	return c == sqlite3.SQLITE_BUSY || c == sqlite3.SQLITE_LOCKED
 }
 
 // isNewer reports whether err says the file comes from a newer agentdesk.

@@ -181,6 +181,11 @@ func (o *upsertEntryOp) exec(ctx context.Context, b *batchTx) error {
 	if len(o.more) > 0 {
 		e.Text += strings.Join(o.more, "")
 	}
+	return upsertEntry(ctx, b, e)
+}
+
+// upsertEntry inserts e or replaces every column of the entry with its (SessionID, EntryID).
+func upsertEntry(ctx context.Context, b *batchTx, e Entry) error {
 	_, err := b.exec(ctx, `INSERT INTO entries (session_id, entry_id, turn, seq, kind, status,
 		title, text, body) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (session_id, entry_id) DO UPDATE SET turn = excluded.turn,

@@ -1,0 +1,125 @@
+package main
+
+import (
+	"context"
+	"database/sql"
+	"os"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"agentdesk/backend/acp"
+)
+
+// limitFileSize makes every write to a regular file past max bytes fail in this process (and
+// its children), as a full disk does; the limit is lifted when the test ends or by the
+// returned function. Go ignores the SIGXFSZ such a write raises.
+func limitFileSize(t *testing.T, max uint64) (lift func()) {
+	t.Helper()
+	var old syscall.Rlimit
+	if err := syscall.Getrlimit(syscall.RLIMIT_FSIZE, &old); err != nil {
+		t.Fatal(err)
+	}
+	lim := old
+	lim.Cur = max
+	if err := syscall.Setrlimit(syscall.RLIMIT_FSIZE, &lim); err != nil {
+		t.Fatal(err)
+	}
+	lifted := false
+	lift = func() {
+		if !lifted {
+			lifted = true
+			if err := syscall.Setrlimit(syscall.RLIMIT_FSIZE, &old); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	t.Cleanup(lift)
+	return lift
+}
+
+func waitStatus(t *testing.T, rec *recordingEmitter, saving bool) HistoryStatus {
+	t.Helper()
+	select {
+	case st := <-rec.statuses:
+		if st.Saving != saving {
+			t.Fatalf("history status %+v, want saving=%v", st, saving)
+		}
+		return st
+	case <-time.After(20 * time.Second):
+		t.Fatalf("no history:status event with saving=%v", saving)
+	}
+	return HistoryStatus{}
+}
+
+// TestHistoryWriteFailureIsToldAndNothingIsLost: while no file can grow (a full disk), a turn
+// streams on; the page is told once that saving stopped and what to do; once the disk has room,
+// Retry saves the whole session, the page is told, and the history holds everything the live
+// session showed.
+func TestHistoryWriteFailureIsToldAndNothingIsLost(t *testing.T) {
+	a, rec, info := startDemoApp(t)
+	turn := func(prompt string) {
+		t.Helper()
+		if err := a.Prompt(info.SessionID, prompt); err != nil {
+			t.Fatal(err)
+		}
+		p := rec.waitFor(t, func(e acp.Event) bool { return e.Kind == acp.EventPermission })
+		if err := a.AnswerPermission(info.SessionID, p.RequestID, "reject"); err != nil {
+			t.Fatal(err)
+		}
+		rec.waitFor(t, func(e acp.Event) bool { return e.Kind == acp.EventTurnEnd })
+	}
+	turn("before the disk filled up")
+	if err := a.store.Writer().Flush(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+
+	lift := limitFileSize(t, 1024)
+	turn("while the disk is full")
+	st := waitStatus(t, rec, false)
+	if !strings.Contains(st.Problem, "Saving the history failed") || !strings.Contains(st.Problem, "keep running") || st.Since == 0 {
+		t.Errorf("problem %+v", st)
+	}
+	if got := a.HistoryStatus(); got.Saving || got.Problem != st.Problem {
+		t.Errorf("HistoryStatus() = %+v, want the problem told", got)
+	}
+	if _, err := a.RetryHistory(); err == nil {
+		t.Error("Retry succeeded while the disk is still full")
+	}
+	select {
+	case extra := <-rec.statuses:
+		t.Errorf("told again while still failing: %+v", extra)
+	default:
+	}
+
+	lift()
+	got, err := a.RetryHistory()
+	if err != nil || !got.Saving {
+		t.Fatalf("Retry after the disk has room: %+v, %v", got, err)
+	}
+	waitStatus(t, rec, true)
+	live, err := a.Snapshot(info.SessionID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	saved, err := a.OpenHistory(info.SessionID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g, w := transcriptMarkdown(saved.Entries), transcriptMarkdown(live.Entries); g != w {
+		t.Fatalf("the saved transcript differs from the live one:\n--- saved\n%s\n--- live\n%s", g, w)
+	}
+	if len(saved.Turns) != 2 || saved.Turns[1].StopReason != acp.StopEndTurn {
+		t.Errorf("saved turns %+v", saved.Turns)
+	}
+	var check string
+	db, err := sql.Open("sqlite", os.Getenv("AGENTDESK_DB")) // another connection, as a reader would
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if err := db.QueryRow(`PRAGMA integrity_check`).Scan(&check); err != nil || check != "ok" {
+		t.Errorf("integrity_check %q, %v", check, err)
+	}
+}
