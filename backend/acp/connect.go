@@ -130,7 +130,9 @@ func (s *Session) openSession(ctx context.Context, conn *Conn, reattach bool) (s
 		}
 		s.agentSessionID = res.SessionID
 	}
-	s.controls = Controls{ConfigOptions: res.ConfigOptions, Modes: res.Modes, Models: res.Models, Commands: s.controls.Commands}
+	pc := s.caps.PromptCapabilities
+	s.controls = Controls{ConfigOptions: res.ConfigOptions, Modes: res.Modes, Models: res.Models, Commands: s.controls.Commands,
+		PromptCapabilities: &pc}
 	s.pushInfoLocked()
 	early := s.early
 	s.early = nil

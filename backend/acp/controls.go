@@ -15,12 +15,14 @@ const (
 
 // Controls are what the agent lets the user pick for a session: config options first (the
 // current protocol), else the legacy modes and models, and the slash commands it advertises.
-// Every list is the agent's, in the agent's order.
+// Every list is the agent's, in the agent's order. PromptCapabilities says what the agent
+// accepts in a prompt besides text and file links (images, embedded files), for the composer.
 type Controls struct {
-	ConfigOptions []ConfigOption `json:"configOptions,omitempty"`
-	Modes         *Modes         `json:"modes,omitempty"`
-	Models        *Models        `json:"models,omitempty"`
-	Commands      []SlashCommand `json:"commands,omitempty"`
+	ConfigOptions      []ConfigOption      `json:"configOptions,omitempty"`
+	Modes              *Modes              `json:"modes,omitempty"`
+	Models             *Models             `json:"models,omitempty"`
+	Commands           []SlashCommand      `json:"commands,omitempty"`
+	PromptCapabilities *PromptCapabilities `json:"promptCapabilities,omitempty"`
 }
 
 // ConfigOption is one session setting. CurrentValue and Options stay raw: values are strings or

@@ -37,6 +37,8 @@ type Entry struct {
 	// user: the prompt (plain text); agent, thought: Markdown; error: the message.
 	Text      string `json:"text,omitempty"`
 	MessageID string `json:"messageId,omitempty"`
+	// user: what was attached to the prompt, as it was sent.
+	Attachments []AttachmentInfo `json:"attachments,omitempty"`
 
 	// tool
 	ToolCallID string          `json:"toolCallId,omitempty"`
@@ -78,6 +80,7 @@ func (e *Entry) clone() Entry {
 	c.Locations = append([]Location(nil), e.Locations...)
 	c.Content = append([]ToolContent(nil), e.Content...)
 	c.Plan = append([]PlanEntry(nil), e.Plan...)
+	c.Attachments = append([]AttachmentInfo(nil), e.Attachments...)
 	if e.Usage != nil {
 		u := *e.Usage
 		c.Usage = &u

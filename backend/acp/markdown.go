@@ -13,6 +13,12 @@ func EntryMarkdown(e *Entry) string {
 	switch e.Kind {
 	case KindUser:
 		fmt.Fprintf(&b, "## User (turn %d)\n\n%s\n", e.Turn, quote(e.Text))
+		if len(e.Attachments) > 0 {
+			b.WriteString("\nAttached:\n\n")
+			for _, a := range e.Attachments {
+				fmt.Fprintf(&b, "- %s\n", attachmentLine(a))
+			}
+		}
 	case KindAgent:
 		fmt.Fprintf(&b, "## Agent\n\n%s\n", e.Text)
 	case KindThought:
@@ -101,3 +107,31 @@ func quote(s string) string {
 }
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// attachmentLine describes an attachment in one line: a file as a code span of its path.
+func attachmentLine(a AttachmentInfo) string {
+	how := a.Sent
+	if a.Kind == AttachImage {
+		how = "image"
+		if a.Width > 0 {
+			how += fmt.Sprintf(" %d×%d", a.Width, a.Height)
+		}
+	}
+	what := "`" + strings.ReplaceAll(oneLine(a.Name), "`", "'") + "`"
+	if a.Path != "" {
+		what = "`" + strings.ReplaceAll(a.Path, "`", "'") + "`"
+	}
+	return fmt.Sprintf("%s (%s, %s)", what, how, HumanSize(a.Size))
+}
+
+// HumanSize is a byte count for people: 980 B, 1.2 kB, 3.4 MB.
+func HumanSize(n int64) string {
+	switch {
+	case n < 1000:
+		return fmt.Sprintf("%d B", n)
+	case n < 1000*1000:
+		return fmt.Sprintf("%.1f kB", float64(n)/1000)
+	default:
+		return fmt.Sprintf("%.1f MB", float64(n)/1e6)
+	}
+}

@@ -98,16 +98,28 @@ type NewSessionResult struct {
 	ConfigOptions []ConfigOption `json:"configOptions,omitempty"`
 }
 
-// ContentBlock is one piece of prompt or message content. Only text is built by this client;
-// decoded blocks keep their raw JSON so unknown types are never shown as empty text.
+// ContentBlock is one piece of prompt or message content: text, resource_link (URI, Name,
+// MimeType, Size), resource (Resource) or image (Data, MimeType). Decoded blocks keep their raw
+// JSON so unknown types are never shown as empty text.
 type ContentBlock struct {
-	Type     string `json:"type"`
-	Text     string `json:"text,omitempty"`
-	URI      string `json:"uri,omitempty"`
-	Name     string `json:"name,omitempty"`
-	MimeType string `json:"mimeType,omitempty"`
+	Type     string            `json:"type"`
+	Text     string            `json:"text,omitempty"`
+	URI      string            `json:"uri,omitempty"`
+	Name     string            `json:"name,omitempty"`
+	MimeType string            `json:"mimeType,omitempty"`
+	Data     string            `json:"data,omitempty"` // image, audio: base64
+	Size     *int64            `json:"size,omitempty"` // resource_link: bytes
+	Resource *EmbeddedResource `json:"resource,omitempty"`
 
 	Raw json.RawMessage `json:"-"`
+}
+
+// EmbeddedResource is the content of a resource block: Text, or Blob (base64) for binary data.
+type EmbeddedResource struct {
+	URI      string `json:"uri"`
+	Text     string `json:"text,omitempty"`
+	Blob     string `json:"blob,omitempty"`
+	MimeType string `json:"mimeType,omitempty"`
 }
 
 // UnmarshalJSON keeps the raw block beside the decoded fields (a copy: a json.Decoder reuses

@@ -117,21 +117,40 @@ func (s *Session) State() State {
 
 // Prompt starts a turn with text and returns its number at once; the turn ends with a turn_end
 // event. It fails with ErrBusy unless the session is idle.
-func (s *Session) Prompt(text string) (int, error) {
+func (s *Session) Prompt(text string) (int, error) { return s.PromptWith(text, nil) }
+
+// PromptWith starts a turn with text and attachments, like Prompt. Each attachment becomes a
+// content block the agent accepts: a file of the session folder is embedded when the agent
+// accepts embedded context and it is small text, else linked; an image needs the agent's image
+// capability. A file outside the folder, an image the agent does not accept or one that is too
+// large fails the call (*AttachError) and nothing is sent.
+func (s *Session) PromptWith(text string, attachments []Attachment) (int, error) {
+	if err := s.idleErr(); err != nil {
+		return 0, err
+	}
 	s.mu.Lock()
-	if s.state != StateIdle {
-		st := s.state
+	caps := s.caps.PromptCapabilities
+	s.mu.Unlock()
+	extra, infos, err := buildAttachments(s.cfg.Cwd, s.cfg.AgentName, caps, attachments) // file I/O: no lock held
+	if err != nil {
+		return 0, err
+	}
+	blocks := make([]ContentBlock, 0, 1+len(extra))
+	if text != "" || len(extra) == 0 {
+		blocks = append(blocks, TextBlock(text))
+	}
+	blocks = append(blocks, extra...)
+
+	s.mu.Lock()
+	if err := s.idleErrLocked(); err != nil {
 		s.mu.Unlock()
-		if st == StateExited || st == StateFailed {
-			return 0, fmt.Errorf("the session has %s: start a new session", st)
-		}
-		return 0, ErrBusy
+		return 0, err
 	}
 	turn := s.tr.Turn() + 1
-	s.pushChange(s.tr.StartTurn(turn, text))
+	s.pushChange(s.tr.StartTurn(turn, text, infos...))
 	s.turnActive = true
 	s.setStateLocked(StateRunning, "")
-	params := PromptParams{SessionID: s.agentSessionID, Prompt: []ContentBlock{TextBlock(text)}}
+	params := PromptParams{SessionID: s.agentSessionID, Prompt: blocks}
 	conn := s.conn
 	s.mu.Unlock()
 	go func() {
@@ -141,6 +160,35 @@ func (s *Session) Prompt(text string) (int, error) {
 		s.endTurn(turn, res, err)
 	}()
 	return turn, nil
+}
+
+func (s *Session) idleErr() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.idleErrLocked()
+}
+
+// idleErrLocked says why a prompt cannot start now, or nil when the session is idle.
+func (s *Session) idleErrLocked() error {
+	switch s.state {
+	case StateIdle:
+		return nil
+	case StateExited, StateFailed:
+		return fmt.Errorf("the session has %s: start a new session", s.state)
+	}
+	return ErrBusy
+}
+
+// Cwd is the session folder.
+func (s *Session) Cwd() string { return s.cfg.Cwd }
+
+// FindFiles lists files of the session folder for attaching (see Folder.FindFiles).
+func (s *Session) FindFiles(query string, limit int) ([]FolderFile, error) {
+	f, err := NewFolder(s.cfg.Cwd)
+	if err != nil {
+		return nil, err
+	}
+	return f.FindFiles(query, limit), nil
 }
 
 // endTurn records the reply to a turn's prompt (or its failure) and returns to idle.

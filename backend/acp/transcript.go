@@ -65,11 +65,11 @@ func (t *Transcript) Entry(id string) (Entry, bool) {
 	return t.entries[i].clone(), true
 }
 
-// StartTurn begins turn number turn with the user's prompt text.
-func (t *Transcript) StartTurn(turn int, prompt string) Change {
+// StartTurn begins turn number turn with the user's prompt text and what was attached to it.
+func (t *Transcript) StartTurn(turn int, prompt string, attachments ...AttachmentInfo) Change {
 	t.turn = turn
 	t.open = ""
-	return t.add(&Entry{Kind: KindUser, Text: prompt})
+	return t.add(&Entry{Kind: KindUser, Text: prompt, Attachments: attachments})
 }
 
 // AddError appends an error entry to the current turn.

@@ -70,7 +70,7 @@ func (a *Agent) HandleRequest(req *acp.Request) {
 	case acp.MethodInitialize:
 		req.Reply(map[string]any{
 			"protocolVersion":   acp.ProtocolVersion,
-			"agentCapabilities": map[string]any{"loadSession": false, "promptCapabilities": map[string]any{}},
+			"agentCapabilities": map[string]any{"loadSession": false, "promptCapabilities": map[string]any{"image": true, "embeddedContext": true}},
 			"authMethods":       []any{},
 			"agentInfo":         acp.Implementation{Name: "agentdesk-demo", Title: "Demo agent", Version: "1.0.0"},
 		}, nil)
@@ -127,8 +127,9 @@ func (a *Agent) prompt(req *acp.Request) {
 			text += b.Text
 		}
 	}
+	seen := describeAttachments(p.Prompt)
 	go func() {
-		s := &script{a: a, ctx: ctx, session: p.SessionID, settings: cfg, turn: turn, prompt: text}
+		s := &script{a: a, ctx: ctx, session: p.SessionID, settings: cfg, turn: turn, prompt: text, attachments: seen}
 		reason := s.run()
 		a.mu.Lock()
 		if a.turns[p.SessionID] == turn { // a newer prompt may have replaced this one

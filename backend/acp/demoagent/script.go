@@ -19,9 +19,10 @@ type script struct {
 	ctx     context.Context
 	session string
 	settings
-	turn   int
-	prompt string
-	used   int64
+	turn        int
+	prompt      string
+	attachments []string // what the prompt carried besides text, described
+	used        int64
 }
 
 const noteFile = "NOTES.md"
@@ -35,6 +36,7 @@ func (s *script) run() string {
 			}
 			return s.stream("agent_thought_chunk", fmt.Sprintf("The user asked: %q. I'll look at the folder %s first, then propose a small edit and run the checks.", s.prompt, base))
 		},
+		s.acknowledge,
 		func() bool { return s.plan("in_progress", "pending", "pending") },
 		s.listFolder,
 		func() bool { return s.plan("completed", "in_progress", "pending") },
