@@ -1,5 +1,23 @@
 export namespace acp {
 	
+	export interface Attachment {
+	    kind: string;
+	    path?: string;
+	    name?: string;
+	    mimeType?: string;
+	    data?: string;
+	}
+	export interface AttachmentInfo {
+	    kind: string;
+	    name: string;
+	    path?: string;
+	    mimeType?: string;
+	    size: number;
+	    sent: string;
+	    width?: number;
+	    height?: number;
+	    thumbnail?: string;
+	}
 	export interface CommandInput {
 	    hint?: string;
 	}
@@ -11,6 +29,11 @@ export namespace acp {
 	    type: string;
 	    currentValue?: number[];
 	    options?: number[];
+	}
+	export interface PromptCapabilities {
+	    image?: boolean;
+	    audio?: boolean;
+	    embeddedContext?: boolean;
 	}
 	export interface SlashCommand {
 	    name: string;
@@ -40,6 +63,7 @@ export namespace acp {
 	    modes?: Modes;
 	    models?: Models;
 	    commands?: SlashCommand[];
+	    promptCapabilities?: PromptCapabilities;
 	}
 	export interface Cost {
 	    amount: number;
@@ -74,6 +98,7 @@ export namespace acp {
 	    turn: number;
 	    text?: string;
 	    messageId?: string;
+	    attachments?: AttachmentInfo[];
 	    toolCallId?: string;
 	    toolKind?: string;
 	    title?: string;
@@ -88,6 +113,11 @@ export namespace acp {
 	    raw?: number[];
 	    data?: number[];
 	    stderr?: string;
+	}
+	export interface FolderFile {
+	    path: string;
+	    name: string;
+	    size: number;
 	}
 	
 	
@@ -105,6 +135,7 @@ export namespace acp {
 	    title: string;
 	    options: OptionSummary[];
 	}
+	
 	
 	
 	export interface TurnSummary {
@@ -149,6 +180,11 @@ export namespace main {
 	    outcome: string;
 	    turns: number;
 	    snippet?: string;
+	}
+	export interface HistoryStatus {
+	    saving: boolean;
+	    problem?: string;
+	    since?: number;
 	}
 	export interface JournalLine {
 	    direction: string;

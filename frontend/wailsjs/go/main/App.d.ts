@@ -17,7 +17,11 @@ export function HardStop(arg1:string):Promise<void>;
 
 export function HistoryNotice():Promise<string>;
 
+export function HistoryStatus():Promise<main.HistoryStatus>;
+
 export function ListAgents():Promise<Array<main.AgentInfo>>;
+
+export function ListFolderFiles(arg1:string,arg2:string):Promise<Array<acp.FolderFile>>;
 
 export function ListHistory(arg1:string):Promise<Array<main.HistoryItem>>;
 
@@ -27,7 +31,11 @@ export function OpenHistory(arg1:string):Promise<acp.Snapshot>;
 
 export function Prompt(arg1:string,arg2:string):Promise<void>;
 
+export function PromptWith(arg1:string,arg2:string,arg3:Array<acp.Attachment>):Promise<void>;
+
 export function RenameHistory(arg1:string,arg2:string):Promise<void>;
+
+export function RetryHistory():Promise<main.HistoryStatus>;
 
 export function SelfTestDone(arg1:string):Promise<void>;
 

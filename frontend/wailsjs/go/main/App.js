@@ -30,8 +30,16 @@ export function HistoryNotice() {
   return window['go']['main']['App']['HistoryNotice']();
 }
 
+export function HistoryStatus() {
+  return window['go']['main']['App']['HistoryStatus']();
+}
+
 export function ListAgents() {
   return window['go']['main']['App']['ListAgents']();
+}
+
+export function ListFolderFiles(arg1, arg2) {
+  return window['go']['main']['App']['ListFolderFiles'](arg1, arg2);
 }
 
 export function ListHistory(arg1) {
@@ -50,8 +58,16 @@ export function Prompt(arg1, arg2) {
   return window['go']['main']['App']['Prompt'](arg1, arg2);
 }
 
+export function PromptWith(arg1, arg2, arg3) {
+  return window['go']['main']['App']['PromptWith'](arg1, arg2, arg3);
+}
+
 export function RenameHistory(arg1, arg2) {
   return window['go']['main']['App']['RenameHistory'](arg1, arg2);
+}
+
+export function RetryHistory() {
+  return window['go']['main']['App']['RetryHistory']();
 }
 
 export function SelfTestDone(arg1) {

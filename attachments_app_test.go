@@ -1,0 +1,75 @@
+package main
+
+import (
+	"encoding/base64"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"agentdesk/backend/acp"
+)
+
+// A 1×1 PNG.
+const tinyPNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=="
+
+func TestPromptWithAttachmentsIsShownAndSaved(t *testing.T) {
+	a, rec, info := startDemoApp(t)
+	if err := os.WriteFile(filepath.Join(info.Cwd, "notes.md"), []byte("# Notes\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(info.Cwd, "node_modules", "x"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(info.Cwd, "node_modules", "x", "notes.md"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	files, err := a.ListFolderFiles(info.SessionID, "note")
+	if err != nil || len(files) != 1 || files[0].Path != "notes.md" {
+		t.Fatalf("ListFolderFiles = %+v, %v", files, err)
+	}
+	if _, err := a.ListFolderFiles("nope", ""); err == nil {
+		t.Fatal("files of an unknown session were listed")
+	}
+	err = a.PromptWith(info.SessionID, "x", []acp.Attachment{{Kind: acp.AttachFile, Path: "../elsewhere.txt"}})
+	if err == nil || !strings.Contains(err.Error(), "cannot attach elsewhere.txt") {
+		t.Fatalf("a file outside the folder: %v", err)
+	}
+
+	err = a.PromptWith(info.SessionID, "what is this?", []acp.Attachment{
+		{Kind: acp.AttachFile, Path: "notes.md"},
+		{Kind: acp.AttachImage, Name: "screenshot.png", MimeType: "image/png", Data: tinyPNG},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := rec.waitFor(t, func(e acp.Event) bool { return e.Kind == acp.EventPermission })
+	if err := a.AnswerPermission(info.SessionID, p.RequestID, "allow"); err != nil {
+		t.Fatal(err)
+	}
+	rec.waitFor(t, func(e acp.Event) bool { return e.Kind == acp.EventTurnEnd })
+
+	snap, err := a.OpenHistory(info.SessionID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	user := snap.Entries[0]
+	if user.Kind != acp.KindUser || len(user.Attachments) != 2 {
+		t.Fatalf("saved user entry %+v", user)
+	}
+	file, img := user.Attachments[0], user.Attachments[1]
+	if file.Name != "notes.md" || file.Sent != acp.SentEmbedded || file.Path != filepath.Join(info.Cwd, "notes.md") {
+		t.Errorf("saved file attachment %+v", file)
+	}
+	if img.Name != "screenshot.png" || img.Sent != acp.SentImage || img.Width != 1 || !strings.HasPrefix(img.Thumbnail, "data:image/png;base64,") {
+		t.Errorf("saved image attachment %+v", img)
+	}
+	if raw, _ := base64.StdEncoding.DecodeString(tinyPNG); img.Size != int64(len(raw)) {
+		t.Errorf("image size %d, want %d", img.Size, len(raw))
+	}
+	md := transcriptMarkdown(snap.Entries)
+	if !strings.Contains(md, "I see 2 attachments: notes.md (embedded, 8 B), a PNG image (1×1).") {
+		t.Fatalf("the Demo agent did not acknowledge the attachments:\n%s", md)
+	}
+}
