@@ -64,10 +64,11 @@ describe('start-up', () => {
     expect(screen.getByTestId('transcript')).toBeTruthy();
   });
 
-  it('says at start-up why the history is not being saved', async () => {
-    app.HistoryNotice.mockImplementation(async () => 'history is unavailable (sessions are not being saved): disk full');
+  it('tells once at start-up that a damaged history file was set aside', async () => {
+    app.HistoryNotice.mockImplementation(async () => 'the damaged history file was moved to agentdesk.db.damaged-1');
     await renderApp();
-    await waitFor(() => expect(screen.getByTestId('error-banner').textContent).toContain('not being saved'));
+    await waitFor(() => expect(screen.getByTestId('error-banner').textContent).toContain('moved to agentdesk.db.damaged-1'));
+    expect(screen.queryByTestId('history-status')).toBeNull();
   });
 
   it('shows a failed binding call in a dismissible error banner', async () => {

@@ -2,7 +2,7 @@
 // which give the untyped bridge the types of protocol.ts. A Go error rejects the promise with
 // its message (a string); errorMessage() turns any rejection into text for the error banner.
 import * as App from '../../wailsjs/go/main/App.js';
-import type { AgentInfo, HistoryItem, JournalLine, SessionInfo, Snapshot } from './protocol';
+import type { AgentInfo, HistoryItem, HistoryStatus, JournalLine, SessionInfo, Snapshot } from './protocol';
 
 export function ListAgents(): Promise<AgentInfo[]> {
   return App.ListAgents().then((v) => (v ?? []) as unknown as AgentInfo[]);
@@ -11,6 +11,19 @@ export function ListAgents(): Promise<AgentInfo[]> {
 /** What the user must know about the history at start-up (unavailable, or a file set aside), or "". */
 export function HistoryNotice(): Promise<string> {
   return App.HistoryNotice().then((v) => v ?? '');
+}
+
+/** Whether the history is being saved now; changes arrive later through onHistoryStatus. */
+export function HistoryStatus(): Promise<HistoryStatus> {
+  return App.HistoryStatus().then((v) => v as HistoryStatus);
+}
+
+/**
+ * Saves now: what is pending and a whole copy of every live session. Rejects, saying why, when the
+ * history still cannot be written.
+ */
+export function RetryHistory(): Promise<HistoryStatus> {
+  return App.RetryHistory().then((v) => v as HistoryStatus);
 }
 
 export function DefaultFolder(): Promise<string> {

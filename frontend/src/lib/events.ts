@@ -1,6 +1,13 @@
 // The ONLY importer of the Wails runtime. Everything the page needs from it goes through here.
 import { BrowserOpenURL, ClipboardSetText, EventsOn } from '../../wailsjs/runtime/runtime.js';
-import { SESSION_EVENT, isSessionEvent, type SessionEvent } from './protocol';
+import {
+  HISTORY_STATUS_EVENT,
+  SESSION_EVENT,
+  isHistoryStatus,
+  isSessionEvent,
+  type HistoryStatus,
+  type SessionEvent,
+} from './protocol';
 
 /**
  * Calls `handler` for every `session:event` payload. Returns a function that removes only this
@@ -11,6 +18,14 @@ export function onSessionEvent(handler: (event: SessionEvent) => void): () => vo
     const payload = data[0];
     if (isSessionEvent(payload)) handler(payload);
     else console.warn('agentdesk: ignoring malformed session event', payload);
+  });
+  return typeof off === 'function' ? off : () => {};
+}
+
+/** Calls `handler` when saving the history stops or starts working again. Returns the remover. */
+export function onHistoryStatus(handler: (status: HistoryStatus) => void): () => void {
+  const off = EventsOn(HISTORY_STATUS_EVENT, (...data: unknown[]) => {
+    if (isHistoryStatus(data[0])) handler(data[0]);
   });
   return typeof off === 'function' ? off : () => {};
 }

@@ -100,3 +100,8 @@ export function tail(text: string | null | undefined, max = 4000): string {
   const nl = cut.indexOf('\n');
   return nl >= 0 && nl < 200 ? cut.slice(nl + 1) : cut;
 }
+
+/** The time of day of a unix-ms instant in the user's locale, e.g. "14:05". */
+export function formatClockTime(ms: number): string {
+  return new Date(ms).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
+}

@@ -257,6 +257,26 @@ export interface HistoryItem {
   snippet?: string | null;
 }
 
+/** Whether the history is being saved (HistoryStatus(), and the `history:status` event). */
+export interface HistoryStatus {
+  /** False while writes fail; live sessions keep running in memory meanwhile. */
+  saving: boolean;
+  /** What failed and what to do; absent while saving. */
+  problem?: string | null;
+  /**
+   * When writes started failing (unix ms). Absent when the history could not be opened at all,
+   * which a retry cannot mend (the app must be restarted).
+   */
+  since?: number | null;
+}
+
+export const HISTORY_STATUS_EVENT = 'history:status';
+
+/** Runtime check of a `history:status` payload (the bridge is untyped). */
+export function isHistoryStatus(v: unknown): v is HistoryStatus {
+  return !!v && typeof v === 'object' && typeof (v as Record<string, unknown>).saving === 'boolean';
+}
+
 /** One raw protocol message of a session (Messages()). */
 export interface JournalLine {
   /** in: agent -> agentdesk; out: agentdesk -> agent. */

@@ -42,6 +42,8 @@ export function appMock() {
     HardStop: vi.fn(async () => {}),
     ContinueSession: vi.fn(async () => 'resumed'),
     HistoryNotice: vi.fn(async () => ''),
+    HistoryStatus: vi.fn(async () => ({ saving: true })),
+    RetryHistory: vi.fn(async () => ({ saving: true })),
     AnswerPermission: vi.fn(async () => {}),
     Snapshot: vi.fn(async (id: string) => emptySnapshot(id)),
     ListHistory: vi.fn(async (_query: string): Promise<HistoryItem[]> => []),
