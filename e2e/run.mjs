@@ -1,36 +1,13 @@
 // End-to-end tests: headless Chromium drives agentdesk's UI (by the data-testid contract) with
-// the real Go backend, real SQLite file and the real Demo agent process behind it.
-import { mkdtemp } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
+// the real Go backend, real SQLite file and the real Demo agent process behind it. Tests with a
+// scripted agent in its place (hostile output, an agent that ignores Stop) are in security.mjs
+// and hardstop.mjs; they run after these.
 import { test, run, startApp, launchBrowser, openPage, waitFor } from './lib/harness.mjs';
+import { project, send, startSession, stateIs, turnEnds } from './lib/ui.mjs';
 
 // The Demo agent paces itself like a real agent; a short pace keeps the suite quick while still
 // streaming over many events.
 const env = { AGENTDESK_DEMO_PACE: '15ms' };
-
-async function project() {
-  return mkdtemp(path.join(os.tmpdir(), 'agentdesk-project-'));
-}
-
-async function stateIs(page, state) {
-  return (await page.getByTestId('session-state').textContent())?.trim() === state;
-}
-
-// startSession picks the Demo agent and a folder, presses Start and waits for idle.
-async function startSession(page, cwd) {
-  await waitFor(async () => (await page.locator('[data-testid=agent-option][data-agent-id=demo]').count()) === 1,
-    { message: 'the Demo agent in the picker' });
-  await page.getByTestId('agent-picker').selectOption('demo');
-  await page.getByTestId('cwd-input').fill(cwd);
-  await page.getByTestId('start-session').click();
-  await waitFor(() => stateIs(page, 'idle'), { timeout: 20_000, message: 'session state idle' });
-}
-
-async function send(page, text) {
-  await page.getByTestId('composer-input').fill(text);
-  await page.getByTestId('send').click();
-}
 
 test('a demo turn streams, asks permission, ends, and is in the history after a restart', async () => {
   const app = await startApp({ env });
@@ -120,11 +97,6 @@ async function watchPermissions(page) {
       if (document.querySelector('[data-testid=permission]')) window.__sawPermission = true;
     }).observe(document.body, { childList: true, subtree: true });
   });
-}
-
-async function turnEnds(page, reason, count = 1) {
-  await waitFor(async () => (await page.locator(`[data-testid=turn-end][data-stop-reason=${reason}]`).count()) === count,
-    { timeout: 20_000, message: `${count} turn end(s) with ${reason}` });
 }
 
 test('session controls: "Edit automatically" and no thoughts run a turn without any permission', async () => {
@@ -264,4 +236,6 @@ test('deleting a saved session removes it from the history, also after a reload;
   if ((await item.count()) !== 0) throw new Error('the deleted session is back in the list');
 });
 
+await import('./security.mjs');
+await import('./hardstop.mjs');
 await run();

@@ -99,6 +99,13 @@ function tail(text, n) {
   return lines.slice(-n).join('\n');
 }
 
+/** A fresh temp dir, removed after the running test (pass or fail). */
+export async function tempDir(prefix = 'agentdesk-e2e-') {
+  const dir = await mkdtemp(path.join(os.tmpdir(), prefix));
+  live.dirs.add(dir);
+  return dir;
+}
+
 // ---------------------------------------------------------------------------------------------
 // The app under test
 

@@ -1,0 +1,45 @@
+// UI steps shared by the e2e test files, by the data-testid contract (architecture.md, "UI test
+// contract"), and scripted agents for them.
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { tempDir, waitFor } from './harness.mjs';
+
+/** A fresh, empty project folder for a session, removed after the test. */
+export async function project() {
+  return tempDir('agentdesk-project-');
+}
+
+export async function stateIs(page, state) {
+  return (await page.getByTestId('session-state').textContent())?.trim() === state;
+}
+
+/** startSession picks the Demo agent and a folder, presses Start and waits for idle. */
+export async function startSession(page, cwd) {
+  await waitFor(async () => (await page.locator('[data-testid=agent-option][data-agent-id=demo]').count()) === 1,
+    { message: 'the Demo agent in the picker' });
+  await page.getByTestId('agent-picker').selectOption('demo');
+  await page.getByTestId('cwd-input').fill(cwd);
+  await page.getByTestId('start-session').click();
+  await waitFor(() => stateIs(page, 'idle'), { timeout: 20_000, message: 'session state idle' });
+}
+
+export async function send(page, text) {
+  await page.getByTestId('composer-input').fill(text);
+  await page.getByTestId('send').click();
+}
+
+export async function turnEnds(page, reason, count = 1) {
+  await waitFor(async () => (await page.locator(`[data-testid=turn-end][data-stop-reason=${reason}]`).count()) === count,
+    { timeout: 20_000, message: `${count} turn end(s) with ${reason}` });
+}
+
+/**
+ * Env for startApp that makes the Demo agent play `steps` (an acptest script: see
+ * backend/acp/acptest/script.go) instead of its demo. Only the dev-tag binary e2e runs reads
+ * AGENTDESK_E2E_AGENT_SCRIPT (e2e_agent_dev.go).
+ */
+export async function scriptedAgent(steps) {
+  const file = path.join(await tempDir('agentdesk-script-'), 'agent-script.json');
+  await writeFile(file, JSON.stringify(steps, null, 1));
+  return { AGENTDESK_E2E_AGENT_SCRIPT: file };
+}
