@@ -33,7 +33,7 @@ type config struct {
 	maxDelay  time.Duration
 	maxOps    int
 	onError   func(error)
-	onCommit  func(ops int) // test hook: called by the writer goroutine after each batch
+	onCommit  func(ops int) // WithCommitObserver
 	scoreHits int           // see defaultScoreHits
 }
 
@@ -77,8 +77,11 @@ func WithErrorHandler(fn func(error)) Option {
 	}
 }
 
-// withCommitHook lets tests observe each finished batch without sleeping.
-func withCommitHook(fn func(ops int)) Option {
+// WithCommitObserver sets a function called on the writer goroutine after each batch has
+// finished (committed or failed), with its number of operations: for metrics, and for tests
+// that wait for a batch without sleeping. The writer waits for it, so a slow observer makes a
+// slow store; that is how tests prove the engine never waits for the database.
+func WithCommitObserver(fn func(ops int)) Option {
 	return func(c *config) { c.onCommit = fn }
 }
 

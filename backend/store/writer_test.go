@@ -13,7 +13,7 @@ func ptr(s string) *string { return &s }
 // commitLog returns a commit hook and a channel receiving each batch's op count.
 func commitLog() (Option, chan int) {
 	ch := make(chan int, 64)
-	return withCommitHook(func(n int) { ch <- n }), ch
+	return WithCommitObserver(func(n int) { ch <- n }), ch
 }
 
 // nextCommit waits for the writer's next batch; the timeout only guards against a hang.
