@@ -50,6 +50,8 @@ func (a *App) init(ctx context.Context) error {
 	if a.health == nil {
 		a.health = newHistoryHealth()
 	}
+	loginEnv := make(chan []string, 1) // captured while the store opens
+	go func() { loginEnv <- captureLoginEnv(ctx) }()
 	path, err := store.DefaultPath()
 	if err == nil {
 		onErr := store.WithErrorHandler(a.historyError)
@@ -65,11 +67,27 @@ func (a *App) init(ctx context.Context) error {
 	if err != nil {
 		a.dbErr = fmt.Errorf("history is unavailable (sessions are not being saved): %w", err)
 	}
-	a.hub = NewHub(a.store, agents.List(agents.Self(), demoArgs()), log.Printf)
+	a.hub = NewHub(a.store, agents.List(agents.Self(), demoArgs(), <-loginEnv), log.Printf)
 	if a.store != nil {
 		a.health.set(a.store.Writer().Flush, a.hub.Resave, func(st HistoryStatus) { a.emit(a.ctx, historyStatusEvent, st) })
 	}
 	return a.dbErr
+}
+
+// captureLoginEnv is the agents' base environment: the user's login-shell environment, so that
+// an app started from the desktop menu finds node, npx and the agents' commands as a terminal
+// would. On failure (no SHELL, a startup file that hangs) it logs why and agents get this
+// process's environment. AGENTDESK_NO_LOGIN_ENV=1 skips the capture.
+func captureLoginEnv(ctx context.Context) []string {
+	if os.Getenv("AGENTDESK_NO_LOGIN_ENV") == "1" {
+		return nil
+	}
+	env, err := agents.CaptureLoginEnv(ctx, os.Getenv("SHELL"))
+	if err != nil {
+		log.Printf("agentdesk: %v; agents start with agentdesk's own environment", err)
+		return nil
+	}
+	return agents.AgentEnv(env)
 }
 
 // shutdown is Wails' OnShutdown hook: no agent is left running, nothing queued is lost.

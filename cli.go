@@ -232,7 +232,8 @@ func runCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	} else {
 		defer st.Close()
 	}
-	list := agents.List(agents.Self(), demoArgs())
+	// A terminal's environment is already the login shell's: no capture here.
+	list := agents.List(agents.Self(), demoArgs(), nil)
 	if *agentCmd != "" {
 		custom, err := agents.FromCommandLine(*agentCmd)
 		if err != nil {

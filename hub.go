@@ -76,7 +76,11 @@ func (h *Hub) Start(req StartRequest, out acp.Emitter) (*acp.Session, SessionInf
 	cfg := acp.Config{ID: id, AgentName: agent.Name, Cwd: dir, Logf: h.logf, AuthMethod: req.AuthMethod,
 		ClientInfo: acp.Implementation{Name: "agentdesk", Title: "agentdesk", Version: version},
 		Launch: func(context.Context) (acp.Transport, error) {
-			return acp.Start(acp.Command{Path: agent.Command, Args: agent.Args, Env: os.Environ(), Dir: dir})
+			env := agent.Env
+			if env == nil {
+				env = os.Environ()
+			}
+			return acp.Start(acp.Command{Path: agent.Command, Args: agent.Args, Env: env, Dir: dir})
 		},
 	}
 	var rec *recorder

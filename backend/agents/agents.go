@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 
 	"mvdan.cc/sh/v3/shell"
 )
@@ -23,32 +24,90 @@ type Agent struct {
 	Args      []string `json:"args"`
 	Available bool     `json:"available"`
 	Reason    string   `json:"reason,omitempty"` // why it is not available
+	// Env is the agent's whole environment (the base environment List was given); nil means
+	// this process's own.
+	Env []string `json:"-"`
 }
 
-// presets are the usual launch commands of well-known ACP agents (acp-client.md §7.3).
-var presets = []Agent{
-	{ID: "claude", Name: "Claude Code", Command: "claude-agent-acp"},
-	{ID: "codex", Name: "Codex", Command: "codex-acp"},
-	{ID: "gemini", Name: "Gemini CLI", Command: "gemini", Args: []string{"--acp"}},
-	{ID: "opencode", Name: "opencode", Command: "opencode", Args: []string{"acp"}},
-	{ID: "goose", Name: "Goose", Command: "goose", Args: []string{"acp"}},
+// preset is a well-known agent: its own command, and the npx package that runs it when that
+// command is not installed (acp-client.md §7.3).
+type preset struct {
+	id, name string
+	command  string
+	args     []string
+	npx      string   // package@version run with npx -y when command is missing ("" if none)
+	npxArgs  []string // the agent's arguments after the package
 }
 
-// List returns the Demo agent, run as self (this binary's path) with demoArgs, then the presets
-// with their commands resolved on PATH.
-func List(self string, demoArgs []string) []Agent {
+// presets are the usual launch commands of well-known ACP agents. npx always gets -y: without
+// it, npx asks "Ok to proceed?" on stdin, which is the protocol pipe.
+var presets = []preset{
+	{id: "claude", name: "Claude Code", command: "claude-agent-acp", npx: "@agentclientprotocol/claude-agent-acp@latest"},
+	{id: "codex", name: "Codex", command: "codex-acp", npx: "@zed-industries/codex-acp@latest"},
+	{id: "gemini", name: "Gemini CLI", command: "gemini", args: []string{"--acp"},
+		npx: "@google/gemini-cli@latest", npxArgs: []string{"--acp"}},
+	{id: "opencode", name: "opencode", command: "opencode", args: []string{"acp"},
+		npx: "opencode-ai@latest", npxArgs: []string{"acp"}},
+	{id: "qwen", name: "Qwen Code", command: "qwen", args: []string{"--acp", "--experimental-skills"},
+		npx: "@qwen-code/qwen-code@latest", npxArgs: []string{"--acp", "--experimental-skills"}},
+	{id: "copilot", name: "GitHub Copilot", command: "copilot", args: []string{"--acp", "--stdio"},
+		npx: "@github/copilot-language-server@latest", npxArgs: []string{"--acp"}},
+	{id: "goose", name: "Goose", command: "goose", args: []string{"acp"}},
+	{id: "kiro", name: "Kiro", command: "kiro-cli", args: []string{"acp"}},
+}
+
+// List returns the Demo agent, run as self (this binary's path) with demoArgs, then the presets,
+// each resolved on the PATH of env (the agents' base environment; nil: this process's own): its
+// own command when installed, else through npx when Node.js is, else unavailable with the reason.
+func List(self string, demoArgs []string, env []string) []Agent {
 	out := []Agent{{ID: DemoID, Name: "Demo agent (offline)", Command: self,
-		Args: append([]string{"demo-agent"}, demoArgs...), Available: true}}
+		Args: append([]string{"demo-agent"}, demoArgs...), Available: true, Env: env}}
+	path := os.Getenv("PATH")
+	if env != nil {
+		path = Getenv(env, "PATH")
+	}
+	npx, npxErr := LookPath("npx", path)
 	for _, p := range presets {
-		a := p
-		if path, err := exec.LookPath(a.Command); err == nil {
-			a.Command, a.Available = path, true
-		} else {
-			a.Reason = fmt.Sprintf("command %q not found on PATH", a.Command)
+		a := Agent{ID: p.id, Name: p.name, Command: p.command, Args: p.args, Env: env}
+		switch cmd, err := LookPath(p.command, path); {
+		case err == nil:
+			a.Command, a.Available = cmd, true
+		case p.npx != "" && npxErr == nil:
+			a.Command, a.Args, a.Available = npx, append([]string{"-y", p.npx}, p.npxArgs...), true
+		case p.npx != "":
+			a.Reason = fmt.Sprintf("needs Node.js: neither %q nor npx is on PATH", p.command)
+		default:
+			a.Reason = fmt.Sprintf("command %q not found on PATH", p.command)
 		}
 		out = append(out, a)
 	}
 	return out
+}
+
+// LookPath finds an executable named file in the directories of path (a PATH value), as a
+// shell would; a name with a slash is checked as is. exec.LookPath only reads this process's
+// own PATH, and agents are resolved on the login shell's.
+func LookPath(file, path string) (string, error) {
+	if strings.Contains(file, "/") {
+		if isExecutable(file) {
+			return file, nil
+		}
+		return "", fmt.Errorf("%s is not an executable file", file)
+	}
+	for _, dir := range filepath.SplitList(path) {
+		if dir == "" || !filepath.IsAbs(dir) {
+			continue // "." and relative entries would depend on where agentdesk was started
+		}
+		if p := filepath.Join(dir, file); isExecutable(p) {
+			return p, nil
+		}
+	}
+	return "", fmt.Errorf("%q not found on PATH", file)
+}
+
+func isExecutable(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && st.Mode().IsRegular() && st.Mode().Perm()&0o111 != 0
 }
 
 // Find returns the agent with id, or an error naming the ids there are.

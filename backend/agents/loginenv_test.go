@@ -1,0 +1,120 @@
+package agents
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// bashWithHome returns bash and sets HOME to a temp dir holding profile as ~/.bash_profile.
+func bashWithHome(t *testing.T, profile string) (shell, home string) {
+	t.Helper()
+	bash, err := LookPath("bash", os.Getenv("PATH"))
+	if err != nil {
+		t.Skip("bash is not installed")
+	}
+	home = t.TempDir()
+	if err := os.WriteFile(filepath.Join(home, ".bash_profile"), []byte(profile), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("HOME", home)
+	return bash, home
+}
+
+func TestCaptureLoginEnvDropsWhatStartupFilesPrint(t *testing.T) {
+	bash, _ := bashWithHome(t, `echo "Welcome back! noise=1"
+printf 'no newline noise'
+export AGENTDESK_FROM_PROFILE='set by the profile'
+export PATH="$HOME/.local/bin:$PATH"
+echo "bye noise" >&2
+`)
+	env, err := CaptureLoginEnv(context.Background(), bash)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := Getenv(env, "AGENTDESK_FROM_PROFILE"); got != "set by the profile" {
+		t.Errorf("AGENTDESK_FROM_PROFILE = %q", got)
+	}
+	if p := Getenv(env, "PATH"); !strings.HasPrefix(p, os.Getenv("HOME")+"/.local/bin:") {
+		t.Errorf("PATH = %q, want the profile's addition first", p)
+	}
+	for _, kv := range env {
+		if strings.Contains(kv, "noise") || !strings.Contains(kv, "=") {
+			t.Errorf("the startup files' output leaked into the environment: %q", kv)
+		}
+	}
+}
+
+func TestCaptureLoginEnvGivesUpOnAHangingStartupFile(t *testing.T) {
+	dir := t.TempDir()
+	pidFile := filepath.Join(dir, "sleep.pid")
+	bash, _ := bashWithHome(t, "sleep 1000 & echo $! > "+pidFile+"\nwait\n")
+	ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
+	defer cancel()
+	_, err := CaptureLoginEnv(ctx, bash)
+	if err == nil || !strings.Contains(err.Error(), "did not finish in time") {
+		t.Fatalf("err = %v, want a timeout that says so", err)
+	}
+	raw, readErr := os.ReadFile(pidFile)
+	if readErr != nil {
+		t.Fatalf("the profile did not start its sleep: %v", readErr)
+	}
+	pid, _ := strconv.Atoi(strings.TrimSpace(string(raw)))
+	if alive(pid) {
+		t.Errorf("the startup file's child %d outlived the capture: its process group was not killed", pid)
+	}
+}
+
+// alive reports whether pid runs (a zombie waiting to be reaped does not count).
+func alive(pid int) bool {
+	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return syscall.Kill(pid, 0) == nil
+	}
+	fields := strings.Fields(string(stat[strings.LastIndexByte(string(stat), ')')+1:]))
+	return len(fields) > 0 && fields[0] != "Z" && fields[0] != "X"
+}
+
+func TestCaptureLoginEnvRefusesWhatItCannotRun(t *testing.T) {
+	for shell, want := range map[string]string{
+		"":              "SHELL is not set",
+		"/bin/tcsh":     "not a shell agentdesk can ask",
+		"/no/such/bash": "no such file",
+	} {
+		if _, err := CaptureLoginEnv(context.Background(), shell); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("shell %q: err = %v, want it to say %q", shell, err, want)
+		}
+	}
+}
+
+func TestAgentEnvPrefersTheLoginShellAndKeepsWhatOnlyTheAppHas(t *testing.T) {
+	t.Setenv("AGENTDESK_ONLY_IN_APP", "kept")
+	t.Setenv("PATH", "/usr/bin")
+	env := AgentEnv([]string{"PATH=/home/me/.nvm/bin:/usr/bin", "SHLVL=2", "PWD=/home/me", "_=/usr/bin/env", "EDITOR=vi"})
+	if got := Getenv(env, "PATH"); got != "/home/me/.nvm/bin:/usr/bin" {
+		t.Errorf("PATH = %q, want the login shell's", got)
+	}
+	if Getenv(env, "AGENTDESK_ONLY_IN_APP") != "kept" || Getenv(env, "EDITOR") != "vi" {
+		t.Errorf("env lost a variable: %v", env)
+	}
+	for _, name := range []string{"SHLVL", "PWD", "_"} {
+		if Getenv(env, name) != "" && Getenv(os.Environ(), name) == "" {
+			t.Errorf("%s came from the login shell", name)
+		}
+	}
+	if n := strings.Count(strings.Join(env, "\n"), "\nPATH=") + boolInt(strings.HasPrefix(env[0], "PATH=")); n != 1 {
+		t.Errorf("PATH appears %d times", n)
+	}
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
