@@ -1,6 +1,9 @@
 // Package agents knows which ACP agents can be started and how: the built-in Demo agent (this
-// binary in its demo-agent mode) and presets for well-known agents, each marked available only
-// when its command is found. It starts nothing itself.
+// binary in its demo-agent mode), presets for well-known agents and the user's custom agents
+// (agents.json, see ConfigFile; imported from Zed's settings by ParseZed), each marked available
+// only when its command is found on the login shell's PATH. It keeps the agents' secrets
+// (SecretStore: the OS keyring, else a 0600 file) and masks their values (Masker). It starts
+// nothing itself, except a terminal window the user asked for (RunInTerminal).
 package agents
 
 import (
@@ -24,6 +27,8 @@ type Agent struct {
 	Args      []string `json:"args"`
 	Available bool     `json:"available"`
 	Reason    string   `json:"reason,omitempty"` // why it is not available
+	Custom    bool     `json:"custom,omitempty"` // defined by the user (agents.json)
+	Folder    string   `json:"folder,omitempty"` // a custom agent's default project folder
 	// Env is the agent's whole environment (the base environment List was given); nil means
 	// this process's own.
 	Env []string `json:"-"`

@@ -1,0 +1,137 @@
+package agents
+
+import (
+	"encoding/json"
+	"io"
+	"sort"
+	"strings"
+	"sync"
+	"sync/atomic"
+)
+
+// Mask is what a secret value becomes wherever agentdesk's text leaves it.
+const Mask = "••••••"
+
+// MinSecretLen is the shortest value the Masker hides: shorter values would hide ordinary text
+// ("a", "on") everywhere, so the agent editor refuses them as secrets.
+const MinSecretLen = 4
+
+// Masker replaces known secret values with Mask. It learns values with Add (never forgets them
+// during a run: a deleted secret may still be in a transcript) and is safe for concurrent use;
+// Mask and MaskBytes never block on Add.
+type Masker struct {
+	mu      sync.Mutex
+	values  map[string]bool
+	r       atomic.Pointer[strings.Replacer] // nil: nothing to mask
+	longest atomic.Int64
+}
+
+// NewMasker returns a Masker that knows no value yet.
+func NewMasker() *Masker { return &Masker{values: map[string]bool{}} }
+
+// Add teaches the masker values; those shorter than MinSecretLen are ignored. Each value is
+// also masked in its JSON-escaped form, as it appears inside a raw protocol message.
+func (m *Masker) Add(values ...string) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	changed := false
+	for _, v := range values {
+		if len(v) < MinSecretLen || m.values[v] {
+			continue
+		}
+		m.values[v], changed = true, true
+		if q, _ := json.Marshal(v); string(q[1:len(q)-1]) != v {
+			m.values[string(q[1:len(q)-1])] = true
+		}
+	}
+	if !changed {
+		return
+	}
+	all := make([]string, 0, len(m.values))
+	for v := range m.values {
+		all = append(all, v)
+	}
+	// Longest first, so a secret that contains another is masked whole.
+	sort.Slice(all, func(i, j int) bool { return len(all[i]) > len(all[j]) })
+	pairs := make([]string, 0, 2*len(all))
+	for _, v := range all {
+		pairs = append(pairs, v, Mask)
+	}
+	m.r.Store(strings.NewReplacer(pairs...))
+	m.longest.Store(int64(len(all[0])))
+}
+
+// Mask returns s with every known value replaced. A nil Masker masks nothing.
+func (m *Masker) Mask(s string) string {
+	if m == nil {
+		return s
+	}
+	if r := m.r.Load(); r != nil {
+		return r.Replace(s)
+	}
+	return s
+}
+
+// MaskBytes is Mask for a byte slice; b itself is never modified.
+func (m *Masker) MaskBytes(b []byte) []byte {
+	if m == nil || m.r.Load() == nil {
+		return b
+	}
+	return []byte(m.Mask(string(b)))
+}
+
+// Writer returns a writer that masks what it passes to w, also when a value is split across
+// writes (streamed text arrives in chunks): it holds back the end of a write that could begin
+// a value until the next write or Flush. Call Flush when the output is complete.
+func (m *Masker) Writer(w io.Writer) *MaskWriter { return &MaskWriter{m: m, w: w} }
+
+// MaskWriter is the Masker's streaming writer; see Masker.Writer. Safe for concurrent use.
+type MaskWriter struct {
+	m       *Masker
+	w       io.Writer
+	mu      sync.Mutex
+	pending string
+}
+
+// Write masks p (with any text held back before it) and writes what can no longer be the
+// start of a value. It reports len(p) written unless w fails.
+func (mw *MaskWriter) Write(p []byte) (int, error) {
+	mw.mu.Lock()
+	defer mw.mu.Unlock()
+	s := mw.m.Mask(mw.pending + string(p))
+	keep := mw.heldBack(s)
+	mw.pending = s[len(s)-keep:]
+	if _, err := io.WriteString(mw.w, s[:len(s)-keep]); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
+// Flush writes whatever is held back.
+func (mw *MaskWriter) Flush() error {
+	mw.mu.Lock()
+	defer mw.mu.Unlock()
+	s := mw.m.Mask(mw.pending)
+	mw.pending = ""
+	_, err := io.WriteString(mw.w, s)
+	return err
+}
+
+// heldBack is the length of the longest suffix of s that is a proper prefix of a known value.
+func (mw *MaskWriter) heldBack(s string) int {
+	if mw.m == nil {
+		return 0
+	}
+	longest := int(mw.m.longest.Load())
+	mw.m.mu.Lock()
+	defer mw.m.mu.Unlock()
+	for n := min(len(s), longest-1); n > 0; n-- {
+		suffix := s[len(s)-n:]
+		for v := range mw.m.values {
+			if len(v) > n && strings.HasPrefix(v, suffix) {
+				return n
+			}
+		}
+	}
+	return 0
+}

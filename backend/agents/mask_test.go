@@ -1,0 +1,57 @@
+package agents
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+func TestMaskerHidesValuesAndTheirJSONForms(t *testing.T) {
+	m := NewMasker()
+	if m.Mask("sk-123456") != "sk-123456" {
+		t.Fatal("an empty masker changed text")
+	}
+	m.Add("sk-123456", `pa"ss\word`, "abc") // "abc" is too short to mask
+	raw, _ := json.Marshal(map[string]string{"text": `key sk-123456 and pa"ss\word`})
+	got := string(m.MaskBytes(raw))
+	if strings.Contains(got, "123456") || strings.Contains(got, `ss\\word`) || strings.Count(got, Mask) != 2 {
+		t.Fatalf("masked JSON %s", got)
+	}
+	if !json.Valid([]byte(got)) {
+		t.Fatalf("masking broke the JSON: %s", got)
+	}
+	if m.Mask("abc abc") != "abc abc" {
+		t.Fatal("a value shorter than MinSecretLen was masked")
+	}
+	m.Add("sk-1234567890") // contains the first: masked whole, not as "••••••7890"
+	if got := m.Mask("x sk-1234567890 y"); got != "x "+Mask+" y" {
+		t.Fatalf("overlapping values: %q", got)
+	}
+	var nilMasker *Masker
+	if nilMasker.Mask("sk-123456") != "sk-123456" {
+		t.Fatal("a nil masker must pass text through")
+	}
+}
+
+func TestMaskWriterCatchesValuesSplitAcrossWrites(t *testing.T) {
+	m := NewMasker()
+	m.Add("sk-SECRET-42")
+	var out bytes.Buffer
+	w := m.Writer(&out)
+	for _, chunk := range []string{"your key is sk-SE", "CRET", "-42, and sk-", "nothing\n", "end sk"} {
+		if _, err := w.Write([]byte(chunk)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !strings.HasSuffix(out.String(), "end ") {
+		t.Fatalf("text that may start a secret was written before Flush: %q", out.String())
+	}
+	if err := w.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	want := "your key is " + Mask + ", and sk-nothing\nend sk"
+	if out.String() != want {
+		t.Fatalf("got %q\nwant %q", out.String(), want)
+	}
+}
