@@ -54,19 +54,21 @@ func (s *Session) connect(ctx context.Context, reattach bool) (string, error) {
 	if err != nil {
 		return "", s.fail(fmt.Errorf("start %s: %w", s.cfg.AgentName, err), nil)
 	}
-	done := make(chan struct{})
+	done, watched := make(chan struct{}), make(chan struct{})
+	terms := s.newTerminals(tr)
 	s.mu.Lock()
 	s.transport, s.watchDone = tr, done
-	s.conn = NewConn(tr, tr, s, WithTap(s.tap), WithLogf(s.cfg.Logf))
+	s.conn = NewConn(tr, tr, connHandler{s, terms}, WithTap(s.tap), WithLogf(s.cfg.Logf))
 	conn := s.conn
 	s.mu.Unlock()
-	go s.watch(conn, tr, done)
+	go s.watch(conn, tr, watched)
+	go watchTerminals(conn, terms, watched, done)
 
 	var init InitializeResult
 	err = conn.Call(ctx, MethodInitialize, InitializeParams{
 		ProtocolVersion: ProtocolVersion,
-		// Only what is implemented: fs (confined to the session folder). No terminals yet.
-		ClientCapabilities: ClientCapabilities{FS: FSCapabilities{ReadTextFile: true, WriteTextFile: true}},
+		// Only what is implemented: fs (confined to the session folder) and terminals.
+		ClientCapabilities: ClientCapabilities{FS: FSCapabilities{ReadTextFile: true, WriteTextFile: true}, Terminal: true},
 		ClientInfo:         s.cfg.ClientInfo,
 	}, &init)
 	if err != nil {

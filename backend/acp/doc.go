@@ -13,6 +13,10 @@
 //     through an unbounded, coalescing queue, and permission requests are parked until answered.
 //   - Every permission request is answered exactly once; Stop sends session/cancel and answers
 //     open requests "cancelled"; a turn is never cancelled by cancelling a Go context.
+//   - Terminals the agent creates (terminal/*) run each in its own process group, keep the tail of
+//     their output within the agent's byte limit (cut on a character boundary), show it live in
+//     the tool cards that name them and keep showing it after release; when the agent's
+//     connection ends, every terminal still running is killed with its whole group.
 //
 // This package imports neither Wails nor SQLite. The app and the CLI consume its Event stream.
 package acp

@@ -71,6 +71,12 @@ type ToolContent struct {
 	NewText    string          `json:"newText,omitempty"`
 	TerminalID string          `json:"terminalId,omitempty"`
 	Raw        json.RawMessage `json:"raw,omitempty"`
+
+	// terminal, when it is one of ours: the tail of its output (see TerminalView), kept after
+	// the terminal is released; ExitStatus once the command has ended.
+	Output     string              `json:"output,omitempty"`
+	Truncated  bool                `json:"truncated,omitempty"`
+	ExitStatus *TerminalExitStatus `json:"exitStatus,omitempty"`
 }
 
 // clone returns a deep-enough copy for handing an entry to another goroutine: slices are

@@ -87,10 +87,33 @@ func toolContentMarkdown(c ToolContent) string {
 		}
 		return fence("diff", strings.TrimSuffix(d.String(), "\n"))
 	case "terminal":
-		return fmt.Sprintf("(terminal %s)\n", c.TerminalID)
+		return terminalMarkdown(c)
 	default:
 		return fence("json", string(c.Raw))
 	}
+}
+
+// terminalMarkdown is a terminal's output, fenced, and how its command ended; a terminal with
+// neither (not ours, or silent so far) is a bare reference.
+func terminalMarkdown(c ToolContent) string {
+	if c.Output == "" && c.ExitStatus == nil {
+		return fmt.Sprintf("(terminal %s)\n", c.TerminalID)
+	}
+	var b strings.Builder
+	if c.Truncated {
+		b.WriteString("(earlier output cut)\n\n")
+	}
+	if c.Output != "" {
+		b.WriteString(fence("text", c.Output))
+	}
+	switch st := c.ExitStatus; {
+	case st == nil:
+	case st.Signal != nil:
+		fmt.Fprintf(&b, "\n(killed by %s)\n", *st.Signal)
+	case st.ExitCode != nil:
+		fmt.Fprintf(&b, "\n(exit code %d)\n", *st.ExitCode)
+	}
+	return b.String()
 }
 
 // fence wraps s in a code fence longer than any backtick run inside it.

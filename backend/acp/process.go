@@ -120,6 +120,9 @@ func Start(cmd Command) (*Process, error) {
 // Pid is the agent's process id, which is also its process group id.
 func (p *Process) Pid() int { return p.cmd.Process.Pid }
 
+// Env is the agent's whole environment, the base of the terminals it asks for.
+func (p *Process) Env() []string { return p.cmd.Env }
+
 // Read reads the agent's stdout; the pipe is closed once it reports an error (EOF).
 func (p *Process) Read(b []byte) (int, error) {
 	n, err := p.stdout.Read(b)

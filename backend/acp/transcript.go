@@ -32,6 +32,10 @@ type Transcript struct {
 	openText strings.Builder   // the open message's text, grown in place
 	turn     int
 	n        int
+
+	terms    map[string]TerminalView // terminal id → its latest view, kept after release (transcript_terminal.go)
+	termRefs map[string][]string     // terminal id → ids of the entries whose content shows it
+	nTerms   int
 }
 
 // NewTranscript returns an empty transcript at turn 0 (updates before the first prompt).
@@ -170,6 +174,7 @@ func (t *Transcript) UpsertTool(f ToolCallFields, create bool) Change {
 	}
 	if f.Content != nil {
 		e.Content = toolContent(*f.Content)
+		t.showTerminals(e)
 	}
 	if f.Locations != nil {
 		e.Locations = append([]Location(nil), (*f.Locations)...)

@@ -1,0 +1,257 @@
+package acp
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// terminal/* methods served to agents (advertised in initialize as terminal: true).
+const (
+	MethodTerminalCreate      = "terminal/create"
+	MethodTerminalOutput      = "terminal/output"
+	MethodTerminalWaitForExit = "terminal/wait_for_exit"
+	MethodTerminalKill        = "terminal/kill"
+	MethodTerminalRelease     = "terminal/release"
+)
+
+// MaxTerminalOutput is how much output a terminal keeps when the agent sets no outputByteLimit,
+// and the most it keeps whatever the agent asks: a command that never stops printing must not
+// exhaust memory.
+const MaxTerminalOutput = 4 << 20
+
+// TerminalDisplayBytes bounds the output a tool card shows, live and in the history: the tail
+// of what the terminal keeps, cut on a character boundary.
+const TerminalDisplayBytes = 64 << 10
+
+// terminalRefresh is the most often a running terminal's tool card is refreshed.
+const terminalRefresh = 100 * time.Millisecond
+
+// terminalDrain is how long, once its command has exited, a terminal waits for the end of the
+// output before it reports the exit: processes the command left in the background may hold the
+// pipe open for as long as they live.
+const terminalDrain = 250 * time.Millisecond
+
+// EnvVariable is one environment variable set by terminal/create.
+type EnvVariable struct {
+	Name  string `json:"name"`
+	Value string `json:"value"`
+}
+
+// CreateTerminalParams is terminal/create. Cwd must be absolute; OutputByteLimit caps the output
+// kept (see MaxTerminalOutput).
+type CreateTerminalParams struct {
+	SessionID       string        `json:"sessionId"`
+	Command         string        `json:"command"`
+	Args            []string      `json:"args,omitempty"`
+	Env             []EnvVariable `json:"env,omitempty"`
+	Cwd             string        `json:"cwd,omitempty"`
+	OutputByteLimit *int64        `json:"outputByteLimit,omitempty"`
+}
+
+// CreateTerminalResult answers terminal/create.
+type CreateTerminalResult struct {
+	TerminalID string `json:"terminalId"`
+}
+
+// TerminalParams names a terminal: the params of terminal/output, wait_for_exit, kill and release.
+type TerminalParams struct {
+	SessionID  string `json:"sessionId"`
+	TerminalID string `json:"terminalId"`
+}
+
+// TerminalExitStatus is how a terminal's command ended: its exit code, or the name of the signal
+// that ended it ("SIGKILL"); the other one is null. It also answers terminal/wait_for_exit.
+type TerminalExitStatus struct {
+	ExitCode *int    `json:"exitCode"`
+	Signal   *string `json:"signal"`
+}
+
+// TerminalOutputResult answers terminal/output. ExitStatus is absent while the command runs.
+type TerminalOutputResult struct {
+	Output     string              `json:"output"`
+	Truncated  bool                `json:"truncated"`
+	ExitStatus *TerminalExitStatus `json:"exitStatus,omitempty"`
+}
+
+// terminal is one command run for the agent, in its own process group, with its stdout and
+// stderr interleaved into one pipe whose tail is kept. Its view is published, in order and at
+// most every terminalRefresh while output flows, then once more when the command has exited and
+// when the output has ended.
+type terminal struct {
+	id       string
+	cmd      *exec.Cmd
+	out      *os.File // read end of the output pipe
+	onChange func(TerminalView)
+
+	mu    sync.Mutex
+	buf   outputBuffer
+	eof   bool
+	exit  *TerminalExitStatus // set once, before exited is closed
+	timer *time.Timer         // a scheduled refresh, or nil
+
+	pubMu   sync.Mutex    // publishes one at a time, so a stale view never follows a newer one
+	exited  chan struct{} // closed when exit is set
+	drained chan struct{} // closed when the output pipe has ended
+}
+
+// startTerminal starts cmd with the output limit; onChange receives each new view, on the
+// terminal's own goroutines and never with a lock of the terminal held. done is called when both
+// of them have ended.
+func startTerminal(id string, cmd Command, limit int, onChange func(TerminalView), done func()) (*terminal, error) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	c := exec.Command(cmd.Path, cmd.Args...)
+	c.Dir, c.Env = cmd.Dir, cmd.Env
+	c.Stdout, c.Stderr = w, w // an *os.File: Wait does not wait for the pipe to be drained
+	c.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	err = c.Start()
+	w.Close()
+	if err != nil {
+		r.Close()
+		return nil, err
+	}
+	t := &terminal{id: id, cmd: c, out: r, onChange: onChange, buf: outputBuffer{limit: limit},
+		exited: make(chan struct{}), drained: make(chan struct{})}
+	var both sync.WaitGroup
+	both.Add(2)
+	go func() { defer both.Done(); t.read() }()
+	go func() { defer both.Done(); t.wait() }()
+	go func() { both.Wait(); done() }()
+	return t, nil
+}
+
+// read keeps the output until the pipe ends (every process holding it has exited or it was
+// closed by stop).
+func (t *terminal) read() {
+	p := make([]byte, 32<<10)
+	for {
+		n, err := t.out.Read(p)
+		if n > 0 {
+			t.mu.Lock()
+			t.buf.write(p[:n])
+			if t.timer == nil {
+				t.timer = time.AfterFunc(terminalRefresh, t.publish)
+			}
+			t.mu.Unlock()
+		}
+		if err != nil {
+			break
+		}
+	}
+	t.out.Close()
+	t.mu.Lock()
+	t.eof = true
+	t.mu.Unlock()
+	close(t.drained)
+	t.publish()
+}
+
+// wait reports the exit once the output written before it has been read (or terminalDrain has
+// passed).
+func (t *terminal) wait() {
+	_ = t.cmd.Wait() // the status is in ProcessState
+	st := exitStatus(t.cmd.ProcessState)
+	drain := time.NewTimer(terminalDrain)
+	select {
+	case <-t.drained:
+	case <-drain.C:
+	}
+	drain.Stop()
+	t.mu.Lock()
+	t.exit = &st
+	t.mu.Unlock()
+	close(t.exited)
+	t.publish()
+}
+
+// publish sends the current view and cancels a scheduled refresh.
+func (t *terminal) publish() {
+	t.pubMu.Lock()
+	defer t.pubMu.Unlock()
+	t.mu.Lock()
+	if t.timer != nil {
+		t.timer.Stop()
+		t.timer = nil
+	}
+	out, cut := tailOnBoundary(t.buf.bytes(t.eof), TerminalDisplayBytes)
+	v := TerminalView{Output: string(out), Truncated: t.buf.truncated || cut, ExitStatus: t.exit}
+	t.mu.Unlock()
+	t.onChange(v)
+}
+
+// output answers terminal/output.
+func (t *terminal) output() TerminalOutputResult {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return TerminalOutputResult{Output: string(t.buf.bytes(t.eof)), Truncated: t.buf.truncated, ExitStatus: t.exit}
+}
+
+// kill sends SIGKILL to the whole process group and reports whether it did: it does not once
+// the command has exited and its output has ended, because the group is gone then and its id
+// may already belong to someone else.
+func (t *terminal) kill() bool {
+	select {
+	case <-t.exited:
+		select {
+		case <-t.drained:
+			return false
+		default:
+		}
+	default:
+	}
+	_ = syscall.Kill(-t.cmd.Process.Pid, syscall.SIGKILL)
+	return true
+}
+
+// stop kills the group and returns when the command has exited, the output has ended and no
+// process of the group runs any more (within terminalDrain: signals land asynchronously). Output
+// held open by a process that left the group is cut off after terminalDrain.
+func (t *terminal) stop() {
+	killed := t.kill()
+	<-t.exited
+	select {
+	case <-t.drained:
+	case <-time.After(terminalDrain):
+		t.out.Close() // ends the pending Read
+		<-t.drained
+	}
+	if killed {
+		waitGroupGone(t.cmd.Process.Pid, terminalDrain)
+	}
+}
+
+// exitStatus is how a process ended, in ACP's terms.
+func exitStatus(ps *os.ProcessState) TerminalExitStatus {
+	if ps == nil {
+		code := -1
+		return TerminalExitStatus{ExitCode: &code}
+	}
+	if ws, ok := ps.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		name := signalName(ws.Signal())
+		return TerminalExitStatus{Signal: &name}
+	}
+	code := ps.ExitCode()
+	return TerminalExitStatus{ExitCode: &code}
+}
+
+var signalNames = map[syscall.Signal]string{
+	syscall.SIGHUP: "SIGHUP", syscall.SIGINT: "SIGINT", syscall.SIGQUIT: "SIGQUIT", syscall.SIGILL: "SIGILL",
+	syscall.SIGTRAP: "SIGTRAP", syscall.SIGABRT: "SIGABRT", syscall.SIGBUS: "SIGBUS", syscall.SIGFPE: "SIGFPE",
+	syscall.SIGKILL: "SIGKILL", syscall.SIGUSR1: "SIGUSR1", syscall.SIGSEGV: "SIGSEGV", syscall.SIGUSR2: "SIGUSR2",
+	syscall.SIGPIPE: "SIGPIPE", syscall.SIGALRM: "SIGALRM", syscall.SIGTERM: "SIGTERM", syscall.SIGXCPU: "SIGXCPU",
+	syscall.SIGXFSZ: "SIGXFSZ",
+}
+
+// signalName is the conventional name of sig ("SIGTERM"), or "signal N" for a rare one.
+func signalName(sig syscall.Signal) string {
+	if name, ok := signalNames[sig]; ok {
+		return name
+	}
+	return fmt.Sprintf("signal %d", int(sig))
+}

@@ -1,0 +1,447 @@
+package acp_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+	"unicode/utf8"
+
+	"agentdesk/backend/acp"
+	"agentdesk/backend/acp/acptest"
+)
+
+// journal keeps a session's raw messages and lets a test wait for one.
+type journal struct {
+	mu    sync.Mutex
+	lines []string
+	feed  chan string
+}
+
+func (j *journal) record(dir acp.Direction, method string, line []byte) {
+	s := fmt.Sprintf("%s %s %s", dir, method, line)
+	j.mu.Lock()
+	j.lines = append(j.lines, s)
+	j.mu.Unlock()
+	j.feed <- s
+}
+
+// waitFor returns the first message (from now on) that matches, failing after a bound that only
+// a hung test reaches.
+func (j *journal) waitFor(t *testing.T, what string, match func(string) bool) string {
+	t.Helper()
+	timeout := time.After(20 * time.Second)
+	for {
+		select {
+		case line := <-j.feed:
+			if match(line) {
+				return line
+			}
+		case <-timeout:
+			t.Fatalf("no %s in the journal", what)
+		}
+	}
+}
+
+// startTerminals starts a session whose agent runs onPrompt for each turn, with a journal.
+func startTerminals(t *testing.T, cwd string, onPrompt func(*acp.Conn, *acp.Request)) (*acp.Session, *events, *journal) {
+	t.Helper()
+	ev, j := newEvents(), &journal{feed: make(chan string, 10000)}
+	s := acp.NewSession(acp.Config{ID: "s1", AgentName: "terminals", Cwd: cwd, Emitter: ev, Logf: t.Logf, Journal: j.record,
+		Launch: func(context.Context) (acp.Transport, error) {
+			return acptest.ServeHandler(func(c *acp.Conn) acp.Handler { return &promptAgent{onPrompt: onPrompt, conn: c} }), nil
+		}})
+	t.Cleanup(func() { s.Close() })
+	if err := s.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	return s, ev, j
+}
+
+// createTerminal is the agent's terminal/create, and shows the terminal in tool call "run".
+func createTerminal(c *acp.Conn, p acp.CreateTerminalParams) (string, error) {
+	p.SessionID = "p1"
+	var res acp.CreateTerminalResult
+	if err := c.Call(context.Background(), acp.MethodTerminalCreate, p, &res); err != nil {
+		return "", err
+	}
+	sendUpdate(c, fmt.Sprintf(`{"sessionUpdate":"tool_call","toolCallId":"run","title":"Run","kind":"execute","status":"in_progress",
+		"content":[{"type":"terminal","terminalId":%q}]}`, res.TerminalID))
+	return res.TerminalID, nil
+}
+
+func terminalCall(c *acp.Conn, method, id string, result any) error {
+	return c.Call(context.Background(), method, acp.TerminalParams{SessionID: "p1", TerminalID: id}, result)
+}
+
+// terminalContent is the terminal item of a tool card upserted by ev.
+func terminalContent(ev acp.Event) (acp.ToolContent, bool) {
+	if ev.Kind != acp.EventEntry || ev.Entry.Kind != acp.KindTool {
+		return acp.ToolContent{}, false
+	}
+	for _, c := range ev.Entry.Content {
+		if c.Type == "terminal" {
+			return c, true
+		}
+	}
+	return acp.ToolContent{}, false
+}
+
+func toolCard(t *testing.T, s *acp.Session) acp.ToolContent {
+	t.Helper()
+	for _, e := range s.Snapshot().Entries {
+		if e.Kind == acp.KindTool && len(e.Content) == 1 {
+			return e.Content[0]
+		}
+	}
+	t.Fatal("no tool card with one content item")
+	return acp.ToolContent{}
+}
+
+func exitCode(st *acp.TerminalExitStatus) string {
+	switch {
+	case st == nil:
+		return "running"
+	case st.Signal != nil:
+		return *st.Signal
+	case st.ExitCode != nil:
+		return strconv.Itoa(*st.ExitCode)
+	}
+	return "no status"
+}
+
+// TestTerminalLifecycle: create (in the session folder, with the agent's environment and its own
+// variables), output with stderr interleaved, wait_for_exit, release; after release the id is
+// unknown but the tool card keeps the output, also in the events the UI and the history fold.
+func TestTerminalLifecycle(t *testing.T) {
+	dir := t.TempDir()
+	steps := make(chan string, 10)
+	s, ev, j := startTerminals(t, dir, func(c *acp.Conn, req *acp.Request) {
+		defer req.Reply(acp.PromptResult{StopReason: acp.StopEndTurn}, nil)
+		// A command line with shell syntax, as agents send it, and the agent's environment.
+		id, err := createTerminal(c, acp.CreateTerminalParams{Command: `echo "$GREETING in $(pwd -P)"; echo oops >&2; exit 3`,
+			Env: []acp.EnvVariable{{Name: "GREETING", Value: "hé"}}})
+		if err != nil {
+			steps <- "create: " + err.Error()
+			return
+		}
+		var exit acp.TerminalExitStatus
+		err = terminalCall(c, acp.MethodTerminalWaitForExit, id, &exit)
+		steps <- fmt.Sprintf("wait: %s %v", exitCode(&exit), err)
+		var out acp.TerminalOutputResult
+		err = terminalCall(c, acp.MethodTerminalOutput, id, &out)
+		steps <- fmt.Sprintf("output: %q %v %s %v", out.Output, out.Truncated, exitCode(out.ExitStatus), err)
+		steps <- fmt.Sprint("release: ", terminalCall(c, acp.MethodTerminalRelease, id, nil))
+		err = terminalCall(c, acp.MethodTerminalOutput, id, &out)
+		steps <- fmt.Sprint("output after release: ", rpcCode(err), err)
+		sendUpdate(c, `{"sessionUpdate":"tool_call_update","toolCallId":"run","status":"completed"}`)
+	})
+	if _, err := s.Prompt("run it"); err != nil {
+		t.Fatal(err)
+	}
+	real, _ := filepath.EvalSymlinks(dir)
+	for _, want := range []string{
+		"wait: 3 <nil>",
+		fmt.Sprintf("output: %q false 3 <nil>", "hé in "+real+"\noops\n"),
+		"release: <nil>",
+		"output after release: -32602",
+	} {
+		if got := <-steps; !strings.HasPrefix(got, want) {
+			t.Fatalf("got %s\nwant %s", got, want)
+		}
+	}
+	ev.waitFor(t, "turn_end", kind(acp.EventTurnEnd))
+
+	card := toolCard(t, s)
+	if card.Output != "hé in "+real+"\noops\n" || exitCode(card.ExitStatus) != "3" || card.Truncated {
+		t.Fatalf("tool card after release: %+v (exit %s)", card, exitCode(card.ExitStatus))
+	}
+	evs := ev.list()
+	assertFoldEqualsSnapshot(t, evs, s.Snapshot())
+	if md := acp.EntryMarkdown(&s.Snapshot().Entries[1]); !strings.Contains(md, "oops") || !strings.Contains(md, "(exit code 3)") {
+		t.Fatalf("markdown of the card:\n%s", md)
+	}
+	var initialize string
+	for _, l := range j.lines {
+		if strings.Contains(l, `"method":"initialize"`) {
+			initialize = l
+		}
+	}
+	if !strings.Contains(initialize, `"terminal":true`) {
+		t.Fatalf("terminals not advertised: %s", initialize)
+	}
+}
+
+// TestTerminalArgsAreWords: args reach the command as they were sent, whatever they contain.
+func TestTerminalArgsAreWords(t *testing.T) {
+	got := make(chan string, 1)
+	startAndRun(t, func(c *acp.Conn) {
+		id, err := createTerminal(c, acp.CreateTerminalParams{Command: "printf", Args: []string{"[%s]", "$HOME", "it's", "a b", ""}})
+		if err != nil {
+			got <- err.Error()
+			return
+		}
+		var out acp.TerminalOutputResult
+		_ = terminalCall(c, acp.MethodTerminalWaitForExit, id, nil)
+		err = terminalCall(c, acp.MethodTerminalOutput, id, &out)
+		got <- fmt.Sprint(out.Output, err)
+	})
+	if g := <-got; g != "[$HOME][it's][a b][]<nil>" {
+		t.Fatalf("printf printed %q", g)
+	}
+}
+
+// startAndRun runs agent during one turn of a session in a temporary folder.
+func startAndRun(t *testing.T, agent func(c *acp.Conn)) (*acp.Session, *events) {
+	t.Helper()
+	s, ev, _ := startTerminals(t, t.TempDir(), func(c *acp.Conn, req *acp.Request) {
+		agent(c)
+		req.Reply(acp.PromptResult{StopReason: acp.StopEndTurn}, nil)
+	})
+	if _, err := s.Prompt("go"); err != nil {
+		t.Fatal(err)
+	}
+	return s, ev
+}
+
+// TestTerminalOutputLimitCutsOnCharacterBoundary: over the limit, output is dropped from the front
+// and what is kept starts on a character boundary, in terminal/output and in the tool card.
+func TestTerminalOutputLimitCutsOnCharacterBoundary(t *testing.T) {
+	const text = "aé€𝄞z" // characters of 1, 2, 3, 4 and 1 bytes, written one per write
+	cases := map[int64]string{}
+	for limit := int64(0); limit <= int64(len(text))+1; limit++ {
+		// The longest tail that fits and starts on a character boundary.
+		want := ""
+		for i := range text {
+			if int64(len(text)-i) <= limit {
+				want = text[i:]
+				break
+			}
+		}
+		cases[limit] = want
+	}
+	type result struct {
+		limit int64
+		out   acp.TerminalOutputResult
+		err   error
+	}
+	results := make(chan result, len(cases)+1)
+	s, ev := startAndRun(t, func(c *acp.Conn) {
+		run := func(limit int64, command string) {
+			id, err := createTerminal(c, acp.CreateTerminalParams{Command: command, OutputByteLimit: &limit})
+			var out acp.TerminalOutputResult
+			if err == nil {
+				_ = terminalCall(c, acp.MethodTerminalWaitForExit, id, nil)
+				err = terminalCall(c, acp.MethodTerminalOutput, id, &out)
+			}
+			results <- result{limit, out, err}
+		}
+		for limit := range cases {
+			run(limit, `for w in a é € 𝄞 z; do printf %s "$w"; done`)
+		}
+		// Many writes of two-byte characters at odd offsets: pipe reads split characters.
+		run(999, `printf x; yes é | head -n 5000 | tr -d '\n'`)
+	})
+	for range len(cases) + 1 {
+		r := <-results
+		want, truncated := cases[r.limit], r.limit < int64(len(text))
+		if r.limit == 999 {
+			want, truncated = strings.Repeat("é", 499), true // 998 bytes: 999 would start inside an é
+		}
+		if r.err != nil || r.out.Output != want || r.out.Truncated != truncated || !utf8.ValidString(r.out.Output) {
+			t.Errorf("limit %d: %q truncated=%v (%v), want %q truncated=%v", r.limit, r.out.Output, r.out.Truncated, r.err, want, truncated)
+		}
+	}
+	ev.waitFor(t, "turn_end", kind(acp.EventTurnEnd))
+	if card := toolCard(t, s); card.Output != strings.Repeat("é", 499) || !card.Truncated {
+		t.Fatalf("the last card shows %d bytes, truncated=%v", len(card.Output), card.Truncated)
+	}
+}
+
+// TestTerminalKillStreamsAndKillsTheGroup: output shows in the tool card while the command runs;
+// kill ends the whole process group (a background grandchild too), reports the signal, and
+// keeps the terminal: output and wait_for_exit still work.
+func TestTerminalKillStreamsAndKillsTheGroup(t *testing.T) {
+	kill := make(chan struct{})
+	steps := make(chan string, 5)
+	s, ev := startAndRun(t, func(c *acp.Conn) {
+		id, err := createTerminal(c, acp.CreateTerminalParams{Command: "sh", Args: []string{"-c", "sleep 100 & echo $!; wait"}})
+		if err != nil {
+			steps <- err.Error()
+			return
+		}
+		<-kill
+		steps <- fmt.Sprint("kill: ", terminalCall(c, acp.MethodTerminalKill, id, nil))
+		var exit acp.TerminalExitStatus
+		err = terminalCall(c, acp.MethodTerminalWaitForExit, id, &exit)
+		steps <- fmt.Sprintf("wait: %s %v", exitCode(&exit), err)
+		var out acp.TerminalOutputResult
+		err = terminalCall(c, acp.MethodTerminalOutput, id, &out)
+		steps <- fmt.Sprintf("output: %s %v", exitCode(out.ExitStatus), err)
+		_ = terminalCall(c, acp.MethodTerminalRelease, id, nil)
+	})
+	live := ev.waitFor(t, "live output", func(e acp.Event) bool {
+		c, ok := terminalContent(e)
+		return ok && strings.HasSuffix(c.Output, "\n")
+	})
+	c, _ := terminalContent(live)
+	if c.ExitStatus != nil {
+		t.Fatalf("the output was first shown after the exit: %+v", c)
+	}
+	grandchild, err := strconv.Atoi(strings.TrimSpace(c.Output))
+	if err != nil {
+		t.Fatalf("output %q is not the grandchild's pid", c.Output)
+	}
+	close(kill)
+	for _, want := range []string{"kill: <nil>", "wait: SIGKILL <nil>", "output: SIGKILL <nil>"} {
+		if got := <-steps; got != want {
+			t.Fatalf("got %s, want %s", got, want)
+		}
+	}
+	waitProcessGone(t, grandchild)
+	ev.waitFor(t, "turn_end", kind(acp.EventTurnEnd))
+	if card := toolCard(t, s); exitCode(card.ExitStatus) != "SIGKILL" || card.Output != c.Output {
+		t.Fatalf("tool card after kill and release: %+v", card)
+	}
+}
+
+// TestTerminalWaitCancelled: $/cancel_request for a pending wait_for_exit is answered -32800,
+// and the command keeps running until it is released.
+func TestTerminalWaitCancelled(t *testing.T) {
+	steps := make(chan string, 3)
+	s, ev, j := startTerminals(t, t.TempDir(), func(c *acp.Conn, req *acp.Request) {
+		defer req.Reply(acp.PromptResult{StopReason: acp.StopEndTurn}, nil)
+		id, err := createTerminal(c, acp.CreateTerminalParams{Command: "sleep", Args: []string{"100"}})
+		if err != nil {
+			steps <- err.Error()
+			return
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel() // Call still sends the request, then $/cancel_request for it
+		err = c.Call(ctx, acp.MethodTerminalWaitForExit, acp.TerminalParams{SessionID: "p1", TerminalID: id}, nil)
+		steps <- fmt.Sprint("wait: ", err)
+		var out acp.TerminalOutputResult
+		err = terminalCall(c, acp.MethodTerminalOutput, id, &out)
+		steps <- fmt.Sprintf("output: %s %v", exitCode(out.ExitStatus), err)
+		steps <- fmt.Sprint("release: ", terminalCall(c, acp.MethodTerminalRelease, id, nil))
+	})
+	if _, err := s.Prompt("go"); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"wait: context canceled", "output: running <nil>", "release: <nil>"} {
+		if got := <-steps; got != want {
+			t.Fatalf("got %s, want %s", got, want)
+		}
+	}
+	j.waitFor(t, "the -32800 answer", func(line string) bool {
+		return strings.HasPrefix(line, "out ") && strings.Contains(line, `"code":-32800`)
+	})
+	ev.waitFor(t, "turn_end", kind(acp.EventTurnEnd))
+	ev.waitFor(t, "the card's exit", func(e acp.Event) bool {
+		c, ok := terminalContent(e)
+		return ok && exitCode(c.ExitStatus) == "SIGKILL"
+	})
+}
+
+// TestTerminalsKilledWhenTheSessionCloses: a command still running when the session closes is
+// killed with its whole group, and its card keeps the output and says how it ended.
+func TestTerminalsKilledWhenTheSessionCloses(t *testing.T) {
+	s, ev, _ := startTerminals(t, t.TempDir(), func(c *acp.Conn, req *acp.Request) {
+		_, _ = createTerminal(c, acp.CreateTerminalParams{Command: "sh", Args: []string{"-c", "sleep 100 & echo $!; sleep 100"}})
+		<-c.Done() // the turn never ends: the session is closed under it
+	})
+	if _, err := s.Prompt("go"); err != nil {
+		t.Fatal(err)
+	}
+	live := ev.waitFor(t, "live output", func(e acp.Event) bool {
+		c, ok := terminalContent(e)
+		return ok && strings.HasSuffix(c.Output, "\n")
+	})
+	c, _ := terminalContent(live)
+	grandchild, err := strconv.Atoi(strings.TrimSpace(c.Output))
+	if err != nil {
+		t.Fatalf("output %q is not a pid", c.Output)
+	}
+	pgid := processGroup(t, grandchild)
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if pids := runningInGroup(pgid); len(pids) > 0 {
+		t.Fatalf("processes %v of terminal group %d still run after Close", pids, pgid)
+	}
+	if card := toolCard(t, s); card.Output != c.Output || exitCode(card.ExitStatus) != "SIGKILL" {
+		t.Fatalf("card after Close: %+v", card)
+	}
+}
+
+// TestTerminalRefusals: a relative or missing cwd and an empty command are -32602, and nothing
+// starts.
+func TestTerminalRefusals(t *testing.T) {
+	got := make(chan string, 3)
+	startAndRun(t, func(c *acp.Conn) {
+		for _, p := range []acp.CreateTerminalParams{
+			{Command: "ls", Cwd: "relative/dir"},
+			{Command: "ls", Cwd: "/no/such/folder"},
+			{Command: " "},
+		} {
+			_, err := createTerminal(c, p)
+			got <- fmt.Sprint(rpcCode(err), " ", err)
+		}
+	})
+	for _, want := range []string{"not absolute", "not an existing folder", "needs a command"} {
+		if g := <-got; !strings.HasPrefix(g, "-32602 ") || !strings.Contains(g, want) {
+			t.Errorf("got %s, want -32602 saying %q", g, want)
+		}
+	}
+}
+
+// processGroup is the process group of pid, from /proc.
+func processGroup(t *testing.T, pid int) int {
+	t.Helper()
+	raw, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(raw)
+	f := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
+	pgid, err := strconv.Atoi(f[2])
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pgid
+}
+
+// waitProcessGone waits until process pid has ended (a zombie counts as ended), without polling:
+// a pidfd becomes readable when its process terminates. It fails after a bound that only a
+// process nobody killed reaches (the tests' commands sleep 100 s).
+func waitProcessGone(t *testing.T, pid int) {
+	t.Helper()
+	const sysPidfdOpen = 434
+	fd, _, errno := syscall.Syscall(sysPidfdOpen, uintptr(pid), 0, 0)
+	if errno == syscall.ESRCH {
+		return // already reaped
+	}
+	if errno != 0 {
+		t.Fatalf("pidfd_open %d: %v", pid, errno)
+	}
+	defer syscall.Close(int(fd))
+	for {
+		var set syscall.FdSet
+		set.Bits[fd/64] |= 1 << (fd % 64)
+		tv := syscall.Timeval{Sec: 20}
+		n, err := syscall.Select(int(fd)+1, &set, nil, nil, &tv)
+		if err == syscall.EINTR {
+			continue
+		}
+		if err != nil || n != 1 {
+			t.Fatalf("process %d still runs (%v)", pid, err)
+		}
+		return
+	}
+}

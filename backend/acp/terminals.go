@@ -1,0 +1,267 @@
+package acp
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+)
+
+// terminals are the client terminals of one agent connection, by id. The agent creates them,
+// reads their output, waits for them, kills and releases them; when the connection ends, closeAll
+// kills every one left. Each runs in its own process group, and every signal goes to the whole
+// group, so nothing a command starts outlives it.
+//
+// A command runs through a shell, as in other ACP clients (Zed): agents send whole command lines
+// ("npm test -- --watch=false") as the command, and expect them to work. Args are quoted, so an
+// agent that passes argv keeps each argument whole.
+type terminals struct {
+	dir      string   // default working folder: the session's
+	env      []string // base environment: the agent's
+	newID    func() string
+	onChange func(id string, v TerminalView)
+
+	mu     sync.Mutex
+	byID   map[string]*terminal
+	waits  map[string]chan struct{} // JSON-RPC id of a pending wait_for_exit → closed to cancel it
+	closed bool
+	wg     sync.WaitGroup // terminal goroutines, waits and stops in flight
+}
+
+func newTerminals(dir string, env []string, newID func() string, onChange func(string, TerminalView)) *terminals {
+	return &terminals{dir: dir, env: env, newID: newID, onChange: onChange,
+		byID: map[string]*terminal{}, waits: map[string]chan struct{}{}}
+}
+
+// handle answers a terminal/* request. It runs on the inbound loop and never blocks: starting a
+// process and waiting for an exit happen on other goroutines.
+func (ts *terminals) handle(req *Request) {
+	switch req.Method {
+	case MethodTerminalCreate:
+		if !ts.spawn(func() { req.Reply(ts.create(req.Params)) }) {
+			req.Reply(nil, errClosing)
+		}
+	case MethodTerminalWaitForExit:
+		ts.waitForExit(req)
+	case MethodTerminalOutput:
+		t, err := ts.lookup(req.Method, req.Params)
+		if err != nil {
+			req.Reply(nil, err)
+			return
+		}
+		req.Reply(t.output(), nil)
+	case MethodTerminalKill:
+		t, err := ts.lookup(req.Method, req.Params)
+		if err == nil {
+			t.kill() // the terminal stays: its output and wait_for_exit still work
+		}
+		req.Reply(struct{}{}, err)
+	case MethodTerminalRelease:
+		t, err := ts.lookup(req.Method, req.Params)
+		if err == nil {
+			ts.mu.Lock()
+			delete(ts.byID, t.id)
+			ts.mu.Unlock()
+			if !ts.spawn(t.stop) { // its last output still reaches the tool card
+				t.kill()
+			}
+		}
+		req.Reply(struct{}{}, err)
+	}
+}
+
+var errClosing = &RPCError{Code: CodeInternalError, Message: "the session is closing"}
+
+// spawn runs fn on a goroutine that closeAll waits for; it reports false, and does nothing, once
+// closeAll has begun.
+func (ts *terminals) spawn(fn func()) bool {
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	if ts.closed {
+		return false
+	}
+	ts.wg.Add(1)
+	go func() {
+		defer ts.wg.Done()
+		fn()
+	}()
+	return true
+}
+
+// create starts the command of a terminal/create request and answers its id at once.
+func (ts *terminals) create(params json.RawMessage) (any, error) {
+	var p CreateTerminalParams
+	if err := json.Unmarshal(params, &p); err != nil {
+		return nil, &RPCError{Code: CodeInvalidParams, Message: "invalid terminal/create params: " + err.Error()}
+	}
+	cmd, err := ts.command(p)
+	if err != nil {
+		return nil, err
+	}
+	limit := MaxTerminalOutput
+	if p.OutputByteLimit != nil && *p.OutputByteLimit >= 0 && *p.OutputByteLimit < int64(limit) {
+		limit = int(*p.OutputByteLimit)
+	}
+	id := ts.newID()
+	ts.wg.Add(1) // create itself runs under spawn: closeAll cannot be waiting on a zero count
+	t, err := startTerminal(id, cmd, limit, func(v TerminalView) { ts.onChange(id, v) }, ts.wg.Done)
+	if err != nil {
+		ts.wg.Done()
+		return nil, &RPCError{Code: CodeInternalError, Message: fmt.Sprintf("start %q: %v", p.Command, err)}
+	}
+	ts.mu.Lock()
+	closed := ts.closed
+	if !closed {
+		ts.byID[id] = t
+	}
+	ts.mu.Unlock()
+	if closed { // the connection ended while the command started
+		t.stop()
+		return nil, errClosing
+	}
+	return CreateTerminalResult{TerminalID: id}, nil
+}
+
+// command is what runs for p: the command line through a shell, in the session folder unless p
+// names another absolute folder, with p's variables over the agent's environment.
+func (ts *terminals) command(p CreateTerminalParams) (Command, error) {
+	if strings.TrimSpace(p.Command) == "" {
+		return Command{}, &RPCError{Code: CodeInvalidParams, Message: "terminal/create needs a command"}
+	}
+	dir := ts.dir
+	if p.Cwd != "" {
+		if !filepath.IsAbs(p.Cwd) {
+			return Command{}, &RPCError{Code: CodeInvalidParams, Message: fmt.Sprintf("cwd %q is not absolute: ACP paths must be absolute", p.Cwd)}
+		}
+		dir = p.Cwd
+	}
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		return Command{}, &RPCError{Code: CodeInvalidParams, Message: fmt.Sprintf("cwd %q is not an existing folder", dir)}
+	}
+	line := p.Command
+	for _, a := range p.Args {
+		line += " " + shellQuote(a)
+	}
+	return Command{Path: shell(), Args: []string{"-c", line}, Env: mergeEnv(ts.env, p.Env), Dir: dir}, nil
+}
+
+// shell is bash when there is one (agents write bash), else the POSIX shell.
+func shell() string {
+	if path, err := exec.LookPath("bash"); err == nil {
+		return path
+	}
+	return "/bin/sh"
+}
+
+var shellSafe = regexp.MustCompile(`^[A-Za-z0-9_@%+=:,./-]+$`)
+
+// shellQuote makes s one word for a POSIX shell.
+func shellQuote(s string) string {
+	if shellSafe.MatchString(s) {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// mergeEnv sets vars over base (NAME=value entries), replacing variables of the same name.
+func mergeEnv(base []string, vars []EnvVariable) []string {
+	out := make([]string, 0, len(base)+len(vars))
+	set := map[string]bool{}
+	for _, v := range vars {
+		set[v.Name] = true
+	}
+	for _, kv := range base {
+		name, _, _ := strings.Cut(kv, "=")
+		if !set[name] {
+			out = append(out, kv)
+		}
+	}
+	for _, v := range vars {
+		out = append(out, v.Name+"="+v.Value)
+	}
+	return out
+}
+
+// lookup finds the terminal a request names; an unknown or released id is -32602.
+func (ts *terminals) lookup(method string, params json.RawMessage) (*terminal, error) {
+	var p TerminalParams
+	if err := json.Unmarshal(params, &p); err != nil {
+		return nil, &RPCError{Code: CodeInvalidParams, Message: fmt.Sprintf("invalid %s params: %v", method, err)}
+	}
+	ts.mu.Lock()
+	t, ok := ts.byID[p.TerminalID]
+	ts.mu.Unlock()
+	if !ok {
+		return nil, &RPCError{Code: CodeInvalidParams, Message: fmt.Sprintf("unknown terminal %q: it was released or never created", p.TerminalID)}
+	}
+	return t, nil
+}
+
+// waitForExit answers terminal/wait_for_exit when the command exits, or -32800 when the agent
+// cancels the request ($/cancel_request, see cancelWait).
+func (ts *terminals) waitForExit(req *Request) {
+	t, err := ts.lookup(req.Method, req.Params)
+	if err != nil {
+		req.Reply(nil, err)
+		return
+	}
+	key := string(bytes.TrimSpace(req.ID))
+	cancel := make(chan struct{})
+	ts.mu.Lock()
+	ts.waits[key] = cancel
+	ts.mu.Unlock()
+	waiting := ts.spawn(func() {
+		select {
+		case <-t.exited:
+			req.Reply(t.output().ExitStatus, nil)
+		case <-cancel:
+			req.Reply(nil, &RPCError{Code: CodeRequestCancelled, Message: "terminal/wait_for_exit was cancelled"})
+		}
+		ts.mu.Lock()
+		if ts.waits[key] == cancel {
+			delete(ts.waits, key)
+		}
+		ts.mu.Unlock()
+	})
+	if !waiting {
+		req.Reply(nil, errClosing)
+	}
+}
+
+// cancelWait cancels the pending terminal/wait_for_exit with JSON-RPC id (trimmed raw JSON) and
+// reports whether there was one.
+func (ts *terminals) cancelWait(id string) bool {
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	cancel, ok := ts.waits[id]
+	if ok {
+		delete(ts.waits, id)
+		close(cancel)
+	}
+	return ok
+}
+
+// closeAll kills every terminal and returns when all of them, and every request about them, are
+// done; their last views have been published. Later creates fail.
+func (ts *terminals) closeAll() {
+	ts.mu.Lock()
+	ts.closed = true
+	open := make([]*terminal, 0, len(ts.byID))
+	for _, t := range ts.byID {
+		open = append(open, t)
+	}
+	ts.byID = map[string]*terminal{}
+	ts.mu.Unlock()
+	for _, t := range open {
+		t.kill()
+	}
+	for _, t := range open {
+		t.stop()
+	}
+	ts.wg.Wait()
+}
