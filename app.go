@@ -27,6 +27,7 @@ type App struct {
 	notice string                                                      // what the user must know about the history (a file set aside)
 	store  *store.Store
 	hub    *Hub
+	agents *catalog       // the agents that can be started, custom ones and secrets included (agents_app.go)
 	health *historyHealth // whether writes to the history succeed
 	self   selfTest
 }
@@ -67,7 +68,13 @@ func (a *App) init(ctx context.Context) error {
 	if err != nil {
 		a.dbErr = fmt.Errorf("history is unavailable (sessions are not being saved): %w", err)
 	}
-	a.hub = NewHub(a.store, agents.List(agents.Self(), demoArgs(), <-loginEnv), log.Printf)
+	base := <-loginEnv
+	var agentsErr error
+	if a.agents, agentsErr = openCatalog(agents.List(agents.Self(), demoArgs(), base), base); agentsErr != nil {
+		log.Printf("agentdesk: %v", agentsErr)
+	}
+	go a.agents.LearnSecrets() // exports of earlier sessions are masked too
+	a.hub = NewHub(a.store, a.agents, log.Printf)
 	if a.store != nil {
 		a.health.set(a.store.Writer().Flush, a.hub.Resave, func(st HistoryStatus) { a.emit(a.ctx, historyStatusEvent, st) })
 	}
@@ -110,23 +117,6 @@ func (a *App) HistoryNotice() string {
 		return a.dbErr.Error()
 	}
 	return a.notice
-}
-
-// AgentInfo is an agent the picker lists.
-type AgentInfo struct {
-	ID        string `json:"id"`
-	Name      string `json:"name"`
-	Available bool   `json:"available"`
-	Reason    string `json:"reason,omitempty"`
-}
-
-// ListAgents lists the Demo agent first, then the presets (unavailable ones with the reason).
-func (a *App) ListAgents() ([]AgentInfo, error) {
-	out := []AgentInfo{}
-	for _, ag := range a.hub.agents {
-		out = append(out, AgentInfo{ID: ag.ID, Name: ag.Name, Available: ag.Available, Reason: ag.Reason})
-	}
-	return out, nil
 }
 
 // DefaultFolder is the folder the session form starts with: the user's home folder.
@@ -269,7 +259,7 @@ func (a *App) ExportHistory(id, format string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("could not export session %s: %w", id, err)
 	}
-	return exportSession(s, turns, entries, format)
+	return exportSession(a.agents.Masker(), s, turns, entries, format)
 }
 
 // DeleteHistory deletes a saved session with its transcript and journal. A live session keeps

@@ -113,6 +113,9 @@ func historyCommand(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return 2
 	}
 	ctx := context.Background()
+	masked := knownSecrets().Writer(stdout) // titles and snippets may quote a secret
+	defer masked.Flush()
+	stdout = masked
 	st, err := openStore(ctx, *db)
 	if err != nil {
 		fmt.Fprintf(stderr, "agentdesk history: %v\n", err)
@@ -165,13 +168,21 @@ func showCommand(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	s, turns, entries, err := st.Session(ctx, id)
 	if err == nil {
 		var out string
-		if out, err = exportSession(s, turns, entries, *format); err == nil {
+		if out, err = exportSession(knownSecrets(), s, turns, entries, *format); err == nil {
 			fmt.Fprint(stdout, out)
 			return 0
 		}
 	}
 	fmt.Fprintf(stderr, "agentdesk show: %v\n", err)
 	return 1
+}
+
+// knownSecrets is a masker that knows every secret value stored for the agents, for commands
+// that print saved sessions.
+func knownSecrets() *agents.Masker {
+	cat, _ := openCatalog(nil, nil)
+	cat.LearnSecrets()
+	return cat.Masker()
 }
 
 // resolveSessionID accepts a whole id or a prefix that matches exactly one saved session.
@@ -242,7 +253,16 @@ func runCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		list, *agentID = append(list, custom), custom.ID
 	}
-	hub := NewHub(st, list, func(string, ...any) {})
+	// Custom agents too. Everything printed from here on has their secret values masked.
+	cat, catErr := openCatalog(list, nil)
+	if catErr != nil {
+		fmt.Fprintf(stderr, "agentdesk run: %v\n", catErr)
+	}
+	maskedOut, maskedErr := cat.Masker().Writer(stdout), cat.Masker().Writer(stderr)
+	defer maskedErr.Flush()
+	defer maskedOut.Flush()
+	stdout, stderr = maskedOut, maskedErr
+	hub := NewHub(st, cat, func(string, ...any) {})
 	out := newPrinter(stdout)
 	events := make(chan acp.Event, 64)
 	done := make(chan struct{}) // closed once nobody reads events any more

@@ -47,7 +47,8 @@ type JournalLine struct {
 	At        string `json:"at"` // RFC3339 with milliseconds
 }
 
-// Messages returns the raw protocol traffic of a session (live or saved), oldest first.
+// Messages returns the raw protocol traffic of a session (live or saved), oldest first, with
+// secret values masked (also those the journal was written before agentdesk knew).
 func (a *App) Messages(sessionID string) ([]JournalLine, error) {
 	if a.store == nil {
 		return nil, a.dbErr
@@ -59,7 +60,7 @@ func (a *App) Messages(sessionID string) ([]JournalLine, error) {
 	}
 	out := make([]JournalLine, len(rows))
 	for i, r := range rows {
-		out[i] = JournalLine{Direction: r.Direction, Method: r.Method, JSON: string(r.JSON), At: r.At.Format("2006-01-02T15:04:05.000Z07:00")}
+		out[i] = JournalLine{Direction: r.Direction, Method: r.Method, JSON: a.agents.Masker().Mask(string(r.JSON)), At: r.At.Format("2006-01-02T15:04:05.000Z07:00")}
 	}
 	return out, nil
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"agentdesk/backend/acp"
+	"agentdesk/backend/agents"
 	"agentdesk/backend/store"
 )
 
@@ -32,8 +33,15 @@ type exported struct {
 }
 
 // exportSession renders a saved session as Markdown or JSON; every entry renders itself
-// (acp.EntryMarkdown), and each turn ends with its stop reason.
-func exportSession(s store.Session, turns []store.Turn, entries []store.Entry, format string) (string, error) {
+// (acp.EntryMarkdown), and each turn ends with its stop reason. Every secret value mask knows
+// is masked (agents.Mask) in the result, whatever the format: an export is text that leaves
+// agentdesk (nil mask: none is known).
+func exportSession(mask *agents.Masker, s store.Session, turns []store.Turn, entries []store.Entry, format string) (string, error) {
+	out, err := renderSession(s, turns, entries, format)
+	return mask.Mask(out), err
+}
+
+func renderSession(s store.Session, turns []store.Turn, entries []store.Entry, format string) (string, error) {
 	snap := snapshotFromStore(s, turns, entries)
 	switch format {
 	case formatJSON:

@@ -28,18 +28,42 @@ const version = "0.1.0"
 // CLI both drive sessions through it, so they share one engine and one database.
 type Hub struct {
 	store  *store.Store // nil: sessions are not saved
-	agents []agents.Agent
+	agents agentSource
 	now    func() time.Time
 	logf   func(string, ...any)
 
 	mu        sync.Mutex
 	sessions  map[string]*acp.Session
 	recorders map[string]*recorder
+	starts    map[string]*startOutcome // how each session's start ended (hub_auth.go)
 }
 
-// NewHub creates a hub over st (which may be nil) and the agents that can be started.
-func NewHub(st *store.Store, list []agents.Agent, logf func(string, ...any)) *Hub {
-	return &Hub{store: st, agents: list, now: time.Now, logf: logf, sessions: map[string]*acp.Session{}, recorders: map[string]*recorder{}}
+// agentSource finds the agent to start by id, ready to launch (its environment complete), and
+// masks the secret values it handed out (nil Masker: there are none).
+type agentSource interface {
+	Find(id string) (agents.Agent, error)
+	Masker() *agents.Masker
+}
+
+// agentList is a fixed list of agents without secrets (tests).
+type agentList []agents.Agent
+
+// Find is agents.Find over the list.
+func (l agentList) Find(id string) (agents.Agent, error) { return agents.Find(l, id) }
+
+// Masker is nil: a fixed list has no secrets.
+func (l agentList) Masker() *agents.Masker { return nil }
+
+// NewHub creates a hub over st (which may be nil) and the agents that can be started. Lines
+// given to logf (the hub's, and the engine's: an agent's stray stdout, its errors) have the
+// agents' secret values masked.
+func NewHub(st *store.Store, list agentSource, logf func(string, ...any)) *Hub {
+	if m := list.Masker(); m != nil {
+		plain := logf
+		logf = func(format string, args ...any) { plain("%s", m.Mask(fmt.Sprintf(format, args...))) }
+	}
+	return &Hub{store: st, agents: list, now: time.Now, logf: logf, sessions: map[string]*acp.Session{}, recorders: map[string]*recorder{},
+		starts: map[string]*startOutcome{}}
 }
 
 // SessionInfo describes a started session to the UI.
@@ -62,9 +86,12 @@ type StartRequest struct {
 // fix (unknown agent, missing folder); later failures arrive as events.
 func (h *Hub) Start(req StartRequest, out acp.Emitter) (*acp.Session, SessionInfo, error) {
 	agentID, cwd := req.AgentID, req.Cwd
-	agent, err := agents.Find(h.agents, agentID)
+	agent, err := h.agents.Find(agentID)
 	if err != nil {
 		return nil, SessionInfo{}, err
+	}
+	if strings.TrimSpace(cwd) == "" && agent.Folder != "" {
+		cwd = agent.Folder // a custom agent's default folder
 	}
 	dir, err := checkFolder(cwd)
 	if err != nil {
@@ -86,6 +113,7 @@ func (h *Hub) Start(req StartRequest, out acp.Emitter) (*acp.Session, SessionInf
 	var rec *recorder
 	if h.store != nil {
 		rec = newRecorder(h.store.Writer(), id, agent.ID, h.now)
+		rec.mask = h.agents.Masker()
 		now := h.now()
 		h.store.Writer().CreateSession(store.Session{ID: id, AgentID: agent.ID, AgentName: agent.Name, Cwd: dir,
 			Title: "New session", Outcome: "running", CreatedAt: now, UpdatedAt: now})
@@ -96,6 +124,8 @@ func (h *Hub) Start(req StartRequest, out acp.Emitter) (*acp.Session, SessionInf
 	s := acp.NewSession(cfg)
 	h.mu.Lock()
 	h.sessions[id] = s
+	started := &startOutcome{done: make(chan struct{}), agentID: agent.ID, cwd: dir}
+	h.starts[id] = started
 	if rec != nil {
 		h.recorders[id] = rec
 	}
@@ -103,7 +133,9 @@ func (h *Hub) Start(req StartRequest, out acp.Emitter) (*acp.Session, SessionInf
 	go func() {
 		ctx, cancel := context.WithTimeout(context.Background(), startTimeout)
 		defer cancel()
-		if err := s.Start(ctx); err != nil {
+		err := s.Start(ctx)
+		started.finish(err)
+		if err != nil {
 			h.logf("session %s: %v", id, err)
 			return
 		}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"agentdesk/backend/acp"
+	"agentdesk/backend/agents"
 	"agentdesk/backend/store"
 )
 
@@ -19,6 +20,7 @@ type recorder struct {
 	sessionID string
 	agentID   string
 	now       func() time.Time
+	mask      *agents.Masker // secret values leave the journal masked (nil: none known)
 
 	mu      sync.Mutex     // Record and saveCopy (events vs. a checkpoint's goroutine)
 	seqs    map[string]int // entry id → its position in the transcript
@@ -129,12 +131,13 @@ func (r *recorder) saveCopy(snap acp.Snapshot, agentSessionID string) {
 	r.w.SaveCopy(c)
 }
 
-// Journal queues one raw protocol message.
+// Journal queues one raw protocol message, with the agents' secret values masked (an agent
+// that echoes its API key, a login's parameters): the journal is what the inspector shows.
 func (r *recorder) Journal(dir acp.Direction, method string, line []byte) {
 	if r.detached.Load() {
 		return
 	}
-	r.w.Message(store.Message{SessionID: r.sessionID, Direction: string(dir), Method: method, JSON: line, At: r.now()})
+	r.w.Message(store.Message{SessionID: r.sessionID, Direction: string(dir), Method: method, JSON: r.mask.MaskBytes(line), At: r.now()})
 }
 
 // shorten returns the first line of s, cut to at most n runes.

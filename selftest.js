@@ -17,8 +17,16 @@
     el.value = value;
     el.dispatchEvent(new Event('input', { bubbles: true }));
   };
+  // Whether the real window delivers session events in seq order (the dev server's websocket
+  // does not); reported as a figure, since the page copes either way.
+  const order = { events: 0, late: 0, last: {} };
   try {
     check(await waitFor(() => window.go && window.go.main && window.runtime), 'bindings and runtime are injected');
+    window.runtime.EventsOn('session:event', (ev) => {
+      order.events++;
+      if (ev.seq <= (order.last[ev.sessionId] || 0)) order.late++;
+      order.last[ev.sessionId] = Math.max(ev.seq, order.last[ev.sessionId] || 0);
+    });
     check(await waitFor(() => $('[data-testid=agent-option][data-agent-id=demo]')), 'the Demo agent is listed');
     type(await waitFor(() => $('[data-testid=cwd-input]')), __CWD__);
     (await waitFor(() => { const b = $('[data-testid=start-session]'); return b && !b.disabled && b; })).click();
@@ -39,6 +47,7 @@
     check(['user', 'thought', 'agent', 'tool', 'plan'].every((k) => kinds.has(k)), 'the transcript shows user, thought, agent, tool and plan entries');
     check(await waitFor(() => ($('[data-testid=history-item]') || {}).textContent?.includes('hello from the smoke test')),
       'the session is listed in the history under its first prompt');
+    check(order.events > 0, `the window received ${order.events} session events, ${order.late} of them out of seq order`);
   } catch (e) {
     lines.push('FAIL the self-test threw: ' + e);
   }

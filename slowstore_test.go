@@ -54,7 +54,7 @@ func TestSlowStoreLosesNothingAndNeverSlowsTheSession(t *testing.T) {
 	defer st.Close()
 	self, _ := os.Executable()
 	flood := agents.Agent{ID: "flood", Name: "Flood", Command: self, Args: []string{"demo-agent", "--script", script}, Available: true}
-	hub := NewHub(st, []agents.Agent{flood}, t.Logf)
+	hub := NewHub(st, agentList{flood}, t.Logf)
 	ui := &recordingEmitter{feed: make(chan acp.Event, 100)}
 	sess, info, err := hub.Start(StartRequest{AgentID: "flood", Cwd: dir}, acp.EmitterFunc(func(ev acp.Event) {
 		if ev.Kind == acp.EventState || ev.Kind == acp.EventTurnEnd {

@@ -1,0 +1,53 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"agentdesk/backend/acp"
+)
+
+// startOutcome is how one session's start ended: the hub keeps it so that the page, told by a
+// "failed" state event, can ask why, and offer the agent's logins when it needs one.
+type startOutcome struct {
+	done    chan struct{} // closed when the start has ended
+	err     error         // set before done is closed
+	agentID string
+	cwd     string
+}
+
+func (o *startOutcome) finish(err error) {
+	o.err = err
+	close(o.done)
+}
+
+// failedLogin is a session whose agent refused to start without a login.
+type failedLogin struct {
+	AgentID string
+	Cwd     string
+	Err     *acp.AuthRequiredError
+}
+
+// AuthRequired waits (at most until ctx ends) for the start of session id to end and returns
+// the agent's login methods when it failed because the agent needs a login; nil, nil when it
+// started, or failed for another reason. The "failed" state event can reach the page just
+// before the start has returned here, hence the wait.
+func (h *Hub) AuthRequired(ctx context.Context, id string) (*failedLogin, error) {
+	h.mu.Lock()
+	o, ok := h.starts[id]
+	h.mu.Unlock()
+	if !ok {
+		return nil, fmt.Errorf("no session %s was started in this run", id)
+	}
+	select {
+	case <-o.done:
+	case <-ctx.Done():
+		return nil, fmt.Errorf("session %s is still starting", id)
+	}
+	var authErr *acp.AuthRequiredError
+	if errors.As(o.err, &authErr) {
+		return &failedLogin{AgentID: o.agentID, Cwd: o.cwd, Err: authErr}, nil
+	}
+	return nil, nil
+}
