@@ -79,6 +79,10 @@ export namespace acp {
 	    priority: string;
 	    status: string;
 	}
+	export interface TerminalExitStatus {
+	    exitCode?: number;
+	    signal?: string;
+	}
 	export interface ToolContent {
 	    type: string;
 	    text?: string;
@@ -87,6 +91,9 @@ export namespace acp {
 	    newText?: string;
 	    terminalId?: string;
 	    raw?: number[];
+	    output?: string;
+	    truncated?: boolean;
+	    exitStatus?: TerminalExitStatus;
 	}
 	export interface Location {
 	    path: string;
@@ -159,17 +166,59 @@ export namespace acp {
 	}
 	
 	
+	
 
 }
 
 export namespace main {
 	
+	export interface AgentEnvVar {
+	    name: string;
+	    value: string;
+	    secret: boolean;
+	    isSet: boolean;
+	}
 	export interface AgentInfo {
 	    id: string;
 	    name: string;
 	    available: boolean;
 	    reason?: string;
+	    custom: boolean;
+	    folder?: string;
 	}
+	export interface AgentSettings {
+	    id: string;
+	    name: string;
+	    command: string;
+	    args: string;
+	    env: AgentEnvVar[];
+	    folder: string;
+	}
+	export interface AuthVarInfo {
+	    name: string;
+	    label?: string;
+	    optional: boolean;
+	    secret: boolean;
+	    isSet: boolean;
+	}
+	export interface AuthMethodInfo {
+	    id: string;
+	    name: string;
+	    description?: string;
+	    type: string;
+	    vars?: AuthVarInfo[];
+	    link?: string;
+	    command?: string;
+	}
+	export interface AuthPrompt {
+	    sessionId: string;
+	    agentId: string;
+	    agentName: string;
+	    message: string;
+	    methods: AuthMethodInfo[];
+	    canRunTerminal: boolean;
+	}
+	
 	export interface HistoryItem {
 	    id: string;
 	    title: string;
@@ -185,6 +234,10 @@ export namespace main {
 	    saving: boolean;
 	    problem?: string;
 	    since?: number;
+	}
+	export interface ImportResult {
+	    added: string[];
+	    skipped: string[];
 	}
 	export interface JournalLine {
 	    direction: string;

@@ -3,21 +3,29 @@
 import {main} from '../models';
 import {acp} from '../models';
 
+export function AgentsNotice():Promise<string>;
+
 export function AnswerPermission(arg1:string,arg2:string,arg3:string):Promise<void>;
 
 export function ContinueSession(arg1:string):Promise<string>;
 
 export function DefaultFolder():Promise<string>;
 
+export function DeleteAgent(arg1:string):Promise<void>;
+
 export function DeleteHistory(arg1:string):Promise<void>;
 
 export function ExportHistory(arg1:string,arg2:string):Promise<string>;
+
+export function GetAgent(arg1:string):Promise<main.AgentSettings>;
 
 export function HardStop(arg1:string):Promise<void>;
 
 export function HistoryNotice():Promise<string>;
 
 export function HistoryStatus():Promise<main.HistoryStatus>;
+
+export function ImportZedAgents(arg1:string):Promise<main.ImportResult>;
 
 export function ListAgents():Promise<Array<main.AgentInfo>>;
 
@@ -37,7 +45,13 @@ export function RenameHistory(arg1:string,arg2:string):Promise<void>;
 
 export function RetryHistory():Promise<main.HistoryStatus>;
 
+export function RunAuthInTerminal(arg1:string,arg2:string):Promise<void>;
+
+export function SaveAgent(arg1:main.AgentSettings):Promise<main.AgentInfo>;
+
 export function SelfTestDone(arg1:string):Promise<void>;
+
+export function SessionAuth(arg1:string):Promise<main.AuthPrompt>;
 
 export function SetConfigOption(arg1:string,arg2:string,arg3:string):Promise<void>;
 
@@ -48,5 +62,7 @@ export function SetModel(arg1:string,arg2:string):Promise<void>;
 export function Snapshot(arg1:string):Promise<acp.Snapshot>;
 
 export function StartSession(arg1:string,arg2:string):Promise<main.SessionInfo>;
+
+export function StartSessionWithAuth(arg1:string,arg2:string,arg3:{[key: string]: string}):Promise<main.SessionInfo>;
 
 export function Stop(arg1:string):Promise<void>;
