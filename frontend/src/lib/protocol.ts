@@ -44,6 +44,17 @@ export interface DiffContent {
 export interface TerminalContent {
   type: 'terminal';
   terminalId: string;
+  /** One of ours: the tail of its output so far (at most 64 KiB), kept after release. */
+  output?: string | null;
+  /** The start of the output was cut (the agent's byte limit, or the 64 KiB shown). */
+  truncated?: boolean | null;
+  /** Once the command has ended: its exit code, or the signal that killed it ("SIGKILL"). */
+  exitStatus?: TerminalExitStatus | null;
+}
+
+export interface TerminalExitStatus {
+  exitCode?: number | null;
+  signal?: string | null;
 }
 
 /** Any content type the Go side did not decode (kept raw). */
@@ -275,6 +286,21 @@ export const HISTORY_STATUS_EVENT = 'history:status';
 /** Runtime check of a `history:status` payload (the bridge is untyped). */
 export function isHistoryStatus(v: unknown): v is HistoryStatus {
   return !!v && typeof v === 'object' && typeof (v as Record<string, unknown>).saving === 'boolean';
+}
+
+/** Why the page asks for the user's attention (NotifyAttention; backend/notify's Kind). */
+export type AttentionKind = 'permission' | 'finished';
+
+/** The user clicked a notification of this session; the window was raised (notify_app.go). */
+export interface AttentionFocus {
+  sessionId: string;
+}
+
+export const ATTENTION_FOCUS_EVENT = 'attention:focus';
+
+/** Runtime check of an `attention:focus` payload. */
+export function isAttentionFocus(v: unknown): v is AttentionFocus {
+  return !!v && typeof v === 'object' && typeof (v as Record<string, unknown>).sessionId === 'string';
 }
 
 /** One raw protocol message of a session (Messages()). */
