@@ -2,7 +2,7 @@
 // which give the untyped bridge the types of protocol.ts. A Go error rejects the promise with
 // its message (a string); errorMessage() turns any rejection into text for the error banner.
 import * as App from '../../wailsjs/go/main/App.js';
-import type { AgentInfo, HistoryItem, HistoryStatus, JournalLine, SessionInfo, Snapshot } from './protocol';
+import type { AgentInfo, Attachment, FolderFile, HistoryItem, HistoryStatus, JournalLine, SessionInfo, Snapshot } from './protocol';
 
 export function ListAgents(): Promise<AgentInfo[]> {
   return App.ListAgents().then((v) => (v ?? []) as unknown as AgentInfo[]);
@@ -100,6 +100,19 @@ export function SetMode(sessionId: string, modeId: string): Promise<void> {
 /** Legacy model switch (agents without config options). */
 export function SetModel(sessionId: string, modelId: string): Promise<void> {
   return App.SetModel(sessionId, modelId).then(() => undefined);
+}
+
+/**
+ * Like Prompt, with attachments: files of the session folder and pasted images. Rejects, naming
+ * the attachment and what to do, when one cannot be sent (nothing is sent then).
+ */
+export function PromptWith(sessionId: string, text: string, attachments: Attachment[]): Promise<void> {
+  return App.PromptWith(sessionId, text, attachments).then(() => undefined);
+}
+
+/** Up to 50 files of the live session's folder matching query, best first (attachment picker). */
+export function ListFolderFiles(sessionId: string, query: string): Promise<FolderFile[]> {
+  return App.ListFolderFiles(sessionId, query).then((v) => (v ?? []) as FolderFile[]);
 }
 
 /** The raw JSON-RPC traffic of a live or saved session, oldest first (protocol inspector). */

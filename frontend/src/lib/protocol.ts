@@ -85,6 +85,8 @@ export interface Entry {
   text?: string | null;
   /** agent/thought/user: the ACP message id, when the agent sends one (informational). */
   messageId?: string | null;
+  /** user: what was attached to the prompt, as it was sent. */
+  attachments?: AttachmentInfo[] | null;
   /** tool: the agent's own tool call id (permissions refer to the entry id, not to this). */
   toolCallId?: string | null;
   toolKind?: string | null;
@@ -184,6 +186,8 @@ export interface Controls {
   modes?: { currentModeId: string; availableModes: { id: string; name: string; description?: string }[] } | null;
   models?: { currentModelId: string; availableModels: { modelId: string; name: string; description?: string }[] } | null;
   commands?: { name: string; description?: string; input?: { hint?: string } | null }[] | null;
+  /** What the agent accepts in a prompt besides text and file links. */
+  promptCapabilities?: PromptCapabilities | null;
 }
 
 export interface ConfigOption {
@@ -324,4 +328,49 @@ export function isSessionEvent(v: unknown): v is SessionEvent {
   if (!v || typeof v !== 'object') return false;
   const e = v as Record<string, unknown>;
   return typeof e.sessionId === 'string' && typeof e.seq === 'number' && typeof e.kind === 'string';
+}
+
+// ---- attachments (backend/acp/attach.go) ----
+
+/** What the agent accepts in a prompt besides text and file links (its initialize answer). */
+export interface PromptCapabilities {
+  image?: boolean;
+  audio?: boolean;
+  embeddedContext?: boolean;
+}
+
+/** What the transcript keeps of an attachment sent with a prompt (live and saved). */
+export interface AttachmentInfo {
+  kind: 'file' | 'image' | (string & {});
+  name: string;
+  /** file: its absolute path. */
+  path?: string | null;
+  mimeType?: string | null;
+  /** Bytes (an image's decoded data). */
+  size: number;
+  /** How it was sent: a link the agent reads, the file's text embedded, or an image. */
+  sent: 'link' | 'embedded' | 'image' | (string & {});
+  width?: number | null;
+  height?: number | null;
+  /** image: a small PNG as a data: URL, made by the Go side. */
+  thumbnail?: string | null;
+}
+
+/** An attachment as PromptWith takes it: a file of the session folder, or image data. */
+export interface Attachment {
+  kind: 'file' | 'image';
+  /** file: relative to the session folder (or absolute inside it). */
+  path?: string;
+  name?: string;
+  /** image: its MIME type and base64 data. */
+  mimeType?: string;
+  data?: string;
+}
+
+/** A file of the session folder offered by the attachment picker (ListFolderFiles()). */
+export interface FolderFile {
+  /** Relative to the session folder, with forward slashes. */
+  path: string;
+  name: string;
+  size: number;
 }

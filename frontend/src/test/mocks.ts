@@ -6,7 +6,7 @@
 // (paths relative to the test file), then drive the page with ./harness.ts. This module must not
 // import the wailsjs modules itself (it builds their mocks).
 import { vi } from 'vitest';
-import type { AgentInfo, HistoryItem, JournalLine, Snapshot } from '../lib/protocol';
+import type { AgentInfo, Attachment, FolderFile, HistoryItem, JournalLine, Snapshot } from '../lib/protocol';
 
 export const AGENTS: AgentInfo[] = [
   { id: 'demo', name: 'Demo agent', available: true },
@@ -56,6 +56,8 @@ export function appMock() {
     SetMode: vi.fn(async (_sessionId: string, _modeId: string) => {}),
     SetModel: vi.fn(async (_sessionId: string, _modelId: string) => {}),
     Messages: vi.fn(async (_sessionId: string): Promise<JournalLine[]> => []),
+    PromptWith: vi.fn(async (_sessionId: string, _text: string, _attachments: Attachment[]) => {}),
+    ListFolderFiles: vi.fn(async (_sessionId: string, _query: string): Promise<FolderFile[]> => []),
   };
 }
 
