@@ -238,4 +238,5 @@ test('deleting a saved session removes it from the history, also after a reload;
 
 await import('./security.mjs');
 await import('./hardstop.mjs');
+await import('./attachments.mjs');
 await run();
