@@ -229,6 +229,10 @@ func TestCLIRejectsBadInput(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errOut.String())
 	}
 	errOut.Reset()
+	if code := runCommand([]string{"--db", t.TempDir() + "/x.db", "--hard-stop-after", "0s", "x"}, nil, &out, &errOut); code != 2 || !strings.Contains(errOut.String(), "--hard-stop-after") {
+		t.Fatalf("exit %d: %s", code, errOut.String())
+	}
+	errOut.Reset()
 	if code := runCommand([]string{"--db", t.TempDir() + "/x.db", "--agent", "nope", "x"}, nil, &out, &errOut); code != 1 || !strings.Contains(errOut.String(), `no agent "nope"`) {
 		t.Fatalf("exit %d: %s", code, errOut.String())
 	}
@@ -284,7 +288,8 @@ func TestCLICancelAfterAndHardStopOfAnAgentThatIgnoresIt(t *testing.T) {
 	var out, errOut bytes.Buffer
 	code := runCommand([]string{"--db", dir + "/c.db", "--agent-cmd", "'" + self + "' demo-agent --script " + script, "--cwd", dir,
 		"--cancel-after", "1ms", "--hard-stop-after", "50ms", "hi"}, strings.NewReader(""), &out, &errOut)
-	if code != 1 || !strings.HasSuffix(out.String(), "stop reason: interrupted\n") || !strings.Contains(errOut.String(), "ignored the stop") {
+	if code != 1 || !strings.HasSuffix(out.String(), "stop reason: interrupted\n") ||
+		!strings.Contains(errOut.String(), "the agent ignored Stop for 50ms and was stopped hard") {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out.String(), errOut.String())
 	}
 }

@@ -232,6 +232,10 @@ func runCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "agentdesk run: --permissions must be ask, allow or reject, not %q\n", *policy)
 		return 2
 	}
+	if *hardAfter <= 0 {
+		fmt.Fprintln(stderr, "agentdesk run: --hard-stop-after must be longer than 0, e.g. 30s")
+		return 2
+	}
 	ctx := context.Background()
 	health := newHistoryHealth()
 	defer health.close()
@@ -266,7 +270,7 @@ func runCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	out := newPrinter(stdout)
 	events := make(chan acp.Event, 64)
 	done := make(chan struct{}) // closed once nobody reads events any more
-	sess, _, err := hub.Start(StartRequest{AgentID: *agentID, Cwd: *cwd, AuthMethod: *auth}, acp.EmitterFunc(func(ev acp.Event) {
+	sess, _, err := hub.Start(StartRequest{AgentID: *agentID, Cwd: *cwd, AuthMethod: *auth, HardStopAfter: *hardAfter}, acp.EmitterFunc(func(ev acp.Event) {
 		out.print(ev)
 		if ev.Kind == acp.EventPermission || ev.Kind == acp.EventTurnEnd || ev.Kind == acp.EventState {
 			select {
@@ -302,27 +306,24 @@ func runCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 	}()
 	defer close(done)
-	return driveTurn(sess, prompt, *policy, stopTimes{*cancelAfter, *hardAfter}, events, bufio.NewReader(stdin), out, stderr)
+	return driveTurn(sess, prompt, *policy, *cancelAfter, events, bufio.NewReader(stdin), out, stderr)
 }
 
-// stopTimes are the CLI's stop ladder: Stop after cancel (0: never), then a hard stop when the
-// agent has not ended the turn hard later.
-type stopTimes struct{ cancel, hard time.Duration }
-
 // driveTurn waits for the session to start, sends the prompt, answers permissions by policy,
-// presses Stop on Ctrl-C or after times.cancel, stops hard when the agent ignores the Stop (or
-// on a second Ctrl-C), and returns the exit code: 0 for end_turn and cancelled, 1 otherwise.
-func driveTurn(sess *acp.Session, prompt, policy string, times stopTimes, events <-chan acp.Event,
+// presses Stop on Ctrl-C or after cancelAfter (0: never), stops hard on a second Ctrl-C, and
+// returns the exit code: 0 for end_turn and cancelled, 1 otherwise. An agent that ignores the
+// Stop is stopped hard by the session itself (StartRequest.HardStopAfter); the turn then ends
+// interrupted, saying so.
+func driveTurn(sess *acp.Session, prompt, policy string, cancelAfter time.Duration, events <-chan acp.Event,
 	in *bufio.Reader, stdout *printer, stderr io.Writer) int {
 	sigs := make(chan os.Signal, 2)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
 	defer signal.Stop(sigs)
-	var timeout, hardTimeout <-chan time.Time
+	var timeout <-chan time.Time
 	sent, stopped := false, false
 	stop := func() {
 		stopped = true
 		_ = sess.Stop()
-		hardTimeout = time.After(times.hard)
 	}
 	for {
 		select {
@@ -335,8 +336,8 @@ func driveTurn(sess *acp.Session, prompt, policy string, times stopTimes, events
 						fmt.Fprintf(stderr, "agentdesk run: %v\n", err)
 						return 1
 					}
-					if times.cancel > 0 {
-						timeout = time.After(times.cancel)
+					if cancelAfter > 0 {
+						timeout = time.After(cancelAfter)
 					}
 				}
 				if ev.State == acp.StateFailed || (ev.State == acp.StateExited && !sent) {
@@ -358,10 +359,6 @@ func driveTurn(sess *acp.Session, prompt, policy string, times stopTimes, events
 		case <-timeout:
 			timeout = nil
 			stop()
-		case <-hardTimeout:
-			hardTimeout = nil
-			fmt.Fprintf(stderr, "\nagentdesk run: the agent ignored the stop for %s: killing it\n", times.hard)
-			_ = sess.HardStop()
 		case <-sigs:
 			if stopped {
 				fmt.Fprintln(stderr, "\nagentdesk run: stopping the agent hard")

@@ -79,6 +79,9 @@ type StartRequest struct {
 	AgentID    string
 	Cwd        string
 	AuthMethod string // optional: log in with this auth method of the agent first
+	// HardStopAfter is how long after Stop an agent that has not ended the turn is stopped
+	// hard, by the session itself (0: acp.DefaultHardStopAfter, 30 s).
+	HardStopAfter time.Duration
 }
 
 // Start validates the agent and folder, then creates the session and starts the agent in the
@@ -100,7 +103,7 @@ func (h *Hub) Start(req StartRequest, out acp.Emitter) (*acp.Session, SessionInf
 	id := uuid.NewString()
 	info := SessionInfo{SessionID: id, AgentID: agent.ID, AgentName: agent.Name, Cwd: dir}
 	emitter := out
-	cfg := acp.Config{ID: id, AgentName: agent.Name, Cwd: dir, Logf: h.logf, AuthMethod: req.AuthMethod,
+	cfg := acp.Config{ID: id, AgentName: agent.Name, Cwd: dir, Logf: h.logf, AuthMethod: req.AuthMethod, HardStopAfter: req.HardStopAfter,
 		ClientInfo: acp.Implementation{Name: "agentdesk", Title: "agentdesk", Version: version},
 		Launch: func(context.Context) (acp.Transport, error) {
 			env := agent.Env

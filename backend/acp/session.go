@@ -25,6 +25,12 @@ type Config struct {
 	Logf       func(string, ...any)
 	// CloseGrace is how long each step of the stop ladder waits (default 2 s).
 	CloseGrace time.Duration
+	// HardStopAfter is how long after Stop the session waits for the agent to end the turn
+	// before it stops the agent hard by itself, as HardStop does (default DefaultHardStopAfter;
+	// negative: never, the caller decides).
+	HardStopAfter time.Duration
+	// AfterFunc is the time source of that wait (default: time.AfterFunc).
+	AfterFunc AfterFunc
 }
 
 // TurnSummary is how a turn ended, for snapshots.
@@ -80,6 +86,9 @@ type Session struct {
 	replaying      bool // session/load is replaying history we already have
 	caps           AgentCapabilities
 	watchDone      chan struct{} // closed when the current connection's watch has finished
+
+	hardStopCancel func() bool // cancels the automatic hard stop of a cancelling turn (stopladder.go)
+	stopIgnoredMsg string      // why the automatic hard stop happened, until the turn has ended
 }
 
 // NewSession creates a session in state starting; call Start next.
@@ -89,6 +98,12 @@ func NewSession(cfg Config) *Session {
 	}
 	if cfg.CloseGrace == 0 {
 		cfg.CloseGrace = 2 * time.Second
+	}
+	if cfg.HardStopAfter == 0 {
+		cfg.HardStopAfter = DefaultHardStopAfter
+	}
+	if cfg.AfterFunc == nil {
+		cfg.AfterFunc = realAfterFunc
 	}
 	s := &Session{cfg: cfg, tr: NewTranscript(), perms: map[string]*pendingPermission{}}
 	s.pump = newPump(cfg.ID, cfg.Emitter)
@@ -200,7 +215,10 @@ func (s *Session) endTurn(turn int, res PromptResult, err error) {
 	err = s.asAuthRequired(err, s.authMethods) // the Claude adapter asks for a login only on prompt
 	ts := TurnSummary{Turn: turn, StopReason: res.StopReason}
 	cancelling := s.state == StateCancelling
+	s.disarmHardStopLocked()
 	switch {
+	case s.hardStopped && s.stopIgnoredMsg != "":
+		ts.StopReason, ts.Message = StopInterrupted, s.stopIgnoredMsg
 	case s.hardStopped:
 		ts.StopReason, ts.Message = StopInterrupted, "stopped hard: the agent's processes were killed"
 	case cancelling:
@@ -226,13 +244,16 @@ func (s *Session) endTurn(turn int, res PromptResult, err error) {
 	} else {
 		s.setStateLocked(StateIdle, "")
 	}
+	s.stopIgnoredMsg = ""
 	s.mu.Unlock()
 	replyCancelled(reqs)
 }
 
 // Stop cancels the running turn: session/cancel, every open permission answered "cancelled",
 // unfinished tool calls shown cancelled, state cancelling. The turn ends when the agent replies
-// to the prompt; late updates are still shown. Stop on a session that is not running is a no-op.
+// to the prompt; late updates are still shown. An agent that has not replied HardStopAfter
+// later is stopped hard (see HardStop), and the turn ends interrupted. Stop on a session that
+// is not running is a no-op.
 func (s *Session) Stop() error {
 	s.mu.Lock()
 	if s.state != StateRunning {
@@ -240,6 +261,7 @@ func (s *Session) Stop() error {
 		return nil
 	}
 	s.setStateLocked(StateCancelling, "")
+	s.armHardStopLocked()
 	reqs := s.takePermissionsLocked()
 	for _, c := range s.tr.CancelOpenTools() {
 		s.pushChange(c)
@@ -275,6 +297,7 @@ func (s *Session) Close() error {
 	s.closeAgentSession()
 	s.mu.Lock()
 	s.closing = true
+	s.disarmHardStopLocked()
 	tr, watchDone := s.transport, s.watchDone
 	s.mu.Unlock()
 	if tr != nil {
@@ -307,6 +330,9 @@ func (s *Session) watch(conn *Conn, tr Transport, done chan struct{}) {
 func (s *Session) exitMessage() string {
 	if s.closing {
 		return ""
+	}
+	if s.stopIgnoredMsg != "" {
+		return s.stopIgnoredMsg
 	}
 	msg := "the agent exited"
 	if st := s.transport.ExitStatus(); st != "" {
