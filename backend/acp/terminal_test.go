@@ -282,3 +282,24 @@ func TestTerminalRefusals(t *testing.T) {
 		}
 	}
 }
+
+// TestDemoRunsChecksInATerminal: the Demo agent runs its checks in a terminal of ours when the
+// session folder exists, so the feature can be seen offline; the card keeps the output.
+func TestDemoRunsChecksInATerminal(t *testing.T) {
+	s, ev := startDemo(t, 0)
+	if _, err := s.Prompt("hello"); err != nil {
+		t.Fatal(err)
+	}
+	answerNext(t, s, ev, acp.AllowOnce)
+	ev.waitFor(t, "turn_end", kind(acp.EventTurnEnd))
+	for _, e := range s.Snapshot().Entries {
+		if e.Kind == acp.KindTool && e.ToolKind == "execute" {
+			if len(e.Content) != 1 || e.Content[0].Type != "terminal" || !strings.HasSuffix(e.Content[0].Output, "\nPASS\n") ||
+				exitCode(e.Content[0].ExitStatus) != "0" || e.Status != acp.StatusCompleted {
+				t.Fatalf("the checks card: %+v", e)
+			}
+			return
+		}
+	}
+	t.Fatal("no checks card")
+}

@@ -29,6 +29,7 @@ type Agent struct {
 	cancels  map[string]context.CancelFunc // session id → cancel of its running turn
 	turns    map[string]int
 	ready    chan struct{} // closed once conn is set: the inbound loop may start before that
+	terminal bool          // the client runs terminals (its initialize said so)
 }
 
 // Serve runs the demo agent on r/w (its stdin and stdout) until r reaches EOF. pace is the pause
@@ -68,6 +69,11 @@ func (a *Agent) HandleRequest(req *acp.Request) {
 	<-a.ready
 	switch req.Method {
 	case acp.MethodInitialize:
+		var p acp.InitializeParams
+		_ = json.Unmarshal(req.Params, &p) // a client that says nothing runs no terminals
+		a.mu.Lock()
+		a.terminal = p.ClientCapabilities.Terminal
+		a.mu.Unlock()
 		req.Reply(map[string]any{
 			"protocolVersion":   acp.ProtocolVersion,
 			"agentCapabilities": map[string]any{"loadSession": false, "promptCapabilities": map[string]any{"image": true, "embeddedContext": true}},

@@ -209,7 +209,8 @@ func (s *script) finishEdit(id string, diff map[string]any, allowed bool) bool {
 		"content": []any{diff, toolText(note)}}) && s.pause()
 }
 
-// runChecks is an execute tool call whose terminal-style output grows line by line.
+// runChecks is an execute tool call whose terminal-style output grows line by line: in a
+// terminal of the client's when it runs them, else as text.
 func (s *script) runChecks() bool {
 	id := s.toolID("check")
 	if !s.update(map[string]any{"sessionUpdate": "tool_call", "toolCallId": id, "title": "Run go test ./...",
@@ -217,6 +218,9 @@ func (s *script) runChecks() bool {
 		return false
 	}
 	lines := []string{"$ go test ./...", "ok  \texample.com/app\t0.012s", "ok  \texample.com/app/store\t0.034s", "ok  \texample.com/app/web\t0.021s", "PASS"}
+	if ok, ran := s.checksInTerminal(id, lines); ran {
+		return ok
+	}
 	for i := range lines {
 		if !s.pause() || !s.update(map[string]any{"sessionUpdate": "tool_call_update", "toolCallId": id,
 			"content": []any{toolText(strings.Join(lines[:i+1], "\n"))}}) {
