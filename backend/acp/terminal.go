@@ -79,8 +79,9 @@ type TerminalOutputResult struct {
 
 // terminal is one command run for the agent, in its own process group, with its stdout and
 // stderr interleaved into one pipe whose tail is kept. Its view is published, in order and at
-// most every terminalRefresh while output flows, then once more when the command has exited and
-// when the output has ended.
+// most every terminalRefresh while output flows; the end of the output and the exit are
+// published before anyone is told of them (wait_for_exit, terminal/output), so a tool card
+// never lags behind what the agent knows.
 type terminal struct {
 	id       string
 	cmd      *exec.Cmd
@@ -91,6 +92,7 @@ type terminal struct {
 	buf   outputBuffer
 	eof   bool
 	exit  *TerminalExitStatus // set once, before exited is closed
+	dirty bool                // changed since the last view was published
 	timer *time.Timer         // a scheduled refresh, or nil
 
 	pubMu   sync.Mutex    // publishes one at a time, so a stale view never follows a newer one
@@ -135,6 +137,7 @@ func (t *terminal) read() {
 		if n > 0 {
 			t.mu.Lock()
 			t.buf.write(p[:n])
+			t.dirty = true
 			if t.timer == nil {
 				t.timer = time.AfterFunc(terminalRefresh, t.publish)
 			}
@@ -146,10 +149,10 @@ func (t *terminal) read() {
 	}
 	t.out.Close()
 	t.mu.Lock()
-	t.eof = true
+	t.eof, t.dirty = true, true
 	t.mu.Unlock()
-	close(t.drained)
 	t.publish()
+	close(t.drained)
 }
 
 // wait reports the exit once the output written before it has been read (or terminalDrain has
@@ -164,13 +167,13 @@ func (t *terminal) wait() {
 	}
 	drain.Stop()
 	t.mu.Lock()
-	t.exit = &st
+	t.exit, t.dirty = &st, true
 	t.mu.Unlock()
-	close(t.exited)
 	t.publish()
+	close(t.exited)
 }
 
-// publish sends the current view and cancels a scheduled refresh.
+// publish sends the current view, unless it was sent already, and cancels a scheduled refresh.
 func (t *terminal) publish() {
 	t.pubMu.Lock()
 	defer t.pubMu.Unlock()
@@ -179,6 +182,11 @@ func (t *terminal) publish() {
 		t.timer.Stop()
 		t.timer = nil
 	}
+	if !t.dirty { // a refresh that fired while a newer view was being published
+		t.mu.Unlock()
+		return
+	}
+	t.dirty = false
 	out, cut := tailOnBoundary(t.buf.bytes(t.eof), TerminalDisplayBytes)
 	v := TerminalView{Output: string(out), Truncated: t.buf.truncated || cut, ExitStatus: t.exit}
 	t.mu.Unlock()

@@ -104,4 +104,17 @@ describe('golden event files', () => {
     ]);
     expect(s.turns).toEqual([{ turn: 1, stopReason: 'end_turn' }]);
   });
+
+  it("terminal_turn.json shows the terminal's output in its tool card", () => {
+    const s = applyAll(emptyState('s1'), load('terminal_turn.json'));
+    const tool = s.entries.find((e) => e.kind === 'tool');
+    expect(tool?.status).toBe('failed');
+    expect(tool?.content?.[0]).toEqual({
+      type: 'terminal',
+      terminalId: 'term-1',
+      output: 'step 2\nstep 3\n',
+      truncated: true,
+      exitStatus: { exitCode: 2, signal: null },
+    });
+  });
 });

@@ -1,0 +1,68 @@
+package acp_test
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"agentdesk/backend/acp"
+)
+
+// TestGoldenTerminalTurn pins the JSON of a tool card that shows one of our terminals (output
+// cut at the agent's byte limit, exit code) for the frontend, which folds the same file, and the
+// card's Markdown. -update rewrites both; the events file comes from a live run, so the number
+// of live refreshes in it may differ between runs, never what they fold to.
+func TestGoldenTerminalTurn(t *testing.T) {
+	limit := int64(14)
+	s, ev, _ := startTerminals(t, t.TempDir(), func(c *acp.Conn, req *acp.Request) {
+		defer req.Reply(acp.PromptResult{StopReason: acp.StopEndTurn}, nil)
+		id, err := createTerminal(c, acp.CreateTerminalParams{Command: `printf 'step 1\nstep 2\nstep 3\n'; exit 2`, OutputByteLimit: &limit})
+		if err != nil {
+			return
+		}
+		_ = terminalCall(c, acp.MethodTerminalWaitForExit, id, nil)
+		_ = terminalCall(c, acp.MethodTerminalRelease, id, nil)
+		sendUpdate(c, `{"sessionUpdate":"tool_call_update","toolCallId":"run","status":"failed"}`)
+		sendUpdate(c, `{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"The third step failed."}}`)
+	})
+	if _, err := s.Prompt("run the steps"); err != nil {
+		t.Fatal(err)
+	}
+	ev.waitFor(t, "turn_end", kind(acp.EventTurnEnd))
+	ev.waitFor(t, "idle", kind(acp.EventState))
+	live, snap := ev.list(), s.Snapshot()
+	assertFoldEqualsSnapshot(t, live, snap)
+
+	mdPath := filepath.Join("testdata", "transcripts", "terminal.md")
+	evPath := filepath.Join(goldenEvents, "terminal_turn.json")
+	if *update {
+		raw, err := json.MarshalIndent(live, "", " ")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for path, data := range map[string][]byte{evPath: raw, mdPath: []byte(markdown(snap.Entries))} {
+			if err := os.WriteFile(path, data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	wantMD, err := os.ReadFile(mdPath)
+	if err != nil {
+		t.Fatalf("%v (run go test ./backend/acp -run GoldenTerminal -update)", err)
+	}
+	if got := markdown(snap.Entries); got != string(wantMD) {
+		t.Fatalf("transcript differs from %s:\n%s", mdPath, got)
+	}
+	raw, err := os.ReadFile(evPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var golden []acp.Event
+	if err := json.Unmarshal(raw, &golden); err != nil {
+		t.Fatalf("decode %s: %v", evPath, err)
+	}
+	if got := markdown(fold(golden)); got != string(wantMD) {
+		t.Fatalf("%s folds to a different transcript:\n%s", evPath, got)
+	}
+}
