@@ -1,8 +1,9 @@
 // Package demoagent is agentdesk's built-in Demo agent: a real ACP agent, served on stdio by
 // `agentdesk demo-agent`, with no model behind it. Its scripted turn shows every feature —
 // thoughts, a plan, a read tool call, an edit with a diff guarded by a permission request,
-// terminal-style output, a Markdown reply and usage — paced like a real agent, and it honours
-// session/cancel at every step. It never writes to disk: the edit is shown, not applied.
+// terminal output (from a terminal of the client's when it offers them: a shell that only
+// prints), a Markdown reply and usage — paced like a real agent, and it honours session/cancel
+// at every step. It never writes to disk: the edit is shown, not applied.
 package demoagent
 
 import (
