@@ -2,6 +2,7 @@
 // which give the untyped bridge the types of protocol.ts. A Go error rejects the promise with
 // its message (a string); errorMessage() turns any rejection into text for the error banner.
 import * as App from '../../wailsjs/go/main/App.js';
+import type { AgentSettings, AuthPrompt, ImportResult } from './agents';
 import type { AgentInfo, Attachment, FolderFile, HistoryItem, HistoryStatus, JournalLine, SessionInfo, Snapshot } from './protocol';
 
 export function ListAgents(): Promise<AgentInfo[]> {
@@ -123,6 +124,49 @@ export function Messages(sessionId: string): Promise<JournalLine[]> {
 /** Used only by the smoke test's injected script, never by the UI. */
 export function SelfTestDone(report: string): Promise<void> {
   return App.SelfTestDone(report).then(() => undefined);
+}
+
+/** Why the custom agents file cannot be read, or "" (said once, at start-up). */
+export function AgentsNotice(): Promise<string> {
+  return App.AgentsNotice().then((v) => v ?? '');
+}
+
+/** A custom agent for the editor; secrets say whether they are set, never their value. */
+export function GetAgent(id: string): Promise<AgentSettings> {
+  return App.GetAgent(id).then((v) => v as unknown as AgentSettings);
+}
+
+/** Adds (id '') or replaces a custom agent; rejects with the reason when it is not valid. */
+export function SaveAgent(settings: AgentSettings): Promise<AgentInfo> {
+  return App.SaveAgent(settings).then((v) => v as unknown as AgentInfo);
+}
+
+/** Deletes a custom agent and its secrets. */
+export function DeleteAgent(id: string): Promise<void> {
+  return App.DeleteAgent(id).then(() => undefined);
+}
+
+/** Adds the agents of Zed's settings (comments and trailing commas allowed). */
+export function ImportZedAgents(text: string): Promise<ImportResult> {
+  return App.ImportZedAgents(text).then((v) => v as unknown as ImportResult);
+}
+
+/** The login methods of a session that failed because its agent needs a login (none otherwise). */
+export function SessionAuth(sessionId: string): Promise<AuthPrompt> {
+  return App.SessionAuth(sessionId).then((v) => v as unknown as AuthPrompt);
+}
+
+/**
+ * Starts the failed session's agent again after a login with `methodId` (env_var: `values` are
+ * stored as the agent's secrets first). Resolves at once, like StartSession.
+ */
+export function StartSessionWithAuth(sessionId: string, methodId: string, values: Record<string, string>): Promise<SessionInfo> {
+  return App.StartSessionWithAuth(sessionId, methodId, values).then((v) => v as unknown as SessionInfo);
+}
+
+/** Opens a terminal window running a terminal login method's command. */
+export function RunAuthInTerminal(sessionId: string, methodId: string): Promise<void> {
+  return App.RunAuthInTerminal(sessionId, methodId).then(() => undefined);
 }
 
 /** The text to show for a rejected binding call (Go errors reject with a plain string). */

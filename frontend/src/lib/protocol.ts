@@ -248,6 +248,10 @@ export interface AgentInfo {
   name: string;
   available: boolean;
   reason?: string | null;
+  /** The user's own agent (agents.json): it can be edited and deleted. */
+  custom?: boolean;
+  /** A custom agent's default project folder. */
+  folder?: string;
 }
 
 export interface SessionInfo {

@@ -6,6 +6,7 @@
 // (paths relative to the test file), then drive the page with ./harness.ts. This module must not
 // import the wailsjs modules itself (it builds their mocks).
 import { vi } from 'vitest';
+import type { AgentSettings, AuthPrompt, ImportResult } from '../lib/agents';
 import type { AgentInfo, Attachment, FolderFile, HistoryItem, JournalLine, Snapshot } from '../lib/protocol';
 
 export const AGENTS: AgentInfo[] = [
@@ -51,6 +52,21 @@ export function appMock() {
     SelfTestDone: vi.fn(async () => {}),
     RenameHistory: vi.fn(async (_id: string, _title: string) => {}),
     DeleteHistory: vi.fn(async (_id: string) => {}),
+    AgentsNotice: vi.fn(async () => ''),
+    GetAgent: vi.fn(async (id: string): Promise<AgentSettings> => ({ id, name: id, command: id, args: '', env: [], folder: '' })),
+    SaveAgent: vi.fn(async (s: AgentSettings): Promise<AgentInfo> => ({ id: s.id || 'custom', name: s.name, available: true, custom: true })),
+    DeleteAgent: vi.fn(async (_id: string) => {}),
+    ImportZedAgents: vi.fn(async (_text: string): Promise<ImportResult> => ({ added: [], skipped: [] })),
+    SessionAuth: vi.fn(
+      async (sessionId: string): Promise<AuthPrompt> => ({ sessionId, agentId: '', agentName: '', message: '', methods: [], canRunTerminal: false }),
+    ),
+    StartSessionWithAuth: vi.fn(async (_sessionId: string, _methodId: string, _values: Record<string, string>) => ({
+      sessionId: 's2',
+      agentId: 'demo',
+      agentName: 'Demo agent',
+      cwd: FOLDER,
+    })),
+    RunAuthInTerminal: vi.fn(async (_sessionId: string, _methodId: string) => {}),
     ExportHistory: vi.fn(async (id: string, format: string) => (format === 'md' ? `# Session ${id}\n` : '{}')),
     SetConfigOption: vi.fn(async (_sessionId: string, _configId: string, _valueJSON: string) => {}),
     SetMode: vi.fn(async (_sessionId: string, _modeId: string) => {}),

@@ -1,0 +1,139 @@
+// The agent editor's store: whether the dialog is open, which custom agent is being edited (a
+// copy in `form`), and the Zed import. Every change goes through the bindings (SaveAgent,
+// DeleteAgent, ImportZedAgents) and then `onChanged` reloads the picker's list. Failures are
+// shown inside the dialog (`error`), where the user is looking, not in the page's banner.
+import * as api from '../lib/api';
+import { emptyAgent, emptyVar, type AgentSettings, type ImportResult } from '../lib/agents';
+import type { AgentInfo } from '../lib/protocol';
+
+export interface AgentEditorDeps {
+  getAgent?: (id: string) => Promise<AgentSettings>;
+  saveAgent?: (settings: AgentSettings) => Promise<AgentInfo>;
+  deleteAgent?: (id: string) => Promise<void>;
+  importZed?: (text: string) => Promise<ImportResult>;
+  /** The agents changed: reload the picker's list. `selected` is the agent saved, if one was. */
+  onChanged?: (selected?: AgentInfo) => Promise<void> | void;
+}
+
+export type EditorView = 'edit' | 'import';
+
+export class AgentEditorStore {
+  open = $state(false);
+  view = $state<EditorView>('edit');
+  /** The agent being edited ('' id: a new one). */
+  form = $state<AgentSettings>(emptyAgent());
+  busy = $state(false);
+  error = $state('');
+  importText = $state('');
+  imported = $state<ImportResult | null>(null);
+
+  readonly #deps: Required<AgentEditorDeps>;
+
+  constructor(deps: AgentEditorDeps = {}) {
+    this.#deps = {
+      getAgent: deps.getAgent ?? api.GetAgent,
+      saveAgent: deps.saveAgent ?? api.SaveAgent,
+      deleteAgent: deps.deleteAgent ?? api.DeleteAgent,
+      importZed: deps.importZed ?? api.ImportZedAgents,
+      onChanged: deps.onChanged ?? (() => {}),
+    };
+  }
+
+  /** Opens the dialog on custom agent `id`, or on a new agent. */
+  async show(id?: string): Promise<void> {
+    this.open = true;
+    this.imported = null;
+    if (id) await this.edit(id);
+    else this.newAgent();
+  }
+
+  close(): void {
+    this.open = false;
+    this.error = '';
+  }
+
+  newAgent(): void {
+    this.view = 'edit';
+    this.error = '';
+    this.form = emptyAgent();
+  }
+
+  async edit(id: string): Promise<void> {
+    this.view = 'edit';
+    this.error = '';
+    try {
+      this.form = await this.#deps.getAgent(id);
+    } catch (err) {
+      this.error = api.errorMessage(err);
+    }
+  }
+
+  addVar(secret = false): void {
+    this.form.env = [...this.form.env, emptyVar(secret)];
+  }
+
+  removeVar(index: number): void {
+    this.form.env = this.form.env.filter((_, i) => i !== index);
+  }
+
+  /** Forgets a stored secret's value: the field must be filled in again before saving. */
+  replaceSecret(index: number): void {
+    const v = this.form.env[index];
+    if (v) this.form.env[index] = { ...v, isSet: false, value: '' };
+  }
+
+  /** Saves the form; resolves true when saved (the form then shows the saved agent). */
+  async save(): Promise<boolean> {
+    if (this.busy) return false;
+    this.busy = true;
+    this.error = '';
+    try {
+      const saved = await this.#deps.saveAgent($state.snapshot(this.form));
+      await this.#deps.onChanged(saved);
+      this.form = await this.#deps.getAgent(saved.id);
+      return true;
+    } catch (err) {
+      this.error = api.errorMessage(err);
+      return false;
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  async remove(): Promise<void> {
+    const id = this.form.id;
+    if (!id || this.busy) return;
+    this.busy = true;
+    this.error = '';
+    try {
+      await this.#deps.deleteAgent(id);
+      await this.#deps.onChanged();
+      this.newAgent();
+    } catch (err) {
+      this.error = api.errorMessage(err);
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  showImport(): void {
+    this.view = 'import';
+    this.error = '';
+    this.imported = null;
+  }
+
+  async runImport(): Promise<void> {
+    if (this.busy) return;
+    this.busy = true;
+    this.error = '';
+    try {
+      this.imported = await this.#deps.importZed(this.importText);
+      this.importText = '';
+      await this.#deps.onChanged();
+    } catch (err) {
+      this.error = api.errorMessage(err);
+    } finally {
+      this.busy = false;
+    }
+  }
+}
