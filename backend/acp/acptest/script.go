@@ -43,6 +43,21 @@ type Step struct {
 	// Exit ends the agent with this status after writing Stderr to its stderr.
 	Exit   *int   `json:"exit,omitempty"`
 	Stderr string `json:"stderr,omitempty"`
+	// When, if set, plays the step only when the agent's environment has this variable set
+	// (non-empty), or with a leading "!" only when it has not: one script then plays an agent
+	// before and after a login that put a key in its environment.
+	When string `json:"when,omitempty"`
+}
+
+// applies reports whether the step's When holds in this process's environment.
+func (st Step) applies() bool {
+	if st.When == "" {
+		return true
+	}
+	if name, ok := strings.CutPrefix(st.When, "!"); ok {
+		return os.Getenv(name) == ""
+	}
+	return os.Getenv(st.When) != ""
 }
 
 // Stream generates Chunks session/update chunk notifications spread evenly over Messages
@@ -101,6 +116,9 @@ func (s Script) Run(stdin io.Reader, stdout io.Writer) error {
 		return err
 	}
 	for i, st := range s {
+		if !st.applies() {
+			continue
+		}
 		var err error
 		switch {
 		case st.Expect != "":

@@ -116,3 +116,17 @@ func TestStreamPacedWritesTheSameLines(t *testing.T) {
 		t.Fatalf("err %v", err)
 	}
 }
+
+// A step with When plays only when its variable is set (or, with "!", unset) in the agent's
+// environment: one script for an agent before and after an env_var login.
+func TestStepsCanDependOnTheEnvironment(t *testing.T) {
+	steps := `{"when":"ACPTEST_KEY","send":"with key"},{"when":"!ACPTEST_KEY","send":"without key"}`
+	t.Setenv("ACPTEST_KEY", "")
+	if got := play(t, steps); len(got) != 1 || got[0] != "without key" {
+		t.Fatalf("unset: %q", got)
+	}
+	t.Setenv("ACPTEST_KEY", "k-123")
+	if got := play(t, steps); len(got) != 1 || got[0] != "with key" {
+		t.Fatalf("set: %q", got)
+	}
+}
