@@ -143,4 +143,10 @@ func TestNoBusMeansTheFile(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "secrets.json")); err != nil {
 		t.Fatal(err)
 	}
+	t.Setenv("XDG_RUNTIME_DIR", "")
+	t.Setenv("DBUS_SESSION_BUS_ADDRESS", "unix:path=/nonexistent")
+	t.Setenv("AGENTDESK_NO_KEYRING", "1")
+	if _, ok := OpenSecrets(dir).(*FileSecrets); !ok {
+		t.Fatal("AGENTDESK_NO_KEYRING=1 did not choose the file")
+	}
 }
