@@ -23,6 +23,11 @@ export class Cell {
   permissions = $state.raw<readonly PermissionRequest[]>(NONE);
   /** Closed permission requests of this tool card. */
   decisions = $state.raw<readonly Decision[]>(NONE);
+  /** UI state kept here rather than in the components, which a virtualised list unmounts:
+   *  a thought opened (true) or closed (false) by the person, null = open while last. */
+  thoughtOpen = $state<boolean | null>(null);
+  /** A tool card collapsed by the person. */
+  toolCollapsed = $state(false);
 
   constructor(entry: Entry) {
     this.id = entry.id;

@@ -1,0 +1,199 @@
+// A windowed (virtualised) list for Svelte 5: only the rows near the viewport are in the DOM.
+//
+// The windowing itself is @tanstack/virtual-core, the framework-agnostic core of TanStack Virtual
+// (well kept and widely used): measured row heights cached by key, binary-searched visible range,
+// scroll anchoring when a row above the viewport changes height, and end anchoring (anchorTo:
+// 'end') so a viewport at the bottom stays there while the last row grows. Its own Svelte adapter
+// is built on svelte/store; this is the same wiring (setOptions + _willUpdate on each change,
+// _didMount on mount, onChange -> re-render) as a small runes class instead.
+//
+// What this adds on top:
+// - Pinned rows: indexes the caller always wants rendered whatever the scroll position (the
+//   streaming last row, an open permission prompt, the row holding the keyboard focus).
+// - Small lists (up to renderAllUpTo rows) are rendered whole, so short transcripts behave like a
+//   plain page (the browser's find-in-page sees everything).
+// - No layout (a zero-height viewport, or a DOM without layout such as the unit tests'): the
+//   library renders nothing then; we render the last renderAllUpTo rows (and the pinned ones).
+//
+// Every option callback runs untracked: the caller's state read there (row keys, sizes) must not
+// become a dependency of whatever renders the rows. Call update() when the rows change instead.
+import {
+  defaultRangeExtractor,
+  elementScroll,
+  observeElementOffset,
+  observeElementRect,
+  Virtualizer,
+  type Range,
+} from '@tanstack/virtual-core';
+import { untrack } from 'svelte';
+
+export interface VirtualListOptions {
+  getScrollElement: () => HTMLElement | null | undefined;
+  /** A stable key per row (its size is cached under it). */
+  getKey: (index: number) => string;
+  /** The height of a row not measured yet, in px. */
+  estimateSize: (index: number) => number;
+  /** Rows rendered whatever the scroll position. */
+  pinned?: () => readonly number[];
+  /** Lists of up to this many rows are rendered whole (default 100). */
+  renderAllUpTo?: number;
+  /** Rows rendered beyond each edge of the viewport (default 4). */
+  overscan?: number;
+  gap?: number;
+  paddingStart?: number;
+  paddingEnd?: number;
+}
+
+/** One rendered row: its index, key and offset from the top of the list, in px. */
+export interface Row {
+  index: number;
+  key: string;
+  start: number;
+}
+
+/**
+ * The indexes to render, ascending and unique: every row of a list of up to renderAllUpTo rows;
+ * otherwise the visible rows (with their overscan), or the last renderAllUpTo rows when there is
+ * no layout (visible === null), plus the pinned rows.
+ */
+export function pickIndexes(
+  count: number,
+  visible: readonly number[] | null,
+  pinned: readonly number[],
+  renderAllUpTo: number,
+): number[] {
+  if (count <= renderAllUpTo) return Array.from({ length: count }, (_, i) => i);
+  const set = new Set<number>();
+  if (visible) for (const i of visible) set.add(i);
+  else for (let i = count - renderAllUpTo; i < count; i++) set.add(i);
+  for (const i of pinned) if (i >= 0 && i < count) set.add(i);
+  return [...set].sort((a, b) => a - b);
+}
+
+/**
+ * A row's height: from the ResizeObserver entry when there is one. Without one (a row just
+ * mounted) it reads no layout, unlike the library's default: during a stream rows mount once per
+ * event, several times a frame, and a synchronous read would force a layout each time. The
+ * observer reports the real height after the frame's layout, before it is painted.
+ */
+function measureRow(el: HTMLElement, entry: ResizeObserverEntry | undefined, v: Virtualizer<HTMLElement, HTMLElement>): number {
+  const box = entry?.borderBoxSize?.[0];
+  if (box) return Math.round(box.blockSize);
+  if (entry) return Math.round(el.getBoundingClientRect().height);
+  const index = v.indexFromElement(el);
+  return v.itemSizeCache.get(v.options.getItemKey(index)) ?? v.options.estimateSize(index);
+}
+
+export class VirtualList {
+  readonly #o: VirtualListOptions;
+  readonly #v: Virtualizer<HTMLElement, HTMLElement>;
+  #version = $state(0);
+  #count = 0;
+  #mounted = false;
+  #frame = false;
+
+  constructor(options: VirtualListOptions) {
+    this.#o = options;
+    this.#v = new Virtualizer(this.#options());
+  }
+
+  #options() {
+    const o = this.#o;
+    const count = this.#count;
+    const all = o.renderAllUpTo ?? 100;
+    return {
+      count,
+      getScrollElement: () => untrack(() => o.getScrollElement() ?? null),
+      getItemKey: (i: number) => untrack(() => o.getKey(i)),
+      estimateSize: (i: number) => untrack(() => o.estimateSize(i)),
+      // A new function per update(): the library memoises the range on this function's identity,
+      // so a change of the pinned rows alone still recomputes it.
+      rangeExtractor: (range: Range) =>
+        pickIndexes(count, defaultRangeExtractor(range), untrack(() => o.pinned?.() ?? []), all),
+      scrollToFn: elementScroll,
+      observeElementRect,
+      observeElementOffset,
+      measureElement: measureRow,
+      onChange: () => this.#bump(),
+      anchorTo: 'end' as const,
+      overscan: o.overscan ?? 4,
+      gap: o.gap ?? 0,
+      paddingStart: o.paddingStart ?? 0,
+      paddingEnd: o.paddingEnd ?? 0,
+    };
+  }
+
+  // Untracked: bumps happen inside effects (mount, a row's measuring attachment), which must not
+  // come to depend on the version they bump.
+  #bump(): void {
+    untrack(() => this.#version++);
+  }
+
+  /**
+   * The rows changed (count, keys, pinned rows): call before the DOM update ($effect.pre). The
+   * rows are recomputed at once; the library's after-commit step (_willUpdate, which may read the
+   * scroll height) runs once per animation frame, before it is painted, however many updates the
+   * frame had: a read per update would force a layout per streamed event.
+   */
+  update(count: number): void {
+    this.#count = count;
+    this.#v.setOptions(this.#options());
+    this.#bump();
+    if (this.#mounted && !this.#frame) {
+      this.#frame = true;
+      const run = () => {
+        this.#frame = false;
+        if (this.#mounted) this.#v._willUpdate();
+      };
+      if (typeof requestAnimationFrame === 'function') requestAnimationFrame(run);
+      else queueMicrotask(run);
+    }
+  }
+
+  /** Starts observing the scroll element (call from an $effect once it is in the DOM). */
+  mount(): () => void {
+    const cleanup = this.#v._didMount();
+    this.#mounted = true;
+    this.#v._willUpdate();
+    this.#bump();
+    return () => {
+      this.#mounted = false;
+      cleanup();
+    };
+  }
+
+  /** The rows to render, in order. */
+  get rows(): Row[] {
+    void this.#version;
+    const items = this.#v.getVirtualItems();
+    if (items.length > 0 || this.#count === 0) {
+      return items.map((it) => ({ index: it.index, key: String(it.key), start: it.start }));
+    }
+    if (!this.#mounted) return [];
+    const pinned = untrack(() => this.#o.pinned?.() ?? []);
+    return pickIndexes(this.#count, null, pinned, this.#o.renderAllUpTo ?? 100).map((index) => ({
+      index,
+      key: untrack(() => this.#o.getKey(index)),
+      start: 0,
+    }));
+  }
+
+  /** The height of the whole list (rows, gaps and paddings), in px. */
+  get totalSize(): number {
+    void this.#version;
+    return this.#v.getTotalSize();
+  }
+
+  /** Attachment for each rendered row (which needs data-index): measures it, now and on resize. */
+  readonly measure = (node: HTMLElement): void => {
+    this.#v.measureElement(node);
+  };
+
+  scrollToEnd(): void {
+    this.#v.scrollToEnd();
+  }
+
+  scrollToIndex(index: number, align: 'start' | 'center' | 'end' | 'auto' = 'auto'): void {
+    this.#v.scrollToIndex(index, { align });
+  }
+}
