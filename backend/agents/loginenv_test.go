@@ -8,7 +8,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // bashWithHome returns bash and sets HOME to a temp dir holding profile as ~/.bash_profile.
@@ -51,33 +52,50 @@ echo "bye noise" >&2
 }
 
 func TestCaptureLoginEnvGivesUpOnAHangingStartupFile(t *testing.T) {
-	dir := t.TempDir()
-	pidFile := filepath.Join(dir, "sleep.pid")
-	bash, _ := bashWithHome(t, "sleep 1000 & echo $! > "+pidFile+"\nwait\n")
-	ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
+	// The profile starts a child, tells its pid through a FIFO, then waits for it forever. The
+	// test cancels the capture once the child runs: no timing involved.
+	fifo := filepath.Join(t.TempDir(), "sleep.pid")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	bash, _ := bashWithHome(t, "sleep 1000 & echo $! > "+fifo+"\nwait\n")
+	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
+	pids := make(chan string, 1)
+	go func() {
+		raw, _ := os.ReadFile(fifo) // blocks until the profile has written and closed it
+		pids <- strings.TrimSpace(string(raw))
+		cancel()
+	}()
 	_, err := CaptureLoginEnv(ctx, bash)
 	if err == nil || !strings.Contains(err.Error(), "did not finish in time") {
-		t.Fatalf("err = %v, want a timeout that says so", err)
+		t.Fatalf("err = %v, want a give-up that says so", err)
 	}
-	raw, readErr := os.ReadFile(pidFile)
-	if readErr != nil {
-		t.Fatalf("the profile did not start its sleep: %v", readErr)
+	var pid int
+	select {
+	case raw := <-pids:
+		pid, _ = strconv.Atoi(raw)
+	default:
+		if w, err := os.OpenFile(fifo, os.O_WRONLY|syscall.O_NONBLOCK, 0); err == nil {
+			w.Close() // let the reader go
+		}
+		t.Fatal("the capture ended before the profile started its child")
 	}
-	pid, _ := strconv.Atoi(strings.TrimSpace(string(raw)))
-	if alive(pid) {
+	if pid == 0 || alive(pid) {
 		t.Errorf("the startup file's child %d outlived the capture: its process group was not killed", pid)
 	}
 }
 
-// alive reports whether pid runs (a zombie waiting to be reaped does not count).
+// alive reports whether pid still runs 5 s after the capture killed its group: it waits for the
+// exit on a pidfd (the kill is sent, but the exit is asynchronous), never by polling the clock.
 func alive(pid int) bool {
-	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	fd, err := unix.PidfdOpen(pid, 0)
 	if err != nil {
-		return syscall.Kill(pid, 0) == nil
+		return false // already gone and reaped
 	}
-	fields := strings.Fields(string(stat[strings.LastIndexByte(string(stat), ')')+1:]))
-	return len(fields) > 0 && fields[0] != "Z" && fields[0] != "X"
+	defer unix.Close(fd)
+	n, err := unix.Poll([]unix.PollFd{{Fd: int32(fd), Events: unix.POLLIN}}, 5000)
+	return err == nil && n == 0
 }
 
 func TestCaptureLoginEnvRefusesWhatItCannotRun(t *testing.T) {
