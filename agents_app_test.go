@@ -132,7 +132,17 @@ func TestSecretsAreMaskedInEveryExportPath(t *testing.T) {
 	}
 	md, _ := a.ExportHistory(info.SessionID, formatMarkdown)
 	js, _ := a.ExportHistory(info.SessionID, formatJSON)
-	for what, text := range map[string]string{"journal": journal, "Markdown export": md, "JSON export": js} {
+	saved := ""
+	for _, format := range []string{formatMarkdown, formatJSON} {
+		dialog := &fakeDialog{path: filepath.Join(t.TempDir(), "export."+format)}
+		a.saveDialog = dialog.show
+		if _, err := a.SaveHistoryExport(info.SessionID, format); err != nil {
+			t.Fatal(err)
+		}
+		data, _ := os.ReadFile(dialog.path)
+		saved += string(data) + dialog.asked[0].DefaultFilename + "\n"
+	}
+	for what, text := range map[string]string{"journal": journal, "Markdown export": md, "JSON export": js, "saved exports": saved} {
 		if strings.Contains(text, token) || !strings.Contains(text, agents.Mask) {
 			t.Errorf("%s: the secret is not masked:\n%s", what, text)
 		}

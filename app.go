@@ -30,11 +30,13 @@ type App struct {
 	agents *catalog       // the agents that can be started, custom ones and secrets included (agents_app.go)
 	health *historyHealth // whether writes to the history succeed
 	self   selfTest
+
+	saveDialog saveDialogFunc // runtime.SaveFileDialog (export_app.go); swapped in tests
 }
 
 // NewApp creates the App with the Wails runtime wired in; startup opens the store.
 func NewApp() *App {
-	return &App{emit: runtime.EventsEmit, quit: runtime.Quit, self: selfTestFromEnv()}
+	return &App{emit: runtime.EventsEmit, quit: runtime.Quit, saveDialog: runtime.SaveFileDialog, self: selfTestFromEnv()}
 }
 
 // startup is Wails' OnStartup hook.

@@ -75,6 +75,15 @@ export function ExportHistory(id: string, format: 'md' | 'json'): Promise<string
   return App.ExportHistory(id, format);
 }
 
+/**
+ * Saves a saved session to a file the user picks in the system's save dialog, as Markdown ("md")
+ * or JSON ("json"). Resolves to the path written, or "" when the user cancelled; rejects saying
+ * what failed and what to do.
+ */
+export function SaveHistoryExport(id: string, format: 'md' | 'json'): Promise<string> {
+  return App.SaveHistoryExport(id, format).then((v) => v ?? '');
+}
+
 /** Deletes a saved session with its transcript and journal. */
 export function DeleteHistory(id: string): Promise<void> {
   return App.DeleteHistory(id).then(() => undefined);

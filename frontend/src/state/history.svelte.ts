@@ -1,6 +1,6 @@
 // The history sidebar's store: the list (ListHistory(query), search debounced), the saved
 // session currently opened in the transcript area (read-only), and the item actions (rename,
-// delete, copy as Markdown).
+// delete, copy as Markdown, save to a file as Markdown or JSON).
 import * as api from '../lib/api';
 import { realClock, type Clock } from '../lib/clock';
 import { copyText } from '../lib/events';
@@ -15,6 +15,7 @@ export interface HistoryStoreDeps {
   renameHistory?: (id: string, title: string) => Promise<void>;
   deleteHistory?: (id: string) => Promise<void>;
   exportHistory?: (id: string, format: 'md' | 'json') => Promise<string>;
+  saveHistoryExport?: (id: string, format: 'md' | 'json') => Promise<string>;
   copy?: (text: string) => Promise<void>;
   clock?: Clock;
   onError?: (message: string) => void;
@@ -34,6 +35,7 @@ export class HistoryStore {
   readonly #rename: (id: string, title: string) => Promise<void>;
   readonly #delete: (id: string) => Promise<void>;
   readonly #export: (id: string, format: 'md' | 'json') => Promise<string>;
+  readonly #save: (id: string, format: 'md' | 'json') => Promise<string>;
   readonly #copy: (text: string) => Promise<void>;
   readonly #clock: Clock;
   readonly #onError: (message: string) => void;
@@ -47,6 +49,7 @@ export class HistoryStore {
     this.#rename = deps.renameHistory ?? api.RenameHistory;
     this.#delete = deps.deleteHistory ?? api.DeleteHistory;
     this.#export = deps.exportHistory ?? api.ExportHistory;
+    this.#save = deps.saveHistoryExport ?? api.SaveHistoryExport;
     this.#copy = deps.copy ?? copyText;
     this.#clock = deps.clock ?? realClock;
     this.#onError = deps.onError ?? (() => {});
@@ -142,6 +145,19 @@ export class HistoryStore {
     } catch (err) {
       this.#onError(api.errorMessage(err));
       return false;
+    }
+  }
+
+  /**
+   * Saves a saved session to a file the user picks in the system's save dialog. Resolves to the
+   * path written, '' when the user cancelled, or null (error reported) when it failed.
+   */
+  async saveToFile(id: string, format: 'md' | 'json'): Promise<string | null> {
+    try {
+      return (await this.#save(id, format)) ?? '';
+    } catch (err) {
+      this.#onError(api.errorMessage(err));
+      return null;
     }
   }
 

@@ -68,6 +68,7 @@ export function appMock() {
     })),
     RunAuthInTerminal: vi.fn(async (_sessionId: string, _methodId: string) => {}),
     ExportHistory: vi.fn(async (id: string, format: string) => (format === 'md' ? `# Session ${id}\n` : '{}')),
+    SaveHistoryExport: vi.fn(async (id: string, format: string) => `${FOLDER}/${id}.${format}`),
     SetConfigOption: vi.fn(async (_sessionId: string, _configId: string, _valueJSON: string) => {}),
     SetMode: vi.fn(async (_sessionId: string, _modeId: string) => {}),
     SetModel: vi.fn(async (_sessionId: string, _modelId: string) => {}),

@@ -49,6 +49,8 @@ export function RunAuthInTerminal(arg1:string,arg2:string):Promise<void>;
 
 export function SaveAgent(arg1:main.AgentSettings):Promise<main.AgentInfo>;
 
+export function SaveHistoryExport(arg1:string,arg2:string):Promise<string>;
+
 export function SelfTestDone(arg1:string):Promise<void>;
 
 export function SessionAuth(arg1:string):Promise<main.AuthPrompt>;

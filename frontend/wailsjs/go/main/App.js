@@ -94,6 +94,10 @@ export function SaveAgent(arg1) {
   return window['go']['main']['App']['SaveAgent'](arg1);
 }
 
+export function SaveHistoryExport(arg1, arg2) {
+  return window['go']['main']['App']['SaveHistoryExport'](arg1, arg2);
+}
+
 export function SelfTestDone(arg1) {
   return window['go']['main']['App']['SelfTestDone'](arg1);
 }
