@@ -78,7 +78,7 @@ func (e *AuthRequiredError) Error() string {
 			fmt.Fprintf(&b, " (run the agent with: %s)", strings.Join(m.Args, " "))
 		}
 	}
-	b.WriteString("\nchoose one with --auth METHOD_ID")
+	b.WriteString("\nlog in with one of them: in the window, pick it in the login prompt; on the command line, add --auth METHOD_ID")
 	return b.String()
 }
 
