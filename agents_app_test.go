@@ -142,7 +142,12 @@ func TestSecretsAreMaskedInEveryExportPath(t *testing.T) {
 		data, _ := os.ReadFile(dialog.path)
 		saved += string(data) + dialog.asked[0].DefaultFilename + "\n"
 	}
-	for what, text := range map[string]string{"journal": journal, "Markdown export": md, "JSON export": js, "saved exports": saved} {
+	opened, _ := a.OpenHistory(info.SessionID)
+	openedJSON, _ := json.Marshal(opened)
+	found, _ := a.ListHistory(token) // full-text search: the snippet quotes the match
+	foundJSON, _ := json.Marshal(found)
+	for what, text := range map[string]string{"journal": journal, "Markdown export": md, "JSON export": js, "saved exports": saved,
+		"saved session": string(openedJSON), "search result": string(foundJSON)} {
 		if strings.Contains(text, token) || !strings.Contains(text, agents.Mask) {
 			t.Errorf("%s: the secret is not masked:\n%s", what, text)
 		}

@@ -220,9 +220,9 @@ func (a *App) ListHistory(query string) ([]HistoryItem, error) {
 	}
 	out := make([]HistoryItem, 0, len(rows))
 	for _, r := range rows {
-		out = append(out, HistoryItem{ID: r.ID, Title: r.Title, AgentName: r.AgentName, Cwd: r.Cwd,
+		out = append(out, HistoryItem{ID: r.ID, Title: a.agents.Masker().Mask(r.Title), AgentName: r.AgentName, Cwd: r.Cwd,
 			CreatedAt: r.CreatedAt.Format(time.RFC3339), UpdatedAt: r.UpdatedAt.Format(time.RFC3339),
-			Outcome: r.Outcome, Turns: r.Turns, Snippet: r.Snippet})
+			Outcome: r.Outcome, Turns: r.Turns, Snippet: maskSnippet(a.agents.Masker(), r.Snippet)})
 	}
 	return out, nil
 }
@@ -240,7 +240,7 @@ func (a *App) OpenHistory(id string) (acp.Snapshot, error) {
 	if err != nil {
 		return acp.Snapshot{}, fmt.Errorf("could not open session %s: %w", id, err)
 	}
-	return snapshotFromStore(s, turns, entries), nil
+	return maskSnapshot(a.agents.Masker(), snapshotFromStore(s, turns, entries)), nil
 }
 
 // flushHistory lets live sessions' queued changes land, so a list or a saved transcript read

@@ -1,11 +1,15 @@
 package main
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 
+	"agentdesk/backend/acp"
 	"agentdesk/backend/agents"
 )
 
@@ -175,4 +179,37 @@ func (c *catalog) baseEnv() []string {
 		return c.base
 	}
 	return agents.AgentEnv(nil)
+}
+
+// maskSnapshot returns snap with every secret value m knows masked, in every field (entries'
+// text, tool content, errors, stderr). A snapshot that cannot be re-read after masking (it
+// always can: the mask is plain text inside JSON strings) is returned with its text fields
+// masked only.
+func maskSnapshot(m *agents.Masker, snap acp.Snapshot) acp.Snapshot {
+	raw, err := json.Marshal(snap)
+	if err != nil {
+		return snap
+	}
+	masked := m.MaskBytes(raw)
+	if bytes.Equal(masked, raw) {
+		return snap
+	}
+	var out acp.Snapshot
+	if json.Unmarshal(masked, &out) != nil {
+		for i := range snap.Entries {
+			snap.Entries[i].Text = m.Mask(snap.Entries[i].Text)
+		}
+		return snap
+	}
+	return out
+}
+
+// maskSnippet masks a search snippet, whose match markers ([[ ]]) may cut a secret value into
+// pieces: when the text without them holds a value, that text is returned masked, unmarked.
+func maskSnippet(m *agents.Masker, snippet string) string {
+	plain := strings.NewReplacer("[[", "", "]]", "").Replace(snippet)
+	if masked := m.Mask(plain); masked != plain {
+		return masked
+	}
+	return snippet
 }
