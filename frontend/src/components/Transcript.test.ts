@@ -8,6 +8,9 @@ import Transcript from './Transcript.svelte';
 
 afterEach(cleanup);
 
+/** The transcript renders the events of a frame together, before the paint: wait for it. */
+const frame = () => new Promise<void>((resolve) => requestAnimationFrame(() => resolve()));
+
 const SID = 's1';
 
 function state(entries: Entry[], extra: Partial<TranscriptState> = {}): TranscriptState {
@@ -67,10 +70,12 @@ describe('Transcript', () => {
 
     const more = [...entries, ...Array.from({ length: 30 }, (_, i) => agent(110 + i))];
     await rerender({ view: state(more) });
+    await frame();
     expect(thought()).toBeNull(); // out of the last 100 rows
 
     // The same session again with fewer entries: the row comes back with its cell's UI state.
     await rerender({ view: state(entries.slice(0, 40)) });
+    await frame();
     expect(thought()?.querySelector('.md')?.textContent).toContain('pondering');
   });
 

@@ -1,4 +1,4 @@
-// An injectable clock so timers (grace period, elapsed time, debounce, Markdown throttle) can be
+// An injectable clock so timers (grace period, elapsed time, debounce, Markdown throttle, frames) can be
 // driven by tests without waiting. Components read it from context (see App.svelte).
 import { getContext, setContext } from 'svelte';
 
@@ -9,6 +9,11 @@ export interface Clock {
   setTimeout(fn: () => void, ms: number): () => void;
   /** Calls fn every ms; returns a cancel function. */
   setInterval(fn: () => void, ms: number): () => void;
+  /**
+   * Calls fn once before the next repaint (requestAnimationFrame); returns a cancel function.
+   * Optional: without it, work that would wait for the frame is done at once (test clocks).
+   */
+  frame?(fn: () => void): () => void;
 }
 
 export const realClock: Clock = {
@@ -20,6 +25,14 @@ export const realClock: Clock = {
   setInterval(fn, ms) {
     const id = globalThis.setInterval(fn, ms);
     return () => globalThis.clearInterval(id);
+  },
+  frame(fn) {
+    if (typeof globalThis.requestAnimationFrame !== 'function') {
+      const id = globalThis.setTimeout(fn, 16);
+      return () => globalThis.clearTimeout(id);
+    }
+    const id = globalThis.requestAnimationFrame(() => fn());
+    return () => globalThis.cancelAnimationFrame(id);
   },
 };
 
