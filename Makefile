@@ -19,7 +19,7 @@ build-dev:  ## dev-tag binary for e2e: build/bin/agentdesk-dev
 package:    ## Debian package: build/bin/agentdesk_<version>_<arch>.deb
 	scripts/package-deb.sh
 
-bench:      ## Go benchmarks (no timed assertions)
+bench:      ## Go benchmarks, then the e2e perf script (numbers only, no timed assertions)
 	scripts/bench.sh
 
 bindings:   ## regenerate frontend/wailsjs after changing bound Go methods/types

@@ -1,9 +1,20 @@
 #!/usr/bin/env bash
-# `make bench`: Go benchmarks. They print numbers (and ratios against an in-run baseline);
-# they are not timed assertions. Extra arguments go to `go test` (e.g. -count=3).
+# `make bench`: the Go benchmarks, then the end-to-end perf script (e2e/perf.mjs: the real backend
+# and a scripted agent streaming into the UI in headless Chromium, under Xvfb like scripts/e2e.sh).
+# Both print numbers as `name: value unit` lines (and ratios against an in-run baseline); they are
+# not timed assertions. The perf script fails only if the transcript never shows what it was sent.
+# Extra arguments go to `go test` (e.g. -count=3); E2E_GREP=<regexp> picks perf measurements
+# (stream, frame p95, open), BENCH_PERF=0 skips the perf script, BENCH_GO=0 the Go benchmarks.
 set -euo pipefail
 # shellcheck source=scripts/env.sh
 source "$(dirname "$0")/env.sh"
 
 ensure_setup
-go test "${GO_TEST_FLAGS[@]}" -run '^$' -bench . -benchmem "$@" ./backend/...
+if [[ "${BENCH_GO:-1}" != 0 ]]; then
+	go test "${GO_TEST_FLAGS[@]}" -run '^$' -bench . -benchmem "$@" ./backend/...
+fi
+if [[ "${BENCH_PERF:-1}" != 0 ]]; then
+	"$ROOT/scripts/build.sh" --dev
+	say "bench: node e2e/perf.mjs under Xvfb"
+	with_session_bus xvfb-run "${XVFB_ARGS[@]}" node e2e/perf.mjs
+fi

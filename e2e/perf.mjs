@@ -1,0 +1,316 @@
+// End-to-end performance script (`make bench`, after the Go benchmarks): the real backend and a
+// scripted fake agent (acptest's stream step, served by `agentdesk demo-agent --script`) drive the
+// UI in headless Chromium, and the page measures itself. Every figure is printed as a
+// `name: value unit` line; none is asserted (timings are not tests). A run fails only when the
+// transcript never shows everything it was sent.
+//
+// Figures and the issue's targets:
+//   stream_*                 20,000 chunks into 2,000 entries, as fast as the agent can write them:
+//                            time until the transcript shows everything, main-thread long tasks
+//                            (> 50 ms; target: none > 100 ms), p95 frame interval (target <= 33 ms)
+//   frame_p95_300/3000       p95 frame interval of the same paced stream (2,000 chunks into 100
+//                            entries over about 3 s) when the transcript holds 300, then 3,000 entries;
+//                            frame_p95_3000_vs_300 is their ratio (target <= 1.5x)
+//   open_10000_first_paint   a saved session of 10,000 entries, from the click on its history item
+//                            to the first frame that shows its entries (target <= 500 ms)
+//
+// The fake agent reaches the app as a preset: a `claude-agent-acp` wrapper on the app's PATH that
+// execs this binary's demo-agent with the script. The saved session is seeded through the
+// headless CLI (`agentdesk run --agent-cmd ... --db`), the same engine and store the window uses.
+//
+// Env: as e2e/lib/harness.mjs (E2E_GREP selects measurements); PERF_STREAM_CHUNKS /
+// PERF_STREAM_ENTRIES / PERF_OPEN_ENTRIES scale the workloads down for a quick look;
+// PERF_PROFILE=<dir> writes a CPU profile of each measurement there (open it in Chrome's DevTools;
+// an unminified build helps: `npx vite build --minify false --outDir X` and AGENTDESK_E2E_ASSETDIR=X)
+// and prints its heaviest functions by self time.
+import { execFile } from 'node:child_process';
+import { chmod, mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { APP_BIN, launchBrowser, openPage, run, startApp, test, waitFor, withTimeout } from './lib/harness.mjs';
+
+const STREAM_CHUNKS = Number(process.env.PERF_STREAM_CHUNKS) || 20_000;
+const STREAM_ENTRIES = Number(process.env.PERF_STREAM_ENTRIES) || 2_000;
+const OPEN_ENTRIES = Number(process.env.PERF_OPEN_ENTRIES) || 10_000;
+const TIMEOUT = 240_000;
+
+// Markdown-ish chunk texts ({n} = the chunk's number), so entries wrap and Markdown has work.
+const TEXTS = [
+  'Chunk **{n}** of the stream: reading `src/main.go` ',
+  'and checking the *handler* for {n} ',
+  'requests, then [the docs](https://example.com/{n}) and a few more words to wrap the line ({n}). ',
+];
+
+function print(name, value, unit) {
+  const v = typeof value === 'number' ? (Number.isInteger(value) ? String(value) : value.toFixed(1)) : value;
+  console.log(`${name}: ${v} ${unit}`);
+}
+
+const handshake = [
+  { expect: 'initialize' },
+  { reply: { protocolVersion: 1, agentCapabilities: {} } },
+  { expect: 'session/new' },
+  { reply: { sessionId: 'perf' } },
+];
+
+/** One prompt's turn: the stream, then end_turn. */
+const turn = (stream) => [{ expect: 'session/prompt' }, { stream }, { reply: { stopReason: 'end_turn' } }];
+
+/** A temp dir with the script and a claude-agent-acp wrapper that plays it; returns the app env. */
+async function fakeAgent(steps) {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'agentdesk-perf-'));
+  const script = path.join(dir, 'script.json');
+  await writeFile(script, JSON.stringify([...handshake, ...steps]));
+  const wrapper = path.join(dir, 'claude-agent-acp');
+  await writeFile(wrapper, `#!/bin/sh\nexec '${APP_BIN}' demo-agent --script '${script}'\n`);
+  await chmod(wrapper, 0o755);
+  return { dir, script, env: { PATH: `${dir}:${process.env.PATH}` } };
+}
+
+async function startSession(page, cwd) {
+  const option = page.locator('[data-testid=agent-option][data-agent-id=claude]');
+  await waitFor(async () => (await option.count()) === 1 && !(await option.isDisabled()), {
+    message: 'the fake agent (claude preset) in the picker',
+  });
+  await page.getByTestId('agent-picker').selectOption('claude');
+  await page.getByTestId('cwd-input').fill(cwd);
+  await page.getByTestId('start-session').click();
+  await waitFor(async () => (await page.getByTestId('session-state').textContent())?.trim() === 'idle', {
+    timeout: 20_000,
+    message: 'session state idle',
+  });
+}
+
+// ---- in-page probe --------------------------------------------------------------------------
+
+/**
+ * Installs window.__probe in the page: start(kind) records every animation frame and every long
+ * task from now until the condition `kind` holds in a frame (checked at each frame), then resolves
+ * with {ms, frames, longTasks}. 'stream' = the last rendered entry contains `marker` (its chunk
+ * number), is on screen and a turn divider follows it; 'open' = some entry is rendered.
+ */
+function installProbe(page) {
+  return page.evaluate(() => {
+    const longTasks = [];
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) longTasks.push({ start: e.startTime, duration: e.duration });
+    }).observe({ type: 'longtask' });
+
+    const conds = {
+      stream({ marker }) {
+        const ends = document.querySelectorAll('[data-testid=transcript] [data-testid=turn-end]');
+        const entries = document.querySelectorAll('[data-testid=transcript] [data-testid=entry]');
+        const last = entries[entries.length - 1];
+        const end = ends[ends.length - 1];
+        if (!last || !end || !(last.compareDocumentPosition(end) & Node.DOCUMENT_POSITION_FOLLOWING)) return false;
+        if (!last.textContent.includes(marker)) return false;
+        const box = document.querySelector('[data-testid=transcript]').getBoundingClientRect();
+        const r = last.getBoundingClientRect();
+        return r.bottom > box.top && r.top < box.bottom;
+      },
+      open() {
+        return !!document.querySelector('[data-testid=transcript] [data-testid=entry]');
+      },
+    };
+
+    window.__probe = {
+      /** Arms the probe, runs act() (e.g. a click) and resolves when the condition holds. */
+      measure(kind, args, act) {
+        return new Promise((resolve) => {
+          const frames = [];
+          const t0 = performance.now();
+          const afterPaint = (fn) => {
+            const ch = new MessageChannel();
+            ch.port1.onmessage = fn;
+            ch.port2.postMessage(0);
+          };
+          const tick = (ts) => {
+            frames.push(ts);
+            if (!conds[kind](args)) return requestAnimationFrame(tick);
+            // The condition holds before this frame paints; the task after the paint ends it.
+            afterPaint(() => {
+              const end = performance.now();
+              resolve({
+                ms: end - t0,
+                frames: frames.filter((f) => f >= t0),
+                longTasks: longTasks.filter((t) => t.start + t.duration >= t0).map((t) => t.duration),
+              });
+            });
+          };
+          requestAnimationFrame(tick);
+          act();
+        });
+      },
+    };
+  });
+}
+
+const PROFILE_DIR = process.env.PERF_PROFILE;
+
+/**
+ * Chromium's own counters for the page (CDP Performance.getMetrics), as a function that returns
+ * how much each grew since the call: main-thread CPU time (ThreadTime: unlike the timings above it
+ * hardly depends on what else the machine runs), layouts and their time, script time.
+ */
+async function counters(page) {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Performance.enable');
+  const read = async () => Object.fromEntries((await cdp.send('Performance.getMetrics')).metrics.map((m) => [m.name, m.value]));
+  const before = await read();
+  return async () => {
+    const after = await read();
+    const d = (k) => (after[k] ?? 0) - (before[k] ?? 0);
+    return { cpuMs: d('ThreadTime') * 1000, layouts: d('LayoutCount'), layoutMs: d('LayoutDuration') * 1000, scriptMs: d('ScriptDuration') * 1000 };
+  };
+}
+
+function printCounters(prefix, c) {
+  print(`${prefix}_main_thread_cpu`, c.cpuMs, 'ms');
+  print(`${prefix}_script`, c.scriptMs, 'ms');
+  print(`${prefix}_layouts`, c.layouts, 'layouts');
+  print(`${prefix}_layout`, c.layoutMs, 'ms');
+}
+
+/** Runs measure(); with PERF_PROFILE, under the CDP sampling profiler (see the header). */
+async function profiled(page, name, measure) {
+  if (!PROFILE_DIR) return measure();
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Profiler.enable');
+  await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+  await cdp.send('Profiler.start');
+  const result = await measure();
+  const { profile } = await cdp.send('Profiler.stop');
+  await mkdir(PROFILE_DIR, { recursive: true });
+  const file = path.join(PROFILE_DIR, `${name.replace(/[^A-Za-z0-9._-]+/g, '_')}.cpuprofile`);
+  await writeFile(file, JSON.stringify(profile));
+  // Self time per function (samples x interval), heaviest first.
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const self = new Map();
+  for (let i = 0; i < profile.samples.length; i++) {
+    const f = byId.get(profile.samples[i]).callFrame;
+    const key = `${f.functionName || '(anonymous)'} ${path.basename(f.url || '')}:${f.lineNumber + 1}`;
+    self.set(key, (self.get(key) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000);
+  }
+  console.log(`# profile ${file}`);
+  for (const [key, ms] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 15)) console.log(`#   ${ms.toFixed(0).padStart(6)} ms  ${key}`);
+  return result;
+}
+
+function percentile(values, p) {
+  if (values.length === 0) return NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
+function frameIntervals(frames) {
+  const out = [];
+  for (let i = 1; i < frames.length; i++) out.push(frames[i] - frames[i - 1]);
+  return out;
+}
+
+/** Clicks Send with `prompt` and measures until the turn's last chunk (number `last`) is on screen. */
+async function measureTurn(page, prompt, last) {
+  await page.getByTestId('composer-input').fill(prompt);
+  await waitFor(() => page.getByTestId('send').isEnabled(), { message: 'Send enabled' });
+  return profiled(page, prompt, () => {
+    const result = page.evaluate(
+      (marker) => window.__probe.measure('stream', { marker }, () => document.querySelector('[data-testid=send]').click()),
+      String(last),
+    );
+    return withTimeout(result, TIMEOUT, `timed out after ${TIMEOUT} ms: the transcript never showed chunk ${last} and its turn end`);
+  });
+}
+
+async function idle(page) {
+  await waitFor(async () => (await page.getByTestId('session-state').textContent())?.trim() === 'idle', {
+    message: 'session state idle',
+  });
+}
+
+// ---- the measurements -------------------------------------------------------------------------
+
+test('stream', async () => {
+  const agent = await fakeAgent(turn({ messages: STREAM_ENTRIES, chunks: STREAM_CHUNKS, texts: TEXTS }));
+  const app = await startApp({ env: agent.env });
+  const page = await openPage(await launchBrowser(), app.url);
+  await startSession(page, agent.dir);
+  await installProbe(page);
+  const since = await counters(page);
+  const r = await measureTurn(page, 'stream', STREAM_CHUNKS);
+  const c = await since();
+  const intervals = frameIntervals(r.frames);
+  print('stream_chunks', STREAM_CHUNKS, 'chunks');
+  print('stream_entries', STREAM_ENTRIES, 'entries');
+  print('stream_time_to_all', r.ms, 'ms');
+  print('stream_long_tasks_over_50ms', r.longTasks.length, 'tasks');
+  print('stream_long_tasks_over_100ms', r.longTasks.filter((d) => d > 100).length, 'tasks');
+  print('stream_long_task_max', Math.max(0, ...r.longTasks), 'ms');
+  print('stream_frames', r.frames.length, 'frames');
+  print('stream_frame_p95', percentile(intervals, 95), 'ms');
+  print('stream_frame_max', Math.max(0, ...intervals), 'ms');
+  printCounters('stream', c);
+}, { timeout: TIMEOUT + 60_000 });
+
+test('frame p95 at 300 and 3,000 entries', async () => {
+  // Each prompt adds its user entry: fill to 300 entries, measure, fill to 3,000, measure.
+  const paced = { messages: 100, chunks: 2_000, texts: TEXTS, every: '1ms' };
+  const fill = (from, to) => ({ messages: to - from - 1, chunks: 2 * (to - from - 1), texts: TEXTS });
+  const fills = { 300: fill(0, 300), 3000: fill(300 + 1 + paced.messages, 3_000) };
+  const agent = await fakeAgent([...turn(fills[300]), ...turn(paced), ...turn(fills[3000]), ...turn(paced)]);
+  const app = await startApp({ env: agent.env });
+  const page = await openPage(await launchBrowser(), app.url);
+  await startSession(page, agent.dir);
+  await installProbe(page);
+  const p95 = {};
+  for (const size of [300, 3000]) {
+    await measureTurn(page, `fill to ${size} entries`, fills[size].chunks);
+    await idle(page);
+    const since = await counters(page);
+    const r = await measureTurn(page, `measure at ${size} entries`, paced.chunks);
+    const c = await since();
+    await idle(page);
+    p95[size] = percentile(frameIntervals(r.frames), 95);
+    print(`frame_p95_${size}`, p95[size], 'ms');
+    print(`long_tasks_over_50ms_${size}`, r.longTasks.length, 'tasks');
+    printCounters(`paced_${size}`, c);
+  }
+  console.log(`frame_p95_3000_vs_300: ${(p95[3000] / p95[300]).toFixed(2)}x`);
+}, { timeout: 4 * TIMEOUT });
+
+test('open a saved session', async () => {
+  // Seed through the headless CLI: 10,000 entries (the prompt, then messages and thoughts).
+  const agent = await fakeAgent(
+    turn({
+      messages: OPEN_ENTRIES - 1,
+      chunks: 3 * (OPEN_ENTRIES - 1),
+      kinds: ['agent_message_chunk', 'agent_message_chunk', 'agent_thought_chunk'],
+      texts: [...TEXTS, '\n\n```go\nfunc step{n}() error { return nil }\n```\n'],
+    }),
+  );
+  const db = path.join(agent.dir, 'seed.db');
+  const seeded = Date.now();
+  await promisify(execFile)(
+    APP_BIN,
+    ['run', '--db', db, '--cwd', agent.dir, '--permissions', 'allow',
+      '--agent-cmd', `'${APP_BIN}' demo-agent --script '${agent.script}'`, 'a long saved session'],
+    { maxBuffer: 1 << 30 },
+  );
+  print('open_seed', Date.now() - seeded, 'ms');
+
+  const app = await startApp({ db });
+  const page = await openPage(await launchBrowser(), app.url);
+  const item = page.getByTestId('history-item');
+  await waitFor(async () => (await item.count()) === 1, { message: 'the seeded session in the history' });
+  await installProbe(page);
+  const since = await counters(page);
+  const r = await profiled(page, 'open', () =>
+    page.evaluate(() => window.__probe.measure('open', {}, () => document.querySelector('[data-testid=history-item]').click())),
+  );
+  print('open_entries', OPEN_ENTRIES, 'entries');
+  print('open_10000_first_paint', r.ms, 'ms');
+  print('open_long_task_max', Math.max(0, ...r.longTasks), 'ms');
+  printCounters('open', await since());
+}, { timeout: TIMEOUT });
+
+await run();
