@@ -18,6 +18,7 @@ type loginAgent struct {
 	conn          *acp.Conn
 	authenticated atomic.Bool
 	calls         atomic.Int32
+	initParams    json.RawMessage
 }
 
 const loginMethods = `[{"id":"browser","name":"Log in with a browser"},
@@ -28,6 +29,7 @@ func (a *loginAgent) HandleNotification(string, json.RawMessage) {}
 func (a *loginAgent) HandleRequest(req *acp.Request) {
 	switch req.Method {
 	case acp.MethodInitialize:
+		a.initParams = req.Params
 		req.Reply(map[string]any{"protocolVersion": 1, "agentCapabilities": map[string]any{}, "authMethods": json.RawMessage(loginMethods)}, nil)
 	case acp.MethodAuthenticate:
 		a.calls.Add(1)
@@ -84,5 +86,21 @@ func TestAuthMethodsAreUsed(t *testing.T) {
 	}
 	if _, _, err := startLogin(t, "nope"); err == nil || !strings.Contains(err.Error(), "browser, api-key, cli-login") {
 		t.Fatalf("unknown method: %v", err)
+	}
+}
+
+// Terminal logins are implemented (the app runs or shows the command), so initialize says so:
+// agents offer terminal methods only to clients that advertise auth.terminal.
+func TestTerminalLoginsAreAdvertised(t *testing.T) {
+	_, a, _ := startLogin(t, "browser")
+	var p struct {
+		ClientCapabilities struct {
+			Auth struct {
+				Terminal bool `json:"terminal"`
+			} `json:"auth"`
+		} `json:"clientCapabilities"`
+	}
+	if err := json.Unmarshal(a.initParams, &p); err != nil || !p.ClientCapabilities.Auth.Terminal {
+		t.Fatalf("initialize params %s: want clientCapabilities.auth.terminal true", a.initParams)
 	}
 }

@@ -67,9 +67,11 @@ func (s *Session) connect(ctx context.Context, reattach bool) (string, error) {
 	var init InitializeResult
 	err = conn.Call(ctx, MethodInitialize, InitializeParams{
 		ProtocolVersion: ProtocolVersion,
-		// Only what is implemented: fs (confined to the session folder) and terminals.
-		ClientCapabilities: ClientCapabilities{FS: FSCapabilities{ReadTextFile: true, WriteTextFile: true}, Terminal: true},
-		ClientInfo:         s.cfg.ClientInfo,
+		// Only what is implemented: fs (confined to the session folder), terminals, and terminal
+		// logins (the app shows the command and can open a terminal window for it).
+		ClientCapabilities: ClientCapabilities{FS: FSCapabilities{ReadTextFile: true, WriteTextFile: true}, Terminal: true,
+			Auth: &AuthCapabilities{Terminal: true}},
+		ClientInfo: s.cfg.ClientInfo,
 	}, &init)
 	if err != nil {
 		return "", s.fail(fmt.Errorf("initialize %s: %w", s.cfg.AgentName, s.explain(err)), err)

@@ -45,8 +45,16 @@ type Implementation struct {
 // ClientCapabilities are advertised in initialize. Only what is implemented is set: an absent
 // or false capability means unsupported.
 type ClientCapabilities struct {
-	FS       FSCapabilities `json:"fs"`
-	Terminal bool           `json:"terminal"`
+	FS       FSCapabilities    `json:"fs"`
+	Terminal bool              `json:"terminal"`
+	Auth     *AuthCapabilities `json:"auth,omitempty"`
+}
+
+// AuthCapabilities says which kinds of login the client can carry out besides authenticate.
+type AuthCapabilities struct {
+	// Terminal: the client can run a terminal method's command for the user (the app shows it
+	// and opens a terminal window; the CLI prints it), so agents may offer such methods.
+	Terminal bool `json:"terminal"`
 }
 
 // FSCapabilities says which fs/* requests the client serves.
