@@ -106,4 +106,13 @@ describe('code highlighting', () => {
     expect(html).not.toContain('hljs-keyword');
     expect(html).toContain('let x = 1;');
   });
+
+  it('renders a text it has seen before the same way (from its cache)', () => {
+    const text = 'a **cached** [link](https://example.com) <img src=x onerror=alert(1)>';
+    const first = renderMarkdown(text);
+    expect(renderMarkdown(text)).toBe(first);
+    expect(first).not.toContain('onerror');
+    for (let i = 0; i < 12; i++) renderMarkdown(`${i}`.padEnd(200_000, 'x')); // past the cache's budget
+    expect(renderMarkdown(text)).toBe(first);
+  });
 });

@@ -143,9 +143,37 @@ export function sanitize(html: string): string {
   return purifier().sanitize(html) as string;
 }
 
+// Recently rendered texts, least recently used first: a row that scrolls back into view (the
+// transcript keeps only the rows near the viewport in the DOM) renders without parsing and
+// sanitising again. Bounded by the characters kept (texts and their HTML), not by the count.
+const CACHE_BUDGET = 4_000_000;
+const cache = new Map<string, string>();
+let cached = 0;
+
 /** Untrusted Markdown -> safe HTML. */
 export function renderMarkdown(text: string): string {
   if (!text) return '';
+  const hit = cache.get(text);
+  if (hit !== undefined) {
+    cache.delete(text);
+    cache.set(text, hit);
+    return hit;
+  }
+  const html = render(text);
+  const size = text.length + html.length;
+  if (size <= CACHE_BUDGET / 8) {
+    cache.set(text, html);
+    cached += size;
+    for (const [t, h] of cache) {
+      if (cached <= CACHE_BUDGET) break;
+      cache.delete(t);
+      cached -= t.length + h.length;
+    }
+  }
+  return html;
+}
+
+function render(text: string): string {
   let html: string;
   try {
     html = marked.parse(text, { async: false }) as string;
