@@ -31,6 +31,8 @@ type App struct {
 	health *historyHealth // whether writes to the history succeed
 	self   selfTest
 
+	attention *desktopAttention // OS notifications and the urgency hint (notify_app.go); nil = none
+
 	saveDialog saveDialogFunc // runtime.SaveFileDialog (export_app.go); swapped in tests
 }
 
@@ -45,6 +47,7 @@ func (a *App) startup(ctx context.Context) {
 	if err := a.init(ctx); err != nil {
 		log.Printf("agentdesk: %v", err)
 	}
+	a.attention = newDesktopAttention(a)
 }
 
 // init opens the database and the hub. Without a usable database the app still runs live
@@ -103,6 +106,7 @@ func captureLoginEnv(ctx context.Context) []string {
 func (a *App) shutdown(ctx context.Context) {
 	ctx, cancel := context.WithTimeout(ctx, 15*time.Second)
 	defer cancel()
+	a.attention.close()
 	a.health.close()
 	if err := a.hub.CloseAll(ctx); err != nil {
 		log.Printf("agentdesk: saving the last changes: %v", err)

@@ -7,6 +7,8 @@ export function AgentsNotice():Promise<string>;
 
 export function AnswerPermission(arg1:string,arg2:string,arg3:string):Promise<void>;
 
+export function AttentionSeen():Promise<void>;
+
 export function ContinueSession(arg1:string):Promise<string>;
 
 export function DefaultFolder():Promise<string>;
@@ -34,6 +36,8 @@ export function ListFolderFiles(arg1:string,arg2:string):Promise<Array<acp.Folde
 export function ListHistory(arg1:string):Promise<Array<main.HistoryItem>>;
 
 export function Messages(arg1:string):Promise<Array<main.JournalLine>>;
+
+export function NotifyAttention(arg1:string,arg2:string,arg3:string,arg4:string):Promise<void>;
 
 export function OpenHistory(arg1:string):Promise<acp.Snapshot>;
 

@@ -10,6 +10,10 @@ export function AnswerPermission(arg1, arg2, arg3) {
   return window['go']['main']['App']['AnswerPermission'](arg1, arg2, arg3);
 }
 
+export function AttentionSeen() {
+  return window['go']['main']['App']['AttentionSeen']();
+}
+
 export function ContinueSession(arg1) {
   return window['go']['main']['App']['ContinueSession'](arg1);
 }
@@ -64,6 +68,10 @@ export function ListHistory(arg1) {
 
 export function Messages(arg1) {
   return window['go']['main']['App']['Messages'](arg1);
+}
+
+export function NotifyAttention(arg1, arg2, arg3, arg4) {
+  return window['go']['main']['App']['NotifyAttention'](arg1, arg2, arg3, arg4);
 }
 
 export function OpenHistory(arg1) {
