@@ -3,7 +3,7 @@
 // its message (a string); errorMessage() turns any rejection into text for the error banner.
 import * as App from '../../wailsjs/go/main/App.js';
 import type { AgentSettings, AuthPrompt, ImportResult } from './agents';
-import type { AgentInfo, Attachment, FolderFile, HistoryItem, HistoryStatus, JournalLine, SessionInfo, Snapshot } from './protocol';
+import type { AgentInfo, Attachment, AttentionKind, FolderFile, HistoryItem, HistoryStatus, JournalLine, SessionInfo, Snapshot } from './protocol';
 
 export function ListAgents(): Promise<AgentInfo[]> {
   return App.ListAgents().then((v) => (v ?? []) as unknown as AgentInfo[]);
@@ -128,6 +128,20 @@ export function ListFolderFiles(sessionId: string, query: string): Promise<Folde
 /** The raw JSON-RPC traffic of a live or saved session, oldest first (protocol inspector). */
 export function Messages(sessionId: string): Promise<JournalLine[]> {
   return App.Messages(sessionId).then((v) => (v ?? []) as unknown as JournalLine[]);
+}
+
+/**
+ * Asks for the user's attention while the window is not focused: an OS notification for the
+ * session (rate-limited on the Go side) and the window's urgency hint. Resolves at once; rejects
+ * for an unknown kind or a session that is not live.
+ */
+export function NotifyAttention(sessionId: string, kind: AttentionKind, agent: string, title: string): Promise<void> {
+  return App.NotifyAttention(sessionId, kind, agent, title).then(() => undefined);
+}
+
+/** The window has the focus again: withdraws the notifications and clears the urgency hint. */
+export function AttentionSeen(): Promise<void> {
+  return App.AttentionSeen().then(() => undefined);
 }
 
 /** Used only by the smoke test's injected script, never by the UI. */

@@ -1,10 +1,13 @@
 // The ONLY importer of the Wails runtime. Everything the page needs from it goes through here.
 import { BrowserOpenURL, ClipboardSetText, EventsOn } from '../../wailsjs/runtime/runtime.js';
 import {
+  ATTENTION_FOCUS_EVENT,
   HISTORY_STATUS_EVENT,
   SESSION_EVENT,
+  isAttentionFocus,
   isHistoryStatus,
   isSessionEvent,
+  type AttentionFocus,
   type HistoryStatus,
   type SessionEvent,
 } from './protocol';
@@ -26,6 +29,14 @@ export function onSessionEvent(handler: (event: SessionEvent) => void): () => vo
 export function onHistoryStatus(handler: (status: HistoryStatus) => void): () => void {
   const off = EventsOn(HISTORY_STATUS_EVENT, (...data: unknown[]) => {
     if (isHistoryStatus(data[0])) handler(data[0]);
+  });
+  return typeof off === 'function' ? off : () => {};
+}
+
+/** Calls `handler` when the user clicked a notification (the window was raised). Returns the remover. */
+export function onAttentionFocus(handler: (focus: AttentionFocus) => void): () => void {
+  const off = EventsOn(ATTENTION_FOCUS_EVENT, (...data: unknown[]) => {
+    if (isAttentionFocus(data[0])) handler(data[0]);
   });
   return typeof off === 'function' ? off : () => {};
 }

@@ -296,6 +296,21 @@ export function isHistoryStatus(v: unknown): v is HistoryStatus {
   return !!v && typeof v === 'object' && typeof (v as Record<string, unknown>).saving === 'boolean';
 }
 
+/** Why the page asks for the user's attention (NotifyAttention; backend/notify's Kind). */
+export type AttentionKind = 'permission' | 'finished';
+
+/** The user clicked a notification of this session; the window was raised (notify_app.go). */
+export interface AttentionFocus {
+  sessionId: string;
+}
+
+export const ATTENTION_FOCUS_EVENT = 'attention:focus';
+
+/** Runtime check of an `attention:focus` payload. */
+export function isAttentionFocus(v: unknown): v is AttentionFocus {
+  return !!v && typeof v === 'object' && typeof (v as Record<string, unknown>).sessionId === 'string';
+}
+
 /** One raw protocol message of a session (Messages()). */
 export interface JournalLine {
   /** in: agent -> agentdesk; out: agentdesk -> agent. */

@@ -10,7 +10,7 @@
 // Turn ends are reported whether they arrive as events or inside a snapshot.
 import * as api from '../lib/api';
 import { realClock, type Clock } from '../lib/clock';
-import type { SessionEvent, SessionInfo, Snapshot } from '../lib/protocol';
+import type { PermissionEvent, SessionEvent, SessionInfo, Snapshot } from '../lib/protocol';
 import { apply, emptyState, fromSnapshot, isGap, isStale, type TranscriptState } from './transcript';
 
 export interface SessionStoreDeps {
@@ -20,6 +20,8 @@ export interface SessionStoreDeps {
   onError?: (message: string) => void;
   /** After every turn_end event and when the session exits or fails. */
   onTurnEnd?: (sessionId: string) => void;
+  /** After a permission event was applied (once per request, in order; not for a snapshot's). */
+  onPermission?: (state: TranscriptState, event: PermissionEvent) => void;
 }
 
 /** After this many consecutive resyncs that still leave a gap, buffered events are applied as-is. */
@@ -53,6 +55,7 @@ export class SessionStore {
   readonly #clock: Clock;
   readonly #onError: (message: string) => void;
   readonly #onTurnEnd: (sessionId: string) => void;
+  readonly #onPermission: (state: TranscriptState, event: PermissionEvent) => void;
   #buffer: SessionEvent[] = [];
   #resyncs = 0;
   #generation = 0;
@@ -63,6 +66,7 @@ export class SessionStore {
     this.#clock = deps.clock ?? realClock;
     this.#onError = deps.onError ?? (() => {});
     this.#onTurnEnd = deps.onTurnEnd ?? (() => {});
+    this.#onPermission = deps.onPermission ?? (() => {});
   }
 
   get sessionId(): string | null {
@@ -212,6 +216,7 @@ export class SessionStore {
     const next = apply(cur, event);
     this.#set(next);
     if (event.kind === 'turn_end') this.#onTurnEnd(next.sessionId);
+    else if (event.kind === 'permission') this.#onPermission(next, event);
     else if (event.kind === 'state' && (event.state === 'exited' || event.state === 'failed')) {
       this.#onTurnEnd(next.sessionId);
     }

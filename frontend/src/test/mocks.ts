@@ -50,6 +50,8 @@ export function appMock() {
     ListHistory: vi.fn(async (_query: string): Promise<HistoryItem[]> => []),
     OpenHistory: vi.fn(async (id: string) => emptySnapshot(id, { state: '' })),
     SelfTestDone: vi.fn(async () => {}),
+    NotifyAttention: vi.fn(async (_sessionId: string, _kind: string, _agent: string, _title: string) => {}),
+    AttentionSeen: vi.fn(async () => {}),
     RenameHistory: vi.fn(async (_id: string, _title: string) => {}),
     DeleteHistory: vi.fn(async (_id: string) => {}),
     AgentsNotice: vi.fn(async () => ''),
