@@ -188,7 +188,8 @@ func (t *terminal) publish() {
 	}
 	t.dirty = false
 	out, cut := tailOnBoundary(t.buf.bytes(t.eof), TerminalDisplayBytes)
-	v := TerminalView{Output: string(out), Truncated: t.buf.truncated || cut, ExitStatus: t.exit}
+	// The card shows text: colour and cursor escapes are stripped (terminal/output keeps them).
+	v := TerminalView{Output: ansi.ReplaceAllString(string(out), ""), Truncated: t.buf.truncated || cut, ExitStatus: t.exit}
 	t.mu.Unlock()
 	t.onChange(v)
 }

@@ -6,8 +6,8 @@ import (
 )
 
 // TerminalView is what a tool card shows of one of the client's terminals: the tail of its
-// output (at most TerminalDisplayBytes), whether the start was cut, and, once the command has
-// ended, how.
+// output (at most TerminalDisplayBytes, ANSI escapes stripped), whether the start was cut, and,
+// once the command has ended, how.
 type TerminalView struct {
 	Output     string
 	Truncated  bool
