@@ -2,8 +2,9 @@
 //
 // The windowing itself is @tanstack/virtual-core, the framework-agnostic core of TanStack Virtual
 // (well kept and widely used): measured row heights cached by key, binary-searched visible range,
-// scroll anchoring when a row above the viewport changes height, and end anchoring (anchorTo:
-// 'end') so a viewport at the bottom stays there while the last row grows. Its own Svelte adapter
+// scroll anchoring when a row above the viewport changes height. (Not its end anchoring, anchorTo:
+// 'end': that rebuilds every row's position on each append, O(rows) per streamed entry; the
+// caller follows the bottom itself, cheaply, see Transcript.svelte.) Its own Svelte adapter
 // is built on svelte/store; this is the same wiring (setOptions + _willUpdate on each change,
 // _didMount on mount, onChange -> re-render) as a small runes class instead.
 //
@@ -115,7 +116,6 @@ export class VirtualList {
       observeElementOffset,
       measureElement: measureRow,
       onChange: () => this.#bump(),
-      anchorTo: 'end' as const,
       overscan: o.overscan ?? 4,
       gap: o.gap ?? 0,
       paddingStart: o.paddingStart ?? 0,
