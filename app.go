@@ -41,12 +41,10 @@ func NewApp() *App {
 	return &App{emit: runtime.EventsEmit, quit: runtime.Quit, saveDialog: runtime.SaveFileDialog, self: selfTestFromEnv()}
 }
 
-// startup is Wails' OnStartup hook.
+// startup is Wails' OnStartup hook;
+// main has run init before: the runtime's ctx is all that is new here.
 func (a *App) startup(ctx context.Context) {
 	a.ctx = ctx
-	if err := a.init(ctx); err != nil {
-		log.Printf("agentdesk: %v", err)
-	}
 	a.attention = newDesktopAttention(a)
 }
 

@@ -4,8 +4,10 @@
 package main
 
 import (
+	"context"
 	"embed"
 	"fmt"
+	"log"
 	"os"
 
 	"github.com/wailsapp/wails/v2"
@@ -31,6 +33,11 @@ func main() {
 		os.Exit(1)
 	}
 	app := NewApp()
+	// Before the window: the page calls the bound methods as soon as it loads, and they need the
+	// store, the agents and the login environment (captured in parallel, at most 5 s).
+	if err := app.init(context.Background()); err != nil {
+		log.Printf("agentdesk: %v", err)
+	}
 	err := wails.Run(&options.App{
 		Title:            "agentdesk",
 		Width:            1280,

@@ -45,7 +45,9 @@ func CaptureLoginEnv(ctx context.Context, shell string) ([]string, error) {
 	cmd.Stdin = nil // /dev/null: a prompt in an rc file reads EOF instead of waiting
 	var out, errOut bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errOut
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	// A session of its own: its own process group to kill, and no controlling terminal, which an
+	// interactive shell would otherwise try to take over from agentdesk's and be stopped for.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
 	cmd.WaitDelay = time.Second // a grandchild holding stdout open must not keep Wait waiting
 	runErr := cmd.Run()
