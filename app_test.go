@@ -19,6 +19,8 @@ func TestMain(m *testing.M) {
 	if len(os.Args) > 1 && os.Args[1] == "demo-agent" {
 		os.Exit(demoAgentCommand(os.Args[2:], os.Stdin, os.Stdout, os.Stderr))
 	}
+	// Each App would run the developer's login shell; its capture is tested in backend/agents.
+	os.Setenv("AGENTDESK_NO_LOGIN_ENV", "1")
 	os.Exit(m.Run())
 }
 

@@ -48,9 +48,20 @@ func CaptureLoginEnv(ctx context.Context, shell string) ([]string, error) {
 	// A session of its own: its own process group to kill, and no controlling terminal, which an
 	// interactive shell would otherwise try to take over from agentdesk's and be stopped for.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
-	cmd.WaitDelay = time.Second // a grandchild holding stdout open must not keep Wait waiting
+	// On timeout: SIGTERM first, so that startup scripts can clean up (pyenv's rehash leaves a
+	// lock behind that makes every later shell wait 60 s), then SIGKILL a second later.
+	var hard *time.Timer
+	cmd.Cancel = func() error {
+		pgid := cmd.Process.Pid
+		hard = time.AfterFunc(time.Second, func() { _ = syscall.Kill(-pgid, syscall.SIGKILL) })
+		return syscall.Kill(-pgid, syscall.SIGTERM)
+	}
+	cmd.WaitDelay = 2 * time.Second // a grandchild holding stdout open must not keep Wait waiting
 	runErr := cmd.Run()
+	if hard != nil && hard.Stop() {
+		// The shell ended on SIGTERM before its SIGKILL: what it started goes now.
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	}
 	if ctx.Err() != nil {
 		return nil, fmt.Errorf("capture login environment: %s -l did not finish in time (check your shell's startup files for a command that waits)", shell)
 	}

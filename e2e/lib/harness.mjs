@@ -153,6 +153,9 @@ export async function startApp({ db, env = {}, args = [], timeout = 30_000 } = {
       XDG_DATA_HOME: path.join(dir, 'data'),
       XDG_CONFIG_HOME: path.join(dir, 'config'),
       AGENTDESK_DB: dbPath,
+      // The runner's own shell startup files (pyenv, nvm...) would add seconds to each start;
+      // the capture has tests of its own (backend/agents).
+      AGENTDESK_NO_LOGIN_ENV: '1',
       ...env,
     },
   });
