@@ -45,6 +45,7 @@ func NewApp() *App {
 // main has run init before: the runtime's ctx is all that is new here.
 func (a *App) startup(ctx context.Context) {
 	a.ctx = ctx
+	fixSignalStacks() // WebKit's handlers, installed with the window (see signals_gtk.go)
 	a.attention = newDesktopAttention(a)
 }
 

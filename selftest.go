@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log"
 	"os"
 	"strings"
 	"time"
@@ -32,6 +33,9 @@ func selfTestFromEnv() selfTest {
 
 // domReady is Wails' OnDomReady hook: it starts the self-test when enabled.
 func (a *App) domReady(ctx context.Context) {
+	if n := fixSignalStacks(); n > 0 { // JavaScriptCore's, installed as the page started
+		log.Printf("agentdesk: gave %d signal handlers of WebKit's an alternate stack", n)
+	}
 	if a.self.report == "" {
 		return
 	}
