@@ -16,6 +16,7 @@ import (
 
 	"agentdesk/backend/acp"
 	"agentdesk/backend/store"
+	"agentdesk/internal/asnobody"
 )
 
 // fakeDialog stands in for the save dialog: it answers with path (or err) and keeps what it
@@ -153,7 +154,7 @@ func TestSaveHistoryExportIntoAFolderThatCannotExist(t *testing.T) {
 }
 
 func TestSaveHistoryExportIntoAReadOnlyFolder(t *testing.T) {
-	if rerunUnprivileged(t) {
+	if asnobody.Rerun(t) {
 		return
 	}
 	out := t.TempDir()

@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"agentdesk/internal/asnobody"
 )
 
 // dirListing returns the names in dir.
@@ -36,7 +38,7 @@ func readOnlyDir(t *testing.T, dir string) {
 }
 
 func TestReadOnlyFolderFailsClearlyAndMovesNothing(t *testing.T) {
-	if rerunUnprivileged(t) {
+	if asnobody.Rerun(t) {
 		return
 	}
 	ctx := context.Background()

@@ -1,6 +1,9 @@
 //go:build unix
 
-package main
+// Package asnobody lets a test that depends on file permissions run as an unprivileged user
+// when the suite runs as root (CI does), where permission checks would not apply. It is for
+// tests only; it starts nothing unless a test calls Rerun as root.
+package asnobody
 
 import (
 	"io"
@@ -12,15 +15,15 @@ import (
 	"testing"
 )
 
-// unprivilegedUID is the user (nobody) a permission test runs as when the suite runs as root,
-// which ignores file permissions.
-const unprivilegedUID = 65534
+// UID is the user (nobody) a permission test runs as when the suite runs as root, which
+// ignores file permissions.
+const UID = 65534
 
-// rerunUnprivileged makes a permission test meaningful as root: it runs the calling test again
-// in a child process as nobody and reports its result, then returns true (the caller returns at
-// once). As any other user it returns false and the test runs here. (The same helper as
-// backend/store's, which test packages cannot share.)
-func rerunUnprivileged(t *testing.T) bool {
+// Rerun makes a permission test meaningful as root: it runs the calling test again in a child
+// process as nobody (the test binary copied where nobody can run it, with TMPDIR, HOME and
+// XDG_DATA_HOME in a folder nobody may write) and reports its result, then returns true: the
+// caller returns at once. As any other user it returns false and the test runs here.
+func Rerun(t *testing.T) bool {
 	t.Helper()
 	if os.Geteuid() != 0 {
 		return false
@@ -49,15 +52,15 @@ func rerunUnprivileged(t *testing.T) bool {
 	cmd := exec.Command(bin, "-test.run=^"+regexp.QuoteMeta(t.Name())+"$", "-test.count=1", "-test.v")
 	cmd.Dir = tmp
 	cmd.Env = append(os.Environ(), "TMPDIR="+tmp, "HOME="+tmp, "XDG_DATA_HOME="+tmp)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: unprivilegedUID, Gid: unprivilegedUID}}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: UID, Gid: UID}}
 	out, err := cmd.CombinedOutput()
 	if err != nil {
-		t.Fatalf("the test as uid %d failed (%v):\n%s", unprivilegedUID, err, out)
+		t.Fatalf("the test as uid %d failed (%v):\n%s", UID, err, out)
 	}
 	if !regexp.MustCompile(`(?m)^--- PASS: ` + regexp.QuoteMeta(t.Name()) + ` `).Match(out) {
-		t.Fatalf("the test as uid %d did not pass:\n%s", unprivilegedUID, out)
+		t.Fatalf("the test as uid %d did not pass:\n%s", UID, out)
 	}
-	t.Logf("ran as uid %d:\n%s", unprivilegedUID, out)
+	t.Logf("ran as uid %d:\n%s", UID, out)
 	return true
 }
 
