@@ -66,14 +66,22 @@ func TestGoldenDemoTurn(t *testing.T) {
 	ev.waitFor(t, "turn_end", kind(acp.EventTurnEnd))
 	ev.waitFor(t, "idle", kind(acp.EventState))
 	live := ev.list()
-	mdPath := filepath.Join("testdata", "transcripts", "demo_allow.md")
-	evPath := filepath.Join(goldenEvents, "demo_allow.json")
+	checkGolden(t, "demo_allow", live, s.Snapshot().Entries)
+}
+
+// checkGolden compares a live turn with testdata/transcripts/<name>.md and with the shared event
+// file goldenEventFile names: the transcript must equal the Markdown, and the events file must
+// fold to it too. -update rewrites both from the live turn.
+func checkGolden(t *testing.T, name string, live []acp.Event, entries []acp.Entry) {
+	t.Helper()
+	mdPath := filepath.Join("testdata", "transcripts", name+".md")
+	evPath := filepath.Join(goldenEvents, goldenEventFile[name])
 	if *update {
 		raw, err := json.MarshalIndent(live, "", " ")
 		if err != nil {
 			t.Fatal(err)
 		}
-		for path, data := range map[string][]byte{evPath: raw, mdPath: []byte(markdown(s.Snapshot().Entries))} {
+		for path, data := range map[string][]byte{evPath: raw, mdPath: []byte(markdown(entries))} {
 			if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 				t.Fatal(err)
 			}
@@ -84,9 +92,9 @@ func TestGoldenDemoTurn(t *testing.T) {
 	}
 	wantMD, err := os.ReadFile(mdPath)
 	if err != nil {
-		t.Fatalf("%v (run go test ./backend/acp -run Golden -update)", err)
+		t.Fatalf("%v (run go test ./backend/acp -run %s -update)", err, t.Name())
 	}
-	if got := markdown(s.Snapshot().Entries); got != string(wantMD) {
+	if got := markdown(entries); got != string(wantMD) {
 		t.Fatalf("transcript differs from %s:\n%s", mdPath, got)
 	}
 	raw, err := os.ReadFile(evPath)
@@ -101,6 +109,9 @@ func TestGoldenDemoTurn(t *testing.T) {
 		t.Fatalf("%s folds to a different transcript:\n%s", evPath, got)
 	}
 }
+
+// goldenEventFile names each golden turn's shared event file (the frontend reads them too).
+var goldenEventFile = map[string]string{"demo_allow": "demo_allow.json", "terminal": "terminal_turn.json"}
 
 // TestGoldenEventsMatchGoTypes decodes every shared event file into Go's Event type and encodes
 // it again: a field the Go side does not have (or names differently) would be lost, so the

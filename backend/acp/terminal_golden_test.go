@@ -1,9 +1,6 @@
 package acp_test
 
 import (
-	"encoding/json"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"agentdesk/backend/acp"
@@ -34,35 +31,5 @@ func TestGoldenTerminalTurn(t *testing.T) {
 	live, snap := ev.list(), s.Snapshot()
 	assertFoldEqualsSnapshot(t, live, snap)
 
-	mdPath := filepath.Join("testdata", "transcripts", "terminal.md")
-	evPath := filepath.Join(goldenEvents, "terminal_turn.json")
-	if *update {
-		raw, err := json.MarshalIndent(live, "", " ")
-		if err != nil {
-			t.Fatal(err)
-		}
-		for path, data := range map[string][]byte{evPath: raw, mdPath: []byte(markdown(snap.Entries))} {
-			if err := os.WriteFile(path, data, 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
-	wantMD, err := os.ReadFile(mdPath)
-	if err != nil {
-		t.Fatalf("%v (run go test ./backend/acp -run GoldenTerminal -update)", err)
-	}
-	if got := markdown(snap.Entries); got != string(wantMD) {
-		t.Fatalf("transcript differs from %s:\n%s", mdPath, got)
-	}
-	raw, err := os.ReadFile(evPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var golden []acp.Event
-	if err := json.Unmarshal(raw, &golden); err != nil {
-		t.Fatalf("decode %s: %v", evPath, err)
-	}
-	if got := markdown(fold(golden)); got != string(wantMD) {
-		t.Fatalf("%s folds to a different transcript:\n%s", evPath, got)
-	}
+	checkGolden(t, "terminal", live, snap.Entries)
 }
