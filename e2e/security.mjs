@@ -210,7 +210,12 @@ test('hostile agent output: nothing executes, no bound method is reached, HTML i
   await showsLiterally(page, '[data-testid=permission] .ask-title', PERMISSION_TITLE);
   await showsLiterally(page, '[data-testid=permission-option][data-option-kind=allow_once]', ALLOW_NAME);
   await nothingRan(page, seen, 'while the permission is open');
-  await page.locator('[data-testid=permission-option][data-option-kind=allow_once]').click();
+  // By keyboard, as a person may: the prompt sits above a long transcript that follows its end,
+  // and a focused prompt is scrolled to and stays put (a click's own scroll first is not a
+  // person's, and the follow undid it).
+  const allow = page.locator('[data-testid=permission-option][data-option-kind=allow_once]');
+  await allow.focus();
+  await allow.press('Enter');
   await turnEnds(page, 'end_turn');
 
   // Titles, paths, diffs, terminal output and the plan are text: the HTML shows as typed.
