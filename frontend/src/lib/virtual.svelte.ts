@@ -12,7 +12,8 @@
 // - Pinned rows: indexes the caller always wants rendered whatever the scroll position (the
 //   streaming last row, an open permission prompt, the row holding the keyboard focus).
 // - Small lists (up to renderAllUpTo rows) are rendered whole, so short transcripts behave like a
-//   plain page (the browser's find-in-page sees everything).
+//   plain page: Tab and assistive technology reach every row. (Rows that arrive many at once
+//   stay cheap: their Markdown waits for the frame budget, see lib/budget.ts.)
 // - No layout (a zero-height viewport, or a DOM without layout such as the unit tests'): the
 //   library renders nothing then; we render the last renderAllUpTo rows (and the pinned ones).
 //
@@ -36,6 +37,13 @@ export interface VirtualListOptions {
   estimateSize: (index: number) => number;
   /** Rows rendered whatever the scroll position. */
   pinned?: () => readonly number[];
+  /**
+   * True while the caller keeps the view at the end of the list (it scrolls there itself after
+   * each change): the rows are then picked from the end, not from the scroll position, which
+   * reaches the end only after the new rows were laid out. Without this, each append would
+   * render the rows around the old position first and those at the end a frame later.
+   */
+  follow?: () => boolean;
   /** Lists of up to this many rows are rendered whole (default 100). */
   renderAllUpTo?: number;
   /** Rows rendered beyond each edge of the viewport (default 4). */
@@ -98,19 +106,30 @@ export class VirtualList {
     this.#v = new Virtualizer(this.#options());
   }
 
+  // Created once: the library rebuilds every row's position (O(rows)) whenever the identity of
+  // getItemKey changes, so a new function per update() would cost that on every streamed event.
+  readonly #getScrollElement = () => untrack(() => this.#o.getScrollElement() ?? null);
+  readonly #getItemKey = (i: number) => untrack(() => this.#o.getKey(i));
+  readonly #estimateSize = (i: number) => untrack(() => this.#o.estimateSize(i));
+
   #options() {
     const o = this.#o;
     const count = this.#count;
     const all = o.renderAllUpTo ?? 100;
     return {
       count,
-      getScrollElement: () => untrack(() => o.getScrollElement() ?? null),
-      getItemKey: (i: number) => untrack(() => o.getKey(i)),
-      estimateSize: (i: number) => untrack(() => o.estimateSize(i)),
+      getScrollElement: this.#getScrollElement,
+      getItemKey: this.#getItemKey,
+      estimateSize: this.#estimateSize,
       // A new function per update(): the library memoises the range on this function's identity,
       // so a change of the pinned rows alone still recomputes it.
       rangeExtractor: (range: Range) =>
-        pickIndexes(count, defaultRangeExtractor(range), untrack(() => o.pinned?.() ?? []), all),
+        pickIndexes(
+          count,
+          untrack(() => o.follow?.() ?? false) ? this.#tail(range) : defaultRangeExtractor(range),
+          untrack(() => o.pinned?.() ?? []),
+          all,
+        ),
       scrollToFn: elementScroll,
       observeElementRect,
       observeElementOffset,
@@ -121,6 +140,24 @@ export class VirtualList {
       paddingStart: o.paddingStart ?? 0,
       paddingEnd: o.paddingEnd ?? 0,
     };
+  }
+
+  /**
+   * The rows that fill the viewport when it is scrolled to the end (by the measured or estimated
+   * heights), with the overscan above them; the default range while the viewport has no height.
+   */
+  #tail(range: Range): number[] {
+    const v = this.#v;
+    const height = v.scrollRect?.height ?? 0;
+    const n = range.count;
+    if (height <= 0 || n === 0) return defaultRangeExtractor(range);
+    const items = v.measurementsCache;
+    const top = (items[n - 1]?.end ?? 0) - height;
+    let first = n - 1;
+    while (first > 0 && (items[first - 1]?.end ?? 0) > top) first--;
+    const out: number[] = [];
+    for (let i = Math.max(0, first - range.overscan); i < n; i++) out.push(i);
+    return out;
   }
 
   // Untracked: bumps happen inside effects (mount, a row's measuring attachment), which must not

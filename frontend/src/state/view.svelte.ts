@@ -67,6 +67,8 @@ export class TranscriptView {
   loosePermissions = $state.raw<readonly PermissionRequest[]>(NONE);
   /** Closed permissions whose tool card does not exist. */
   looseDecisions = $state.raw<readonly Decision[]>(NONE);
+  /** Indexes of the cells with open permissions, ascending (a new array only when they change). */
+  guarded = $state.raw<readonly number[]>(NONE);
 
   #prev: TranscriptState | null = null;
   #byId = new Map<string, Cell>();
@@ -84,6 +86,7 @@ export class TranscriptView {
       this.orphanTurnEnds = NONE;
       this.loosePermissions = NONE;
       this.looseDecisions = NONE;
+      this.guarded = NONE;
       return;
     }
     if (prev && prev.sessionId !== state.sessionId) this.#byId.clear();
@@ -148,16 +151,21 @@ export class TranscriptView {
     const perms = group(state.permissions);
     const decs = group(state.decisions);
     const claimed = new Set<string>();
-    for (const cell of this.cells) {
+    const guarded: number[] = [];
+    const cells = this.cells;
+    for (let i = 0; i < cells.length; i++) {
+      const cell = cells[i];
       const e = cell.entry;
       if (e.kind !== 'tool') continue;
       claimed.add(e.id);
       if (e.toolCallId) claimed.add(e.toolCallId);
       const p = forCell(perms, e);
+      if (p.length > 0) guarded.push(i);
       if (!sameList(cell.permissions, p)) cell.permissions = p;
       const d = forCell(decs, e);
       if (!sameList(cell.decisions, d)) cell.decisions = d;
     }
+    if (!sameList(this.guarded, guarded)) this.guarded = guarded.length ? guarded : NONE;
     const loosePerms = state.permissions.filter((p) => !claimed.has(p.toolCallId));
     if (!sameList(this.loosePermissions, loosePerms)) this.loosePermissions = loosePerms.length ? loosePerms : NONE;
     const looseDecs = state.decisions.filter((d) => !claimed.has(d.toolCallId));
