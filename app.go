@@ -135,8 +135,25 @@ func (a *App) DefaultFolder() string {
 
 // StartSession starts agentID in cwd and returns at once; events follow under acp.EventName.
 func (a *App) StartSession(agentID, cwd string) (SessionInfo, error) {
-	_, info, err := a.hub.Start(StartRequest{AgentID: agentID, Cwd: cwd}, acp.EmitterFunc(func(ev acp.Event) { a.emit(a.ctx, acp.EventName, ev) }))
+	_, info, err := a.hub.Start(StartRequest{AgentID: agentID, Cwd: cwd}, pageEmitter{a})
 	return info, err
+}
+
+// pageEmitter sends a session's events to the page under acp.EventName. A batch goes as one
+// Wails event with one payload per session event (the page's listener receives them all, in
+// order): during a stream that is one message per flush instead of one per event.
+type pageEmitter struct{ a *App }
+
+// Emit sends one event.
+func (p pageEmitter) Emit(ev acp.Event) { p.a.emit(p.a.ctx, acp.EventName, ev) }
+
+// EmitBatch sends evs as one message.
+func (p pageEmitter) EmitBatch(evs []acp.Event) {
+	data := make([]interface{}, len(evs))
+	for i, ev := range evs {
+		data[i] = ev
+	}
+	p.a.emit(p.a.ctx, acp.EventName, data...)
 }
 
 // Prompt starts a turn; it returns when the prompt is sent, and the turn ends with turn_end.

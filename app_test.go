@@ -37,14 +37,16 @@ func (r *recordingEmitter) emit(_ context.Context, name string, data ...interfac
 		r.statuses <- data[0].(HistoryStatus)
 		return
 	}
-	if name != acp.EventName || len(data) != 1 {
+	if name != acp.EventName || len(data) == 0 {
 		panic("unexpected event " + name)
 	}
-	ev := data[0].(acp.Event)
-	r.mu.Lock()
-	r.all = append(r.all, ev)
-	r.mu.Unlock()
-	r.feed <- ev
+	for _, d := range data { // a batch: several events in one message, in seq order
+		ev := d.(acp.Event)
+		r.mu.Lock()
+		r.all = append(r.all, ev)
+		r.mu.Unlock()
+		r.feed <- ev
+	}
 }
 
 func (r *recordingEmitter) waitFor(t *testing.T, match func(acp.Event) bool) acp.Event {

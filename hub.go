@@ -121,7 +121,7 @@ func (h *Hub) Start(req StartRequest, out acp.Emitter) (*acp.Session, SessionInf
 		h.store.Writer().CreateSession(store.Session{ID: id, AgentID: agent.ID, AgentName: agent.Name, Cwd: dir,
 			Title: "New session", Outcome: "running", CreatedAt: now, UpdatedAt: now})
 		cfg.Journal = rec.Journal
-		emitter = acp.EmitterFunc(func(ev acp.Event) { rec.Record(ev); out.Emit(ev) })
+		emitter = recordThen{rec, out}
 	}
 	cfg.Emitter = emitter
 	s := acp.NewSession(cfg)
@@ -242,4 +242,24 @@ func checkFolder(dir string) (string, error) {
 		return "", fmt.Errorf("folder %q does not exist: choose an existing project folder", abs)
 	}
 	return abs, nil
+}
+
+// recordThen records each event in the store, then passes it on, batches as batches.
+type recordThen struct {
+	rec *recorder
+	out acp.Emitter
+}
+
+// Emit records ev and passes it on.
+func (r recordThen) Emit(ev acp.Event) {
+	r.rec.Record(ev)
+	r.out.Emit(ev)
+}
+
+// EmitBatch records evs and passes them on in one call when out takes batches.
+func (r recordThen) EmitBatch(evs []acp.Event) {
+	for _, ev := range evs {
+		r.rec.Record(ev)
+	}
+	acp.EmitAll(r.out, evs)
 }

@@ -80,6 +80,30 @@ type Emitter interface {
 	Emit(Event)
 }
 
+// BatchEmitter is an Emitter that can also take several events at once. The pump hands it each
+// flush's events in one call (in Seq order, consecutive, at most MaxBatch), so the app sends a
+// stream to the page as one message per flush rather than one per event: fewer messages to
+// parse, and the page applies them in one task. EmitBatch must not keep the slice.
+type BatchEmitter interface {
+	Emitter
+	EmitBatch([]Event)
+}
+
+// MaxBatch bounds the events of one EmitBatch call: a page applies a batch in one task, so a
+// queue that grew behind a slow emitter is delivered in slices rather than in one long task.
+const MaxBatch = 256
+
+// EmitAll hands evs to out: in one EmitBatch call when out is a BatchEmitter, else one Emit each.
+func EmitAll(out Emitter, evs []Event) {
+	if b, ok := out.(BatchEmitter); ok {
+		b.EmitBatch(evs)
+		return
+	}
+	for _, ev := range evs {
+		out.Emit(ev)
+	}
+}
+
 // EmitterFunc adapts a function to Emitter.
 type EmitterFunc func(Event)
 
@@ -198,6 +222,7 @@ func (p *pump) flush() bool {
 	p.queue, p.urgent = nil, false
 	closed := p.closed
 	p.mu.Unlock()
+	evs := make([]Event, 0, min(len(batch), MaxBatch))
 	for i := range batch {
 		ev := batch[i].ev
 		if ev.Kind == EventChunk {
@@ -205,7 +230,14 @@ func (p *pump) flush() bool {
 		}
 		p.seq++
 		ev.Seq, ev.SessionID = p.seq, p.sessionID
-		p.out.Emit(ev)
+		evs = append(evs, ev)
+		if len(evs) == MaxBatch {
+			EmitAll(p.out, evs)
+			evs = evs[:0]
+		}
+	}
+	if len(evs) > 0 {
+		EmitAll(p.out, evs)
 	}
 	return !closed
 }

@@ -12,7 +12,7 @@ import App from './App.svelte';
 import type { ManualClock } from './lib/clock';
 import type { SessionEvent } from './lib/protocol';
 import { REORDER_WAIT_MS } from './state/session.svelte';
-import { app, emit, ev, runtime, settle } from './test/harness';
+import { app, emit, emitBatch, ev, runtime, settle } from './test/harness';
 import { resetPage } from './test/page';
 import { FOLDER, SID, emptySnapshot } from './test/mocks';
 
@@ -127,6 +127,21 @@ describe('a live session', () => {
     // Thoughts collapse once the next entry starts.
     expect(entries[1].querySelector('.md')).toBeNull();
     expect(app.ListHistory).toHaveBeenCalledTimes(3); // mount, start, turn_end
+  });
+
+  it('applies every event of a batched message, in order', async () => {
+    await startSession();
+    const path = resolve(dirname(fileURLToPath(import.meta.url)), '../../testdata/events/sample_turn.json');
+    const events = (JSON.parse(readFileSync(path, 'utf8')) as SessionEvent[]).map((e) => ({ ...e, sessionId: SID }));
+    emitBatch(...events.slice(0, 3));
+    emitBatch(...events.slice(3));
+    clock.advance(100);
+    flushSync();
+    const entries = byTestId(screen.getByTestId('transcript'), 'entry');
+    expect(entries.map((e) => e.dataset.entryId)).toEqual(['u1', 't1', 'p1', 'tc1', 'a1']);
+    expect(entries[4].textContent).toContain('I added a greeting to README.md.');
+    expect(screen.getByTestId('session-state').textContent).toBe('idle');
+    expect(app.Snapshot).toHaveBeenCalledTimes(1); // no gap was seen: no resync
   });
 
   it('renders every entry kind', async () => {

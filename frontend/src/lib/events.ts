@@ -13,14 +13,19 @@ import {
 } from './protocol';
 
 /**
- * Calls `handler` for every `session:event` payload. Returns a function that removes only this
- * listener (never use EventsOff: it drops every listener for the name).
+ * Calls `handler` with the payloads of every `session:event` message, in order. One message may
+ * carry several (the Go side sends each flush of a stream as one message, acp.BatchEmitter), and
+ * the handler gets them together so that it can fold them at once. Returns a function that
+ * removes only this listener (never use EventsOff: it drops every listener for the name).
  */
-export function onSessionEvent(handler: (event: SessionEvent) => void): () => void {
+export function onSessionEvents(handler: (events: SessionEvent[]) => void): () => void {
   const off = EventsOn(SESSION_EVENT, (...data: unknown[]) => {
-    const payload = data[0];
-    if (isSessionEvent(payload)) handler(payload);
-    else console.warn('agentdesk: ignoring malformed session event', payload);
+    const events: SessionEvent[] = [];
+    for (const payload of data) {
+      if (isSessionEvent(payload)) events.push(payload);
+      else console.warn('agentdesk: ignoring malformed session event', payload);
+    }
+    if (events.length > 0) handler(events);
   });
   return typeof off === 'function' ? off : () => {};
 }

@@ -11,7 +11,7 @@
 import * as api from '../lib/api';
 import { realClock, type Clock } from '../lib/clock';
 import type { PermissionEvent, SessionEvent, SessionInfo, Snapshot } from '../lib/protocol';
-import { apply, emptyState, fromSnapshot, isGap, isStale, type TranscriptState } from './transcript';
+import { applyAll, emptyState, fromSnapshot, type TranscriptState } from './transcript';
 
 export interface SessionStoreDeps {
   snapshot?: (sessionId: string) => Promise<Snapshot>;
@@ -97,22 +97,43 @@ export class SessionStore {
 
   /** Feeds one `session:event` payload. */
   handle(event: SessionEvent): void {
-    const cur = this.current;
-    if (!cur || event.sessionId !== cur.sessionId) return;
+    this.handleAll([event]);
+  }
+
+  /**
+   * Feeds the payloads of one message, in order. Events that follow on without a gap are folded
+   * together (applyAll) and the state is written once for them.
+   */
+  handleAll(events: readonly SessionEvent[]): void {
+    let cur = this.current;
+    if (!cur) return;
+    const sid = cur.sessionId;
+    const mine = events.filter((e) => e.sessionId === sid);
+    if (mine.length === 0) return;
     this.lastEventAt = this.#clock.now();
     if (this.syncing) {
-      this.#buffer.push(event);
+      this.#buffer.push(...mine);
       return;
     }
-    if (isStale(cur, event)) return;
-    if (isGap(cur, event)) {
-      this.#buffer.push(event);
-      this.#waitForGap();
-      return;
+    let run: SessionEvent[] = [];
+    let seq = cur.seq;
+    for (const event of mine) {
+      if (event.seq <= seq) continue; // stale: folded in already (or earlier in this message)
+      if (event.seq !== seq + 1 || this.#buffer.length > 0) {
+        this.#buffer.push(event); // a gap, or behind events that wait for one
+        continue;
+      }
+      run.push(event);
+      seq = event.seq;
     }
-    this.#resyncs = 0;
-    this.#applyOne(cur, event);
-    if (this.#buffer.length > 0) this.#applyReady();
+    if (run.length > 0) {
+      this.#resyncs = 0;
+      cur = this.#applyRun(cur, run);
+    }
+    if (this.#buffer.length > 0) {
+      this.#applyReady();
+      if (this.#buffer.length > 0) this.#waitForGap();
+    }
   }
 
   /** Replaces the state with Snapshot(sessionId), then applies buffered newer events. */
@@ -166,35 +187,42 @@ export class SessionStore {
     this.#buffer = [];
     let s = this.current;
     if (!s) return;
+    let run: SessionEvent[] = [];
+    let seq = s.seq;
     for (let i = 0; i < pending.length; i++) {
       const ev = pending[i];
-      if (isStale(s, ev)) continue;
-      if (isGap(s, ev) && this.#resyncs < MAX_RESYNC) {
+      if (ev.seq <= seq) continue;
+      if (ev.seq !== seq + 1 && this.#resyncs < MAX_RESYNC) {
+        if (run.length > 0) this.#applyRun(s, run);
         this.#buffer = pending.slice(i);
         this.#waitForGap();
         return;
       }
-      s = this.#applyOne(s, ev);
+      run.push(ev); // after MAX_RESYNC, applied as-is over the gap
+      seq = ev.seq;
     }
+    if (run.length > 0) this.#applyRun(s, run);
     this.#resyncs = 0;
   }
 
   /** Applies buffered events that now follow on without a gap; stops waiting once none is left. */
   #applyReady(): void {
     const pending = this.#buffer.sort((a, b) => a.seq - b.seq);
-    let s = this.current;
+    const s = this.current;
     let i = 0;
-    while (s && i < pending.length) {
-      const ev = pending[i];
-      if (isStale(s, ev)) {
-        i++;
-        continue;
+    const run: SessionEvent[] = [];
+    if (s) {
+      let seq = s.seq;
+      for (; i < pending.length; i++) {
+        const ev = pending[i];
+        if (ev.seq <= seq) continue;
+        if (ev.seq !== seq + 1) break;
+        run.push(ev);
+        seq = ev.seq;
       }
-      if (isGap(s, ev)) break;
-      s = this.#applyOne(s, ev);
-      i++;
     }
     this.#buffer = pending.slice(i);
+    if (s && run.length > 0) this.#applyRun(s, run);
     if (this.#buffer.length === 0) this.#stopGapWait();
   }
 
@@ -212,13 +240,16 @@ export class SessionStore {
     this.#cancelGapWait = null;
   }
 
-  #applyOne(cur: TranscriptState, event: SessionEvent): TranscriptState {
-    const next = apply(cur, event);
+  /** Folds a run of events in seq order into the state (one write), then reports what they ended or asked. */
+  #applyRun(cur: TranscriptState, run: readonly SessionEvent[]): TranscriptState {
+    const next = applyAll(cur, run);
     this.#set(next);
-    if (event.kind === 'turn_end') this.#onTurnEnd(next.sessionId);
-    else if (event.kind === 'permission') this.#onPermission(next, event);
-    else if (event.kind === 'state' && (event.state === 'exited' || event.state === 'failed')) {
-      this.#onTurnEnd(next.sessionId);
+    for (const event of run) {
+      if (event.kind === 'turn_end') this.#onTurnEnd(next.sessionId);
+      else if (event.kind === 'permission') this.#onPermission(next, event);
+      else if (event.kind === 'state' && (event.state === 'exited' || event.state === 'failed')) {
+        this.#onTurnEnd(next.sessionId);
+      }
     }
     return next;
   }

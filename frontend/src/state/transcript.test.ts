@@ -232,6 +232,29 @@ describe('apply: sessions and sequencing', () => {
   });
 });
 
+describe('applyAll', () => {
+  it('equals apply() over each event, leaves its input alone and copies the entries once', () => {
+    const base = applyAll(emptyState(SID), events({ kind: 'entry', entry: entry('a', 'agent', { text: 'A' }) }));
+    const frozen = base.entries.slice();
+    const run = events(
+      { kind: 'entry', entry: entry('a', 'agent', { text: 'A' }) },
+      { kind: 'chunk', entryId: 'a', text: '1' },
+      { kind: 'entry', entry: entry('b', 'thought', { text: 'B' }) },
+      { kind: 'chunk', entryId: 'b', text: '2' },
+      { kind: 'chunk', entryId: 'a', text: '3' },
+      { kind: 'state', state: 'running' },
+    ).slice(1);
+    const one = run.reduce(apply, base);
+    const all = applyAll(base, run);
+    expect(all).toEqual(one);
+    expect(all.entries.map((e) => `${e.id}:${e.text}`)).toEqual(['a:A13', 'b:B2']);
+    expect(base.entries).toEqual(frozen); // not changed in place
+    expect(base.entries).not.toBe(all.entries);
+    // A second fold from the same parent is not disturbed by the first one's in-place changes.
+    expect(applyAll(base, run.slice(0, 1)).entries.map((e) => e.text)).toEqual(['A1']);
+  });
+});
+
 describe('fromSnapshot', () => {
   const snap: Snapshot = {
     sessionId: SID,

@@ -4,6 +4,8 @@
 // the parts an event touches are new. A chunk creates one new entry object and a shallow copy of
 // the entries array; every other entry keeps its identity, so keyed {#each} blocks (by entry.id)
 // re-render only that entry. Unchanged collections (permissions, turns, ...) keep their identity.
+// applyAll folds a run of events (a message of the Go side's batch) with one copy of the entries
+// array for the whole run instead of one per event: O(entries + events), not O(entries x events).
 //
 // Sequencing (seq gaps, stale events) is the store's business (see session.svelte.ts); apply
 // records event.seq and trusts it.
@@ -103,9 +105,23 @@ export function isStale(state: TranscriptState, event: SessionEvent): boolean {
   return event.seq <= state.seq;
 }
 
-function upsertEntry(state: TranscriptState, entry: Entry): TranscriptState {
+/**
+ * Arrays made during one applyAll, which it may change in place: no state outside the fold has
+ * seen them. Null: copy on every change (apply).
+ */
+type Owned = WeakSet<readonly unknown[]> | null;
+
+/** The state's entries as an array this fold may change: the array itself if it made it, else a copy. */
+function writableEntries(state: TranscriptState, owned: Owned): Entry[] {
+  if (owned?.has(state.entries)) return state.entries as Entry[];
+  const copy = state.entries.slice();
+  owned?.add(copy);
+  return copy;
+}
+
+function upsertEntry(state: TranscriptState, entry: Entry, owned: Owned = null): TranscriptState {
   const i = entryIndex(state, entry.id);
-  const entries = state.entries.slice();
+  const entries = writableEntries(state, owned);
   if (i >= 0) {
     entries[i] = entry;
   } else {
@@ -121,14 +137,14 @@ function currentTurn(state: TranscriptState): number {
   return Math.max(last?.turn ?? 0, t?.turn ?? 0);
 }
 
-function appendChunk(state: TranscriptState, entryId: string, text: string): TranscriptState {
+function appendChunk(state: TranscriptState, entryId: string, text: string, owned: Owned = null): TranscriptState {
   const i = entryIndex(state, entryId);
   if (i < 0) {
     // A chunk for an entry we never saw: keep the text rather than drop it.
-    return upsertEntry(state, { id: entryId, kind: 'agent', turn: currentTurn(state), text });
+    return upsertEntry(state, { id: entryId, kind: 'agent', turn: currentTurn(state), text }, owned);
   }
   const old = state.entries[i];
-  const entries = state.entries.slice();
+  const entries = writableEntries(state, owned);
   entries[i] = { ...old, text: (old.text ?? '') + text };
   return { ...state, entries };
 }
@@ -179,6 +195,10 @@ function endTurn(state: TranscriptState, info: TurnInfo): TranscriptState {
 
 /** Folds one event into the state. Events for another session leave the state unchanged. */
 export function apply(state: TranscriptState, event: SessionEvent): TranscriptState {
+  return applyOwned(state, event, null);
+}
+
+function applyOwned(state: TranscriptState, event: SessionEvent, owned: Owned): TranscriptState {
   if (event.sessionId !== state.sessionId) return state;
   let next: TranscriptState;
   switch (event.kind) {
@@ -189,10 +209,10 @@ export function apply(state: TranscriptState, event: SessionEvent): TranscriptSt
       next = { ...state, title: event.title ?? '', ...(event.controls ? { controls: event.controls } : {}) };
       break;
     case 'entry':
-      next = upsertEntry(state, event.entry);
+      next = upsertEntry(state, event.entry, owned);
       break;
     case 'chunk':
-      next = appendChunk(state, event.entryId, event.text ?? '');
+      next = appendChunk(state, event.entryId, event.text ?? '', owned);
       break;
     case 'permission':
       next = openPermission(state, event);
@@ -216,10 +236,14 @@ export function apply(state: TranscriptState, event: SessionEvent): TranscriptSt
   return next;
 }
 
-/** Folds a list of events in order (goldens, tests). */
+/**
+ * Folds events in order into one new state, equal to apply() over each; `state` is not changed.
+ * The intermediate states are not kept, so the arrays they share are changed in place.
+ */
 export function applyAll(state: TranscriptState, events: Iterable<SessionEvent>): TranscriptState {
+  const owned: Owned = new WeakSet();
   let s = state;
-  for (const e of events) s = apply(s, e);
+  for (const e of events) s = applyOwned(s, e, owned);
   return s;
 }
 

@@ -18,6 +18,14 @@ export function emit(...events: SessionEvent[]): void {
   flushSync();
 }
 
+/** Delivers events as one message with one payload each, as the Go side sends a batch, then flushes Svelte. */
+export function emitBatch(...events: SessionEvent[]): void {
+  const calls = runtime.EventsOn.mock.calls.filter(([name]) => name === 'session:event');
+  if (calls.length === 0) throw new Error('the page did not subscribe to session:event');
+  calls[calls.length - 1][1](...events);
+  flushSync();
+}
+
 let seq = 0;
 /** Events for SID with consecutive seqs (reset with resetSeq()). */
 export function ev(spec: Record<string, unknown> & { kind: SessionEvent['kind'] }): SessionEvent {

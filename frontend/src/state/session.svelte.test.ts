@@ -54,6 +54,33 @@ describe('SessionStore', () => {
     expect(store.current?.entries[0].text).toBe('Hello!');
   });
 
+  it('folds the events of one message at once, and holds those behind a gap', async () => {
+    snapshots.push(snap(1, { entries: [{ id: 'a', kind: 'agent', turn: 1, text: 'A' }] }));
+    const clock = manualClock();
+    const turnEnds: string[] = [];
+    const store = new SessionStore({ clock, onTurnEnd: (id) => turnEnds.push(id) });
+    await store.attach(info);
+    const written: number[] = [];
+    const stop = $effect.root(() => {
+      $effect(() => {
+        written.push(store.current?.seq ?? -1);
+      });
+    });
+    flushSync();
+    store.handleAll([chunk(2, 'B'), chunk(3, 'C'), { sessionId: SID, seq: 4, kind: 'turn_end', turn: 1, stopReason: 'end_turn' }, chunk(6, 'F')]);
+    flushSync();
+    expect(store.current?.entries[0].text).toBe('ABC');
+    expect(store.current?.seq).toBe(4); // 6 waits for 5
+    expect(turnEnds).toEqual([SID]);
+    store.handleAll([chunk(5, 'E'), chunk(5, 'E')]); // the missing one (twice: the second is stale)
+    flushSync();
+    expect(store.current?.entries[0].text).toBe('ABCEF');
+    expect(written).toEqual([1, 4, 6]);
+    clock.advance(REORDER_WAIT_MS);
+    expect(App.Snapshot).toHaveBeenCalledTimes(1); // the gap closed: no resync
+    stop();
+  });
+
   it('calls Snapshot on a seq gap that stays open and replaces its state', async () => {
     snapshots.push(snap(1, { entries: [{ id: 'a', kind: 'agent', turn: 1, text: 'A' }] }));
     const clock = manualClock();
