@@ -150,6 +150,12 @@ const CACHE_BUDGET = 4_000_000;
 const cache = new Map<string, string>();
 let cached = 0;
 
+/** The HTML renderMarkdown returned for `text` while it is still cached, without rendering. */
+export function cachedMarkdown(text: string): string | undefined {
+  if (!text) return '';
+  return cache.get(text);
+}
+
 /** Untrusted Markdown -> safe HTML. */
 export function renderMarkdown(text: string): string {
   if (!text) return '';
@@ -181,6 +187,22 @@ function render(text: string): string {
     return `<pre>${escapeHTML(text)}</pre>`;
   }
   return sanitize(html);
+}
+
+// Text that takes marked, highlight.js and DOMPurify through their common paths once.
+const WARM_UP = [
+  '# Plan\n\nReading **src/main.go** and *the handler* with `go test`; see [the docs](https://example.com).',
+  '- [x] one\n- two\n\n1. three\n\n> quoted\n\n| a | b |\n|---|---|\n| 1 | 2 |',
+  '```go\nfunc main() { fmt.Println("hi") }\n```\n\n```ts\nconst x: number = 1;\n```\n\n```bash\nnpm test && echo ok\n```',
+].join('\n\n');
+
+/**
+ * Renders a sample once, uncached, so that the first agent message does not pay for compiling
+ * the parsers (their first run takes 50-300 ms, later ones well under a millisecond). The page
+ * calls it when idle after start-up.
+ */
+export function warmUp(): void {
+  render(WARM_UP);
 }
 
 export function escapeHTML(s: string): string {
