@@ -44,7 +44,7 @@ func main() {
 		Height:           800,
 		MinWidth:         900,
 		MinHeight:        600,
-		AssetServer:      &assetserver.Options{Assets: assets},
+		AssetServer:      &assetserver.Options{Assets: assets, Middleware: e2eAssetMiddleware()},
 		BackgroundColour: &options.RGBA{R: 24, G: 24, B: 27, A: 255},
 		OnStartup:        app.startup,
 		OnDomReady:       app.domReady,

@@ -184,8 +184,66 @@ function printCounters(prefix, c) {
   print(`${prefix}_layout`, c.layoutMs, 'ms');
 }
 
+const TRACE_DIR = process.env.PERF_TRACE;
+
+/**
+ * Runs measure() under Chromium's tracing (PERF_TRACE=<dir>): writes the trace (open it in
+ * DevTools' Performance panel) and prints each main-thread task over 50 ms with where its time
+ * went (script, style, layout, paint, ...), so a long frame can be told apart from a long script.
+ */
+async function traced(page, name, measure) {
+  if (!TRACE_DIR) return measure();
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Tracing.start', {
+    transferMode: 'ReturnAsStream',
+    traceConfig: { includedCategories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute', 'blink', 'toplevel'] },
+  });
+  const result = await measure();
+  const done = new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve));
+  await cdp.send('Tracing.end');
+  const { stream } = await done;
+  let text = '';
+  for (;;) {
+    const chunk = await cdp.send('IO.read', { handle: stream });
+    text += chunk.base64Encoded ? Buffer.from(chunk.data, 'base64').toString() : chunk.data;
+    if (chunk.eof) break;
+  }
+  await cdp.send('IO.close', { handle: stream });
+  await mkdir(TRACE_DIR, { recursive: true });
+  const file = path.join(TRACE_DIR, `${name.replace(/[^A-Za-z0-9._-]+/g, '_')}.json`);
+  await writeFile(file, text);
+  console.log(`# trace ${file}`);
+  printLongTasks(JSON.parse(text));
+  return result;
+}
+
+/** Prints the renderer main thread's tasks over 50 ms, each with its heaviest child events. */
+function printLongTasks(trace) {
+  const events = Array.isArray(trace) ? trace : trace.traceEvents;
+  const main = events.find((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain');
+  if (!main) return;
+  const mine = events.filter((e) => e.pid === main.pid && e.tid === main.tid && e.ph === 'X' && e.dur !== undefined);
+  mine.sort((a, b) => a.ts - b.ts || b.dur - a.dur);
+  const tasks = mine.filter((e) => e.name === 'RunTask' || e.name === 'ThreadControllerImpl::RunTask');
+  for (const task of tasks.filter((t) => t.dur > 50_000)) {
+    const end = task.ts + task.dur;
+    const by = new Map();
+    let depthEnd = 0;
+    // Direct children: events inside the task that are not inside an earlier child.
+    for (const e of mine) {
+      if (e === task || e.ts < task.ts || e.ts >= end || e.ts < depthEnd) continue;
+      if (e.name === 'RunTask' || e.name === 'ThreadControllerImpl::RunTask') continue;
+      depthEnd = e.ts + e.dur;
+      by.set(e.name, (by.get(e.name) ?? 0) + e.dur / 1000);
+    }
+    const parts = [...by].sort((a, b) => b[1] - a[1]).slice(0, 6).map(([k, v]) => `${k} ${v.toFixed(0)}`);
+    console.log(`#   task ${(task.dur / 1000).toFixed(0)} ms: ${parts.join(', ')}`);
+  }
+}
+
 /** Runs measure(); with PERF_PROFILE, under the CDP sampling profiler (see the header). */
 async function profiled(page, name, measure) {
+  if (TRACE_DIR) return traced(page, name, measure);
   if (!PROFILE_DIR) return measure();
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Profiler.enable');

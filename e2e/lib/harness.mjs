@@ -156,6 +156,9 @@ export async function startApp({ db, env = {}, args = [], timeout = 30_000 } = {
       // The runner's own shell startup files (pyenv, nvm...) would add seconds to each start;
       // the capture has tests of its own (backend/agents).
       AGENTDESK_NO_LOGIN_ENV: '1',
+      // The dev window shows a blank page: the tests drive Chromium, and a second copy of the app
+      // rendering every event in the window would take half of a 2-core machine (e2e_agent_dev.go).
+      AGENTDESK_E2E_BLANK_WINDOW: '1',
       ...env,
     },
   });
