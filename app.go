@@ -254,13 +254,40 @@ func (a *App) OpenHistory(id string) (acp.Snapshot, error) {
 	}
 	a.flushHistory()
 	s, turns, entries, err := a.store.Session(a.ctx, id)
-	if errors.Is(err, store.ErrNotFound) {
-		return acp.Snapshot{}, fmt.Errorf("session %s is not in the history (it may have been deleted)", id)
-	}
 	if err != nil {
-		return acp.Snapshot{}, fmt.Errorf("could not open session %s: %w", id, err)
+		return acp.Snapshot{}, openError(id, err)
 	}
 	return maskSnapshot(a.agents.Masker(), snapshotFromStore(s, turns, entries)), nil
+}
+
+// HistoryTail is the end of a saved session (OpenHistoryTail): a snapshot that holds only its
+// last entries, and how many entries come before them (0: the snapshot is the whole session).
+type HistoryTail struct {
+	Snapshot acp.Snapshot `json:"snapshot"`
+	Earlier  int          `json:"earlier"`
+}
+
+// OpenHistoryTail is OpenHistory for the last `limit` entries only. The page opens a saved
+// session with it, so the end of even a very long one shows at once, and then calls
+// OpenHistory for the whole. Errors are OpenHistory's.
+func (a *App) OpenHistoryTail(id string, limit int) (HistoryTail, error) {
+	if a.store == nil {
+		return HistoryTail{}, a.dbErr
+	}
+	a.flushHistory()
+	s, turns, entries, earlier, err := a.store.SessionTail(a.ctx, id, limit)
+	if err != nil {
+		return HistoryTail{}, openError(id, err)
+	}
+	return HistoryTail{Snapshot: maskSnapshot(a.agents.Masker(), snapshotFromStore(s, turns, entries)), Earlier: earlier}, nil
+}
+
+// openError is the user's message for a saved session that could not be read.
+func openError(id string, err error) error {
+	if errors.Is(err, store.ErrNotFound) {
+		return fmt.Errorf("session %s is not in the history (it may have been deleted)", id)
+	}
+	return fmt.Errorf("could not open session %s: %w", id, err)
 }
 
 // flushHistory lets live sessions' queued changes land, so a list or a saved transcript read

@@ -124,6 +124,11 @@ func TestAppTurnIsSavedAndReopens(t *testing.T) {
 	if len(saved.Turns) != 1 || saved.Turns[0].StopReason != acp.StopEndTurn {
 		t.Fatalf("saved turns %+v", saved.Turns)
 	}
+	tail, err := b.OpenHistoryTail(info.SessionID, 2)
+	if err != nil || tail.Earlier != len(saved.Entries)-2 || tail.Snapshot.Title != saved.Title ||
+		transcriptMarkdown(tail.Snapshot.Entries) != transcriptMarkdown(saved.Entries[len(saved.Entries)-2:]) {
+		t.Fatalf("the tail of 2 (%v): %d earlier, %+v; want the last 2 of %d entries", err, tail.Earlier, tail.Snapshot.Entries, len(saved.Entries))
+	}
 	perms, err := b.store.Permissions(context.Background(), info.SessionID)
 	if err != nil || len(perms) != 1 || perms[0].Outcome != "selected" || perms[0].OptionID != "allow" ||
 		perms[0].DecidedBy != "user" || perms[0].Turn != 1 || perms[0].ToolCallID != p.ToolCallID {
@@ -158,6 +163,9 @@ func TestAppTurnIsSavedAndReopens(t *testing.T) {
 	}
 	if _, err := b.OpenHistory(info.SessionID); err == nil || !strings.Contains(err.Error(), "not in the history") {
 		t.Fatalf("opening a deleted session: %v", err)
+	}
+	if _, err := b.OpenHistoryTail(info.SessionID, 10); err == nil || !strings.Contains(err.Error(), "not in the history") {
+		t.Fatalf("opening the end of a deleted session: %v", err)
 	}
 	if err := b.Prompt(info.SessionID, "x"); err == nil {
 		t.Fatal("a session of an earlier run accepted a prompt")

@@ -186,6 +186,9 @@ func (c *catalog) baseEnv() []string {
 // always can: the mask is plain text inside JSON strings) is returned with its text fields
 // masked only.
 func maskSnapshot(m *agents.Masker, snap acp.Snapshot) acp.Snapshot {
+	if m.Empty() {
+		return snap // nothing to mask: skip encoding the whole snapshot
+	}
 	raw, err := json.Marshal(snap)
 	if err != nil {
 		return snap

@@ -61,6 +61,10 @@ func (m *Masker) Add(values ...string) {
 	m.longest.Store(int64(len(all[0])))
 }
 
+// Empty reports whether the masker knows no value (so masking would change nothing): callers
+// can then skip work done only to mask, such as encoding a whole snapshot.
+func (m *Masker) Empty() bool { return m == nil || m.r.Load() == nil }
+
 // Mask returns s with every known value replaced. A nil Masker masks nothing.
 func (m *Masker) Mask(s string) string {
 	if m == nil {

@@ -121,11 +121,19 @@ func readTurns(ctx context.Context, tx *sql.Tx, id string) ([]Turn, error) {
 }
 
 func readEntries(ctx context.Context, tx *sql.Tx, id string) ([]Entry, error) {
-	rows, err := tx.QueryContext(ctx, `SELECT entry_id, turn, seq, kind, status, title, text, body
-		FROM entries WHERE session_id = ? ORDER BY seq, id`, id)
+	rows, err := tx.QueryContext(ctx, `SELECT `+entryColumns+` FROM entries
+		WHERE session_id = ? ORDER BY seq, id`, id)
 	if err != nil {
 		return nil, err
 	}
+	return scanEntries(id, rows)
+}
+
+// entryColumns are what scanEntries reads, in its order.
+const entryColumns = `entry_id, turn, seq, kind, status, title, text, body`
+
+// scanEntries reads session id's entry rows (SELECT entryColumns) and closes them.
+func scanEntries(id string, rows *sql.Rows) ([]Entry, error) {
 	defer rows.Close()
 	var entries []Entry
 	for rows.Next() {

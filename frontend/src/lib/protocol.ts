@@ -241,6 +241,13 @@ export interface Snapshot {
   controls?: Controls | null;
 }
 
+/** The end of a saved session (OpenHistoryTail): its last entries, and how many come before them. */
+export interface HistoryTail {
+  snapshot: Snapshot;
+  /** 0: the snapshot is the whole session. */
+  earlier: number;
+}
+
 // ---- bound verbs' payloads ----
 
 export interface AgentInfo {

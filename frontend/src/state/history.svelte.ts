@@ -4,14 +4,22 @@
 import * as api from '../lib/api';
 import { realClock, type Clock } from '../lib/clock';
 import { copyText } from '../lib/events';
-import type { HistoryItem, Snapshot } from '../lib/protocol';
+import type { HistoryItem, HistoryTail, Snapshot } from '../lib/protocol';
 import { fromSnapshot, type TranscriptState } from './transcript';
 
 export const SEARCH_DEBOUNCE_MS = 200;
 
+/**
+ * Opening a saved session reads its last this many entries first (what the transcript shows
+ * first, at its end), then the whole. More than the transcript renders whole (its SMALL), so the
+ * first paint is a windowed screenful however long the session.
+ */
+export const TAIL_ENTRIES = 200;
+
 export interface HistoryStoreDeps {
   listHistory?: (query: string) => Promise<HistoryItem[]>;
   openHistory?: (id: string) => Promise<Snapshot>;
+  openHistoryTail?: (id: string, limit: number) => Promise<HistoryTail>;
   renameHistory?: (id: string, title: string) => Promise<void>;
   deleteHistory?: (id: string) => Promise<void>;
   exportHistory?: (id: string, format: 'md' | 'json') => Promise<string>;
@@ -32,6 +40,7 @@ export class HistoryStore {
 
   readonly #list: (query: string) => Promise<HistoryItem[]>;
   readonly #open: (id: string) => Promise<Snapshot>;
+  readonly #openTail: (id: string, limit: number) => Promise<HistoryTail>;
   readonly #rename: (id: string, title: string) => Promise<void>;
   readonly #delete: (id: string) => Promise<void>;
   readonly #export: (id: string, format: 'md' | 'json') => Promise<string>;
@@ -46,6 +55,7 @@ export class HistoryStore {
   constructor(deps: HistoryStoreDeps = {}) {
     this.#list = deps.listHistory ?? api.ListHistory;
     this.#open = deps.openHistory ?? api.OpenHistory;
+    this.#openTail = deps.openHistoryTail ?? api.OpenHistoryTail;
     this.#rename = deps.renameHistory ?? api.RenameHistory;
     this.#delete = deps.deleteHistory ?? api.DeleteHistory;
     this.#export = deps.exportHistory ?? api.ExportHistory;
@@ -79,14 +89,21 @@ export class HistoryStore {
     }, SEARCH_DEBOUNCE_MS);
   }
 
-  /** Opens a saved session read-only. */
+  /**
+   * Opens a saved session read-only: its last TAIL_ENTRIES entries first, then, when there are
+   * more, the whole session in their place (the transcript keeps its rows by entry id).
+   */
   async open(id: string): Promise<void> {
     const req = ++this.#openRequest;
     this.selectedId = id;
     try {
-      const snap = await this.#open(id);
+      const tail = await this.#openTail(id, TAIL_ENTRIES);
       if (req !== this.#openRequest) return;
-      this.saved = fromSnapshot(snap);
+      this.saved = fromSnapshot(tail.snapshot);
+      if (tail.earlier <= 0) return;
+      const whole = await this.#open(id);
+      if (req !== this.#openRequest) return;
+      this.saved = fromSnapshot(whole);
     } catch (err) {
       if (req !== this.#openRequest) return;
       this.selectedId = this.saved?.sessionId ?? null;

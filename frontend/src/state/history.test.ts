@@ -16,6 +16,7 @@ function store(overrides: Partial<NonNullable<ConstructorParameters<typeof Histo
   const deps = {
     listHistory: vi.fn(async () => items),
     openHistory: vi.fn(async (id: string) => ({ sessionId: id, seq: 0, state: '' as const, agentName: 'Demo agent', cwd: '/p', title: 'First', entries: [], permissions: [], turns: [] })),
+    openHistoryTail: vi.fn(async (id: string) => ({ snapshot: { sessionId: id, seq: 0, state: '' as const, agentName: 'Demo agent', cwd: '/p', title: 'First', entries: [], permissions: [], turns: [] }, earlier: 0 })),
     renameHistory: vi.fn(async (id: string, title: string) => {
       items = items.map((it) => (it.id === id ? { ...it, title } : it));
     }),
@@ -30,6 +31,42 @@ function store(overrides: Partial<NonNullable<ConstructorParameters<typeof Histo
   };
   return { s: new HistoryStore(deps), deps, onError };
 }
+
+describe('HistoryStore open', () => {
+  const agent = (i: number) => ({ id: `e${i}`, kind: 'agent' as const, turn: 1, text: `entry ${i}` });
+  const snap = (id: string, from: number, to: number) => ({ sessionId: id, seq: 0, state: '' as const, agentName: 'Demo agent', cwd: '/p', title: id, entries: Array.from({ length: to - from }, (_, i) => agent(from + i)), permissions: [], turns: [] });
+
+  it('shows the end of a long session first, then the whole; a later open wins over a slower one', async () => {
+    let finishWhole: (() => void) | null = null;
+    const { s, deps } = store({
+      openHistoryTail: vi.fn(async (id: string, limit: number) => ({ snapshot: snap(id, 1000 - limit, 1000), earlier: 1000 - limit })),
+      openHistory: vi.fn((id: string) => new Promise<ReturnType<typeof snap>>((resolve) => (finishWhole = () => resolve(snap(id, 0, 1000))))),
+    });
+    const opening = s.open('long');
+    await vi.waitFor(() => expect(s.saved?.entries).toHaveLength(200));
+    expect(deps.openHistoryTail).toHaveBeenCalledWith('long', 200);
+    expect(s.saved?.entries[0].id).toBe('e800');
+    finishWhole!();
+    await opening;
+    expect(s.saved?.entries).toHaveLength(1000);
+    expect(s.saved?.entries[999].id).toBe('e999');
+
+    // Opening another session while the first one's whole is still on its way.
+    const first = s.open('one');
+    await vi.waitFor(() => expect(s.saved?.sessionId).toBe('one'));
+    await vi.waitFor(() => expect(deps.openHistory).toHaveBeenCalledTimes(2));
+    const resolveFirst = finishWhole!;
+    const second = s.open('two');
+    await vi.waitFor(() => expect(deps.openHistory).toHaveBeenCalledTimes(3));
+    expect(s.saved?.sessionId).toBe('two');
+    finishWhole!(); // two's whole
+    await second;
+    resolveFirst(); // one's whole, late: ignored
+    await first;
+    expect(s.saved?.sessionId).toBe('two');
+    expect(s.saved?.entries).toHaveLength(1000);
+  });
+});
 
 describe('HistoryStore actions', () => {
   it('renames (trimmed), updates the list and an open saved copy', async () => {

@@ -33,8 +33,11 @@ export function emptySnapshot(sessionId: string, extra: Partial<Snapshot> = {}):
   };
 }
 
+/** The first appMock() made: the one vi.mock installs as the bindings module (tests set its implementations). */
+let installed: ReturnType<typeof appMock> | null = null;
+
 export function appMock() {
-  return {
+  const mock = {
     ListAgents: vi.fn(async () => AGENTS),
     DefaultFolder: vi.fn(async () => FOLDER),
     StartSession: vi.fn(async (agentId: string, cwd: string) => ({ sessionId: SID, agentId, agentName: 'Demo agent', cwd })),
@@ -49,6 +52,12 @@ export function appMock() {
     Snapshot: vi.fn(async (id: string) => emptySnapshot(id)),
     ListHistory: vi.fn(async (_query: string): Promise<HistoryItem[]> => []),
     OpenHistory: vi.fn(async (id: string) => emptySnapshot(id, { state: '' })),
+    // The end of whatever the mocked module's OpenHistory now returns (without counting a call).
+    OpenHistoryTail: vi.fn(async (id: string, limit: number) => {
+      const whole = await (installed!.OpenHistory.getMockImplementation() ?? (async (i: string) => emptySnapshot(i, { state: '' })))(id);
+      const entries = whole.entries ?? [];
+      return { snapshot: { ...whole, entries: entries.slice(-limit) }, earlier: Math.max(0, entries.length - limit) };
+    }),
     SelfTestDone: vi.fn(async () => {}),
     NotifyAttention: vi.fn(async (_sessionId: string, _kind: string, _agent: string, _title: string) => {}),
     AttentionSeen: vi.fn(async () => {}),
@@ -78,6 +87,8 @@ export function appMock() {
     PromptWith: vi.fn(async (_sessionId: string, _text: string, _attachments: Attachment[]) => {}),
     ListFolderFiles: vi.fn(async (_sessionId: string, _query: string): Promise<FolderFile[]> => []),
   };
+  installed ??= mock;
+  return mock;
 }
 
 export function runtimeMock() {

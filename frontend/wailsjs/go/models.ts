@@ -235,6 +235,10 @@ export namespace main {
 	    problem?: string;
 	    since?: number;
 	}
+	export interface HistoryTail {
+	    snapshot: acp.Snapshot;
+	    earlier: number;
+	}
 	export interface ImportResult {
 	    added: string[];
 	    skipped: string[];

@@ -41,6 +41,8 @@ export function NotifyAttention(arg1:string,arg2:string,arg3:string,arg4:string)
 
 export function OpenHistory(arg1:string):Promise<acp.Snapshot>;
 
+export function OpenHistoryTail(arg1:string,arg2:number):Promise<main.HistoryTail>;
+
 export function Prompt(arg1:string,arg2:string):Promise<void>;
 
 export function PromptWith(arg1:string,arg2:string,arg3:Array<acp.Attachment>):Promise<void>;

@@ -78,6 +78,10 @@ export function OpenHistory(arg1) {
   return window['go']['main']['App']['OpenHistory'](arg1);
 }
 
+export function OpenHistoryTail(arg1, arg2) {
+  return window['go']['main']['App']['OpenHistoryTail'](arg1, arg2);
+}
+
 export function Prompt(arg1, arg2) {
   return window['go']['main']['App']['Prompt'](arg1, arg2);
 }
