@@ -322,6 +322,7 @@ test('stream', async () => {
   print('stream_long_tasks_over_100ms', r.longTasks.filter((d) => d > 100).length, 'tasks');
   print('stream_long_task_max', Math.max(0, ...r.longTasks), 'ms');
   print('stream_frames', r.frames.length, 'frames');
+  print('stream_frame_p50', percentile(intervals, 50), 'ms');
   print('stream_frame_p95', percentile(intervals, 95), 'ms');
   print('stream_frame_max', Math.max(0, ...intervals), 'ms');
   printCounters('stream', c);

@@ -27,6 +27,9 @@ describe('Markdown', () => {
     expect(plain?.textContent).toBe(text);
     expect(container.querySelector('img, strong')).toBeNull();
 
+    await frame(); // the frame that asked: deferred work waits for a calm one
+    flushSync();
+    expect(container.querySelector('.plain')).not.toBeNull();
     await frame();
     flushSync();
     expect(container.querySelector('.plain')).toBeNull();

@@ -51,12 +51,34 @@ describe('FrameBudget', () => {
     expect(b.tryRun(costly('g', 1))).toBe(false); // deferred work goes first
     expect(done).toEqual(['a', 'b']);
 
-    clock.nextFrame(); // a fresh budget: c (6 ms), e (12 ms spent), then stop
+    clock.nextFrame(); // the frame before asked for work: nothing deferred runs yet
+    expect(done).toEqual(['a', 'b']);
+    clock.nextFrame(); // a calm frame's fresh budget: c (6 ms), e (12 ms spent), then stop
     expect(done).toEqual(['a', 'b', 'c', 'e']);
     clock.nextFrame();
     expect(done).toEqual(['a', 'b', 'c', 'e', 'f']);
     clock.nextFrame();
     expect(b.tryRun(costly('h', 1))).toBe(true);
     expect(done.at(-1)).toBe('h');
+  });
+
+  it('spends nothing on deferred work while every frame brings new work (a flood), then catches up', () => {
+    const clock = framedClock();
+    const b = new FrameBudget(clock, 8);
+    const done: number[] = [];
+    let n = 0;
+    const row = () => {
+      const i = n++;
+      if (!b.tryRun(() => (done.push(i), clock.advance(5)))) b.later(() => (done.push(i), clock.advance(5)));
+    };
+    for (let frame = 0; frame < 5; frame++) {
+      for (let r = 0; r < 4; r++) row(); // four new rows a frame
+      clock.nextFrame();
+    }
+    expect(done).toEqual([0, 1]); // only the first frame's budget: the rest waited
+    clock.nextFrame(); // calm: the backlog runs, two rows a frame (5 ms each, 8 ms budget)
+    expect(done).toEqual([0, 1, 2, 3]);
+    while (clock.pending() > 0) clock.nextFrame();
+    expect(done).toHaveLength(20);
   });
 });
