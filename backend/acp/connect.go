@@ -43,6 +43,7 @@ func (s *Session) Continue(ctx context.Context) (string, error) {
 		return "", fmt.Errorf("only a session whose agent has exited can be continued (this one is %s)", st)
 	}
 	s.hardStopped = false
+	s.connGen++ // the old process's watcher must not report its exit over this start
 	s.setStateLocked(StateStarting, "")
 	s.mu.Unlock()
 	return s.connect(ctx, true)
@@ -59,9 +60,9 @@ func (s *Session) connect(ctx context.Context, reattach bool) (string, error) {
 	s.mu.Lock()
 	s.transport, s.watchDone = tr, done
 	s.conn = NewConn(tr, tr, connHandler{s, terms}, WithTap(s.tap), WithLogf(s.cfg.Logf))
-	conn := s.conn
+	conn, gen := s.conn, s.connGen
 	s.mu.Unlock()
-	go s.watch(conn, tr, watched)
+	go s.watch(conn, tr, watched, gen)
 	go watchTerminals(conn, terms, watched, done)
 
 	var init InitializeResult

@@ -82,6 +82,10 @@ type Session struct {
 	conn           *Conn
 	turnActive     bool
 	hardStopped    bool
+	// connGen counts the agent processes this session started or gave up on: Continue moves it
+	// on before it launches the next one, so the old process's watcher can tell that its exit
+	// no longer says anything about the session.
+	connGen uint64
 	closing        bool // Close was called: the exit is ours, not news
 	replaying      bool // session/load is replaying history we already have
 	caps           AgentCapabilities
@@ -310,7 +314,7 @@ func (s *Session) Close() error {
 
 // watch turns the end of one connection into state exited (a running turn's own goroutine
 // reports that turn). done is closed when it has.
-func (s *Session) watch(conn *Conn, tr Transport, done chan struct{}) {
+func (s *Session) watch(conn *Conn, tr Transport, done chan struct{}, gen uint64) {
 	defer close(done)
 	<-conn.Done()
 	select {
@@ -319,8 +323,8 @@ func (s *Session) watch(conn *Conn, tr Transport, done chan struct{}) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.conn != conn || s.turnActive || s.state == StateExited || s.state == StateFailed {
-		return // a newer connection took over, or the state already says it
+	if s.conn != conn || s.connGen != gen || s.turnActive || s.state == StateExited || s.state == StateFailed {
+		return // a newer connection took over (or is being started), or the state already says it
 	}
 	s.takePermissionsLocked() // the agent is gone: there is no one to answer
 	s.setStateLocked(StateExited, s.exitMessage())
