@@ -146,8 +146,13 @@ func TestSecretsAreMaskedInEveryExportPath(t *testing.T) {
 	openedJSON, _ := json.Marshal(opened)
 	found, _ := a.ListHistory(token) // full-text search: the snippet quotes the match
 	foundJSON, _ := json.Marshal(found)
+	rec.mu.Lock()
+	liveJSON, _ := json.Marshal(rec.all) // what the page was sent while the turn ran
+	rec.mu.Unlock()
+	snap, _ := a.Snapshot(info.SessionID)
+	snapJSON, _ := json.Marshal(snap)
 	for what, text := range map[string]string{"journal": journal, "Markdown export": md, "JSON export": js, "saved exports": saved,
-		"saved session": string(openedJSON), "search result": string(foundJSON)} {
+		"saved session": string(openedJSON), "search result": string(foundJSON), "live events": string(liveJSON), "live snapshot": string(snapJSON)} {
 		if strings.Contains(text, token) || !strings.Contains(text, agents.Mask) {
 			t.Errorf("%s: the secret is not masked:\n%s", what, text)
 		}

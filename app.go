@@ -135,23 +135,32 @@ func (a *App) DefaultFolder() string {
 
 // StartSession starts agentID in cwd and returns at once; events follow under acp.EventName.
 func (a *App) StartSession(agentID, cwd string) (SessionInfo, error) {
-	_, info, err := a.hub.Start(StartRequest{AgentID: agentID, Cwd: cwd}, pageEmitter{a})
+	_, info, err := a.hub.Start(StartRequest{AgentID: agentID, Cwd: cwd}, a.pageEmitter())
 	return info, err
 }
 
-// pageEmitter sends a session's events to the page under acp.EventName. A batch goes as one
-// Wails event with one payload per session event (the page's listener receives them all, in
-// order): during a stream that is one message per flush instead of one per event.
-type pageEmitter struct{ a *App }
+// pageEmitter sends a session's events to the page under acp.EventName, secrets masked
+// (liveMasker). A batch goes as one Wails event with one payload per session event (the page's
+// listener receives them all, in order): during a stream that is one message per flush
+// instead of one per event.
+type pageEmitter struct {
+	a    *App
+	mask *liveMasker
+}
+
+// pageEmitter returns a new session's emitter.
+func (a *App) pageEmitter() *pageEmitter {
+	return &pageEmitter{a: a, mask: newLiveMasker(a.agents.Masker())}
+}
 
 // Emit sends one event.
-func (p pageEmitter) Emit(ev acp.Event) { p.a.emit(p.a.ctx, acp.EventName, ev) }
+func (p *pageEmitter) Emit(ev acp.Event) { p.a.emit(p.a.ctx, acp.EventName, p.mask.event(ev)) }
 
 // EmitBatch sends evs as one message.
-func (p pageEmitter) EmitBatch(evs []acp.Event) {
+func (p *pageEmitter) EmitBatch(evs []acp.Event) {
 	data := make([]interface{}, len(evs))
 	for i, ev := range evs {
-		data[i] = ev
+		data[i] = p.mask.event(ev)
 	}
 	p.a.emit(p.a.ctx, acp.EventName, data...)
 }
@@ -212,7 +221,7 @@ func (a *App) Snapshot(sessionID string) (acp.Snapshot, error) {
 	if err != nil {
 		return acp.Snapshot{}, err
 	}
-	return s.Snapshot(), nil
+	return maskSnapshot(a.agents.Masker(), s.Snapshot()), nil
 }
 
 // HistoryItem is a saved session in the history list.

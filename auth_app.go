@@ -122,7 +122,7 @@ func (a *App) StartSessionWithAuth(sessionID, methodID string, values map[string
 		}
 	}
 	_, info, err := a.hub.Start(StartRequest{AgentID: login.AgentID, Cwd: login.Cwd, AuthMethod: authMethod},
-		pageEmitter{a})
+		a.pageEmitter())
 	return info, err
 }
 

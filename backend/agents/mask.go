@@ -65,6 +65,15 @@ func (m *Masker) Add(values ...string) {
 // can then skip work done only to mask, such as encoding a whole snapshot.
 func (m *Masker) Empty() bool { return m == nil || m.r.Load() == nil }
 
+// Longest is the length in bytes of the longest value masked (0 when Empty): text that may have
+// been cut inside a value needs that many bytes minus one of what came before it.
+func (m *Masker) Longest() int {
+	if m == nil {
+		return 0
+	}
+	return int(m.longest.Load())
+}
+
 // Mask returns s with every known value replaced. A nil Masker masks nothing.
 func (m *Masker) Mask(s string) string {
 	if m == nil {
