@@ -82,14 +82,15 @@ type Session struct {
 	conn           *Conn
 	turnActive     bool
 	hardStopped    bool
-	// connGen counts the agent processes this session started or gave up on: Continue moves it
-	// on before it launches the next one, so the old process's watcher can tell that its exit
-	// no longer says anything about the session.
-	connGen uint64
 	closing        bool // Close was called: the exit is ours, not news
 	replaying      bool // session/load is replaying history we already have
 	caps           AgentCapabilities
 	watchDone      chan struct{} // closed when the current connection's watch has finished
+
+	// connGen counts the agent processes this session started or gave up on: Continue moves it
+	// on before it launches the next one, so the old process's watcher can tell that its exit
+	// no longer says anything about the session.
+	connGen uint64
 
 	hardStopCancel func() bool // cancels the automatic hard stop of a cancelling turn (stopladder.go)
 	stopIgnoredMsg string      // why the automatic hard stop happened, until the turn has ended
