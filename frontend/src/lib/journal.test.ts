@@ -41,4 +41,15 @@ describe('journalRows', () => {
     expect(prettyJSON('{"a":[1,{"b":"<i>x</i>"}]}')).toBe('{\n  "a": [\n    1,\n    {\n      "b": "<i>x</i>"\n    }\n  ]\n}');
     expect(prettyJSON('{oops')).toBe('{oops');
   });
+
+  it('shortens long strings, such as a pasted image, and keeps the rest of the message', () => {
+    const data = 'iVBORw0KGgo' + 'A'.repeat(2_000_000);
+    const shown = prettyJSON(JSON.stringify({ method: 'session/prompt', params: { prompt: [{ type: 'image', mimeType: 'image/png', data }] } }));
+    expect(shown.length).toBeLessThan(1_000);
+    expect(shown).toContain('"mimeType": "image/png"');
+    expect(shown).toContain('"data": "iVBORw0KGgoAAA');
+    expect(shown).toContain('[1,999,811 more characters not shown]');
+    expect(prettyJSON('{"text":"short"}')).toBe('{\n  "text": "short"\n}');
+    expect(prettyJSON('not json ' + 'x'.repeat(10_000)).length).toBeLessThan(1_000);
+  });
 });

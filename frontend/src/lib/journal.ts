@@ -81,10 +81,23 @@ export function journalRows(lines: readonly JournalLine[] | null | undefined): J
 }
 
 /** The message pretty-printed (two-space indent); the raw text when it is not JSON. */
+/**
+ * Strings longer than this are shown shortened: a pasted image travels as megabytes of base64,
+ * which would freeze the panel's layout and tell the reader nothing. The journal keeps them whole.
+ */
+export const LONG_STRING = 4_000;
+/** What is kept of a shortened string. */
+const KEPT = 200;
+
+function shorten(s: string): string {
+  return s.length <= LONG_STRING ? s : `${s.slice(0, KEPT)}… [${(s.length - KEPT).toLocaleString('en')} more characters not shown]`;
+}
+
+/** The message indented for reading, its long strings shortened; text that is not JSON as it is (shortened too). */
 export function prettyJSON(json: string): string {
   try {
-    return JSON.stringify(JSON.parse(json), null, 2);
+    return JSON.stringify(JSON.parse(json), (_key, value: unknown) => (typeof value === 'string' ? shorten(value) : value), 2);
   } catch {
-    return json;
+    return shorten(json);
   }
 }
