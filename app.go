@@ -269,26 +269,30 @@ func (a *App) OpenHistory(id string) (acp.Snapshot, error) {
 	return maskSnapshot(a.agents.Masker(), snapshotFromStore(s, turns, entries)), nil
 }
 
-// HistoryTail is the end of a saved session (OpenHistoryTail): a snapshot that holds only its
-// last entries, and how many entries come before them (0: the snapshot is the whole session).
-type HistoryTail struct {
+// HistoryPart is a run of a saved session's entries (OpenHistoryPart): a snapshot holding only
+// those entries and the turns they belong to, where they start among the session's entries,
+// and how many entries the session has.
+type HistoryPart struct {
 	Snapshot acp.Snapshot `json:"snapshot"`
-	Earlier  int          `json:"earlier"`
+	From     int          `json:"from"`
+	Total    int          `json:"total"`
 }
 
-// OpenHistoryTail is OpenHistory for the last `limit` entries only. The page opens a saved
-// session with it, so the end of even a very long one shows at once, and then calls
-// OpenHistory for the whole. Errors are OpenHistory's.
-func (a *App) OpenHistoryTail(id string, limit int) (HistoryTail, error) {
+// OpenHistoryPart is OpenHistory for `limit` entries from position `from`, or for the last
+// `limit` when from is negative. The page opens a saved session with its end, so that even a
+// very long one shows at once, then reads the earlier parts one by one, so that no step holds
+// the page long. Errors are OpenHistory's.
+func (a *App) OpenHistoryPart(id string, from, limit int) (HistoryPart, error) {
 	if a.store == nil {
-		return HistoryTail{}, a.dbErr
+		return HistoryPart{}, a.dbErr
 	}
 	a.flushHistory()
-	s, turns, entries, earlier, err := a.store.SessionTail(a.ctx, id, limit)
+	p, err := a.store.SessionPart(a.ctx, id, from, limit)
 	if err != nil {
-		return HistoryTail{}, openError(id, err)
+		return HistoryPart{}, openError(id, err)
 	}
-	return HistoryTail{Snapshot: maskSnapshot(a.agents.Masker(), snapshotFromStore(s, turns, entries)), Earlier: earlier}, nil
+	snap := maskSnapshot(a.agents.Masker(), snapshotFromStore(p.Session, p.Turns, p.Entries))
+	return HistoryPart{Snapshot: snap, From: p.From, Total: p.Total}, nil
 }
 
 // openError is the user's message for a saved session that could not be read.

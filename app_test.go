@@ -124,10 +124,15 @@ func TestAppTurnIsSavedAndReopens(t *testing.T) {
 	if len(saved.Turns) != 1 || saved.Turns[0].StopReason != acp.StopEndTurn {
 		t.Fatalf("saved turns %+v", saved.Turns)
 	}
-	tail, err := b.OpenHistoryTail(info.SessionID, 2)
-	if err != nil || tail.Earlier != len(saved.Entries)-2 || tail.Snapshot.Title != saved.Title ||
-		transcriptMarkdown(tail.Snapshot.Entries) != transcriptMarkdown(saved.Entries[len(saved.Entries)-2:]) {
-		t.Fatalf("the tail of 2 (%v): %d earlier, %+v; want the last 2 of %d entries", err, tail.Earlier, tail.Snapshot.Entries, len(saved.Entries))
+	n := len(saved.Entries)
+	tail, err := b.OpenHistoryPart(info.SessionID, -1, 2)
+	if err != nil || tail.From != n-2 || tail.Total != n || tail.Snapshot.Title != saved.Title ||
+		transcriptMarkdown(tail.Snapshot.Entries) != transcriptMarkdown(saved.Entries[n-2:]) {
+		t.Fatalf("the end, 2 entries (%v): from %d of %d, %+v; want the last 2 of %d entries", err, tail.From, tail.Total, tail.Snapshot.Entries, n)
+	}
+	head, err := b.OpenHistoryPart(info.SessionID, 0, n-2)
+	if err != nil || head.From != 0 || transcriptMarkdown(head.Snapshot.Entries) != transcriptMarkdown(saved.Entries[:n-2]) {
+		t.Fatalf("the rest (%v): from %d, %+v", err, head.From, head.Snapshot.Entries)
 	}
 	perms, err := b.store.Permissions(context.Background(), info.SessionID)
 	if err != nil || len(perms) != 1 || perms[0].Outcome != "selected" || perms[0].OptionID != "allow" ||
@@ -164,7 +169,7 @@ func TestAppTurnIsSavedAndReopens(t *testing.T) {
 	if _, err := b.OpenHistory(info.SessionID); err == nil || !strings.Contains(err.Error(), "not in the history") {
 		t.Fatalf("opening a deleted session: %v", err)
 	}
-	if _, err := b.OpenHistoryTail(info.SessionID, 10); err == nil || !strings.Contains(err.Error(), "not in the history") {
+	if _, err := b.OpenHistoryPart(info.SessionID, -1, 10); err == nil || !strings.Contains(err.Error(), "not in the history") {
 		t.Fatalf("opening the end of a deleted session: %v", err)
 	}
 	if err := b.Prompt(info.SessionID, "x"); err == nil {

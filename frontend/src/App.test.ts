@@ -401,8 +401,8 @@ describe('history', () => {
     // Open a saved session: read-only, with a way back.
     await fireEvent.click(within(list).getAllByTestId('history-item')[0]);
     await settle();
-    expect(app.OpenHistoryTail).toHaveBeenCalledWith('h1', 200);
-    expect(app.OpenHistory).not.toHaveBeenCalled(); // the tail was the whole session
+    expect(app.OpenHistoryPart).toHaveBeenCalledWith('h1', -1, 200);
+    expect(app.OpenHistoryPart).toHaveBeenCalledTimes(1); // the end was the whole session
     const header = screen.getByTestId('session-header');
     expect(header.textContent).toContain('Saved session · Claude Code · api');
     expect(screen.getByTestId('transcript').textContent).toContain('old answer');
@@ -415,7 +415,7 @@ describe('history', () => {
 
     // Clicking the live session's item just shows the live session.
     await fireEvent.click(within(list).getAllByTestId('history-item')[1]);
-    expect(app.OpenHistoryTail).toHaveBeenCalledTimes(1);
+    expect(app.OpenHistoryPart).toHaveBeenCalledTimes(1);
     expect(screen.getByTestId('composer-input')).toBeTruthy();
   });
 });

@@ -3,7 +3,7 @@
 // its message (a string); errorMessage() turns any rejection into text for the error banner.
 import * as App from '../../wailsjs/go/main/App.js';
 import type { AgentSettings, AuthPrompt, ImportResult } from './agents';
-import type { AgentInfo, Attachment, AttentionKind, FolderFile, HistoryItem, HistoryStatus, HistoryTail, JournalLine, SessionInfo, Snapshot } from './protocol';
+import type { AgentInfo, Attachment, AttentionKind, FolderFile, HistoryItem, HistoryPart, HistoryStatus, JournalLine, SessionInfo, Snapshot } from './protocol';
 
 export function ListAgents(): Promise<AgentInfo[]> {
   return App.ListAgents().then((v) => (v ?? []) as unknown as AgentInfo[]);
@@ -70,9 +70,9 @@ export function OpenHistory(id: string): Promise<Snapshot> {
   return App.OpenHistory(id).then((v) => v as unknown as Snapshot);
 }
 
-/** The last `limit` entries of a saved session, and how many come before them. */
-export function OpenHistoryTail(id: string, limit: number): Promise<HistoryTail> {
-  return App.OpenHistoryTail(id, limit).then((v) => v as unknown as HistoryTail);
+/** `limit` entries of a saved session from position `from` (negative: its last `limit`). */
+export function OpenHistoryPart(id: string, from: number, limit: number): Promise<HistoryPart> {
+  return App.OpenHistoryPart(id, from, limit).then((v) => v as unknown as HistoryPart);
 }
 
 /** A saved session as Markdown ("md") or JSON ("json"). */

@@ -241,11 +241,13 @@ export interface Snapshot {
   controls?: Controls | null;
 }
 
-/** The end of a saved session (OpenHistoryTail): its last entries, and how many come before them. */
-export interface HistoryTail {
+/** A run of a saved session's entries (OpenHistoryPart), with the turns they belong to. */
+export interface HistoryPart {
   snapshot: Snapshot;
-  /** 0: the snapshot is the whole session. */
-  earlier: number;
+  /** Position of the first entry among the session's entries (0: they start at the first). */
+  from: number;
+  /** How many entries the session has. */
+  total: number;
 }
 
 // ---- bound verbs' payloads ----

@@ -4,22 +4,24 @@
 import * as api from '../lib/api';
 import { realClock, type Clock } from '../lib/clock';
 import { copyText } from '../lib/events';
-import type { HistoryItem, HistoryTail, Snapshot } from '../lib/protocol';
+import type { HistoryItem, HistoryPart, Snapshot } from '../lib/protocol';
 import { fromSnapshot, type TranscriptState } from './transcript';
 
 export const SEARCH_DEBOUNCE_MS = 200;
 
 /**
  * Opening a saved session reads its last this many entries first (what the transcript shows
- * first, at its end), then the whole. More than the transcript renders whole (its SMALL), so the
- * first paint is a windowed screenful however long the session.
+ * first, at its end). More than the transcript renders whole (its SMALL), so the first paint is
+ * a windowed screenful however long the session.
  */
 export const TAIL_ENTRIES = 200;
+/** Then it reads the earlier entries this many at a time, each part a short task for the page. */
+export const PART_ENTRIES = 2_000;
 
 export interface HistoryStoreDeps {
   listHistory?: (query: string) => Promise<HistoryItem[]>;
   openHistory?: (id: string) => Promise<Snapshot>;
-  openHistoryTail?: (id: string, limit: number) => Promise<HistoryTail>;
+  openHistoryPart?: (id: string, from: number, limit: number) => Promise<HistoryPart>;
   renameHistory?: (id: string, title: string) => Promise<void>;
   deleteHistory?: (id: string) => Promise<void>;
   exportHistory?: (id: string, format: 'md' | 'json') => Promise<string>;
@@ -40,7 +42,7 @@ export class HistoryStore {
 
   readonly #list: (query: string) => Promise<HistoryItem[]>;
   readonly #open: (id: string) => Promise<Snapshot>;
-  readonly #openTail: (id: string, limit: number) => Promise<HistoryTail>;
+  readonly #openPart: (id: string, from: number, limit: number) => Promise<HistoryPart>;
   readonly #rename: (id: string, title: string) => Promise<void>;
   readonly #delete: (id: string) => Promise<void>;
   readonly #export: (id: string, format: 'md' | 'json') => Promise<string>;
@@ -55,7 +57,7 @@ export class HistoryStore {
   constructor(deps: HistoryStoreDeps = {}) {
     this.#list = deps.listHistory ?? api.ListHistory;
     this.#open = deps.openHistory ?? api.OpenHistory;
-    this.#openTail = deps.openHistoryTail ?? api.OpenHistoryTail;
+    this.#openPart = deps.openHistoryPart ?? api.OpenHistoryPart;
     this.#rename = deps.renameHistory ?? api.RenameHistory;
     this.#delete = deps.deleteHistory ?? api.DeleteHistory;
     this.#export = deps.exportHistory ?? api.ExportHistory;
@@ -90,20 +92,24 @@ export class HistoryStore {
   }
 
   /**
-   * Opens a saved session read-only: its last TAIL_ENTRIES entries first, then, when there are
-   * more, the whole session in their place (the transcript keeps its rows by entry id).
+   * Opens a saved session read-only: its last TAIL_ENTRIES entries first, then the earlier ones
+   * PART_ENTRIES at a time, each added in front (the transcript keeps its rows by entry id).
    */
   async open(id: string): Promise<void> {
     const req = ++this.#openRequest;
     this.selectedId = id;
     try {
-      const tail = await this.#openTail(id, TAIL_ENTRIES);
+      let part = await this.#openPart(id, -1, TAIL_ENTRIES);
       if (req !== this.#openRequest) return;
-      this.saved = fromSnapshot(tail.snapshot);
-      if (tail.earlier <= 0) return;
-      const whole = await this.#open(id);
-      if (req !== this.#openRequest) return;
-      this.saved = fromSnapshot(whole);
+      let snap = part.snapshot;
+      this.saved = fromSnapshot(snap);
+      while (part.from > 0) {
+        const from = Math.max(0, part.from - PART_ENTRIES);
+        part = await this.#openPart(id, from, part.from - from);
+        if (req !== this.#openRequest) return;
+        snap = prepend(part.snapshot, snap);
+        this.saved = fromSnapshot(snap);
+      }
     } catch (err) {
       if (req !== this.#openRequest) return;
       this.selectedId = this.saved?.sessionId ?? null;
@@ -182,4 +188,11 @@ export class HistoryStore {
     this.#cancelDebounce?.();
     this.#cancelDebounce = null;
   }
+}
+
+/** `earlier`'s entries in front of `later`'s, with the turns of both (the later part's win). */
+function prepend(earlier: Snapshot, later: Snapshot): Snapshot {
+  const turns = new Map((earlier.turns ?? []).map((t) => [t.turn, t]));
+  for (const t of later.turns ?? []) turns.set(t.turn, t);
+  return { ...later, entries: [...(earlier.entries ?? []), ...(later.entries ?? [])], turns: [...turns.values()] };
 }

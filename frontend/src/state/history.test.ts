@@ -16,7 +16,7 @@ function store(overrides: Partial<NonNullable<ConstructorParameters<typeof Histo
   const deps = {
     listHistory: vi.fn(async () => items),
     openHistory: vi.fn(async (id: string) => ({ sessionId: id, seq: 0, state: '' as const, agentName: 'Demo agent', cwd: '/p', title: 'First', entries: [], permissions: [], turns: [] })),
-    openHistoryTail: vi.fn(async (id: string) => ({ snapshot: { sessionId: id, seq: 0, state: '' as const, agentName: 'Demo agent', cwd: '/p', title: 'First', entries: [], permissions: [], turns: [] }, earlier: 0 })),
+    openHistoryPart: vi.fn(async (id: string) => ({ snapshot: { sessionId: id, seq: 0, state: '' as const, agentName: 'Demo agent', cwd: '/p', title: 'First', entries: [], permissions: [], turns: [] }, from: 0, total: 0 })),
     renameHistory: vi.fn(async (id: string, title: string) => {
       items = items.map((it) => (it.id === id ? { ...it, title } : it));
     }),
@@ -33,38 +33,56 @@ function store(overrides: Partial<NonNullable<ConstructorParameters<typeof Histo
 }
 
 describe('HistoryStore open', () => {
-  const agent = (i: number) => ({ id: `e${i}`, kind: 'agent' as const, turn: 1, text: `entry ${i}` });
-  const snap = (id: string, from: number, to: number) => ({ sessionId: id, seq: 0, state: '' as const, agentName: 'Demo agent', cwd: '/p', title: id, entries: Array.from({ length: to - from }, (_, i) => agent(from + i)), permissions: [], turns: [] });
+  const agent = (i: number) => ({ id: `e${i}`, kind: 'agent' as const, turn: 1 + Math.floor(i / 1000), text: `entry ${i}` });
+  const TOTAL = 5000;
+  /** The part [from, from+limit) of a 5,000-entry session of 5 turns; a part lists the turns of its entries. */
+  const part = (id: string, from: number, limit: number) => {
+    const start = from < 0 ? TOTAL - limit : from;
+    const entries = Array.from({ length: Math.min(limit, TOTAL - start) }, (_, i) => agent(start + i));
+    const turns = [...new Set(entries.map((e) => e.turn))].map((turn) => ({ turn, stopReason: 'end_turn' }));
+    return { snapshot: { sessionId: id, seq: 0, state: '' as const, agentName: 'Demo agent', cwd: '/p', title: id, entries, permissions: [], turns }, from: start, total: TOTAL };
+  };
 
-  it('shows the end of a long session first, then the whole; a later open wins over a slower one', async () => {
-    let finishWhole: (() => void) | null = null;
+  it('shows the end of a long session first, then adds the earlier parts in front', async () => {
+    const shown: Array<[string, number]> = [];
+    let release: (() => void) | null = null;
     const { s, deps } = store({
-      openHistoryTail: vi.fn(async (id: string, limit: number) => ({ snapshot: snap(id, 1000 - limit, 1000), earlier: 1000 - limit })),
-      openHistory: vi.fn((id: string) => new Promise<ReturnType<typeof snap>>((resolve) => (finishWhole = () => resolve(snap(id, 0, 1000))))),
+      openHistoryPart: vi.fn(async (id: string, from: number, limit: number) => {
+        if (from >= 0) await new Promise<void>((resolve) => (release = resolve)); // one earlier part at a time, on cue
+        return part(id, from, limit);
+      }),
     });
     const opening = s.open('long');
     await vi.waitFor(() => expect(s.saved?.entries).toHaveLength(200));
-    expect(deps.openHistoryTail).toHaveBeenCalledWith('long', 200);
-    expect(s.saved?.entries[0].id).toBe('e800');
-    finishWhole!();
+    shown.push([s.saved!.entries[0].id, s.saved!.entries.length]);
+    expect(deps.openHistoryPart).toHaveBeenLastCalledWith('long', 2800, 2000);
+    release!();
+    await vi.waitFor(() => expect(s.saved?.entries).toHaveLength(2200));
+    expect(deps.openHistoryPart).toHaveBeenLastCalledWith('long', 800, 2000);
+    release!();
+    await vi.waitFor(() => expect(deps.openHistoryPart).toHaveBeenLastCalledWith('long', 0, 800));
+    release!();
     await opening;
-    expect(s.saved?.entries).toHaveLength(1000);
-    expect(s.saved?.entries[999].id).toBe('e999');
+    expect(s.saved?.entries.map((e) => e.id)).toEqual(Array.from({ length: TOTAL }, (_, i) => `e${i}`));
+    expect(s.saved?.turns.map((t) => t.turn)).toEqual([1, 2, 3, 4, 5]);
+    expect(shown).toEqual([['e4800', 200]]);
+  });
 
-    // Opening another session while the first one's whole is still on its way.
+  it('stops reading a session once another one is opened', async () => {
+    let release: (() => void) | null = null;
+    const openHistoryPart = vi.fn(async (id: string, from: number, limit: number) => {
+      if (id === 'one' && from >= 0) await new Promise<void>((resolve) => (release = resolve));
+      return part(id, from, limit);
+    });
+    const { s } = store({ openHistoryPart });
     const first = s.open('one');
-    await vi.waitFor(() => expect(s.saved?.sessionId).toBe('one'));
-    await vi.waitFor(() => expect(deps.openHistory).toHaveBeenCalledTimes(2));
-    const resolveFirst = finishWhole!;
-    const second = s.open('two');
-    await vi.waitFor(() => expect(deps.openHistory).toHaveBeenCalledTimes(3));
+    await vi.waitFor(() => expect(release).not.toBeNull());
+    await s.open('two');
     expect(s.saved?.sessionId).toBe('two');
-    finishWhole!(); // two's whole
-    await second;
-    resolveFirst(); // one's whole, late: ignored
+    release!(); // one's earlier part, late: ignored, and no further part is read
     await first;
     expect(s.saved?.sessionId).toBe('two');
-    expect(s.saved?.entries).toHaveLength(1000);
+    expect(openHistoryPart.mock.calls.filter(([id]) => id === 'one')).toHaveLength(2);
   });
 });
 

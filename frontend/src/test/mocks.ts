@@ -52,11 +52,12 @@ export function appMock() {
     Snapshot: vi.fn(async (id: string) => emptySnapshot(id)),
     ListHistory: vi.fn(async (_query: string): Promise<HistoryItem[]> => []),
     OpenHistory: vi.fn(async (id: string) => emptySnapshot(id, { state: '' })),
-    // The end of whatever the mocked module's OpenHistory now returns (without counting a call).
-    OpenHistoryTail: vi.fn(async (id: string, limit: number) => {
+    // A part of whatever the mocked module's OpenHistory now returns (without counting a call).
+    OpenHistoryPart: vi.fn(async (id: string, from: number, limit: number) => {
       const whole = await (installed!.OpenHistory.getMockImplementation() ?? (async (i: string) => emptySnapshot(i, { state: '' })))(id);
       const entries = whole.entries ?? [];
-      return { snapshot: { ...whole, entries: entries.slice(-limit) }, earlier: Math.max(0, entries.length - limit) };
+      const start = from < 0 ? Math.max(0, entries.length - limit) : Math.min(from, entries.length);
+      return { snapshot: { ...whole, entries: entries.slice(start, start + limit) }, from: start, total: entries.length };
     }),
     SelfTestDone: vi.fn(async () => {}),
     NotifyAttention: vi.fn(async (_sessionId: string, _kind: string, _agent: string, _title: string) => {}),

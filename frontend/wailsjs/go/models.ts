@@ -230,14 +230,15 @@ export namespace main {
 	    turns: number;
 	    snippet?: string;
 	}
+	export interface HistoryPart {
+	    snapshot: acp.Snapshot;
+	    from: number;
+	    total: number;
+	}
 	export interface HistoryStatus {
 	    saving: boolean;
 	    problem?: string;
 	    since?: number;
-	}
-	export interface HistoryTail {
-	    snapshot: acp.Snapshot;
-	    earlier: number;
 	}
 	export interface ImportResult {
 	    added: string[];

@@ -41,7 +41,7 @@ export function NotifyAttention(arg1:string,arg2:string,arg3:string,arg4:string)
 
 export function OpenHistory(arg1:string):Promise<acp.Snapshot>;
 
-export function OpenHistoryTail(arg1:string,arg2:number):Promise<main.HistoryTail>;
+export function OpenHistoryPart(arg1:string,arg2:number,arg3:number):Promise<main.HistoryPart>;
 
 export function Prompt(arg1:string,arg2:string):Promise<void>;
 

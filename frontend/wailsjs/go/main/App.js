@@ -78,8 +78,8 @@ export function OpenHistory(arg1) {
   return window['go']['main']['App']['OpenHistory'](arg1);
 }
 
-export function OpenHistoryTail(arg1, arg2) {
-  return window['go']['main']['App']['OpenHistoryTail'](arg1, arg2);
+export function OpenHistoryPart(arg1, arg2, arg3) {
+  return window['go']['main']['App']['OpenHistoryPart'](arg1, arg2, arg3);
 }
 
 export function Prompt(arg1, arg2) {
