@@ -7,7 +7,8 @@
 // Figures and the issue's targets:
 //   stream_*                 20,000 chunks into 2,000 entries, as fast as the agent can write them:
 //                            time until the transcript shows everything, main-thread long tasks
-//                            (> 50 ms; target: none > 100 ms), p95 frame interval (target <= 33 ms)
+//                            (> 50 ms; target: none > 100 ms), p95 frame interval (target <= 33 ms);
+//                            medians of PERF_STREAM_RUNS runs (default 3)
 //   frame_p95_300/3000       p95 frame interval of the same paced stream (2,000 chunks into 100
 //                            entries over about 3 s) when the transcript holds 300, then 3,000 entries;
 //                            frame_p95_3000_vs_300 is their ratio (target <= 1.5x)
@@ -21,7 +22,7 @@
 // (`agentdesk run --agent-cmd '... demo-agent --script FILE' --db`), the same engine and store
 // the window uses.
 //
-// Env: as e2e/lib/harness.mjs (E2E_GREP selects measurements); PERF_STREAM_CHUNKS /
+// Env: as e2e/lib/harness.mjs (E2E_GREP selects measurements); PERF_STREAM_RUNS; PERF_STREAM_CHUNKS /
 // PERF_STREAM_ENTRIES / PERF_OPEN_ENTRIES scale the workloads down for a quick look;
 // PERF_PROFILE=<dir> writes a CPU profile of each measurement there (open it in Chrome's DevTools;
 // an unminified build helps: `npx vite build --minify false --outDir X` and AGENTDESK_E2E_ASSETDIR=X)
@@ -35,6 +36,7 @@ import { startSession } from './lib/ui.mjs';
 
 const STREAM_CHUNKS = Number(process.env.PERF_STREAM_CHUNKS) || 20_000;
 const STREAM_ENTRIES = Number(process.env.PERF_STREAM_ENTRIES) || 2_000;
+const STREAM_RUNS = Number(process.env.PERF_STREAM_RUNS) || 3;
 const OPEN_ENTRIES = Number(process.env.PERF_OPEN_ENTRIES) || 10_000;
 const TIMEOUT = 240_000;
 
@@ -307,26 +309,48 @@ async function idle(page) {
 // ---- the measurements -------------------------------------------------------------------------
 
 test('stream', async () => {
-  const agent = await fakeAgent(turn({ messages: STREAM_ENTRIES, chunks: STREAM_CHUNKS, texts: TEXTS }));
-  const { page } = await launch({ env: agent.env });
-  await startSession(page, agent.dir);
-  await installProbe(page);
-  const since = await counters(page);
-  const r = await measureTurn(page, 'stream', STREAM_CHUNKS);
-  const c = await since();
-  const intervals = frameIntervals(r.frames);
+  // A flood lasts ~2 s here, so its p95 is nearly its worst frame and moves a lot from one run to
+  // the next: each figure is the median of STREAM_RUNS runs (a fresh app each), and the p95 of
+  // every run is printed too.
+  const runs = [];
+  for (let i = 0; i < STREAM_RUNS; i++) {
+    const agent = await fakeAgent(turn({ messages: STREAM_ENTRIES, chunks: STREAM_CHUNKS, texts: TEXTS }));
+    const { app, page } = await launch({ env: agent.env });
+    await startSession(page, agent.dir);
+    await installProbe(page);
+    const since = await counters(page);
+    const r = await measureTurn(page, 'stream', STREAM_CHUNKS);
+    const c = await since();
+    const intervals = frameIntervals(r.frames);
+    runs.push({
+      time: r.ms,
+      over50: r.longTasks.length,
+      over100: r.longTasks.filter((d) => d > 100).length,
+      longest: Math.max(0, ...r.longTasks),
+      frames: r.frames.length,
+      p50: percentile(intervals, 50),
+      p95: percentile(intervals, 95),
+      max: Math.max(0, ...intervals),
+      ...c,
+    });
+    await page.context().close();
+    await app.stop();
+  }
+  const med = (k) => percentile(runs.map((r) => r[k]), 50);
   print('stream_chunks', STREAM_CHUNKS, 'chunks');
   print('stream_entries', STREAM_ENTRIES, 'entries');
-  print('stream_time_to_all', r.ms, 'ms');
-  print('stream_long_tasks_over_50ms', r.longTasks.length, 'tasks');
-  print('stream_long_tasks_over_100ms', r.longTasks.filter((d) => d > 100).length, 'tasks');
-  print('stream_long_task_max', Math.max(0, ...r.longTasks), 'ms');
-  print('stream_frames', r.frames.length, 'frames');
-  print('stream_frame_p50', percentile(intervals, 50), 'ms');
-  print('stream_frame_p95', percentile(intervals, 95), 'ms');
-  print('stream_frame_max', Math.max(0, ...intervals), 'ms');
-  printCounters('stream', c);
-}, { timeout: TIMEOUT + 60_000 });
+  print('stream_runs', runs.length, 'runs (medians below)');
+  print('stream_time_to_all', med('time'), 'ms');
+  print('stream_long_tasks_over_50ms', med('over50'), 'tasks');
+  print('stream_long_tasks_over_100ms', med('over100'), 'tasks');
+  print('stream_long_task_max', med('longest'), 'ms');
+  print('stream_frames', med('frames'), 'frames');
+  print('stream_frame_p50', med('p50'), 'ms');
+  print('stream_frame_p95', med('p95'), 'ms');
+  print('stream_frame_p95_each_run', runs.map((r) => r.p95.toFixed(1)).join(' / '), 'ms');
+  print('stream_frame_max', med('max'), 'ms');
+  printCounters('stream', { cpuMs: med('cpuMs'), scriptMs: med('scriptMs'), layouts: med('layouts'), layoutMs: med('layoutMs') });
+}, { timeout: STREAM_RUNS * (TIMEOUT + 60_000) });
 
 test('frame p95 at 300 and 3,000 entries', async () => {
   // Each prompt adds its user entry: fill to 300 entries, measure, fill to 3,000, measure.
