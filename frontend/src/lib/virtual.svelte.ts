@@ -12,8 +12,10 @@
 // - Pinned rows: indexes the caller always wants rendered whatever the scroll position (the
 //   streaming last row, an open permission prompt, the row holding the keyboard focus).
 // - Small lists (up to renderAllUpTo rows) are rendered whole, so short transcripts behave like a
-//   plain page: Tab and assistive technology reach every row. (Rows that arrive many at once
-//   stay cheap: their Markdown waits for the frame budget, see lib/budget.ts.)
+//   plain page: Tab and assistive technology reach every row. Not while renderAll() says no: a
+//   streaming transcript is windowed even when short, since rows that arrive many a frame would
+//   each be mounted and laid out out of sight (measured: the frames of a flood's first 100
+//   entries were its longest).
 // - No layout (a zero-height viewport, or a DOM without layout such as the unit tests'): the
 //   library renders nothing then; we render the last renderAllUpTo rows (and the pinned ones).
 //
@@ -44,8 +46,10 @@ export interface VirtualListOptions {
    * render the rows around the old position first and those at the end a frame later.
    */
   follow?: () => boolean;
-  /** Lists of up to this many rows are rendered whole (default 100). */
+  /** Lists of up to this many rows are rendered whole (default 100)... */
   renderAllUpTo?: number;
+  /** ...while this says so (default: always); read at each update(). */
+  renderAll?: () => boolean;
   /** Rows rendered beyond each edge of the viewport (default 4). */
   overscan?: number;
   gap?: number;
@@ -128,7 +132,7 @@ export class VirtualList {
           count,
           untrack(() => o.follow?.() ?? false) ? this.#tail(range) : defaultRangeExtractor(range),
           untrack(() => o.pinned?.() ?? []),
-          all,
+          untrack(() => o.renderAll?.() ?? true) ? all : 0,
         ),
       scrollToFn: elementScroll,
       observeElementRect,
