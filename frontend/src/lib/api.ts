@@ -66,10 +66,6 @@ export function ListHistory(query: string): Promise<HistoryItem[]> {
   return App.ListHistory(query).then((v) => (v ?? []) as unknown as HistoryItem[]);
 }
 
-export function OpenHistory(id: string): Promise<Snapshot> {
-  return App.OpenHistory(id).then((v) => v as unknown as Snapshot);
-}
-
 /** `limit` entries of a saved session from position `from` (negative: its last `limit`). */
 export function OpenHistoryPart(id: string, from: number, limit: number): Promise<HistoryPart> {
   return App.OpenHistoryPart(id, from, limit).then((v) => v as unknown as HistoryPart);

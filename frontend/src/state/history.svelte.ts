@@ -20,7 +20,6 @@ export const PART_ENTRIES = 2_000;
 
 export interface HistoryStoreDeps {
   listHistory?: (query: string) => Promise<HistoryItem[]>;
-  openHistory?: (id: string) => Promise<Snapshot>;
   openHistoryPart?: (id: string, from: number, limit: number) => Promise<HistoryPart>;
   renameHistory?: (id: string, title: string) => Promise<void>;
   deleteHistory?: (id: string) => Promise<void>;
@@ -41,7 +40,6 @@ export class HistoryStore {
   selectedId = $state<string | null>(null);
 
   readonly #list: (query: string) => Promise<HistoryItem[]>;
-  readonly #open: (id: string) => Promise<Snapshot>;
   readonly #openPart: (id: string, from: number, limit: number) => Promise<HistoryPart>;
   readonly #rename: (id: string, title: string) => Promise<void>;
   readonly #delete: (id: string) => Promise<void>;
@@ -56,7 +54,6 @@ export class HistoryStore {
 
   constructor(deps: HistoryStoreDeps = {}) {
     this.#list = deps.listHistory ?? api.ListHistory;
-    this.#open = deps.openHistory ?? api.OpenHistory;
     this.#openPart = deps.openHistoryPart ?? api.OpenHistoryPart;
     this.#rename = deps.renameHistory ?? api.RenameHistory;
     this.#delete = deps.deleteHistory ?? api.DeleteHistory;

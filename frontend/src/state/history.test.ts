@@ -15,7 +15,6 @@ function store(overrides: Partial<NonNullable<ConstructorParameters<typeof Histo
   let items = [item('a', 'First'), item('b', 'Second')];
   const deps = {
     listHistory: vi.fn(async () => items),
-    openHistory: vi.fn(async (id: string) => ({ sessionId: id, seq: 0, state: '' as const, agentName: 'Demo agent', cwd: '/p', title: 'First', entries: [], permissions: [], turns: [] })),
     openHistoryPart: vi.fn(async (id: string) => ({ snapshot: { sessionId: id, seq: 0, state: '' as const, agentName: 'Demo agent', cwd: '/p', title: 'First', entries: [], permissions: [], turns: [] }, from: 0, total: 0 })),
     renameHistory: vi.fn(async (id: string, title: string) => {
       items = items.map((it) => (it.id === id ? { ...it, title } : it));
