@@ -159,8 +159,11 @@ export class VirtualList {
     const top = (items[n - 1]?.end ?? 0) - height;
     let first = n - 1;
     while (first > 0 && (items[first - 1]?.end ?? 0) > top) first--;
+    // One row of overscan, not range.overscan: while following, the rows are new at every
+    // append, and each row above the view is mounted and laid out for nothing until the
+    // person scrolls up (which stops the following).
     const out: number[] = [];
-    for (let i = Math.max(0, first - range.overscan); i < n; i++) out.push(i);
+    for (let i = Math.max(0, first - Math.min(1, range.overscan)); i < n; i++) out.push(i);
     return out;
   }
 
