@@ -186,25 +186,36 @@ func (c *catalog) baseEnv() []string {
 // always can: the mask is plain text inside JSON strings) is returned with its text fields
 // masked only.
 func maskSnapshot(m *agents.Masker, snap acp.Snapshot) acp.Snapshot {
-	if m.Empty() {
-		return snap // nothing to mask: skip encoding the whole snapshot
-	}
-	raw, err := json.Marshal(snap)
-	if err != nil {
-		return snap
-	}
-	masked := m.MaskBytes(raw)
-	if bytes.Equal(masked, raw) {
-		return snap
-	}
-	var out acp.Snapshot
-	if json.Unmarshal(masked, &out) != nil {
+	out, ok := maskJSON(m, snap)
+	if !ok {
 		for i := range snap.Entries {
 			snap.Entries[i].Text = m.Mask(snap.Entries[i].Text)
 		}
 		return snap
 	}
 	return out
+}
+
+// maskJSON returns v with every secret value m knows masked in all its strings, through its
+// JSON: encoded, masked, decoded again (v itself when there was nothing to mask, without
+// encoding it when m knows no value). ok is false when the masked JSON could not be decoded,
+// which the caller answers by masking the fields it knows.
+func maskJSON[T any](m *agents.Masker, v T) (out T, ok bool) {
+	if m.Empty() {
+		return v, true
+	}
+	raw, err := json.Marshal(v)
+	if err != nil {
+		return v, true // nothing was encoded, so nothing can leak through it
+	}
+	masked := m.MaskBytes(raw)
+	if bytes.Equal(masked, raw) {
+		return v, true
+	}
+	if json.Unmarshal(masked, &out) != nil {
+		return v, false
+	}
+	return out, true
 }
 
 // maskSnippet masks a search snippet, whose match markers ([[ ]]) may cut a secret value into

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"encoding/json"
-
 	"agentdesk/backend/acp"
 	"agentdesk/backend/agents"
 )
@@ -58,16 +56,8 @@ func (l *liveMasker) event(ev acp.Event) acp.Event {
 
 // maskEvent masks every string of ev (text, titles, tool content, messages).
 func maskEvent(m *agents.Masker, ev acp.Event) acp.Event {
-	raw, err := json.Marshal(ev)
-	if err != nil {
-		return ev
-	}
-	masked := m.MaskBytes(raw)
-	if string(masked) == string(raw) {
-		return ev
-	}
-	var out acp.Event
-	if json.Unmarshal(masked, &out) != nil {
+	out, ok := maskJSON(m, ev)
+	if !ok {
 		ev.Text, ev.Message, ev.Title = m.Mask(ev.Text), m.Mask(ev.Message), m.Mask(ev.Title)
 		return ev
 	}

@@ -3,7 +3,6 @@ package store
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"fmt"
 	"slices"
 )
@@ -40,12 +39,7 @@ func (s *Store) readSessionPart(ctx context.Context, id string, from, limit int)
 		return p, err
 	}
 	defer tx.Rollback()
-	err = scanSession(tx.QueryRowContext(ctx, `SELECT `+sessionColumns+` FROM sessions s
-		WHERE s.id = ?`, id), &p.Session)
-	if errors.Is(err, sql.ErrNoRows) {
-		return p, ErrNotFound
-	}
-	if err != nil {
+	if p.Session, err = readSessionRow(ctx, tx, id); err != nil {
 		return p, err
 	}
 	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM entries WHERE session_id = ?`, id).Scan(&p.Total); err != nil {

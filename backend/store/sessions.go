@@ -83,12 +83,7 @@ func (s *Store) readSession(ctx context.Context, id string) (Session, []Turn, []
 		return sess, nil, nil, err
 	}
 	defer tx.Rollback()
-	err = scanSession(tx.QueryRowContext(ctx, `SELECT `+sessionColumns+` FROM sessions s
-		WHERE s.id = ?`, id), &sess)
-	if errors.Is(err, sql.ErrNoRows) {
-		return sess, nil, nil, ErrNotFound
-	}
-	if err != nil {
+	if sess, err = readSessionRow(ctx, tx, id); err != nil {
 		return sess, nil, nil, err
 	}
 	turns, err := readTurns(ctx, tx, id)
@@ -97,6 +92,17 @@ func (s *Store) readSession(ctx context.Context, id string) (Session, []Turn, []
 	}
 	entries, err := readEntries(ctx, tx, id)
 	return sess, turns, entries, err
+}
+
+// readSessionRow reads session id's own row; ErrNotFound when there is none.
+func readSessionRow(ctx context.Context, tx *sql.Tx, id string) (Session, error) {
+	var sess Session
+	err := scanSession(tx.QueryRowContext(ctx, `SELECT `+sessionColumns+` FROM sessions s
+		WHERE s.id = ?`, id), &sess)
+	if errors.Is(err, sql.ErrNoRows) {
+		return sess, ErrNotFound
+	}
+	return sess, err
 }
 
 func readTurns(ctx context.Context, tx *sql.Tx, id string) ([]Turn, error) {
