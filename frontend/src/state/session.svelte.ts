@@ -30,6 +30,24 @@ const MAX_RESYNC = 3;
 /** How long an event that skips a seq waits for the missing ones before a resync. */
 export const REORDER_WAIT_MS = 200;
 
+/**
+ * Splits `events` (sorted here by seq) into the run that follows on from `seq` without a gap,
+ * stale ones dropped, and the rest, from the first gap on. With `overGaps` a gap does not stop
+ * the run.
+ */
+function takeRun(events: SessionEvent[], seq: number, overGaps: boolean): { run: SessionEvent[]; rest: SessionEvent[] } {
+  const pending = events.sort((a, b) => a.seq - b.seq);
+  const run: SessionEvent[] = [];
+  for (let i = 0; i < pending.length; i++) {
+    const ev = pending[i];
+    if (ev.seq <= seq) continue;
+    if (ev.seq !== seq + 1 && !overGaps) return { run, rest: pending.slice(i) };
+    run.push(ev);
+    seq = ev.seq;
+  }
+  return { run, rest: [] };
+}
+
 /** True when `next` ended a turn, or the session, that `prev` had not. */
 function endsSomething(prev: TranscriptState, next: TranscriptState): boolean {
   const over = (s: TranscriptState['state']) => s === 'exited' || s === 'failed';
@@ -105,35 +123,15 @@ export class SessionStore {
    * together (applyAll) and the state is written once for them.
    */
   handleAll(events: readonly SessionEvent[]): void {
-    let cur = this.current;
+    const cur = this.current;
     if (!cur) return;
-    const sid = cur.sessionId;
-    const mine = events.filter((e) => e.sessionId === sid);
+    const mine = events.filter((e) => e.sessionId === cur.sessionId);
     if (mine.length === 0) return;
     this.lastEventAt = this.#clock.now();
-    if (this.syncing) {
-      this.#buffer.push(...mine);
-      return;
-    }
-    let run: SessionEvent[] = [];
-    let seq = cur.seq;
-    for (const event of mine) {
-      if (event.seq <= seq) continue; // stale: folded in already (or earlier in this message)
-      if (event.seq !== seq + 1 || this.#buffer.length > 0) {
-        this.#buffer.push(event); // a gap, or behind events that wait for one
-        continue;
-      }
-      run.push(event);
-      seq = event.seq;
-    }
-    if (run.length > 0) {
-      this.#resyncs = 0;
-      cur = this.#applyRun(cur, run);
-    }
-    if (this.#buffer.length > 0) {
-      this.#applyReady();
-      if (this.#buffer.length > 0) this.#waitForGap();
-    }
+    this.#buffer.push(...mine);
+    if (this.syncing) return;
+    this.#applyReady();
+    if (this.#buffer.length > 0) this.#waitForGap();
   }
 
   /** Replaces the state with Snapshot(sessionId), then applies buffered newer events. */
@@ -183,47 +181,30 @@ export class SessionStore {
 
   /** After a snapshot: applies the buffered events; a gap left open waits, then resyncs again. */
   #drain(): void {
-    const pending = this.#buffer.sort((a, b) => a.seq - b.seq);
-    this.#buffer = [];
-    let s = this.current;
-    if (!s) return;
-    let run: SessionEvent[] = [];
-    let seq = s.seq;
-    for (let i = 0; i < pending.length; i++) {
-      const ev = pending[i];
-      if (ev.seq <= seq) continue;
-      if (ev.seq !== seq + 1 && this.#resyncs < MAX_RESYNC) {
-        if (run.length > 0) this.#applyRun(s, run);
-        this.#buffer = pending.slice(i);
-        this.#waitForGap();
-        return;
-      }
-      run.push(ev); // after MAX_RESYNC, applied as-is over the gap
-      seq = ev.seq;
+    const s = this.current;
+    if (!s) {
+      this.#buffer = [];
+      return;
     }
+    // After MAX_RESYNC resyncs that still left a gap, the events are applied as-is over it.
+    const { run, rest } = takeRun(this.#buffer, s.seq, this.#resyncs >= MAX_RESYNC);
+    this.#buffer = rest;
     if (run.length > 0) this.#applyRun(s, run);
-    this.#resyncs = 0;
+    if (rest.length > 0) this.#waitForGap();
+    else this.#resyncs = 0;
   }
 
   /** Applies buffered events that now follow on without a gap; stops waiting once none is left. */
   #applyReady(): void {
-    const pending = this.#buffer.sort((a, b) => a.seq - b.seq);
     const s = this.current;
-    let i = 0;
-    const run: SessionEvent[] = [];
-    if (s) {
-      let seq = s.seq;
-      for (; i < pending.length; i++) {
-        const ev = pending[i];
-        if (ev.seq <= seq) continue;
-        if (ev.seq !== seq + 1) break;
-        run.push(ev);
-        seq = ev.seq;
-      }
+    if (!s) return;
+    const { run, rest } = takeRun(this.#buffer, s.seq, false);
+    this.#buffer = rest;
+    if (run.length > 0) {
+      this.#resyncs = 0;
+      this.#applyRun(s, run);
     }
-    this.#buffer = pending.slice(i);
-    if (s && run.length > 0) this.#applyRun(s, run);
-    if (this.#buffer.length === 0) this.#stopGapWait();
+    if (rest.length === 0) this.#stopGapWait();
   }
 
   #waitForGap(): void {
