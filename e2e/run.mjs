@@ -1,7 +1,8 @@
 // End-to-end tests: headless Chromium drives agentdesk's UI (by the data-testid contract) with
 // the real Go backend, real SQLite file and the real Demo agent process behind it. Tests with a
 // scripted agent in its place (hostile output, an agent that ignores Stop) are in security.mjs
-// and hardstop.mjs, custom agents and logins in agents.mjs; they run after these.
+// and hardstop.mjs, custom agents and logins in agents.mjs, a long saved session opening in
+// parts in history.mjs; they run after these.
 import { test, run, startApp, launchBrowser, openPage, waitFor } from './lib/harness.mjs';
 import { project, send, startSession, stateIs, turnEnds } from './lib/ui.mjs';
 
@@ -240,4 +241,5 @@ await import('./security.mjs');
 await import('./hardstop.mjs');
 await import('./attachments.mjs');
 await import('./agents.mjs');
+await import('./history.mjs');
 await run();

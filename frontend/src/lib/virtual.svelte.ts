@@ -16,6 +16,10 @@
 //   streaming transcript is windowed even when short, since rows that arrive many a frame would
 //   each be mounted and laid out out of sight (measured: the frames of a flood's first 100
 //   entries were its longest).
+// - Rows added in front (the earlier parts of a saved session, which opens with its end) do not
+//   move the view of someone who scrolled up: the row at the top of the view stays where it was.
+//   Noticed by the key of row 0 changing, so appends cost nothing; the library's own anchoring
+//   (anchorTo: 'end') is the O(rows) one above.
 // - No layout (a zero-height viewport, or a DOM without layout such as the unit tests'): the
 //   library renders nothing then; we render the last renderAllUpTo rows (and the pinned ones).
 //
@@ -104,6 +108,8 @@ export class VirtualList {
   #count = 0;
   #mounted = false;
   #frame = false;
+  /** The key of row 0 at the last update(): another one there means rows came in front. */
+  #firstKey: string | null = null;
 
   constructor(options: VirtualListOptions) {
     this.#o = options;
@@ -180,8 +186,10 @@ export class VirtualList {
    * frame had: a read per update would force a layout per streamed event.
    */
   update(count: number): void {
+    const anchor = this.#anchor(count);
     this.#count = count;
     this.#v.setOptions(this.#options());
+    if (anchor) this.#keep(anchor);
     this.#bump();
     if (this.#mounted && !this.#frame) {
       this.#frame = true;
@@ -192,6 +200,43 @@ export class VirtualList {
       if (typeof requestAnimationFrame === 'function') requestAnimationFrame(run);
       else queueMicrotask(run);
     }
+  }
+
+  /**
+   * When rows came in front of the list (an earlier part of a saved session) and the caller is
+   * not following the end: the row at the top of the view and how far the view is into it, so
+   * that the same content stays in view (#keep). Null otherwise; appends cost nothing here.
+   */
+  #anchor(count: number): { key: string; into: number } | null {
+    const first = count > 0 ? this.#getItemKey(0) : null;
+    const before = this.#firstKey;
+    this.#firstKey = first;
+    if (before === null || first === before || !this.#mounted) return null;
+    if (untrack(() => this.#o.follow?.() ?? false)) return null;
+    const offset = this.#v.scrollOffset ?? 0;
+    const item = this.#v.getVirtualItemForOffset(offset);
+    return item ? { key: String(item.key), into: offset - item.start } : null;
+  }
+
+  /**
+   * Scrolls to where the anchor row is now (the rows in front pushed it down). The range is
+   * picked there at once; the element is scrolled after the DOM update (a microtask), when the
+   * list has its new height: a scroll position beyond the old height would be clamped.
+   */
+  #keep(anchor: { key: string; into: number }): void {
+    const v = this.#v;
+    v.getTotalSize(); // brings measurementsCache up to date with the new rows
+    let i = 0;
+    while (i < this.#count && this.#getItemKey(i) !== anchor.key) i++;
+    const item = v.measurementsCache[i];
+    if (!item) return;
+    const target = Math.max(0, item.start + anchor.into);
+    if (Math.abs(target - (v.scrollOffset ?? 0)) < 1) return;
+    v.scrollOffset = target;
+    queueMicrotask(() => {
+      const el = this.#getScrollElement();
+      if (el) el.scrollTop = target;
+    });
   }
 
   /** Starts observing the scroll element (call from an $effect once it is in the DOM). */
