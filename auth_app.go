@@ -11,8 +11,9 @@ import (
 	"agentdesk/backend/agents"
 )
 
-// The login verbs of App: when a session failed to start because its agent needs a login, the
-// page asks for the agent's methods (SessionAuth), runs one and starts again
+// The login verbs of App: when a session failed to start because its agent needs a login, or
+// its agent answered a prompt so (the Claude Code adapter asks only then), the page asks for the
+// agent's methods (SessionAuth), runs one and starts again in a new session
 // (StartSessionWithAuth), or opens a terminal for a terminal login (RunAuthInTerminal).
 
 // AuthPrompt is what the page shows for a session whose agent needs a login. Methods is empty
@@ -50,8 +51,8 @@ type AuthVarInfo struct {
 // authWait bounds how long SessionAuth waits for a start that is still running.
 const authWait = 10 * time.Second
 
-// SessionAuth returns the login methods of the agent of sessionID when its start failed
-// because the agent needs a login, and an AuthPrompt without methods otherwise.
+// SessionAuth returns the login methods of the agent of sessionID when its start, or its last
+// prompt, failed because the agent needs a login, and an AuthPrompt without methods otherwise.
 func (a *App) SessionAuth(sessionID string) (AuthPrompt, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), authWait)
 	defer cancel()
@@ -82,8 +83,9 @@ func (a *App) SessionAuth(sessionID string) (AuthPrompt, error) {
 	return p, nil
 }
 
-// StartSessionWithAuth starts the agent of the failed session sessionID again, in the same
-// folder, after a login with methodID: an agent method logs in through authenticate; an
+// StartSessionWithAuth starts the agent of sessionID again, as a new session in the same folder,
+// after a login with methodID (sessionID failed to start, or its last prompt failed, for want of
+// one; a session that started stays as it is): an agent method logs in through authenticate; an
 // env_var method first stores values (variable → value; a variable left out keeps its stored
 // value) as secrets of the agent, which then starts with them in its environment; a terminal
 // method only starts again, the user having run its command. Events follow as for StartSession.

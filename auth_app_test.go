@@ -112,6 +112,51 @@ func TestEachAuthMethodTypeLogsInAndRetries(t *testing.T) {
 	})
 }
 
+// An agent that starts logged out and asks for the login on the prompt (the Claude Code
+// adapter does): the failed turn offers its methods, and a login starts a new session that
+// takes the prompt.
+func TestALoginAskedForOnPromptIsOffered(t *testing.T) {
+	isolatedConfig(t)
+	t.Setenv("ACME_ASK_ON", "prompt")
+	a, rec := newTestApp(t)
+	state := saveLoginAgent(t, a, "tok-secret-9876")
+	info, st := startAndWait(t, rec, func() (SessionInfo, error) { return a.StartSession("acme", t.TempDir()) })
+	if p, err := a.SessionAuth(info.SessionID); st != acp.StateIdle || err != nil || len(p.Methods) != 0 {
+		t.Fatalf("a logged-out agent that opens sessions: %s, %+v, %v", st, p, err)
+	}
+	turnEnd := func(id string) acp.Event {
+		t.Helper()
+		if err := a.Prompt(id, "hello"); err != nil {
+			t.Fatal(err)
+		}
+		return rec.waitFor(t, func(e acp.Event) bool { return e.SessionID == id && e.Kind == acp.EventTurnEnd })
+	}
+	if end := turnEnd(info.SessionID); end.StopReason != acp.StopError || !strings.Contains(end.Message, "Acme needs you to log in") {
+		t.Fatalf("the logged-out prompt ended %q: %s", end.StopReason, end.Message)
+	}
+	p, err := a.SessionAuth(info.SessionID)
+	if err != nil || len(p.Methods) != 3 || p.AgentID != "acme" || !strings.Contains(p.Message, "log in to Acme") {
+		t.Fatalf("SessionAuth after the prompt: %+v, %v", p, err)
+	}
+	next, st := startAndWait(t, rec, func() (SessionInfo, error) { return a.StartSessionWithAuth(info.SessionID, "browser", nil) })
+	if how, _ := os.ReadFile(state); st != acp.StateIdle || string(how) != "browser" || next.SessionID == info.SessionID {
+		t.Fatalf("after the browser login: %s, state file %q, session %s", st, how, next.SessionID)
+	}
+	if end := turnEnd(next.SessionID); end.StopReason != acp.StopEndTurn {
+		t.Fatalf("the prompt after the login ended %q: %s", end.StopReason, end.Message)
+	}
+	if p, _ := a.SessionAuth(next.SessionID); len(p.Methods) != 0 {
+		t.Fatalf("a session whose turn ran still offers a login: %+v", p)
+	}
+	// The first session, logged in now too, takes a prompt; then it needs no login either.
+	if end := turnEnd(info.SessionID); end.StopReason != acp.StopEndTurn {
+		t.Fatalf("the first session's next prompt ended %q: %s", end.StopReason, end.Message)
+	}
+	if p, _ := a.SessionAuth(info.SessionID); len(p.Methods) != 0 {
+		t.Fatalf("the first session still offers a login after a turn that ran: %+v", p)
+	}
+}
+
 // A session that started, or failed for another reason, offers no login.
 func TestNoLoginOffersForOtherFailures(t *testing.T) {
 	isolatedConfig(t)

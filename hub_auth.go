@@ -22,7 +22,7 @@ func (o *startOutcome) finish(err error) {
 	close(o.done)
 }
 
-// failedLogin is a session whose agent refused to start without a login.
+// failedLogin is a session whose agent refused to start, or to take a prompt, without a login.
 type failedLogin struct {
 	AgentID string
 	Cwd     string
@@ -30,9 +30,10 @@ type failedLogin struct {
 }
 
 // AuthRequired waits (at most until ctx ends) for the start of session id to end and returns
-// the agent's login methods when it failed because the agent needs a login; nil, nil when it
-// started, or failed for another reason. The "failed" state event can reach the page just
-// before the start has returned here, hence the wait.
+// the agent's login methods when the agent needs a login: its start failed for that reason, or
+// it started and then answered the last prompt so (acp.Session.LoginNeeded). nil, nil when it
+// needs none. The "failed" state event can reach the page just before the start has returned
+// here, hence the wait.
 func (h *Hub) AuthRequired(ctx context.Context, id string) (*failedLogin, error) {
 	h.mu.Lock()
 	o, ok := h.starts[id]
@@ -48,6 +49,13 @@ func (h *Hub) AuthRequired(ctx context.Context, id string) (*failedLogin, error)
 	var authErr *acp.AuthRequiredError
 	if errors.As(o.err, &authErr) {
 		return &failedLogin{AgentID: o.agentID, Cwd: o.cwd, Err: authErr}, nil
+	}
+	if o.err == nil {
+		if s, err := h.Session(id); err == nil {
+			if authErr := s.LoginNeeded(); authErr != nil {
+				return &failedLogin{AgentID: o.agentID, Cwd: o.cwd, Err: authErr}, nil
+			}
+		}
 	}
 	return nil, nil
 }

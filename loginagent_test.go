@@ -19,6 +19,9 @@ import (
 //   - api-key (env_var): authenticate succeeds only with ACME_API_KEY in its environment.
 //   - cli-login (terminal): `<agent> login` with ACME_LOGIN=1 writes the state file.
 //
+// With ACME_ASK_ON=prompt it opens sessions logged out and asks for the login when prompted
+// instead, like the Claude Code adapter.
+//
 // Its prompt echoes its secrets (ACME_TOKEN, ACME_API_KEY) in a message, as a careless agent
 // would, and prints them on stdout outside the protocol, for the masking tests.
 func init() {
@@ -47,6 +50,12 @@ const loginAgentMethods = `[
 type loginAgent struct {
 	conn      *acp.Conn
 	keyAuthed bool // authenticate api-key succeeded in this process
+}
+
+// loggedIn: a login left its state file, or an API key was accepted in this process.
+func (a *loginAgent) loggedIn() bool {
+	_, err := os.Stat(os.Getenv("ACME_STATE"))
+	return err == nil || a.keyAuthed
 }
 
 func writeState(how string) int {
@@ -79,12 +88,16 @@ func (a *loginAgent) HandleRequest(req *acp.Request) {
 			req.Reply(nil, authRequired)
 		}
 	case acp.MethodSessionNew:
-		if _, err := os.Stat(os.Getenv("ACME_STATE")); err != nil && !a.keyAuthed {
+		if !a.loggedIn() && os.Getenv("ACME_ASK_ON") != "prompt" {
 			req.Reply(nil, authRequired)
 			return
 		}
 		req.Reply(map[string]any{"sessionId": "acme-1"}, nil)
 	case acp.MethodSessionPrompt:
+		if !a.loggedIn() {
+			req.Reply(nil, authRequired)
+			return
+		}
 		secrets := fmt.Sprintf("token=%s key=%s", os.Getenv("ACME_TOKEN"), os.Getenv("ACME_API_KEY"))
 		fmt.Fprintln(os.Stdout, "debug: "+secrets) // not JSON: the client logs and skips it
 		_ = a.conn.Notify("session/update", map[string]any{"sessionId": "acme-1", "update": map[string]any{

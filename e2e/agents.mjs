@@ -2,11 +2,11 @@
 // in the agent editor (this binary's own demo-agent, with a secret variable), picked and run for
 // a whole turn; its secret never reaches the page or agents.json. A scripted agent that needs a
 // login shows its methods, and an env_var login stores the key, restarts the agent with it and
-// the turn runs. Registered by run.mjs.
+// the turn runs; so does one that asks for the login on the first prompt. Registered by run.mjs.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { APP_BIN, test, startApp, launchBrowser, openPage, waitFor } from './lib/harness.mjs';
-import { project, scriptedAgent, send, stateIs, turnEnds } from './lib/ui.mjs';
+import { project, scriptedAgent, send, startSession, stateIs, turnEnds } from './lib/ui.mjs';
 
 // No keyring in tests: secrets go to the 0600 file in the app's temp config folder.
 const env = { AGENTDESK_DEMO_PACE: '15ms', AGENTDESK_NO_KEYRING: '1' };
@@ -110,4 +110,49 @@ test('a start that needs a login shows the methods; an API key logs in and the t
   const reply = await page.locator('[data-testid=entry][data-kind=agent]').last().textContent();
   if (!reply.includes('Logged in with your key.')) throw new Error(`reply: ${reply}`);
   if ((await page.content()).includes('acme-e2e-key-777')) throw new Error('the key is in the page');
+});
+
+// A scripted agent that opens sessions logged out and asks for the login when prompted, like
+// the Claude Code adapter; with E2E_ACME_KEY in its environment it answers.
+const promptLoginScript = [
+  { expect: 'initialize' },
+  {
+    reply: {
+      protocolVersion: 1,
+      agentCapabilities: {},
+      authMethods: [{ id: 'api-key', name: 'Use an API key', type: 'env_var', vars: [{ name: 'E2E_ACME_KEY', label: 'Acme key' }] }],
+    },
+  },
+  { when: 'E2E_ACME_KEY', expect: 'authenticate' },
+  { when: 'E2E_ACME_KEY', reply: {} },
+  { expect: 'session/new' },
+  { reply: { sessionId: 'acme-2' } },
+  { expect: 'session/prompt' },
+  { when: '!E2E_ACME_KEY', error: { code: -32000, message: 'Authentication required' } },
+  { when: 'E2E_ACME_KEY', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'Logged in at last.' } } },
+  { when: 'E2E_ACME_KEY', reply: { stopReason: 'end_turn' } },
+];
+
+test('an agent that asks for the login on the first prompt: the failed turn offers it, and the new session answers', async () => {
+  const app = await startApp({ env: { ...env, ...(await scriptedAgent(promptLoginScript)) } });
+  const page = await openPage(await launchBrowser(), app.url);
+  await startSession(page, await project());
+  if ((await page.getByTestId('auth-methods').count()) !== 0) throw new Error('a login was offered before any prompt');
+
+  await send(page, 'hello');
+  await turnEnds(page, 'error');
+  const methods = page.getByTestId('auth-method');
+  await waitFor(async () => (await methods.count()) === 1, { message: 'the login method after the failed turn' });
+  await page.locator('[data-testid=auth-method][data-method-id=api-key] button').first().click();
+  await page.locator('[data-testid=auth-var][data-var=E2E_ACME_KEY]').fill('acme-e2e-key-888');
+  await page.getByTestId('auth-submit').click();
+  await waitFor(async () => (await page.getByTestId('auth-methods').count()) === 0, { message: 'the login prompt to go' });
+  await waitFor(async () => (await page.locator('[data-testid=entry]').count()) === 0, { message: 'the new session (an empty transcript)' });
+  await waitFor(() => stateIs(page, 'idle'), { timeout: 20_000, message: 'idle after the login' });
+
+  await send(page, 'hello again');
+  await turnEnds(page, 'end_turn');
+  const reply = await page.locator('[data-testid=entry][data-kind=agent]').last().textContent();
+  if (!reply.includes('Logged in at last.')) throw new Error(`reply: ${reply}`);
+  if ((await page.content()).includes('acme-e2e-key-888')) throw new Error('the key is in the page');
 });

@@ -76,6 +76,7 @@ type Session struct {
 	title          string
 	agentSessionID string
 	authMethods    []AuthMethod
+	loginNeeded    *AuthRequiredError // the last turn failed for want of a login (LoginNeeded)
 	controls       Controls
 	early          []json.RawMessage // session/update params that arrived before session/new returned
 	transport      Transport
@@ -199,6 +200,16 @@ func (s *Session) idleErrLocked() error {
 	return ErrBusy
 }
 
+// LoginNeeded returns why the last turn failed when the agent answered its prompt with
+// "authentication required" (some agents, like the Claude Code adapter, ask only then), with
+// the login methods it offers; nil when the last turn did not fail that way. The app offers
+// those methods and starts a new session once the user has logged in.
+func (s *Session) LoginNeeded() *AuthRequiredError {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.loginNeeded
+}
+
 // Cwd is the session folder.
 func (s *Session) Cwd() string { return s.cfg.Cwd }
 
@@ -218,6 +229,10 @@ func (s *Session) endTurn(turn int, res PromptResult, err error) {
 	}
 	s.mu.Lock()
 	err = s.asAuthRequired(err, s.authMethods) // the Claude adapter asks for a login only on prompt
+	s.loginNeeded = nil
+	if authErr := (*AuthRequiredError)(nil); errors.As(err, &authErr) {
+		s.loginNeeded = authErr
+	}
 	ts := TurnSummary{Turn: turn, StopReason: res.StopReason}
 	cancelling := s.state == StateCancelling
 	s.disarmHardStopLocked()

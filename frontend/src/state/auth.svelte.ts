@@ -1,5 +1,6 @@
-// The login prompt's store. When a live session fails to start, check() asks the backend
-// whether its agent needs a login; if so `prompt` holds the agent's methods and the page shows
+// The login prompt's store. When a live session fails to start, or a turn of it fails (some
+// agents, like the Claude Code adapter, ask for the login only when prompted), check() asks the
+// backend whether its agent needs a login; if so `prompt` holds the agent's methods and the page shows
 // them. Each method then starts the agent again (StartSessionWithAuth) and hands the new session
 // to `onStarted`: agent methods at once, env_var methods with the values typed in the form
 // (stored as the agent's secrets), terminal methods after the user ran the command ("Done").
@@ -38,13 +39,16 @@ export class AuthStore {
     };
   }
 
-  /** Asks, once per session, whether the failed session `sessionId` needs a login. */
-  async check(sessionId: string): Promise<void> {
-    if (this.#checked === sessionId) return;
-    this.#checked = sessionId;
+  /**
+   * Asks whether the agent of `sessionId` needs a login, once per `occasion` (the failed start,
+   * by default; a failed turn is another occasion of the same session).
+   */
+  async check(sessionId: string, occasion = sessionId): Promise<void> {
+    if (this.#checked === occasion) return;
+    this.#checked = occasion;
     try {
       const p = await this.#deps.sessionAuth(sessionId);
-      if (this.#checked !== sessionId || p.methods.length === 0) return;
+      if (this.#checked !== occasion || p.methods.length === 0) return;
       this.prompt = p;
       this.chosen = p.methods.length === 1 ? p.methods[0].id : null;
       this.values = {};
