@@ -265,7 +265,9 @@ func prepare(ctx context.Context, db *sql.DB, path string, now func() time.Time)
 	return live, nil
 }
 
-// markInterrupted closes turns left open by a process that died mid-turn.
+// markInterrupted closes turns left open by a process that died mid-turn, and the permission
+// requests it left undecided: nobody can answer them now (a saved session would otherwise show
+// a prompt waiting forever). They read as cancelled, as when a turn is stopped.
 func markInterrupted(ctx context.Context, db *sql.DB, at time.Time) error {
 	tx, err := db.BeginTx(ctx, nil)
 	if err != nil {
@@ -279,6 +281,10 @@ func markInterrupted(ctx context.Context, db *sql.DB, at time.Time) error {
 	if _, err := tx.ExecContext(ctx, `UPDATE turns SET ended_at = ?, stop_reason = ?
 		WHERE ended_at IS NULL`, millis(at), OutcomeInterrupted); err != nil {
 		return fmt.Errorf("mark interrupted turns: %w", err)
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE permissions SET outcome = ?, decided_by = ?, decided_at = ?
+		WHERE outcome IS NULL`, PermissionCancelled, DecidedByCancel, millis(at)); err != nil {
+		return fmt.Errorf("cancel undecided permissions: %w", err)
 	}
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("mark interrupted turns: %w", err)

@@ -191,7 +191,10 @@ func TestOpenMarksCrashedTurnsInterrupted(t *testing.T) {
 		INSERT INTO turns (session_id, turn, prompt, started_at, ended_at, stop_reason) VALUES
 			('crashed', 1, 'a', 1000, 1500, 'end_turn'),
 			('crashed', 2, 'b', 1600, NULL, ''),
-			('fine', 1, 'c', 1000, 1500, 'end_turn')`); err != nil {
+			('fine', 1, 'c', 1000, 1500, 'end_turn');
+		INSERT INTO permissions (session_id, turn, request_id, requested_at, outcome, option_id, decided_by, decided_at) VALUES
+			('crashed', 2, '7', 1700, NULL, NULL, NULL, NULL),
+			('fine', 1, '3', 1200, 'selected', 'allow', 'user', 1300)`); err != nil {
 		t.Fatal(err)
 	}
 	db.Close()
@@ -214,6 +217,14 @@ func TestOpenMarksCrashedTurnsInterrupted(t *testing.T) {
 	fine, _, _, err := s2.Session(ctx, "fine")
 	if err != nil || fine.Outcome != "completed" {
 		t.Errorf("untouched session: %+v, %v", fine, err)
+	}
+	// Nobody can answer the crashed turn's permission request any more: it reads cancelled.
+	if p, err := s2.Permissions(ctx, "crashed"); err != nil || len(p) != 1 || p[0].Outcome != PermissionCancelled ||
+		p[0].DecidedBy != DecidedByCancel || !p[0].DecidedAt.Equal(s2.clock.Now()) {
+		t.Errorf("the undecided permission after the crash: %+v, %v", p, err)
+	}
+	if p, err := s2.Permissions(ctx, "fine"); err != nil || len(p) != 1 || p[0].Outcome != PermissionSelected || p[0].DecidedBy != DecidedByUser {
+		t.Errorf("a decided permission was changed: %+v, %v", p, err)
 	}
 }
 
