@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 )
 
 // Methods that change a session's mode, model or configuration.
@@ -132,11 +133,7 @@ func (s *Session) SetMode(ctx context.Context, modeID string) error {
 	if modes == nil {
 		return fmt.Errorf("%s offers no modes", s.cfg.AgentName)
 	}
-	found := false
-	for _, m := range modes.AvailableModes {
-		found = found || m.ID == modeID
-	}
-	if !found {
+	if !slices.ContainsFunc(modes.AvailableModes, func(m Mode) bool { return m.ID == modeID }) {
 		return fmt.Errorf("%s has no mode %q", s.cfg.AgentName, modeID)
 	}
 	if err := s.callSession(ctx, MethodSetMode, map[string]any{"modeId": modeID}, nil); err != nil {
@@ -149,13 +146,17 @@ func (s *Session) SetMode(ctx context.Context, modeID string) error {
 	return nil
 }
 
-// SetModel switches the legacy model (session/set_model). It waits for the agent's answer.
+// SetModel switches the legacy model (session/set_model) to one the agent offers; it waits for
+// the agent's answer.
 func (s *Session) SetModel(ctx context.Context, modelID string) error {
 	s.mu.Lock()
 	models := s.controls.Models
 	s.mu.Unlock()
 	if models == nil {
 		return fmt.Errorf("%s offers no model choice", s.cfg.AgentName)
+	}
+	if !slices.ContainsFunc(models.AvailableModels, func(m Model) bool { return m.ModelID == modelID }) {
+		return fmt.Errorf("%s has no model %q", s.cfg.AgentName, modelID)
 	}
 	if err := s.callSession(ctx, MethodSetModel, map[string]any{"modelId": modelID}, nil); err != nil {
 		return err

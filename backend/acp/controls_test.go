@@ -63,6 +63,9 @@ func TestControlsFromTheAgent(t *testing.T) {
 	if got := <-a.calls; got != `session/set_mode {"modeId":"plan","sessionId":"c1"}` {
 		t.Fatalf("sent %s", got)
 	}
+	if err := s.SetModel(ctx, "gpt-nope"); err == nil {
+		t.Fatal("a model the agent does not offer was accepted")
+	}
 	if err := s.SetModel(ctx, "m2"); err != nil {
 		t.Fatal(err)
 	}
