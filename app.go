@@ -237,13 +237,17 @@ type HistoryItem struct {
 	Snippet   string `json:"snippet,omitempty"`
 }
 
-// ListHistory lists saved sessions, newest first, or those matching query (full-text).
+// historyListLimit bounds ListHistory: the page says when a list is cut there (its LIST_LIMIT).
+const historyListLimit = 200
+
+// ListHistory lists saved sessions, newest first, or those matching query (full-text, best
+// first); at most historyListLimit of them.
 func (a *App) ListHistory(query string) ([]HistoryItem, error) {
 	if a.store == nil {
 		return nil, a.dbErr
 	}
 	a.flushHistory()
-	rows, err := a.store.ListSessions(a.ctx, query, 200)
+	rows, err := a.store.ListSessions(a.ctx, query, historyListLimit)
 	if err != nil {
 		return nil, fmt.Errorf("could not read the history: %w", err)
 	}

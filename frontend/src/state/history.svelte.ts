@@ -15,6 +15,8 @@ export const SEARCH_DEBOUNCE_MS = 200;
  * a windowed screenful however long the session.
  */
 export const TAIL_ENTRIES = 200;
+/** The most sessions a list or search returns (app.go's historyListLimit): the newest, or the best matches. */
+export const LIST_LIMIT = 200;
 /** Then it reads the earlier entries this many at a time, each part a short task for the page. */
 export const PART_ENTRIES = 2_000;
 
