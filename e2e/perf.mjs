@@ -8,7 +8,9 @@
 //   stream_*                 20,000 chunks into 2,000 entries, as fast as the agent can write them:
 //                            time until the transcript shows everything, main-thread long tasks
 //                            (> 50 ms; target: none > 100 ms), p95 frame interval (target <= 33 ms);
-//                            medians of PERF_STREAM_RUNS runs (default 3)
+//                            medians of PERF_STREAM_RUNS runs (default 3); and what the app
+//                            and its agent cost meanwhile (CPU time, from /proc: they compete
+//                            with the browser for the cores)
 //   frame_p95_300/3000       p95 frame interval of the same paced stream (2,000 chunks into 100
 //                            entries over about 3 s) when the transcript holds 300, then 3,000 entries;
 //                            frame_p95_3000_vs_300 is their ratio (target <= 1.5x)
@@ -27,8 +29,8 @@
 // PERF_PROFILE=<dir> writes a CPU profile of each measurement there (open it in Chrome's DevTools;
 // an unminified build helps: `npx vite build --minify false --outDir X` and AGENTDESK_E2E_ASSETDIR=X)
 // and prints its heaviest functions by self time.
-import { execFile } from 'node:child_process';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { execFile, execFileSync } from 'node:child_process';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { APP_BIN, launchBrowser, openPage, run, startApp, tempDir, test, waitFor, withTimeout } from './lib/harness.mjs';
@@ -185,6 +187,45 @@ async function counters(page) {
   };
 }
 
+const CLK_TCK = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' })) || 100;
+
+/** CPU time (user + system, ms) that process pid has used, from /proc; 0 once it has gone. */
+async function cpuOf(pid) {
+  try {
+    const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(f[11]) + Number(f[12])) * 1000) / CLK_TCK;
+  } catch {
+    return 0;
+  }
+}
+
+/** The direct children of pid (the app's agent), from /proc. */
+async function childrenOf(pid) {
+  const out = [];
+  for (const task of await readdir(`/proc/${pid}/task`).catch(() => [])) {
+    const list = await readFile(`/proc/${pid}/task/${task}/children`, 'utf8').catch(() => '');
+    out.push(...list.split(' ').filter(Boolean).map(Number));
+  }
+  return out;
+}
+
+/**
+ * What the backend costs while the page is measured, as a function that returns how much CPU
+ * the app and its agent used since the call: on a 2-core machine they compete with the browser
+ * for the CPU, which is what a frame interval partly measures.
+ */
+async function backendCPU(app) {
+  const pid = app.proc.pid;
+  const agents = await childrenOf(pid);
+  const read = async () => ({ app: await cpuOf(pid), agent: (await Promise.all(agents.map(cpuOf))).reduce((a, b) => a + b, 0) });
+  const before = await read();
+  return async () => {
+    const after = await read();
+    return { appCpuMs: after.app - before.app, agentCpuMs: after.agent - before.agent };
+  };
+}
+
 function printCounters(prefix, c) {
   print(`${prefix}_main_thread_cpu`, c.cpuMs, 'ms');
   print(`${prefix}_script`, c.scriptMs, 'ms');
@@ -319,8 +360,10 @@ test('stream', async () => {
     await startSession(page, agent.dir);
     await installProbe(page);
     const since = await counters(page);
+    const backend = await backendCPU(app);
     const r = await measureTurn(page, 'stream', STREAM_CHUNKS);
     const c = await since();
+    const b = await backend();
     const intervals = frameIntervals(r.frames);
     runs.push({
       time: r.ms,
@@ -332,6 +375,7 @@ test('stream', async () => {
       p95: percentile(intervals, 95),
       max: Math.max(0, ...intervals),
       ...c,
+      ...b,
     });
     await page.context().close();
     await app.stop();
@@ -350,6 +394,8 @@ test('stream', async () => {
   print('stream_frame_p95_each_run', runs.map((r) => r.p95.toFixed(1)).join(' / '), 'ms');
   print('stream_frame_max', med('max'), 'ms');
   printCounters('stream', { cpuMs: med('cpuMs'), scriptMs: med('scriptMs'), layouts: med('layouts'), layoutMs: med('layoutMs') });
+  print('stream_app_cpu', med('appCpuMs'), 'ms');
+  print('stream_agent_cpu', med('agentCpuMs'), 'ms');
 }, { timeout: STREAM_RUNS * (TIMEOUT + 60_000) });
 
 test('frame p95 at 300 and 3,000 entries', async () => {
