@@ -121,6 +121,15 @@ func TestAppTurnIsSavedAndReopens(t *testing.T) {
 	if got, want := transcriptMarkdown(saved.Entries), transcriptMarkdown(live.Entries); got != want {
 		t.Fatalf("the saved transcript differs from the live one:\n--- saved\n%s\n--- live\n%s", got, want)
 	}
+	// Search finds what a tool call showed: here the output of the checks run in our terminal.
+	if found, err := b.ListHistory("example.com/app/store"); err != nil || len(found) != 1 || !strings.Contains(found[0].Snippet, "[[") {
+		t.Fatalf("a search for the terminal output found %+v, %v", found, err)
+	}
+	for _, e := range saved.Entries {
+		if e.Kind == acp.KindTool && e.Text != "" {
+			t.Fatalf("a saved tool call came back with the text it is searched by: %+v", e)
+		}
+	}
 	if len(saved.Turns) != 1 || saved.Turns[0].StopReason != acp.StopEndTurn {
 		t.Fatalf("saved turns %+v", saved.Turns)
 	}

@@ -82,7 +82,8 @@ func (r *recorder) Record(ev acp.Event) {
 	}
 }
 
-// row is e as an entries row, at its first position in the transcript. The caller holds r.mu.
+// row is e as an entries row, at its first position in the transcript; its text column is what
+// search finds it by (a tool call's output, see acp.Entry.SearchText). The caller holds r.mu.
 func (r *recorder) row(e *acp.Entry) store.Entry {
 	seq, ok := r.seqs[e.ID]
 	if !ok {
@@ -91,7 +92,7 @@ func (r *recorder) row(e *acp.Entry) store.Entry {
 	}
 	body, _ := json.Marshal(e) // an Entry always marshals
 	return store.Entry{SessionID: r.sessionID, EntryID: e.ID, Turn: e.Turn, Seq: seq,
-		Kind: string(e.Kind), Status: e.Status, Title: e.Title, Text: e.Text, Body: body}
+		Kind: string(e.Kind), Status: e.Status, Title: e.Title, Text: e.SearchText(), Body: body}
 }
 
 // saveCopy queues the whole session as snap shows it (store.Writer.SaveCopy), to put back
@@ -161,7 +162,9 @@ func snapshotFromStore(s store.Session, turns []store.Turn, entries []store.Entr
 		if err := json.Unmarshal(row.Body, &e); err != nil {
 			e = acp.Entry{ID: row.EntryID, Kind: acp.KindUnknown, Turn: row.Turn, UpdateKind: "unreadable saved entry"}
 		}
-		e.Text = row.Text
+		if e.Kind != acp.KindTool { // a tool call's text column only serves search
+			e.Text = row.Text
+		}
 		snap.Entries = append(snap.Entries, e)
 	}
 	for _, t := range turns {

@@ -1,6 +1,10 @@
 package acp
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"strings"
+	"unicode/utf8"
+)
 
 // EntryKind is what a transcript entry shows.
 type EntryKind string
@@ -77,6 +81,49 @@ type ToolContent struct {
 	Output     string              `json:"output,omitempty"`
 	Truncated  bool                `json:"truncated,omitempty"`
 	ExitStatus *TerminalExitStatus `json:"exitStatus,omitempty"`
+}
+
+// maxSearchText bounds what SearchText gives for one tool call: the start of a long output is
+// enough to find it, and the index stays small.
+const maxSearchText = 64 << 10
+
+// SearchText is what the history's full-text search indexes for e. A message, thought, prompt
+// or error: its text. A tool call, whose text is its content: the text items, the paths and new
+// text of its diffs and the output of its terminals, one per line, at most maxSearchText bytes.
+func (e *Entry) SearchText() string {
+	if e.Kind != KindTool {
+		return e.Text
+	}
+	var b strings.Builder
+	add := func(s string) {
+		if s == "" || b.Len() >= maxSearchText {
+			return
+		}
+		if b.Len() > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(s)
+	}
+	for _, c := range e.Content {
+		switch c.Type {
+		case "content":
+			add(c.Text)
+		case "diff":
+			add(c.Path)
+			add(c.NewText)
+		case "terminal":
+			add(c.Output)
+		}
+	}
+	out := b.String()
+	if len(out) > maxSearchText {
+		cut := maxSearchText
+		for cut > 0 && !utf8.RuneStart(out[cut]) { // not inside a rune
+			cut--
+		}
+		out = out[:cut]
+	}
+	return out
 }
 
 // clone returns a deep-enough copy for handing an entry to another goroutine: slices are
