@@ -24,6 +24,9 @@ type settler interface {
 type batchTx struct {
 	tx    *sql.Tx
 	stmts map[string]*sql.Stmt
+	// msgSeq is the seq of each session's last journal message written in this transaction
+	// (see messageOp.exec).
+	msgSeq map[string]int64
 }
 
 // exec runs query with args on a statement prepared once per batch.
@@ -101,7 +104,7 @@ func (w *Writer) runBatch(ops []op, errs []error) (failed op, err error) {
 		return nil, fmt.Errorf("begin: %w", err)
 	}
 	defer tx.Rollback() // no-op after Commit
-	b := &batchTx{tx: tx, stmts: make(map[string]*sql.Stmt, 8)}
+	b := &batchTx{tx: tx, stmts: make(map[string]*sql.Stmt, 8), msgSeq: map[string]int64{}}
 	for i, o := range ops {
 		if errs == nil {
 			if err := o.exec(ctx, b); err != nil {

@@ -220,11 +220,23 @@ func (o *messageOp) String() string {
 
 func (o *messageOp) exec(ctx context.Context, b *batchTx) error {
 	m := o.m
-	// One statement reads the session's last seq and inserts, under the write lock.
-	_, err := b.exec(ctx, `INSERT INTO messages (session_id, seq, direction, method, json, at)
-		SELECT ?1, coalesce(max(seq), 0) + 1, ?2, ?3, ?4, ?5 FROM messages WHERE session_id = ?1`,
-		m.SessionID, m.Direction, m.Method, string(m.JSON), millis(m.At))
-	return err
+	// The seq follows the session's last saved message, read once per batch: a plain INSERT
+	// ... VALUES, unlike an INSERT ... SELECT max(seq), needs no statement journal, and a flood
+	// journals a message per chunk. Only this process writes the messages of its sessions.
+	seq, ok := b.msgSeq[m.SessionID]
+	if !ok {
+		if err := b.tx.QueryRowContext(ctx, `SELECT coalesce(max(seq), 0) FROM messages WHERE session_id = ?`,
+			m.SessionID).Scan(&seq); err != nil {
+			return err
+		}
+	}
+	seq++
+	if _, err := b.exec(ctx, `INSERT INTO messages (session_id, seq, direction, method, json, at)
+		VALUES (?, ?, ?, ?, ?, ?)`, m.SessionID, seq, m.Direction, m.Method, string(m.JSON), millis(m.At)); err != nil {
+		return err
+	}
+	b.msgSeq[m.SessionID] = seq
+	return nil
 }
 
 // reply is embedded by the ops whose caller waits for their result (DeleteSession,

@@ -226,12 +226,14 @@ func checkHeader(path string) error {
 // _txlock=immediate makes writing transactions take the write lock at BEGIN, so busy_timeout
 // covers them; read-only transactions stay deferred. The 32 MiB page cache (allocated as
 // used; SQLite's default is 2 MiB) keeps a search's index and row pages in memory between
-// queries: it halves search times on 100,000 entries. journal_mode is not among the pragmas:
+// queries: it halves search times on 100,000 entries. temp_store(MEMORY) keeps statement
+// journals (an upsert with its search-index triggers opens one per entry) out of temp files:
+// a flood wrote them with a syscall per page. journal_mode is not among the pragmas:
 // it is written into the file, so prepare sets it once the file is known to be ours.
 func dsn(path string) string {
 	escaped := strings.NewReplacer("%", "%25", "?", "%3f", "#", "%23").Replace(path)
 	return "file:" + escaped + "?_pragma=busy_timeout(5000)&_pragma=cache_size(-32768)" +
-		"&_pragma=foreign_keys(1)&_pragma=synchronous(NORMAL)&_txlock=immediate"
+		"&_pragma=foreign_keys(1)&_pragma=synchronous(NORMAL)&_pragma=temp_store(MEMORY)&_txlock=immediate"
 }
 
 // prepare checks the file is ours, switches it to WAL, migrates it and, if no other Store
