@@ -11,3 +11,7 @@ func e2eAgentScript() string { return "" }
 // e2eAssetMiddleware is the dev-tag binary's blank-window seam (e2e_agent_dev.go); a production
 // window always shows the app.
 func e2eAssetMiddleware() assetserver.Middleware { return nil }
+
+// e2eCPUProfile is the dev-tag binary's profiling seam (e2e_agent_dev.go); a production build
+// never profiles itself.
+func e2eCPUProfile() (stop func()) { return func() {} }

@@ -3,8 +3,10 @@
 package main
 
 import (
+	"log"
 	"net/http"
 	"os"
+	"runtime/pprof"
 
 	"github.com/wailsapp/wails/v2/pkg/options/assetserver"
 )
@@ -47,4 +49,26 @@ func e2eAssetMiddleware() assetserver.Middleware {
 // fromWindow tells the webview's requests (wails://wails/...) from the dev server's.
 func fromWindow(r *http.Request) bool {
 	return r.URL.Scheme == "wails" || r.Host == "wails"
+}
+
+// e2eCPUProfile is the perf script's third seam, dev-tag only: with AGENTDESK_CPUPROFILE=FILE
+// the app profiles its own CPU from start to shutdown, for `go tool pprof` (e2e/perf.mjs sets it
+// under PERF_APP_PROFILE). It returns what stops the profile and writes the file.
+func e2eCPUProfile() (stop func()) {
+	path := os.Getenv("AGENTDESK_CPUPROFILE")
+	if path == "" {
+		return func() {}
+	}
+	f, err := os.Create(path)
+	if err == nil {
+		err = pprof.StartCPUProfile(f)
+	}
+	if err != nil {
+		log.Printf("agentdesk: CPU profile %s: %v", path, err)
+		return func() {}
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		_ = f.Close()
+	}
 }

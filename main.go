@@ -33,6 +33,8 @@ func main() {
 		os.Exit(1)
 	}
 	app := NewApp()
+	stopProfile := e2eCPUProfile()
+	defer stopProfile()
 	// Before the window: the page calls the bound methods as soon as it loads, and they need the
 	// store, the agents and the login environment (captured in parallel, at most 5 s).
 	if err := app.init(context.Background()); err != nil {

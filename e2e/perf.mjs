@@ -28,7 +28,8 @@
 // PERF_STREAM_ENTRIES / PERF_OPEN_ENTRIES scale the workloads down for a quick look;
 // PERF_PROFILE=<dir> writes a CPU profile of each measurement there (open it in Chrome's DevTools;
 // an unminified build helps: `npx vite build --minify false --outDir X` and AGENTDESK_E2E_ASSETDIR=X)
-// and prints its heaviest functions by self time.
+// and prints its heaviest functions by self time; PERF_TRACE=<dir> a Chromium trace instead;
+// PERF_APP_PROFILE=<dir> a Go CPU profile of the app of each stream run (`go tool pprof`).
 import { execFile, execFileSync } from 'node:child_process';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -233,6 +234,20 @@ function printCounters(prefix, c) {
   print(`${prefix}_layout`, c.layoutMs, 'ms');
 }
 
+const APP_PROFILE_DIR = process.env.PERF_APP_PROFILE;
+
+/**
+ * With PERF_APP_PROFILE=<dir>, the env that makes the app profile its own CPU into <dir>/<name>.pprof
+ * until it stops (the dev binary's AGENTDESK_CPUPROFILE; read it with `go tool pprof`).
+ */
+async function appProfileEnv(name) {
+  if (!APP_PROFILE_DIR) return {};
+  await mkdir(APP_PROFILE_DIR, { recursive: true });
+  const file = path.resolve(APP_PROFILE_DIR, `${name}.pprof`);
+  console.log(`# app profile ${file}`);
+  return { AGENTDESK_CPUPROFILE: file };
+}
+
 const TRACE_DIR = process.env.PERF_TRACE;
 
 /**
@@ -356,7 +371,7 @@ test('stream', async () => {
   const runs = [];
   for (let i = 0; i < STREAM_RUNS; i++) {
     const agent = await fakeAgent(turn({ messages: STREAM_ENTRIES, chunks: STREAM_CHUNKS, texts: TEXTS }));
-    const { app, page } = await launch({ env: agent.env });
+    const { app, page } = await launch({ env: { ...agent.env, ...(await appProfileEnv(`app-stream-${i + 1}`)) } });
     await startSession(page, agent.dir);
     await installProbe(page);
     const since = await counters(page);
