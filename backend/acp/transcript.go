@@ -36,6 +36,7 @@ type Transcript struct {
 	terms    map[string]TerminalView // terminal id → its latest view, kept after release (transcript_terminal.go)
 	termRefs map[string][]string     // terminal id → ids of the entries whose content shows it
 	nTerms   int
+	ownTerms map[string]*agentTerminalState // terminals the agent runs itself (transcript_meta.go)
 }
 
 // NewTranscript returns an empty transcript at turn 0 (updates before the first prompt).
@@ -175,6 +176,9 @@ func (t *Transcript) UpsertTool(f ToolCallFields, create bool) Change {
 	if f.Content != nil {
 		e.Content = toolContent(*f.Content)
 		t.showTerminals(e)
+	}
+	if f.Meta != nil {
+		t.agentTerminal(e, *f.Meta)
 	}
 	if f.Locations != nil {
 		e.Locations = append([]Location(nil), (*f.Locations)...)

@@ -51,6 +51,7 @@ type ToolCallFields struct {
 	Locations  *[]Location        `json:"locations,omitempty"`
 	RawInput   json.RawMessage    `json:"rawInput,omitempty"`
 	RawOutput  json.RawMessage    `json:"rawOutput,omitempty"`
+	Meta       *ToolCallMeta      `json:"_meta,omitempty"`
 }
 
 // ToolCallContent is one item of a tool call's content: "content" (a block), "diff" or
@@ -121,6 +122,7 @@ type wireUpdate struct {
 	Locations  *[]Location     `json:"locations"`
 	RawInput   json.RawMessage `json:"rawInput"`
 	RawOutput  json.RawMessage `json:"rawOutput"`
+	Meta       json.RawMessage `json:"_meta"` // tool calls: a terminal the agent runs itself
 
 	Entries []PlanEntry `json:"entries"`
 
@@ -200,7 +202,7 @@ func fromWire(w *wireUpdate) (Update, error) {
 		}
 	case UpdateToolCall, UpdateToolCallUpdate:
 		u.ToolCall = &ToolCallFields{ToolCallID: w.ToolCallID, Title: w.Title, Kind: w.ToolKind, Status: w.Status,
-			Locations: w.Locations, RawInput: w.RawInput, RawOutput: w.RawOutput}
+			Locations: w.Locations, RawInput: w.RawInput, RawOutput: w.RawOutput, Meta: decodeToolMeta(w.Meta)}
 		if len(w.Content) > 0 && string(w.Content) != "null" {
 			var items []ToolCallContent
 			err = json.Unmarshal(w.Content, &items)
