@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { basename, compactNumber, formatDuration, relativeTime, snippetSegments, tail } from './format';
+import { basename, compactNumber, formatDuration, relativeTime, snippetSegments, tail, titleParts } from './format';
 
 describe('format helpers', () => {
   it('basename', () => {
@@ -34,5 +34,28 @@ describe('format helpers', () => {
     expect(compactNumber(1735)).toBe('1.7k');
     expect(compactNumber(200_000)).toBe('200k');
     expect(tail('a\nb\nc', 100)).toBe('a\nb\nc');
+  });
+});
+
+describe('titleParts', () => {
+  it('splits code spans out of a tool title, escaped backticks included', () => {
+    expect(titleParts('`npm test`')).toEqual([{ text: 'npm test', code: true }]);
+    expect(titleParts('Edit `src/main.go`')).toEqual([
+      { text: 'Edit ', code: false },
+      { text: 'src/main.go', code: true },
+    ]);
+    expect(titleParts('`echo \\`date\\``')).toEqual([{ text: 'echo `date`', code: true }]);
+    expect(titleParts('Find `src` `*.ts`')).toEqual([
+      { text: 'Find ', code: false },
+      { text: 'src', code: true },
+      { text: ' ', code: false },
+      { text: '*.ts', code: true },
+    ]);
+  });
+
+  it('leaves a lone backtick, and HTML, as text', () => {
+    expect(titleParts('it`s <b>bold</b>')).toEqual([{ text: 'it`s <b>bold</b>', code: false }]);
+    expect(titleParts('')).toEqual([]);
+    expect(titleParts(null)).toEqual([]);
   });
 });

@@ -92,6 +92,49 @@ export function snippetSegments(snippet: string | null | undefined): Segment[] {
   return out;
 }
 
+export interface TitlePart {
+  text: string;
+  code: boolean;
+}
+
+/**
+ * Splits a tool call's title on Markdown code spans, as agents write them (the Claude Code
+ * adapter titles a shell command "`npm test`", with inner backticks escaped as \`), for rendering
+ * the code parts in <code>, as text. A backtick without a closing one stays as it is.
+ */
+export function titleParts(title: string | null | undefined): TitlePart[] {
+  if (!title) return [];
+  const out: TitlePart[] = [];
+  let text = '';
+  let code = false;
+  const flush = () => {
+    if (text) out.push({ text, code });
+    text = '';
+  };
+  // Whether an unescaped backtick follows position i.
+  const closes = (i: number) => {
+    for (let j = i; j < title.length; j++) {
+      if (title[j] === '\\' && title[j + 1] === '`') j++;
+      else if (title[j] === '`') return true;
+    }
+    return false;
+  };
+  for (let i = 0; i < title.length; i++) {
+    const c = title[i];
+    if (c === '\\' && title[i + 1] === '`') {
+      text += '`';
+      i++;
+    } else if (c === '`' && (code || closes(i + 1))) {
+      flush();
+      code = !code;
+    } else {
+      text += c;
+    }
+  }
+  flush();
+  return out;
+}
+
 /** Last `max` characters of a log, cut at a line start. */
 export function tail(text: string | null | undefined, max = 4000): string {
   if (!text) return '';
