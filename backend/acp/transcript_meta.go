@@ -73,16 +73,12 @@ func (t *Transcript) agentTerminal(e *Entry, m ToolCallMeta) {
 	if x := m.TerminalExit; x != nil {
 		st.exit = &TerminalExitStatus{ExitCode: x.ExitCode, Signal: x.Signal}
 	}
-	shown := false
-	for _, c := range e.Content {
-		shown = shown || (c.Type == "terminal" && c.TerminalID == id)
-	}
-	if !shown {
-		e.Content = append(e.Content, ToolContent{Type: "terminal", TerminalID: id})
-	}
 	v := TerminalView{Output: ansi.ReplaceAllString(string(st.buf.bytes(st.exit != nil)), ""),
 		Truncated: st.buf.truncated, ExitStatus: st.exit}
 	t.initTerminals()
 	t.terms[id] = v // a later content replacement that names the terminal shows it too
-	setTerminalContent(e, id, v)
+	if !setTerminalContent(e, id, v) {
+		e.Content = append(e.Content, ToolContent{Type: "terminal", TerminalID: id,
+			Output: v.Output, Truncated: v.Truncated, ExitStatus: v.ExitStatus})
+	}
 }
