@@ -27,10 +27,12 @@ type batchTx struct {
 	// msgSeq is the seq of each session's last journal message written in this transaction
 	// (see messageOp.exec).
 	msgSeq map[string]int64
+	// index is the entries_fts work pending until the end of the batch (searchindex.go).
+	index searchIndex
 }
 
-// exec runs query with args on a statement prepared once per batch.
-func (b *batchTx) exec(ctx context.Context, query string, args ...any) (sql.Result, error) {
+// stmt returns query prepared in the batch's transaction, once per batch.
+func (b *batchTx) stmt(ctx context.Context, query string) (*sql.Stmt, error) {
 	st := b.stmts[query]
 	if st == nil {
 		var err error
@@ -39,7 +41,26 @@ func (b *batchTx) exec(ctx context.Context, query string, args ...any) (sql.Resu
 		}
 		b.stmts[query] = st
 	}
+	return st, nil
+}
+
+// exec runs query with args on a statement prepared once per batch.
+func (b *batchTx) exec(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	st, err := b.stmt(ctx, query)
+	if err != nil {
+		return nil, err
+	}
 	return st.ExecContext(ctx, args...)
+}
+
+// scanRow runs a one-row query on a statement prepared once per batch and scans its row into
+// dest; no row is sql.ErrNoRows.
+func (b *batchTx) scanRow(ctx context.Context, query string, args []any, dest ...any) error {
+	st, err := b.stmt(ctx, query)
+	if err != nil {
+		return err
+	}
+	return st.QueryRowContext(ctx, args...).Scan(dest...)
 }
 
 // execOne runs an UPDATE or DELETE that must touch a row; none is ErrNotFound.
@@ -127,6 +148,9 @@ func (w *Writer) runBatch(ops []op, errs []error) (failed op, err error) {
 		if _, err := tx.ExecContext(ctx, `RELEASE op`); err != nil {
 			return nil, fmt.Errorf("release savepoint: %w", err)
 		}
+	}
+	if err := b.syncIndex(ctx); err != nil {
+		return nil, err
 	}
 	if err := tx.Commit(); err != nil {
 		return nil, fmt.Errorf("commit: %w", err)

@@ -272,3 +272,44 @@ func BenchmarkLoadSession(b *testing.B) {
 	slices.Sort(lat)
 	figure(b, "load_10k_entries_ms", percentile(lat, 0.50), "ms")
 }
+
+// BenchmarkWriterFlood streams a flood as the app records one (e2e/perf.mjs's workload):
+// 20,000 chunks into 2,000 entries of a session, each chunk journaled raw and appended to its
+// entry, with the writer committing batches of 2,000 operations as it does when chunks arrive
+// faster than its 50 ms delay. ns/op is per chunk; each iteration round is a new session in
+// the same file, so the history grows as a day's would.
+func BenchmarkWriterFlood(b *testing.B) {
+	const entries, perEntry = 2_000, 10
+	s := openTest(b, WithBatch(time.Hour, 2_000))
+	w := s.Writer()
+	raw := []byte(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":` +
+		`{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"Chunk **1** of the stream: reading ` +
+		"`src/main.go`" + ` "}}}}`)
+	c := newCorpus(3)
+	b.ResetTimer()
+	for n, round := 0, 0; n < b.N; round++ {
+		id := fmt.Sprintf("flood-%04d", round)
+		w.CreateSession(Session{ID: id, AgentID: "demo", Title: "flood"})
+		w.StartTurn(Turn{SessionID: id, Turn: 1, Prompt: "stream"})
+		for e := 0; e < entries && n < b.N; e++ {
+			entryID := "agent-" + strconv.Itoa(e)
+			for k := 0; k < perEntry && n < b.N; k, n = k+1, n+1 {
+				w.Message(Message{SessionID: id, Direction: "in", Method: "session/update", JSON: raw})
+				text := c.text(8) + " "
+				if k == 0 {
+					w.UpsertEntry(Entry{SessionID: id, EntryID: entryID, Turn: 1, Seq: e + 2, Kind: "agent", Text: text})
+				} else {
+					w.AppendText(id, entryID, text)
+				}
+			}
+		}
+		w.EndTurn(id, 1, "end_turn", "", time.Time{})
+	}
+	flush(b, s.Store)
+	b.StopTimer()
+	var segments int
+	if err := s.db.QueryRow(`SELECT count(*) FROM entries_fts_data`).Scan(&segments); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportMetric(float64(segments)/float64(b.N)*1000, "fts-rows/1k-chunks")
+}

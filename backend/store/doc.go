@@ -26,6 +26,9 @@
 //   - Once Flush returns nil, everything queued before it is durable in the WAL
 //     (synchronous=NORMAL: it survives a crash of the process; a power loss may lose the last
 //     commits but never corrupts the file).
+//   - The full-text index follows the entries in the same transaction: the writer updates it at
+//     the end of each batch (searchindex.go), so a search never finds an entry's old text or a
+//     deleted session, and misses nothing committed.
 //   - Reads are plain queries on committed data; they are safe to call concurrently with the
 //     writer and see a write only after it has been committed (call Writer.Flush first to read
 //     your own writes).

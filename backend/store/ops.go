@@ -186,6 +186,9 @@ func (o *upsertEntryOp) exec(ctx context.Context, b *batchTx) error {
 
 // upsertEntry inserts e or replaces every column of the entry with its (SessionID, EntryID).
 func upsertEntry(ctx context.Context, b *batchTx, e Entry) error {
+	if err := b.touch(ctx, e.SessionID, e.EntryID); err != nil {
+		return err
+	}
 	_, err := b.exec(ctx, `INSERT INTO entries (session_id, entry_id, turn, seq, kind, status,
 		title, text, body) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (session_id, entry_id) DO UPDATE SET turn = excluded.turn,
@@ -208,6 +211,9 @@ func (o *appendOp) String() string {
 }
 
 func (o *appendOp) exec(ctx context.Context, b *batchTx) error {
+	if err := b.touch(ctx, o.sessionID, o.entryID); err != nil {
+		return err
+	}
 	return b.execOne(ctx, `UPDATE entries SET text = text || ? WHERE session_id = ? AND entry_id = ?`,
 		strings.Join(o.parts, ""), o.sessionID, o.entryID)
 }
@@ -225,8 +231,8 @@ func (o *messageOp) exec(ctx context.Context, b *batchTx) error {
 	// journals a message per chunk. Only this process writes the messages of its sessions.
 	seq, ok := b.msgSeq[m.SessionID]
 	if !ok {
-		if err := b.tx.QueryRowContext(ctx, `SELECT coalesce(max(seq), 0) FROM messages WHERE session_id = ?`,
-			m.SessionID).Scan(&seq); err != nil {
+		if err := b.scanRow(ctx, `SELECT coalesce(max(seq), 0) FROM messages WHERE session_id = ?`,
+			[]any{m.SessionID}, &seq); err != nil {
 			return err
 		}
 	}
@@ -272,6 +278,9 @@ type deleteSessionOp struct {
 func (o *deleteSessionOp) String() string { return fmt.Sprintf("delete session %q", o.id) }
 
 func (o *deleteSessionOp) exec(ctx context.Context, b *batchTx) error {
+	if err := b.unindexSession(ctx, o.id); err != nil {
+		return err
+	}
 	res, err := b.exec(ctx, `DELETE FROM sessions WHERE id = ?`, o.id)
 	if err != nil {
 		return err

@@ -1,0 +1,123 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+)
+
+// The writer keeps entries_fts (the full-text index over entries' title and text) in step with
+// the entries table itself, once per batch, instead of by triggers (0004_index_by_writer.sql
+// dropped them). Why: with a trigger every entry write is a statement with a statement journal,
+// and SQLite opens a savepoint on the FTS table for each, at which FTS5 writes its pending
+// terms to disk. A streamed reply rewrites an entry every batch, so a flood flushed a tiny index
+// segment per statement: 13% of the app's CPU. Written at the end of the batch, in plain
+// single-row statements, the index takes one flush per commit.
+//
+// The invariant: until searchIndex.sync runs, entries_fts holds what it held before the batch
+// for every entry touched in it, and pending holds those pre-batch values (captured before the
+// first write of each entry). An op rolled back to its savepoint may leave a capture behind;
+// it still holds the pre-batch values, which sync then finds unchanged. Because of this, sync
+// must run only at the end of the batch, outside any op's savepoint.
+
+// entryKey is an entry's natural key.
+type entryKey struct{ session, entry string }
+
+// indexed is what entries_fts holds for one entry before the batch: nothing (had == false),
+// or its row id, title and text.
+type indexed struct {
+	had         bool
+	id          int64
+	title, text string
+}
+
+// readIndexed reads what entries_fts indexes of an entry, by its natural key.
+const readIndexed = `SELECT id, title, text FROM entries WHERE session_id = ? AND entry_id = ?`
+
+// searchIndex is one batch's pending index work.
+type searchIndex struct {
+	pending map[entryKey]indexed
+	order   []entryKey // first-touch order, so that sync is deterministic
+}
+
+// touch captures the pre-batch index state of an entry about to be written, on its first
+// write in the batch. Call it before every statement that inserts or changes an entry.
+func (b *batchTx) touch(ctx context.Context, session, entry string) error {
+	k := entryKey{session, entry}
+	if _, ok := b.index.pending[k]; ok {
+		return nil
+	}
+	var was indexed
+	err := b.scanRow(ctx, readIndexed, []any{session, entry}, &was.id, &was.title, &was.text)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+	case err != nil:
+		return fmt.Errorf("read entry for the search index: %w", err)
+	default:
+		was.had = true
+	}
+	if b.index.pending == nil {
+		b.index.pending = map[entryKey]indexed{}
+	}
+	b.index.pending[k] = was
+	b.index.order = append(b.index.order, k)
+	return nil
+}
+
+// unindexSession removes from entries_fts the entries of a session about to be deleted that
+// the batch has not touched (the touched ones are unindexed by sync, which finds them gone).
+// Its writes are the delete op's: a failed delete rolls them back with it.
+func (b *batchTx) unindexSession(ctx context.Context, session string) error {
+	touched := []string{} // entry ids; an empty list is "[]", never "null"
+	for k := range b.index.pending {
+		if k.session == session {
+			touched = append(touched, k.entry)
+		}
+	}
+	list, err := json.Marshal(touched)
+	if err != nil {
+		return err
+	}
+	if _, err := b.tx.ExecContext(ctx, `INSERT INTO entries_fts (entries_fts, rowid, title, text)
+		SELECT 'delete', id, title, text FROM entries
+		WHERE session_id = ?1 AND entry_id NOT IN (SELECT value FROM json_each(?2))`, session, string(list)); err != nil {
+		return fmt.Errorf("remove session from the search index: %w", err)
+	}
+	return nil
+}
+
+// syncIndex brings entries_fts up to date with every entry the batch touched: the pre-batch
+// values out, the current ones in, unless they are the same. The runner calls it once, after
+// the last op and before the commit.
+func (b *batchTx) syncIndex(ctx context.Context) error {
+	for _, k := range b.index.order {
+		was := b.index.pending[k]
+		var now indexed
+		err := b.scanRow(ctx, readIndexed, []any{k.session, k.entry}, &now.id, &now.title, &now.text)
+		switch {
+		case errors.Is(err, sql.ErrNoRows):
+		case err != nil:
+			return fmt.Errorf("read entry for the search index: %w", err)
+		default:
+			now.had = true
+		}
+		if was == now {
+			continue
+		}
+		if was.had {
+			if _, err := b.exec(ctx, `INSERT INTO entries_fts (entries_fts, rowid, title, text)
+				VALUES ('delete', ?, ?, ?)`, was.id, was.title, was.text); err != nil {
+				return fmt.Errorf("update the search index: %w", err)
+			}
+		}
+		if now.had {
+			if _, err := b.exec(ctx, `INSERT INTO entries_fts (rowid, title, text) VALUES (?, ?, ?)`,
+				now.id, now.title, now.text); err != nil {
+				return fmt.Errorf("update the search index: %w", err)
+			}
+		}
+	}
+	return nil
+}

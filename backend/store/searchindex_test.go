@@ -1,0 +1,124 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+// checkIndex fails the test unless entries_fts matches the entries table exactly (FTS5's
+// integrity-check with rank 1 compares the index with its external content) and each query
+// finds the sessions want gives ("" for none).
+func checkIndex(t *testing.T, s testStore, want map[string]string) {
+	t.Helper()
+	if _, err := s.db.Exec(`INSERT INTO entries_fts (entries_fts, rank) VALUES ('integrity-check', 1)`); err != nil {
+		t.Errorf("FTS integrity-check: %v", err)
+	}
+	for q, sessions := range want {
+		got, err := s.ListSessions(context.Background(), q, 0)
+		if err != nil || ids(got) != sessions {
+			t.Errorf("search %q = %q, %v; want %q", q, ids(got), err, sessions)
+		}
+	}
+}
+
+func TestSearchIndexFollowsStreamedAndRewrittenEntries(t *testing.T) {
+	s := openTest(t)
+	w := s.Writer()
+	w.CreateSession(Session{ID: "s1", Title: "one"})
+	w.UpsertEntry(Entry{SessionID: "s1", EntryID: "a", Kind: "agent", Text: "alpha "})
+	flush(t, s.Store)
+	// Later batches: appends, then a whole rewrite that drops a word, and a new entry created,
+	// grown and rewritten within one batch.
+	w.AppendText("s1", "a", "bravo ")
+	flush(t, s.Store)
+	w.AppendText("s1", "a", "charlie ")
+	w.UpsertEntry(Entry{SessionID: "s1", EntryID: "a", Kind: "agent", Title: "titled", Text: "bravo charlie delta"})
+	w.UpsertEntry(Entry{SessionID: "s1", EntryID: "b", Kind: "agent", Text: "echo "})
+	w.AppendText("s1", "b", "foxtrot")
+	w.UpsertEntry(Entry{SessionID: "s1", EntryID: "b", Kind: "agent", Text: "golf"})
+	w.AppendText("s1", "b", " hotel")
+	flush(t, s.Store)
+	checkIndex(t, s, map[string]string{"alpha": "", "bravo": "s1", "delta": "s1", "titled": "s1",
+		"echo": "", "foxtrot": "", "golf": "s1", "hotel": "s1"})
+}
+
+func TestSearchIndexDropsADeletedSessionInTheBatchThatTouchedIt(t *testing.T) {
+	s := openTest(t, WithBatch(time.Hour, 1_000)) // one batch, up to the delete's own commit
+	w := s.Writer()
+	for _, id := range []string{"gone", "kept"} {
+		w.CreateSession(Session{ID: id, Title: id})
+		w.UpsertEntry(Entry{SessionID: id, EntryID: "old", Kind: "agent", Text: id + "old words"})
+		w.UpsertEntry(Entry{SessionID: id, EntryID: "touched", Kind: "agent", Text: id + "before"})
+	}
+	flush(t, s.Store)
+	// One batch: an entry written before is changed, one is new, the untouched one stays as
+	// it was; then the session goes, and comes back with a new entry of the same id.
+	w.AppendText("gone", "touched", " goneafter")
+	w.UpsertEntry(Entry{SessionID: "gone", EntryID: "new", Kind: "agent", Text: "gonenew"})
+	w.AppendText("kept", "touched", " keptafter")
+	if err := s.DeleteSession(context.Background(), "gone"); err != nil {
+		t.Fatal(err)
+	}
+	checkIndex(t, s, map[string]string{"goneold": "", "gonebefore": "", "goneafter": "", "gonenew": "",
+		"keptold": "kept", "keptbefore": "kept", "keptafter": "kept"})
+
+	w.CreateSession(Session{ID: "gone", Title: "back"})
+	w.UpsertEntry(Entry{SessionID: "gone", EntryID: "touched", Kind: "agent", Text: "reborn"})
+	w.UpsertEntry(Entry{SessionID: "gone", EntryID: "touched", Kind: "agent", Text: "reborn again"})
+	flush(t, s.Store)
+	checkIndex(t, s, map[string]string{"reborn": "gone", "gonebefore": ""})
+}
+
+func TestSearchIndexSurvivesABatchRedoneOpByOp(t *testing.T) {
+	s := openTest(t, WithBatch(time.Hour, 1_000))
+	w := s.Writer()
+	w.CreateSession(Session{ID: "s1", Title: "one"})
+	w.UpsertEntry(Entry{SessionID: "s1", EntryID: "a", Kind: "agent", Text: "first"})
+	flush(t, s.Store)
+	// The append to a missing entry fails, so the batch is redone with a savepoint per op; the
+	// writes around it must reach the index once, as if the batch had gone through at once.
+	w.AppendText("s1", "a", " second")
+	w.AppendText("s1", "missing", "lost")
+	w.UpsertEntry(Entry{SessionID: "s1", EntryID: "b", Kind: "agent", Text: "third"})
+	w.UpsertEntry(Entry{SessionID: "nosuchsession", EntryID: "c", Kind: "agent", Text: "orphan"})
+	if err := w.Flush(context.Background()); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("Flush = %v, want the failed append's ErrNotFound", err)
+	}
+	if errs := s.errs.take(); len(errs) != 2 {
+		t.Errorf("reported %d errors, want the append's and the orphan's: %v", len(errs), errs)
+	}
+	checkIndex(t, s, map[string]string{"first": "s1", "second": "s1", "third": "s1", "lost": "", "orphan": ""})
+}
+
+// TestSearchIndexAfterTheTriggersWent opens a file written with the triggers (version 3): what
+// they indexed is then changed and deleted by the writer, which must find it as they left it.
+func TestSearchIndexAfterTheTriggersWent(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "v3.db")
+	db := rawDB(t, path)
+	ms, err := migrations()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range ms[:3] {
+		if err := apply(ctx, db, m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := db.Exec(`INSERT INTO sessions (id, title, created_at, updated_at) VALUES ('old', 'Old', 1, 2), ('gone', 'Gone', 1, 2);
+		INSERT INTO entries (session_id, entry_id, seq, text) VALUES ('old', 'e1', 1, 'tokenizer'), ('gone', 'e1', 1, 'vanishing');
+		UPDATE entries SET text = 'refactoring the tokenizer' WHERE session_id = 'old'`); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+
+	s := openTestAt(t, path)
+	s.Writer().AppendText("old", "e1", " and the lexer")
+	if err := s.DeleteSession(ctx, "gone"); err != nil {
+		t.Fatal(err)
+	}
+	checkIndex(t, s, map[string]string{"refactoring": "old", "lexer": "old", "vanishing": ""})
+}
