@@ -3,7 +3,7 @@
 import { cleanup, render } from '@testing-library/svelte';
 import { flushSync } from 'svelte';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { frameBudget } from '../lib/budget';
+import { CALM_MS, frameBudget } from '../lib/budget';
 import { realClock } from '../lib/clock';
 import Markdown from './Markdown.svelte';
 
@@ -30,6 +30,7 @@ describe('Markdown', () => {
     await frame(); // the frame that asked: deferred work waits for a calm one
     flushSync();
     expect(container.querySelector('.plain')).not.toBeNull();
+    now += CALM_MS; // no frame has asked since: calm
     await frame();
     flushSync();
     expect(container.querySelector('.plain')).toBeNull();
