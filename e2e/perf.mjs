@@ -8,7 +8,9 @@
 //   stream_*                 20,000 chunks into 2,000 entries, as fast as the agent can write them:
 //                            time until the transcript shows everything, main-thread long tasks
 //                            (> 50 ms; target: none > 100 ms), p95 frame interval (target <= 33 ms);
-//                            medians of PERF_STREAM_RUNS runs (default 3); and what the app
+//                            medians of PERF_STREAM_RUNS runs (default 5), and the p95 and the
+//                            share of frames over 33 ms of all runs' frames together (one run's
+//                            p95 is its second or third worst frame); and what the app
 //                            and its agent cost meanwhile (CPU time, from /proc: they compete
 //                            with the browser for the cores)
 //   frame_p95_300/3000       p95 frame interval of the same paced stream (2,000 chunks into 100
@@ -28,7 +30,8 @@
 // PERF_STREAM_ENTRIES / PERF_OPEN_ENTRIES scale the workloads down for a quick look;
 // PERF_PROFILE=<dir> writes a CPU profile of each measurement there (open it in Chrome's DevTools;
 // an unminified build helps: `npx vite build --minify false --outDir X` and AGENTDESK_E2E_ASSETDIR=X)
-// and prints its heaviest functions by self time; PERF_TRACE=<dir> a Chromium trace instead;
+// and prints its heaviest functions by self time (PERF_PROFILE_INTERVAL: the sampling interval
+// in microseconds, default 200; 1000 disturbs the page less); PERF_TRACE=<dir> a Chromium trace instead;
 // PERF_APP_PROFILE=<dir> a Go CPU profile of the app of each stream run (`go tool pprof`).
 import { execFile, execFileSync } from 'node:child_process';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
@@ -39,7 +42,7 @@ import { startSession } from './lib/ui.mjs';
 
 const STREAM_CHUNKS = Number(process.env.PERF_STREAM_CHUNKS) || 20_000;
 const STREAM_ENTRIES = Number(process.env.PERF_STREAM_ENTRIES) || 2_000;
-const STREAM_RUNS = Number(process.env.PERF_STREAM_RUNS) || 3;
+const STREAM_RUNS = Number(process.env.PERF_STREAM_RUNS) || 5;
 const OPEN_ENTRIES = Number(process.env.PERF_OPEN_ENTRIES) || 10_000;
 const TIMEOUT = 240_000;
 
@@ -311,7 +314,7 @@ async function profiled(page, name, measure) {
   if (!PROFILE_DIR) return measure();
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Profiler.enable');
-  await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+  await cdp.send('Profiler.setSamplingInterval', { interval: Number(process.env.PERF_PROFILE_INTERVAL) || 200 });
   await cdp.send('Profiler.start');
   const result = await measure();
   const { profile } = await cdp.send('Profiler.stop');
@@ -389,6 +392,7 @@ test('stream', async () => {
       p50: percentile(intervals, 50),
       p95: percentile(intervals, 95),
       max: Math.max(0, ...intervals),
+      intervals,
       ...c,
       ...b,
     });
@@ -407,6 +411,12 @@ test('stream', async () => {
   print('stream_frame_p50', med('p50'), 'ms');
   print('stream_frame_p95', med('p95'), 'ms');
   print('stream_frame_p95_each_run', runs.map((r) => r.p95.toFixed(1)).join(' / '), 'ms');
+  // One run's p95 is its second or third worst frame; over every run's frames together it is
+  // the 95th percentile of a few hundred. "Over 33 ms" is over two 60 Hz frames: a two-frame
+  // interval measures 33.3-33.4 ms.
+  const pooled = runs.flatMap((r) => r.intervals);
+  print('stream_frame_p95_all_runs', percentile(pooled, 95), `ms (${pooled.length} frame intervals)`);
+  print('stream_frames_over_33ms_all_runs', (100 * pooled.filter((d) => d > 34).length) / pooled.length, '%');
   print('stream_frame_max', med('max'), 'ms');
   printCounters('stream', { cpuMs: med('cpuMs'), scriptMs: med('scriptMs'), layouts: med('layouts'), layoutMs: med('layoutMs') });
   print('stream_app_cpu', med('appCpuMs'), 'ms');
