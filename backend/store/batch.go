@@ -25,7 +25,7 @@ type batchTx struct {
 	tx    *sql.Tx
 	stmts map[string]*sql.Stmt
 	// msgSeq is the seq of each session's last journal message written in this transaction
-	// (see messageOp.exec).
+	// (see journalOp.exec).
 	msgSeq map[string]int64
 	// index is the entries_fts work pending until the end of the batch (searchindex.go).
 	index searchIndex
@@ -180,12 +180,15 @@ func settle(o op, err error) {
 type textSink interface{ addText(parts []string) }
 
 // coalesce folds each AppendText into the previous op of the same entry in the batch (its
-// UpsertEntry or first AppendText), until a DeleteSession intervenes. The final rows are the
-// same, but a streamed message costs one statement (and one re-index) per batch instead of
-// one per chunk. It reuses batch's array.
+// UpsertEntry or first AppendText), and each journal message into the batch's first journal op
+// of its session, until a DeleteSession intervenes. The final rows are the same (the messages
+// of a session keep their order; entries and messages are separate tables), but a streamed
+// message costs one statement (and one re-index) per batch instead of one per chunk, and
+// its journal a statement per 64 messages. It reuses batch's array.
 func coalesce(batch []op) []op {
 	type key struct{ session, entry string }
 	var sinks map[key]textSink
+	var journals map[string]*journalOp // by session
 	out := batch[:0]
 	for _, o := range batch {
 		switch v := o.(type) {
@@ -204,8 +207,19 @@ func coalesce(batch []op) []op {
 				sinks = make(map[key]textSink)
 			}
 			sinks[key{v.e.SessionID, v.e.EntryID}] = v
+		case *journalOp:
+			session := v.msgs[0].SessionID
+			if j := journals[session]; j != nil {
+				j.msgs = append(j.msgs, v.msgs...)
+				continue
+			}
+			if journals == nil {
+				journals = make(map[string]*journalOp)
+			}
+			journals[session] = v
 		case *deleteSessionOp:
 			clear(sinks)
+			clear(journals)
 		}
 		out = append(out, o)
 	}

@@ -69,16 +69,6 @@ func (w *Writer) AppendText(sessionID, entryID string, text string) {
 	w.enqueue(&appendOp{sessionID: sessionID, entryID: entryID, parts: []string{text}}, false)
 }
 
-// Message queues one raw JSON-RPC message for the session's journal; its seq is the next one
-// of the session, in call order. A zero At is the clock's now. m.JSON is copied, so the
-// caller may pass a reader's reused buffer. A Direction other than "in" or "out" is a
-// reported error.
-func (w *Writer) Message(m Message) {
-	m.JSON = bytes.Clone(m.JSON)
-	m.At = orNow(m.At, w.now)
-	w.enqueue(&messageOp{m}, false)
-}
-
 type createSessionOp struct{ s Session }
 
 func (o *createSessionOp) String() string { return fmt.Sprintf("create session %q", o.s.ID) }
@@ -218,33 +208,6 @@ func (o *appendOp) exec(ctx context.Context, b *batchTx) error {
 		strings.Join(o.parts, ""), o.sessionID, o.entryID)
 }
 
-type messageOp struct{ m Message }
-
-func (o *messageOp) String() string {
-	return fmt.Sprintf("journal %s message %q of session %q", o.m.Direction, o.m.Method, o.m.SessionID)
-}
-
-func (o *messageOp) exec(ctx context.Context, b *batchTx) error {
-	m := o.m
-	// The seq follows the session's last saved message, read once per batch: a plain INSERT
-	// ... VALUES, unlike an INSERT ... SELECT max(seq), needs no statement journal, and a flood
-	// journals a message per chunk. Only this process writes the messages of its sessions.
-	seq, ok := b.msgSeq[m.SessionID]
-	if !ok {
-		if err := b.scanRow(ctx, `SELECT coalesce(max(seq), 0) FROM messages WHERE session_id = ?`,
-			[]any{m.SessionID}, &seq); err != nil {
-			return err
-		}
-	}
-	seq++
-	if _, err := b.exec(ctx, `INSERT INTO messages (session_id, seq, direction, method, json, at)
-		VALUES (?, ?, ?, ?, ?, ?)`, m.SessionID, seq, m.Direction, m.Method, string(m.JSON), millis(m.At)); err != nil {
-		return err
-	}
-	b.msgSeq[m.SessionID] = seq
-	return nil
-}
-
 // reply is embedded by the ops whose caller waits for their result (DeleteSession,
 // RenameSession).
 type reply struct {
@@ -281,6 +244,7 @@ func (o *deleteSessionOp) exec(ctx context.Context, b *batchTx) error {
 	if err := b.unindexSession(ctx, o.id); err != nil {
 		return err
 	}
+	delete(b.msgSeq, o.id) // a session created again under this id starts its journal at 1
 	res, err := b.exec(ctx, `DELETE FROM sessions WHERE id = ?`, o.id)
 	if err != nil {
 		return err

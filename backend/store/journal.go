@@ -1,0 +1,77 @@
+package store
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"strings"
+)
+
+// Message queues one raw JSON-RPC message for the session's journal; its seq is the next one
+// of the session, in call order. A zero At is the clock's now. m.JSON is copied, so the
+// caller may pass a reader's reused buffer. A Direction other than "in" or "out" is reported
+// to the error handler at once and the message is dropped.
+func (w *Writer) Message(m Message) {
+	if m.Direction != DirectionIn && m.Direction != DirectionOut {
+		w.onError(fmt.Errorf("history: journal message %q of session %q dropped: direction %q is neither %q nor %q",
+			m.Method, m.SessionID, m.Direction, DirectionIn, DirectionOut))
+		return
+	}
+	m.JSON = bytes.Clone(m.JSON)
+	m.At = orNow(m.At, w.now)
+	w.enqueue(&journalOp{msgs: []Message{m}}, false)
+}
+
+// journalOp writes one or more messages of one session, in order. coalesce folds the batch's
+// later messages of the session into its first journalOp: a flood journals a message per
+// chunk, and one INSERT of many rows costs a fraction of as many single-row statements.
+type journalOp struct{ msgs []Message }
+
+func (o *journalOp) String() string {
+	m := o.msgs[0]
+	if len(o.msgs) == 1 {
+		return fmt.Sprintf("journal %s message %q of session %q", m.Direction, m.Method, m.SessionID)
+	}
+	return fmt.Sprintf("journal %d messages of session %q", len(o.msgs), m.SessionID)
+}
+
+// journalRows are the row counts of the INSERT statements a journalOp uses, largest first: a
+// few distinct statements to prepare per batch, few statements per message.
+var journalRows = []int{64, 8, 1}
+
+func (o *journalOp) exec(ctx context.Context, b *batchTx) error {
+	session := o.msgs[0].SessionID
+	// The seq follows the session's last saved message, read once per batch: plain INSERT ...
+	// VALUES statements, unlike an INSERT ... SELECT max(seq), need no statement journal. Only
+	// this process writes the messages of its sessions.
+	seq, ok := b.msgSeq[session]
+	if !ok {
+		if err := b.scanRow(ctx, `SELECT coalesce(max(seq), 0) FROM messages WHERE session_id = ?`,
+			[]any{session}, &seq); err != nil {
+			return err
+		}
+	}
+	rest := o.msgs
+	args := make([]any, 0, 6*journalRows[0])
+	for _, n := range journalRows {
+		for len(rest) >= n {
+			args = args[:0]
+			for _, m := range rest[:n] {
+				seq++
+				args = append(args, session, seq, m.Direction, m.Method, string(m.JSON), millis(m.At))
+			}
+			if _, err := b.exec(ctx, insertMessages(n), args...); err != nil {
+				return err
+			}
+			rest = rest[n:]
+		}
+	}
+	b.msgSeq[session] = seq
+	return nil
+}
+
+// insertMessages is the INSERT of n journal rows.
+func insertMessages(n int) string {
+	return `INSERT INTO messages (session_id, seq, direction, method, json, at) VALUES ` +
+		strings.TrimSuffix(strings.Repeat(`(?, ?, ?, ?, ?, ?), `, n), ", ")
+}
