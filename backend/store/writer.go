@@ -13,6 +13,11 @@ import (
 // they queue an operation and return. One goroutine applies the queue in call order, in
 // batches of one transaction each. Failures reach the error handler and the next Flush.
 // A Writer is safe for concurrent use; operations from one goroutine keep their order.
+//
+// The goroutine runs at a lower CPU priority than the rest of the process (on Linux, its own
+// thread at nice +10; see writer_priority_linux.go): saving is batched and can wait a little,
+// the page and the protocol reader cannot. When the CPU is short, batches grow instead, and so
+// does what a crash of the process could lose.
 type Writer struct {
 	db       *sql.DB
 	now      func() time.Time
@@ -140,6 +145,7 @@ func (w *Writer) close() error {
 
 // run is the writer goroutine: wait for a reason to commit, take a batch, commit it, repeat.
 func (w *Writer) run() {
+	lowerPriority()
 	defer close(w.exited)
 	timer := time.NewTimer(time.Hour)
 	timer.Stop()
