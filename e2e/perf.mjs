@@ -26,7 +26,7 @@
 // (`agentdesk run --agent-cmd '... demo-agent --script FILE' --db`), the same engine and store
 // the window uses.
 //
-// Env: as e2e/lib/harness.mjs (E2E_GREP selects measurements); PERF_STREAM_RUNS; PERF_STREAM_CHUNKS /
+// Env: as e2e/lib/harness.mjs (E2E_GREP selects measurements); PERF_BROWSER=own (see `browser`); PERF_STREAM_RUNS; PERF_STREAM_CHUNKS /
 // PERF_STREAM_ENTRIES / PERF_OPEN_ENTRIES scale the workloads down for a quick look;
 // PERF_PROFILE=<dir> writes a CPU profile of each measurement there (open it in Chrome's DevTools;
 // an unminified build helps: `npx vite build --minify false --outDir X` and AGENTDESK_E2E_ASSETDIR=X)
@@ -37,7 +37,9 @@ import { execFile, execFileSync } from 'node:child_process';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { APP_BIN, launchBrowser, openPage, run, startApp, tempDir, test, waitFor, withTimeout } from './lib/harness.mjs';
+import {
+  APP_BIN, closeBrowser, launchBrowser, launchBrowserBesideApp, openPage, run, startApp, tempDir, test, waitFor, withTimeout,
+} from './lib/harness.mjs';
 import { startSession } from './lib/ui.mjs';
 
 const STREAM_CHUNKS = Number(process.env.PERF_STREAM_CHUNKS) || 20_000;
@@ -76,6 +78,13 @@ async function fakeAgent(steps) {
   return { dir, script, env: { AGENTDESK_E2E_AGENT_SCRIPT: script } };
 }
 
+// The page runs in the app's scheduling group, as the app's own webview does (see
+// launchBrowserBesideApp); PERF_BROWSER=own gives it a group of its own (Playwright's launch), as
+// this script did before, for a comparison.
+const OWN_GROUP = process.env.PERF_BROWSER === 'own';
+const browser = OWN_GROUP ? launchBrowser : launchBrowserBesideApp;
+console.log(`# browser: ${OWN_GROUP ? 'in a scheduling group of its own' : "in the app's scheduling group, as its webview is"}`);
+
 /**
  * Starts the app and opens its page, up to 3 times: the dev binary sometimes dies at start-up
  * (WebKitGTK's signal handlers and Go's, "non-Go code set up signal handler without
@@ -87,7 +96,7 @@ async function launch(opts = {}) {
     const app = await startApp(opts).catch((err) => ({ err }));
     if (!app.err) {
       try {
-        const page = await openPage(await launchBrowser(), app.url);
+        const page = await openPage(await browser(), app.url);
         await waitFor(async () => (await page.locator('[data-testid=agent-option][data-agent-id=demo]').count()) === 1, {
           timeout: 60_000,
           message: 'the agent list',
@@ -396,7 +405,7 @@ test('stream', async () => {
       ...c,
       ...b,
     });
-    await page.context().close();
+    await closeBrowser(page.context());
     await app.stop();
   }
   const med = (k) => percentile(runs.map((r) => r[k]), 50);

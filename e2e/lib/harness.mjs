@@ -50,6 +50,8 @@ export const CHROMIUM_ARGS = [
 // after stop() so a failure report can show their logs, and their temp dirs (with the DB) outlive
 // stop() so a test can restart on the same database.
 const live = { apps: new Set(), contexts: new Set(), pages: [], dirs: new Set() };
+/** How to close each browser context of live.contexts and its browser, when not ctx.close(). */
+const closers = new Map();
 
 // ---------------------------------------------------------------------------------------------
 // Polling helpers
@@ -255,6 +257,62 @@ export async function launchBrowser({ args = [], ...opts } = {}) {
 }
 
 /**
+ * Headless Chromium started as this runner's own child, like the apps it starts, and driven over
+ * CDP: the perf script's browser. Playwright's launch starts Chromium in a session of its own
+ * (setsid), and Linux then schedules it as a group of its own (autogroup), beside the group of
+ * the app and its agent: on 2 cores each group gets one. The app's own webview is the app's
+ * child and shares its group (checked: WebKitWebProcess has the app's session and autogroup),
+ * so its page competes with the app's threads one by one. Started here, Chromium does too.
+ * Close it with closeBrowser(ctx) (the runner does after each test).
+ */
+export async function launchBrowserBesideApp({ args = [] } = {}) {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'agentdesk-chromium-'));
+  const proc = spawn(CHROMIUM, [...CHROMIUM_ARGS, ...args, '--headless', '--remote-debugging-port=0',
+    `--user-data-dir=${dir}`, 'about:blank'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const gone = () => {
+    if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGKILL');
+    rm(dir, { recursive: true, force: true }).catch(() => {});
+  };
+  let stderr = '';
+  const endpoint = new Promise((resolve, reject) => {
+    proc.stderr.on('data', (chunk) => {
+      if (stderr.length > 1 << 20) return; // listening long ago: the rest is Chromium's chatter
+      stderr += chunk;
+      const m = /DevTools listening on (ws:\/\/\S+)/.exec(stderr);
+      if (m) resolve(m[1]);
+    });
+    proc.once('exit', (code, signal) =>
+      reject(new Error(`chromium exited (${signal ?? `code ${code}`}) before it listened:\n${tail(stderr, 20)}`)));
+    proc.once('error', reject);
+  });
+  try {
+    const browser = await chromium.connectOverCDP(await withTimeout(endpoint, 30_000, 'chromium did not listen within 30 s'));
+    const ctx = browser.contexts()[0];
+    live.contexts.add(ctx);
+    closers.set(ctx, async () => {
+      // browser.close() would only disconnect: Browser.close ends Chromium with its child
+      // processes (a SIGKILL would leave them to init).
+      const exited = new Promise((resolve) => (proc.exitCode !== null ? resolve() : proc.once('exit', resolve)));
+      await (await browser.newBrowserCDPSession()).send('Browser.close').catch(() => {});
+      await withTimeout(exited, 10_000, '').catch(() => {});
+      gone();
+    });
+    return ctx;
+  } catch (err) {
+    gone();
+    throw err;
+  }
+}
+
+/** Closes a context from launchBrowser or launchBrowserBesideApp, with its browser. */
+export async function closeBrowser(ctx) {
+  const close = closers.get(ctx) ?? (() => ctx.close());
+  closers.delete(ctx);
+  live.contexts.delete(ctx);
+  await close();
+}
+
+/**
  * Open url in ctx and wait until the Wails bridge is up (bindings and runtime injected).
  * The page's console errors and uncaught exceptions are kept and printed if the test fails.
  */
@@ -284,7 +342,7 @@ export function test(name, fn, { timeout = Number(process.env.E2E_TEST_TIMEOUT_M
 
 async function cleanup() {
   live.pages.length = 0;
-  for (const ctx of [...live.contexts]) await ctx.close().catch(() => {});
+  for (const ctx of [...live.contexts]) await closeBrowser(ctx).catch(() => {});
   for (const app of live.apps) await app.stop().catch(() => {});
   live.apps.clear();
   for (const dir of live.dirs) await rm(dir, { recursive: true, force: true }).catch(() => {});
