@@ -3,7 +3,6 @@ package store
 import (
 	"context"
 	"errors"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -166,18 +165,7 @@ func TestDeleteSessionCascadesToPermissions(t *testing.T) {
 // TestMigrateFromVersion1 upgrades a database written before permissions existed.
 func TestMigrateFromVersion1(t *testing.T) {
 	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "v1.db")
-	db := rawDB(t, path)
-	ms, err := migrations()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := db.Exec(`PRAGMA journal_mode = WAL`); err != nil {
-		t.Fatal(err)
-	}
-	if err := apply(ctx, db, ms[0]); err != nil {
-		t.Fatal(err)
-	}
+	path, db := dbAtVersion(t, 1)
 	if _, err := db.Exec(`INSERT INTO sessions (id, title, created_at, updated_at) VALUES ('old', 'Old parser work', 1, 2);
 		INSERT INTO entries (session_id, entry_id, seq, text) VALUES ('old', 'e1', 1, 'refactoring the tokenizer')`); err != nil {
 		t.Fatal(err)
@@ -185,6 +173,10 @@ func TestMigrateFromVersion1(t *testing.T) {
 	db.Close()
 
 	s := openTestAt(t, path)
+	ms, err := migrations()
+	if err != nil {
+		t.Fatal(err)
+	}
 	var version int
 	if err := s.db.QueryRow(`PRAGMA user_version`).Scan(&version); err != nil || version != len(ms) {
 		t.Errorf("user_version = %d (%v), want %d", version, err, len(ms))

@@ -33,9 +33,6 @@ type indexed struct {
 	title, text string
 }
 
-// readIndexed reads what entries_fts indexes of an entry, by its natural key.
-const readIndexed = `SELECT id, title, text FROM entries WHERE session_id = ? AND entry_id = ?`
-
 // searchIndex is one batch's pending index work.
 type searchIndex struct {
 	pending map[entryKey]indexed
@@ -49,14 +46,9 @@ func (b *batchTx) touch(ctx context.Context, session, entry string) error {
 	if _, ok := b.index.pending[k]; ok {
 		return nil
 	}
-	var was indexed
-	err := b.scanRow(ctx, readIndexed, []any{session, entry}, &was.id, &was.title, &was.text)
-	switch {
-	case errors.Is(err, sql.ErrNoRows):
-	case err != nil:
-		return fmt.Errorf("read entry for the search index: %w", err)
-	default:
-		was.had = true
+	was, err := b.indexedNow(ctx, k)
+	if err != nil {
+		return err
 	}
 	if b.index.pending == nil {
 		b.index.pending = map[entryKey]indexed{}
@@ -64,6 +56,21 @@ func (b *batchTx) touch(ctx context.Context, session, entry string) error {
 	b.index.pending[k] = was
 	b.index.order = append(b.index.order, k)
 	return nil
+}
+
+// indexedNow reads what the entries table holds of an entry now, as entries_fts would index it.
+func (b *batchTx) indexedNow(ctx context.Context, k entryKey) (indexed, error) {
+	var row indexed
+	err := b.scanRow(ctx, `SELECT id, title, text FROM entries WHERE session_id = ? AND entry_id = ?`,
+		[]any{k.session, k.entry}, &row.id, &row.title, &row.text)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		return indexed{}, nil
+	case err != nil:
+		return indexed{}, fmt.Errorf("read entry for the search index: %w", err)
+	}
+	row.had = true
+	return row, nil
 }
 
 // unindexSession removes from entries_fts the entries of a session about to be deleted that
@@ -94,14 +101,9 @@ func (b *batchTx) unindexSession(ctx context.Context, session string) error {
 func (b *batchTx) syncIndex(ctx context.Context) error {
 	for _, k := range b.index.order {
 		was := b.index.pending[k]
-		var now indexed
-		err := b.scanRow(ctx, readIndexed, []any{k.session, k.entry}, &now.id, &now.title, &now.text)
-		switch {
-		case errors.Is(err, sql.ErrNoRows):
-		case err != nil:
-			return fmt.Errorf("read entry for the search index: %w", err)
-		default:
-			now.had = true
+		now, err := b.indexedNow(ctx, k)
+		if err != nil {
+			return err
 		}
 		if was == now {
 			continue

@@ -2,7 +2,9 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"errors"
+	"fmt"
 	"path/filepath"
 	"testing"
 	"time"
@@ -97,17 +99,7 @@ func TestSearchIndexSurvivesABatchRedoneOpByOp(t *testing.T) {
 // they indexed is then changed and deleted by the writer, which must find it as they left it.
 func TestSearchIndexAfterTheTriggersWent(t *testing.T) {
 	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "v3.db")
-	db := rawDB(t, path)
-	ms, err := migrations()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, m := range ms[:3] {
-		if err := apply(ctx, db, m); err != nil {
-			t.Fatal(err)
-		}
-	}
+	path, db := dbAtVersion(t, 3)
 	if _, err := db.Exec(`INSERT INTO sessions (id, title, created_at, updated_at) VALUES ('old', 'Old', 1, 2), ('gone', 'Gone', 1, 2);
 		INSERT INTO entries (session_id, entry_id, seq, text) VALUES ('old', 'e1', 1, 'tokenizer'), ('gone', 'e1', 1, 'vanishing');
 		UPDATE entries SET text = 'refactoring the tokenizer' WHERE session_id = 'old'`); err != nil {
@@ -121,4 +113,25 @@ func TestSearchIndexAfterTheTriggersWent(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkIndex(t, s, map[string]string{"refactoring": "old", "lexer": "old", "vanishing": ""})
+}
+
+// dbAtVersion creates a database file with the first n migrations only, as an older agentdesk
+// left it, and returns its path and a connection to it (close it before opening a Store).
+func dbAtVersion(t *testing.T, n int) (string, *sql.DB) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), fmt.Sprintf("v%d.db", n))
+	db := rawDB(t, path)
+	ms, err := migrations()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec(`PRAGMA journal_mode = WAL`); err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range ms[:n] {
+		if err := apply(context.Background(), db, m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return path, db
 }
