@@ -60,7 +60,7 @@ func (o *journalOp) exec(ctx context.Context, b *batchTx) error {
 				seq++
 				args = append(args, session, seq, m.Direction, m.Method, string(m.JSON), millis(m.At))
 			}
-			if _, err := b.exec(ctx, insertMessages(n), args...); err != nil {
+			if _, err := b.exec(ctx, insertMessages[n], args...); err != nil {
 				return err
 			}
 			rest = rest[n:]
@@ -70,8 +70,12 @@ func (o *journalOp) exec(ctx context.Context, b *batchTx) error {
 	return nil
 }
 
-// insertMessages is the INSERT of n journal rows.
-func insertMessages(n int) string {
-	return `INSERT INTO messages (session_id, seq, direction, method, json, at) VALUES ` +
-		strings.TrimSuffix(strings.Repeat(`(?, ?, ?, ?, ?, ?), `, n), ", ")
-}
+// insertMessages holds the INSERT of n journal rows for each n of journalRows, built once.
+var insertMessages = func() map[int]string {
+	m := map[int]string{}
+	for _, n := range journalRows {
+		m[n] = `INSERT INTO messages (session_id, seq, direction, method, json, at) VALUES ` +
+			strings.TrimSuffix(strings.Repeat(`(?, ?, ?, ?, ?, ?), `, n), ", ")
+	}
+	return m
+}()
