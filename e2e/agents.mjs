@@ -78,6 +78,16 @@ const loginScript = [
   { when: 'E2E_ACME_KEY', reply: { stopReason: 'end_turn' } },
 ];
 
+/** Picks the login prompt's API-key method, types key into its (masked) field and submits it. */
+async function logInWithKey(page, key) {
+  await page.locator('[data-testid=auth-method][data-method-id=api-key] button').first().click();
+  const field = page.locator('[data-testid=auth-var][data-var=E2E_ACME_KEY]');
+  if ((await field.getAttribute('type')) !== 'password') throw new Error('the key field is not masked');
+  await field.fill(key);
+  await page.getByTestId('auth-submit').click();
+  await waitFor(async () => (await page.getByTestId('auth-methods').count()) === 0, { message: 'the login prompt to go' });
+}
+
 test('a start that needs a login shows the methods; an API key logs in and the turn runs', async () => {
   const app = await startApp({ env: { ...env, ...(await scriptedAgent(loginScript)) } });
   const page = await openPage(await launchBrowser(), app.url);
@@ -98,12 +108,7 @@ test('a start that needs a login shows the methods; an API key logs in and the t
   const command = await page.getByTestId('auth-command').textContent();
   if (command !== `${APP_BIN} auth login`) throw new Error(`terminal command: ${command}`);
 
-  await page.locator('[data-testid=auth-method][data-method-id=api-key] button').first().click();
-  const key = page.locator('[data-testid=auth-var][data-var=E2E_ACME_KEY]');
-  if ((await key.getAttribute('type')) !== 'password') throw new Error('the key field is not masked');
-  await key.fill('acme-e2e-key-777');
-  await page.getByTestId('auth-submit').click();
-  await waitFor(async () => (await page.getByTestId('auth-methods').count()) === 0, { message: 'the login prompt to go' });
+  await logInWithKey(page, 'acme-e2e-key-777');
   await waitFor(() => stateIs(page, 'idle'), { timeout: 20_000, message: 'idle after the login' });
   await send(page, 'am I logged in?');
   await turnEnds(page, 'end_turn');
@@ -143,10 +148,7 @@ test('an agent that asks for the login on the first prompt: the failed turn offe
   await turnEnds(page, 'error');
   const methods = page.getByTestId('auth-method');
   await waitFor(async () => (await methods.count()) === 1, { message: 'the login method after the failed turn' });
-  await page.locator('[data-testid=auth-method][data-method-id=api-key] button').first().click();
-  await page.locator('[data-testid=auth-var][data-var=E2E_ACME_KEY]').fill('acme-e2e-key-888');
-  await page.getByTestId('auth-submit').click();
-  await waitFor(async () => (await page.getByTestId('auth-methods').count()) === 0, { message: 'the login prompt to go' });
+  await logInWithKey(page, 'acme-e2e-key-888');
   await waitFor(async () => (await page.locator('[data-testid=entry]').count()) === 0, { message: 'the new session (an empty transcript)' });
   await waitFor(() => stateIs(page, 'idle'), { timeout: 20_000, message: 'idle after the login' });
 

@@ -294,7 +294,7 @@ export async function launchBrowserBesideApp({ args = [] } = {}) {
       // processes (a SIGKILL would leave them to init).
       const exited = new Promise((resolve) => (proc.exitCode !== null ? resolve() : proc.once('exit', resolve)));
       await (await browser.newBrowserCDPSession()).send('Browser.close').catch(() => {});
-      await withTimeout(exited, 10_000, '').catch(() => {});
+      await withTimeout(exited, 10_000, 'chromium did not exit within 10 s of Browser.close').catch(() => {}); // then killed below
       gone();
     });
     return ctx;
