@@ -45,6 +45,27 @@ func (e *events) waitFor(t *testing.T, what string, match func(acp.Event) bool) 
 	}
 }
 
+// waitForAll waits until each of matches has matched an event, in whatever order they come:
+// for events that race each other, such as a turn's end and a release's exit report.
+func (e *events) waitForAll(t *testing.T, what string, matches ...func(acp.Event) bool) {
+	t.Helper()
+	left := append([]func(acp.Event) bool(nil), matches...)
+	timeout := time.After(20 * time.Second)
+	for len(left) > 0 {
+		select {
+		case ev := <-e.feed:
+			for i, match := range left {
+				if match(ev) {
+					left = append(left[:i], left[i+1:]...)
+					break
+				}
+			}
+		case <-timeout:
+			t.Fatalf("no %s events (%d of %d not seen)", what, len(left), len(matches))
+		}
+	}
+}
+
 func (e *events) list() []acp.Event {
 	e.mu.Lock()
 	defer e.mu.Unlock()
