@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -28,6 +29,7 @@ type Writer struct {
 
 	wake   chan struct{} // capacity 1: "look at the queue again"
 	exited chan struct{} // closed when the goroutine returns
+	thread atomic.Int64  // the goroutine's OS thread id once lowered in priority (Linux), else 0
 
 	mu       sync.Mutex
 	queue    []op
@@ -145,7 +147,7 @@ func (w *Writer) close() error {
 
 // run is the writer goroutine: wait for a reason to commit, take a batch, commit it, repeat.
 func (w *Writer) run() {
-	lowerPriority()
+	w.thread.Store(int64(lowerPriority()))
 	defer close(w.exited)
 	timer := time.NewTimer(time.Hour)
 	timer.Stop()

@@ -14,9 +14,13 @@ const writerNice = 10
 
 // lowerPriority moves the calling goroutine onto an OS thread of its own, for good, and lowers
 // that thread's priority (Linux's nice is per thread). Only the writer's goroutine calls it;
-// the thread ends with the goroutine. A failure leaves the priority as it was: nothing to
-// report, the writer only goes first more often.
-func lowerPriority() {
+// the thread ends with the goroutine. It returns the thread's id, or 0 if setpriority failed:
+// that leaves the priority as it was, nothing to report, the writer only goes first more often.
+func lowerPriority() int {
 	runtime.LockOSThread()
-	_ = syscall.Setpriority(syscall.PRIO_PROCESS, syscall.Gettid(), writerNice)
+	tid := syscall.Gettid()
+	if syscall.Setpriority(syscall.PRIO_PROCESS, tid, writerNice) != nil {
+		return 0
+	}
+	return tid
 }

@@ -2,5 +2,6 @@
 
 package store
 
-// lowerPriority does nothing here: setpriority changes the whole process outside Linux.
-func lowerPriority() {}
+// lowerPriority does nothing here, and reports no thread: setpriority changes the whole
+// process outside Linux.
+func lowerPriority() int { return 0 }
