@@ -91,11 +91,11 @@ func (s *Session) applyMetaLocked(u Update) {
 			Current string `json:"currentModeId"`
 			Legacy  string `json:"modeId"` // one docs example uses this name
 		}
-		if json.Unmarshal(u.Raw, &p) == nil && s.controls.Modes != nil {
-			s.controls.Modes.CurrentModeID = p.Current
+		if json.Unmarshal(u.Raw, &p) == nil {
 			if p.Current == "" {
-				s.controls.Modes.CurrentModeID = p.Legacy
+				p.Current = p.Legacy
 			}
+			s.setCurrentModeLocked(p.Current)
 		}
 	case UpdateConfigOptions:
 		var p struct {
@@ -120,9 +120,33 @@ func (s *Session) applyMetaLocked(u Update) {
 	s.pushInfoLocked()
 }
 
+// pushInfoLocked announces the title and controls. The event shares Modes and Models with
+// s.controls, so those are never written in place (setCurrentModeLocked, setCurrentModelLocked):
+// the pump serialises events without s.mu.
 func (s *Session) pushInfoLocked() {
 	c := s.controls
 	s.pushEvent(Event{Kind: EventInfo, Title: s.title, Controls: &c})
+}
+
+// setCurrentModeLocked makes id the current legacy mode in a new Modes value, leaving the one
+// earlier events and snapshots hold as it was. No-op when the agent offers no modes.
+func (s *Session) setCurrentModeLocked(id string) {
+	if s.controls.Modes == nil {
+		return
+	}
+	m := *s.controls.Modes
+	m.CurrentModeID = id
+	s.controls.Modes = &m
+}
+
+// setCurrentModelLocked is setCurrentModeLocked for the legacy model.
+func (s *Session) setCurrentModelLocked(id string) {
+	if s.controls.Models == nil {
+		return
+	}
+	m := *s.controls.Models
+	m.CurrentModelID = id
+	s.controls.Models = &m
 }
 
 // SetMode switches the legacy mode. It waits for the agent's answer.
@@ -140,7 +164,7 @@ func (s *Session) SetMode(ctx context.Context, modeID string) error {
 		return err
 	}
 	s.mu.Lock()
-	s.controls.Modes.CurrentModeID = modeID
+	s.setCurrentModeLocked(modeID)
 	s.pushInfoLocked()
 	s.mu.Unlock()
 	return nil
@@ -162,7 +186,7 @@ func (s *Session) SetModel(ctx context.Context, modelID string) error {
 		return err
 	}
 	s.mu.Lock()
-	s.controls.Models.CurrentModelID = modelID
+	s.setCurrentModelLocked(modelID)
 	s.pushInfoLocked()
 	s.mu.Unlock()
 	return nil

@@ -63,6 +63,9 @@ func TestControlsFromTheAgent(t *testing.T) {
 	if got := <-a.calls; got != `session/set_mode {"modeId":"plan","sessionId":"c1"}` {
 		t.Fatalf("sent %s", got)
 	}
+	planInfo := ev.waitFor(t, "info after set_mode", func(e acp.Event) bool {
+		return e.Kind == acp.EventInfo && e.Controls.Modes.CurrentModeID == "plan"
+	})
 	if err := s.SetModel(ctx, "gpt-nope"); err == nil {
 		t.Fatal("a model the agent does not offer was accepted")
 	}
@@ -98,6 +101,11 @@ func TestControlsFromTheAgent(t *testing.T) {
 		t.Fatalf("commands %+v", info.Controls.Commands)
 	}
 	ev.waitFor(t, "the title kept", func(e acp.Event) bool { return e.Kind == acp.EventInfo && e.Title == "Fix the build" })
+	// Events are values: the one sent after set_mode still says "plan". (It shared its modes
+	// with the session once, and the pump reads events without the session's lock.)
+	if got := planInfo.Controls.Modes.CurrentModeID; got != "plan" {
+		t.Fatalf("an event sent earlier changed afterwards: its mode is %q, want plan", got)
+	}
 	_ = a.conn.Notify(acp.MethodSessionUpdate, map[string]any{"sessionId": "c1", "update": json.RawMessage(`{"sessionUpdate":"session_info_update","title":null}`)})
 	ev.waitFor(t, "the title cleared", func(e acp.Event) bool { return e.Kind == acp.EventInfo && e.Title == "" })
 	if len(s.Snapshot().Entries) != 0 {
