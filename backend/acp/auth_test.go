@@ -89,8 +89,9 @@ func TestAuthMethodsAreUsed(t *testing.T) {
 	}
 }
 
-// Terminal logins are implemented (the app runs or shows the command), so initialize says so:
-// agents offer terminal methods only to clients that advertise auth.terminal.
+// Terminal logins and boolean config options are implemented (the app runs or shows the
+// command; it shows a switch), so initialize says so: agents offer terminal methods only to
+// clients that advertise auth.terminal, and boolean options only with session.configOptions.boolean.
 func TestTerminalLoginsAreAdvertised(t *testing.T) {
 	_, a, _ := startLogin(t, "browser")
 	var p struct {
@@ -98,9 +99,17 @@ func TestTerminalLoginsAreAdvertised(t *testing.T) {
 			Auth struct {
 				Terminal bool `json:"terminal"`
 			} `json:"auth"`
+			Session struct {
+				ConfigOptions struct {
+					Boolean *struct{} `json:"boolean"`
+				} `json:"configOptions"`
+			} `json:"session"`
 		} `json:"clientCapabilities"`
 	}
 	if err := json.Unmarshal(a.initParams, &p); err != nil || !p.ClientCapabilities.Auth.Terminal {
 		t.Fatalf("initialize params %s: want clientCapabilities.auth.terminal true", a.initParams)
+	}
+	if p.ClientCapabilities.Session.ConfigOptions.Boolean == nil {
+		t.Fatalf("initialize params %s: want clientCapabilities.session.configOptions.boolean {}", a.initParams)
 	}
 }

@@ -68,10 +68,12 @@ func (s *Session) connect(ctx context.Context, reattach bool) (string, error) {
 	var init InitializeResult
 	err = conn.Call(ctx, MethodInitialize, InitializeParams{
 		ProtocolVersion: ProtocolVersion,
-		// Only what is implemented: fs (confined to the session folder), terminals, and terminal
-		// logins (the app shows the command and can open a terminal window for it).
+		// Only what is implemented: fs (confined to the session folder), terminals, terminal
+		// logins (the app shows the command and can open a terminal window for it) and boolean
+		// config options (shown as switches).
 		ClientCapabilities: ClientCapabilities{FS: FSCapabilities{ReadTextFile: true, WriteTextFile: true}, Terminal: true,
-			Auth: &AuthCapabilities{Terminal: true}},
+			Auth:    &AuthCapabilities{Terminal: true},
+			Session: &SessionClientCaps{ConfigOptions: &ConfigOptionCaps{Boolean: &struct{}{}}}},
 		ClientInfo: s.cfg.ClientInfo,
 	}, &init)
 	if err != nil {

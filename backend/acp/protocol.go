@@ -45,9 +45,22 @@ type Implementation struct {
 // ClientCapabilities are advertised in initialize. Only what is implemented is set: an absent
 // or false capability means unsupported.
 type ClientCapabilities struct {
-	FS       FSCapabilities    `json:"fs"`
-	Terminal bool              `json:"terminal"`
-	Auth     *AuthCapabilities `json:"auth,omitempty"`
+	FS       FSCapabilities     `json:"fs"`
+	Terminal bool               `json:"terminal"`
+	Auth     *AuthCapabilities  `json:"auth,omitempty"`
+	Session  *SessionClientCaps `json:"session,omitempty"`
+}
+
+// SessionClientCaps says which session features the client renders. Agents offer boolean
+// config options only to clients that say they render them (the UI shows them as switches).
+type SessionClientCaps struct {
+	ConfigOptions *ConfigOptionCaps `json:"configOptions,omitempty"`
+}
+
+// ConfigOptionCaps lists the config option types the client renders besides select; an
+// empty object means supported.
+type ConfigOptionCaps struct {
+	Boolean *struct{} `json:"boolean,omitempty"`
 }
 
 // AuthCapabilities says which kinds of login the client can carry out besides authenticate.
