@@ -242,4 +242,5 @@ await import('./hardstop.mjs');
 await import('./attachments.mjs');
 await import('./agents.mjs');
 await import('./history.mjs');
+await import('./opentools.mjs');
 await run();

@@ -21,13 +21,16 @@ const (
 	KindError   EntryKind = "error"
 )
 
-// Tool call statuses. The first four are the agent's; cancelled is ours (ACP has none).
+// Tool call statuses. The first four are the agent's; cancelled and incomplete are ours (ACP
+// has neither): a call still open when the user stopped the turn, or when the turn ended
+// without the agent closing it (Gemini CLI never closes a call the user rejected).
 const (
 	StatusPending    = "pending"
 	StatusInProgress = "in_progress"
 	StatusCompleted  = "completed"
 	StatusFailed     = "failed"
 	StatusCancelled  = "cancelled"
+	StatusIncomplete = "incomplete"
 )
 
 // Entry is one item of a transcript as the UI shows it and the store keeps it. Its JSON shape is

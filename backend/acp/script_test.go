@@ -73,9 +73,59 @@ func TestScriptOddIdsNoiseAndUnknownKinds(t *testing.T) {
 		kinds = append(kinds, string(e.Kind)+":"+e.UpdateKind+e.Status)
 	}
 	got := strings.Join(kinds, " ")
-	if got != "user: unknown:notice tool:in_progress unknown:agent_message_chunk/hologram error:" {
+	if got != "user: unknown:notice tool:incomplete unknown:agent_message_chunk/hologram error:" {
 		t.Fatalf("entries: %s", got)
 	}
+}
+
+// TestOpenToolsAtTurnEnd: like Gemini CLI after a rejection, the agent ends the turn with a
+// call still pending, and its card says "not completed"; a call that comes in after Stop is
+// cancelled with the rest.
+func TestOpenToolsAtTurnEnd(t *testing.T) {
+	s, ev := startScript(t, `
+ {"expect":"session/prompt"},
+ {"update":{"sessionUpdate":"tool_call","toolCallId":"t1","title":"Edit a.go","kind":"edit","status":"pending"}},
+ {"update":{"sessionUpdate":"tool_call","toolCallId":"t2","title":"Read b.go","kind":"read","status":"completed"}},
+ {"call":"session/request_permission","id":7,"params":{"toolCall":{"toolCallId":"t1"},"options":[{"optionId":"no","name":"Reject","kind":"reject_once"}]},"want":"\"optionId\":\"no\""},
+ {"reply":{"stopReason":"end_turn"}},
+ {"expect":"session/prompt"},
+ {"update":{"sessionUpdate":"tool_call","toolCallId":"t3","title":"Run make","kind":"execute","status":"in_progress"}},
+ {"expect":"session/cancel"},
+ {"update":{"sessionUpdate":"tool_call","toolCallId":"t4","title":"Late","kind":"other"}},
+ {"reply":{"stopReason":"cancelled"}}`)
+	if _, err := s.Prompt("edit"); err != nil {
+		t.Fatal(err)
+	}
+	p := ev.waitFor(t, "permission", kind(acp.EventPermission))
+	if err := s.AnswerPermission(p.RequestID, "no"); err != nil {
+		t.Fatal(err)
+	}
+	ev.waitFor(t, "turn 1's end", kind(acp.EventTurnEnd))
+	if got := toolStatuses(s); got != "t1:incomplete t2:completed" {
+		t.Fatalf("after turn 1: %s", got)
+	}
+	if _, err := s.Prompt("build"); err != nil {
+		t.Fatal(err)
+	}
+	ev.waitFor(t, "t3", func(e acp.Event) bool { return e.Kind == acp.EventEntry && e.Entry.ToolCallID == "t3" })
+	if err := s.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	ev.waitFor(t, "turn 2's end", kind(acp.EventTurnEnd))
+	if got := toolStatuses(s); got != "t1:incomplete t2:completed t3:cancelled t4:cancelled" {
+		t.Fatalf("after Stop: %s", got)
+	}
+	assertFoldEqualsSnapshot(t, ev.list(), s.Snapshot())
+}
+
+func toolStatuses(s *acp.Session) string {
+	var out []string
+	for _, e := range s.Snapshot().Entries {
+		if e.Kind == acp.KindTool {
+			out = append(out, e.ToolCallID+":"+e.Status)
+		}
+	}
+	return strings.Join(out, " ")
 }
 
 func TestListAndCloseAgentSessions(t *testing.T) {

@@ -255,6 +255,15 @@ func (s *Session) endTurn(turn int, res PromptResult, err error) {
 	case ts.StopReason == "":
 		ts.StopReason = StopEndTurn
 	}
+	// No card stays "Pending" under a finished turn (acp-client.md §7): after Stop the calls
+	// that came late are cancelled too; otherwise the agent left them open.
+	open := StatusIncomplete
+	if ts.StopReason == StopCancelled || ts.StopReason == StopInterrupted {
+		open = StatusCancelled
+	}
+	for _, c := range s.tr.CloseOpenTools(open) {
+		s.pushChange(c)
+	}
 	reqs := s.takePermissionsLocked()
 	s.turns = append(s.turns, ts)
 	s.turnActive = false
@@ -283,7 +292,7 @@ func (s *Session) Stop() error {
 	s.setStateLocked(StateCancelling, "")
 	s.armHardStopLocked()
 	reqs := s.takePermissionsLocked()
-	for _, c := range s.tr.CancelOpenTools() {
+	for _, c := range s.tr.CloseOpenTools(StatusCancelled) {
 		s.pushChange(c)
 	}
 	conn, id := s.conn, s.agentSessionID

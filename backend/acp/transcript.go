@@ -196,13 +196,14 @@ func (t *Transcript) UpsertTool(f ToolCallFields, create bool) Change {
 // ToolEntryID is the id of the card of a tool call, or "" when there is none yet.
 func (t *Transcript) ToolEntryID(toolCallID string) string { return t.tools[toolCallID] }
 
-// CancelOpenTools marks every unfinished tool call of the current turn cancelled (ACP has no
-// such status; it is what the user sees after Stop).
-func (t *Transcript) CancelOpenTools() []Change {
+// CloseOpenTools gives every unfinished (pending or in-progress) tool call of the current turn
+// status, StatusCancelled after Stop or StatusIncomplete when the turn ended around it, and
+// returns the changes. A later update from the agent may still set another status.
+func (t *Transcript) CloseOpenTools(status string) []Change {
 	var out []Change
 	for _, e := range t.entries {
 		if e.Kind == KindTool && e.Turn == t.turn && (e.Status == StatusPending || e.Status == StatusInProgress) {
-			e.Status = StatusCancelled
+			e.Status = status
 			c := e.clone()
 			out = append(out, Change{Entry: &c})
 		}

@@ -123,8 +123,8 @@ func (s Script) Run(stdin io.Reader, stdout io.Writer) error {
 		switch {
 		case st.Expect != "":
 			var m message
-			if m, err = readUntil(in, func(m message) bool { return m.Method == st.Expect }); err == nil {
-				current = m.ID
+			if m, err = readUntil(in, func(m message) bool { return m.Method == st.Expect }); err == nil && m.ID != nil {
+				current = m.ID // a notification (session/cancel) leaves the prompt current
 			}
 		case st.Reply != nil:
 			var r struct {

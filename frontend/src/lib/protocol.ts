@@ -20,7 +20,8 @@ export const SESSION_STATES: readonly SessionState[] = [
 
 export type EntryKind = 'user' | 'agent' | 'thought' | 'tool' | 'plan' | 'usage' | 'unknown' | 'error';
 
-export type ToolStatus = 'pending' | 'in_progress' | 'completed' | 'failed' | 'cancelled';
+/** The agent's four, plus ours: cancelled (by Stop) and incomplete (left open when the turn ended). */
+export type ToolStatus = 'pending' | 'in_progress' | 'completed' | 'failed' | 'cancelled' | 'incomplete';
 
 export interface Location {
   path: string;

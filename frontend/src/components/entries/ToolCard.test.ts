@@ -47,3 +47,15 @@ describe('tool card terminals', () => {
     expect(pre.querySelector('img')).toBeNull();
   });
 });
+
+describe('tool card status', () => {
+  it("says a call the turn ended around was not completed, next to the user's rejection", () => {
+    const entry: Entry = { id: 'e3', kind: 'tool', turn: 1, toolKind: 'edit', title: 'Edit a.go', status: 'incomplete' };
+    render(ToolCard, {
+      props: { entry, decisions: [{ requestId: '7', toolCallId: 'e3', outcome: 'selected', optionId: 'no', optionName: 'Reject', optionKind: 'reject_once' }] },
+    });
+    expect(screen.getByTestId('tool-status').textContent).toBe('Not completed');
+    expect(screen.getByTestId('entry').classList.contains('status-incomplete')).toBe(true);
+    expect(screen.getByTestId('permission-decision').textContent).toContain('Rejected');
+  });
+});
