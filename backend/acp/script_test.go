@@ -156,3 +156,38 @@ func TestListAndCloseAgentSessions(t *testing.T) {
 		t.Fatalf("the script ended with %q: session/close was not sent before the agent was stopped", st)
 	}
 }
+
+// TestCloseStopsTheTurn: closing a session (the app quits) while a permission is open answers it
+// cancelled, as Stop would, and the turn is saved as cancelled, not as failed.
+func TestCloseStopsTheTurn(t *testing.T) {
+	sc := script(t, "["+handshake+`
+ {"expect":"session/prompt"},
+ {"call":"session/request_permission","params":{"toolCall":{"toolCallId":"t1","title":"Run rm"},"options":[{"optionId":"ok","name":"Allow","kind":"allow_once"}]},"want":"\"outcome\":\"cancelled\""},
+ {"reply":{"stopReason":"cancelled"}}]`)
+	ran := make(chan error, 1)
+	ev := newEvents()
+	s := acp.NewSession(acp.Config{ID: "s1", AgentName: "scripted", Cwd: "/p", Emitter: ev, Logf: t.Logf,
+		Launch: func(context.Context) (acp.Transport, error) {
+			return acptest.Serve(func(in io.Reader, out io.Writer) error { err := sc.Run(in, out); ran <- err; return err }), nil
+		}})
+	if err := s.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Prompt("clean up"); err != nil {
+		t.Fatal(err)
+	}
+	ev.waitFor(t, "permission", kind(acp.EventPermission))
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-ran; err != nil {
+		t.Fatalf("the agent's script: %v", err)
+	}
+	end := ev.waitFor(t, "turn_end", kind(acp.EventTurnEnd))
+	if end.StopReason != acp.StopCancelled {
+		t.Fatalf("turn_end %+v, want cancelled", end)
+	}
+	if got := toolStatuses(s); got != "t1:cancelled" {
+		t.Fatalf("tool calls: %s", got)
+	}
+}

@@ -320,9 +320,14 @@ func (s *Session) HardStop() error {
 	return tr.Close(s.cfg.CloseGrace)
 }
 
-// Close ends the session: the agent is stopped with the stop ladder and the last events are
-// delivered. Safe to call more than once.
+// Close ends the session: a running turn is stopped first (as Stop does: its open permissions
+// are answered cancelled, so an agent blocked on one can end the turn), then the agent is
+// stopped with the stop ladder and the last events are delivered; the turn ends cancelled.
+// Safe to call more than once.
 func (s *Session) Close() error {
+	if err := s.Stop(); err != nil {
+		s.cfg.Logf("session %s: %v", s.cfg.ID, err)
+	}
 	s.closeAgentSession()
 	s.mu.Lock()
 	s.closing = true
