@@ -177,41 +177,65 @@ func (c *Conn) Close(cause error) {
 }
 
 // Call sends a request and waits for its response, decoding the result into result (which may
-// be nil). ctx bounds only our wait: when it ends, Call sends $/cancel_request for the request,
-// returns ctx.Err(), and a late response is still read, journaled and discarded. An error response is returned as *RPCError; a dead
-// connection as an error wrapping ErrConnClosed.
+// be nil): Start, then Wait.
 func (c *Conn) Call(ctx context.Context, method string, params, result any) error {
+	p, err := c.Start(method, params)
+	if err != nil {
+		return err
+	}
+	return p.Wait(ctx, result)
+}
+
+// Pending is a request that has been written and whose response has not been waited for.
+type Pending struct {
+	c      *Conn
+	key    string
+	method string
+	ch     chan response
+}
+
+// Start writes a request and returns once it is on the wire, without waiting for the answer:
+// for a caller that must order what it sends next after it (Stop's session/cancel after the
+// turn's session/prompt). It blocks only on the write. Wait must be called for the result.
+func (c *Conn) Start(method string, params any) (*Pending, error) {
 	id := c.nextID.Add(1)
-	key := strconv.FormatInt(id, 10)
-	ch := make(chan response, 1)
+	p := &Pending{c: c, key: strconv.FormatInt(id, 10), method: method, ch: make(chan response, 1)}
 	c.pmu.Lock()
 	if c.Err() != nil {
 		c.pmu.Unlock()
-		return fmt.Errorf("%w: %w", ErrConnClosed, c.err)
+		return nil, fmt.Errorf("%w: %w", ErrConnClosed, c.err)
 	}
-	c.pending[key] = ch
+	c.pending[p.key] = p.ch
 	c.pmu.Unlock()
 
-	if err := c.send(json.RawMessage(key), method, params); err != nil {
-		c.forget(key)
-		return err
+	if err := c.send(json.RawMessage(p.key), method, params); err != nil {
+		c.forget(p.key)
+		return nil, err
 	}
+	return p, nil
+}
+
+// Wait waits for the response and decodes its result into result (which may be nil). ctx
+// bounds only our wait: when it ends, Wait sends $/cancel_request for the request and returns
+// ctx.Err(), and a late response is still read, journaled and discarded. An error response is
+// returned as *RPCError; a dead connection as an error wrapping ErrConnClosed.
+func (p *Pending) Wait(ctx context.Context, result any) error {
 	select {
-	case r := <-ch:
+	case r := <-p.ch:
 		if r.err != nil {
 			return r.err
 		}
 		if result != nil && len(r.result) > 0 {
 			if err := json.Unmarshal(r.result, result); err != nil {
-				return fmt.Errorf("decode %s result: %w", method, err)
+				return fmt.Errorf("decode %s result: %w", p.method, err)
 			}
 		}
 		return nil
 	case <-ctx.Done():
-		c.forget(key)
+		p.c.forget(p.key)
 		// Tell the peer it may stop the work ($/cancel_request); its late answer is journaled and
 		// dropped. Turns are never stopped this way: Stop sends session/cancel.
-		_ = c.Notify(MethodCancelRequest, CancelRequestParams{RequestID: json.RawMessage(key)})
+		_ = p.c.Notify(MethodCancelRequest, CancelRequestParams{RequestID: json.RawMessage(p.key)})
 		return ctx.Err()
 	}
 }

@@ -191,3 +191,44 @@ func TestCloseStopsTheTurn(t *testing.T) {
 		t.Fatalf("tool calls: %s", got)
 	}
 }
+
+// TestStopRightAfterPrompt: Stop at once after Prompt (Esc just after Enter) still sends
+// session/cancel after session/prompt. Sent first, the cancel would be for nothing, and the turn
+// would run on in state cancelling until the automatic hard stop killed the agent.
+func TestStopRightAfterPrompt(t *testing.T) {
+	for range 20 {
+		sc := script(t, "["+handshake+`{"expect":"session/prompt"}, {"expect":"session/cancel"}, {"reply":{"stopReason":"cancelled"}}]`)
+		j := &journal{feed: make(chan string, 100)}
+		ev := newEvents()
+		s := acp.NewSession(acp.Config{ID: "s1", AgentName: "scripted", Cwd: "/p", Emitter: ev, Logf: t.Logf,
+			Journal: j.record, HardStopAfter: -1,
+			Launch: func(context.Context) (acp.Transport, error) {
+				return acptest.Serve(func(in io.Reader, out io.Writer) error { return sc.Run(in, out) }), nil
+			}})
+		if err := s.Start(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.Prompt("go"); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Stop(); err != nil {
+			t.Fatal(err)
+		}
+		j.waitFor(t, "the cancel", func(l string) bool { return strings.HasPrefix(l, "out session/cancel") })
+		var sent []string
+		j.mu.Lock()
+		for _, l := range j.lines {
+			if method := strings.Fields(l)[1]; strings.HasPrefix(l, "out ") && strings.HasPrefix(method, "session/") {
+				sent = append(sent, method)
+			}
+		}
+		j.mu.Unlock()
+		if got := strings.Join(sent, " "); got != "session/new session/prompt session/cancel" {
+			t.Fatalf("sent %s", got)
+		}
+		if end := ev.waitFor(t, "turn_end", kind(acp.EventTurnEnd)); end.StopReason != acp.StopCancelled {
+			t.Fatalf("turn_end %+v", end)
+		}
+		s.Close()
+	}
+}

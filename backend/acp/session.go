@@ -82,6 +82,7 @@ type Session struct {
 	transport      Transport
 	conn           *Conn
 	turnActive     bool
+	promptSent     bool // the running turn's session/prompt is on the wire: Stop may cancel it
 	hardStopped    bool
 	closing        bool // Close was called: the exit is ours, not news
 	replaying      bool // session/load is replaying history we already have
@@ -173,14 +174,34 @@ func (s *Session) PromptWith(text string, attachments []Attachment) (int, error)
 	s.setStateLocked(StateRunning, "")
 	params := PromptParams{SessionID: s.agentSessionID, Prompt: blocks}
 	conn := s.conn
+	s.promptSent = false
 	s.mu.Unlock()
-	go func() {
-		var res PromptResult
-		// No deadline and never cancelled by context: Stop sends session/cancel instead.
-		err := conn.Call(context.Background(), MethodSessionPrompt, params, &res)
-		s.endTurn(turn, res, err)
-	}()
+	go s.runTurn(conn, turn, params)
 	return turn, nil
+}
+
+// runTurn sends a turn's session/prompt and ends the turn with the answer; it runs on a
+// goroutine of its own from PromptWith.
+func (s *Session) runTurn(conn *Conn, turn int, params PromptParams) {
+	var res PromptResult
+	p, err := conn.Start(MethodSessionPrompt, params)
+	// A Stop before the prompt was on the wire left the cancel to us (see Stop): it must follow
+	// the prompt, or the agent would cancel nothing and run the whole turn.
+	s.mu.Lock()
+	s.promptSent = true
+	cancel := err == nil && s.state == StateCancelling && s.tr.Turn() == turn
+	id := s.agentSessionID
+	s.mu.Unlock()
+	if cancel {
+		if cerr := conn.Notify(MethodSessionCancel, CancelParams{SessionID: id}); cerr != nil {
+			s.cfg.Logf("session %s: send cancel to %s: %v", s.cfg.ID, s.cfg.AgentName, cerr)
+		}
+	}
+	if err == nil {
+		// No deadline and never cancelled by context: Stop sends session/cancel instead.
+		err = p.Wait(context.Background(), &res)
+	}
+	s.endTurn(turn, res, err)
 }
 
 func (s *Session) idleErr() error {
@@ -295,9 +316,12 @@ func (s *Session) Stop() error {
 	for _, c := range s.tr.CloseOpenTools(StatusCancelled) {
 		s.pushChange(c)
 	}
-	conn, id := s.conn, s.agentSessionID
+	conn, id, sent := s.conn, s.agentSessionID, s.promptSent
 	s.mu.Unlock()
-	err := conn.Notify(MethodSessionCancel, CancelParams{SessionID: id})
+	var err error
+	if sent { // else the turn's goroutine sends the cancel once the prompt is written
+		err = conn.Notify(MethodSessionCancel, CancelParams{SessionID: id})
+	}
 	replyCancelled(reqs)
 	if err != nil {
 		return fmt.Errorf("send cancel to %s: %w", s.cfg.AgentName, err)
