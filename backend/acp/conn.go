@@ -27,8 +27,11 @@ const inboundQueue = 1024
 var ErrLineTooLong = errors.New("protocol line longer than 256 MiB")
 
 // ErrConnClosed is wrapped by every call that fails because the connection is gone; the wrapped
-// cause says why (the peer closed its output, a read error, Close).
+// cause says why (ErrPeerClosed, ErrLineTooLong, a read error, Close's cause).
 var ErrConnClosed = errors.New("connection closed")
+
+// ErrPeerClosed is the cause when the peer closed its output (EOF): it usually exited.
+var ErrPeerClosed = errors.New("the agent closed its output")
 
 // Direction says which way a message went, from our side.
 type Direction string
@@ -114,6 +117,7 @@ type Conn struct {
 	errOnce sync.Once
 	err     error
 	skipped atomic.Int64
+	readErr error // why reading ended; written by the reader before its end marker
 }
 
 // ConnOption configures a Conn.
@@ -307,12 +311,14 @@ func (c *Conn) read(r io.Reader) {
 		}
 	}
 	if errors.Is(cause, io.EOF) {
-		cause = errors.New("the agent closed its output")
+		cause = ErrPeerClosed
 	}
 	// Let the loop handle everything already read before failing pending calls, so a final
-	// response that arrived just before EOF is still delivered.
+	// response that arrived just before EOF is still delivered. The send orders readErr's write
+	// before the loop's read.
+	c.readErr = cause
 	select {
-	case c.inbound <- &envelope{Method: "\x00eof", Params: json.RawMessage(strconv.Quote(cause.Error()))}:
+	case c.inbound <- &envelope{Method: "\x00eof"}:
 	case <-c.done:
 	}
 }
@@ -371,9 +377,7 @@ func (c *Conn) loop() {
 		}
 		switch {
 		case env.Method == "\x00eof":
-			var msg string
-			_ = json.Unmarshal(env.Params, &msg)
-			c.Close(errors.New(msg))
+			c.Close(c.readErr)
 			return
 		case env.isResponse():
 			c.deliver(env)

@@ -137,10 +137,29 @@ func TestConnEOFFailsPendingCalls(t *testing.T) {
 		p.toConn.Close()
 	}()
 	err := p.conn.Call(context.Background(), "x", nil, nil)
-	if !errors.Is(err, acp.ErrConnClosed) {
-		t.Fatalf("err = %v, want ErrConnClosed", err)
+	if !errors.Is(err, acp.ErrConnClosed) || !errors.Is(err, acp.ErrPeerClosed) {
+		t.Fatalf("err = %v, want ErrConnClosed caused by ErrPeerClosed", err)
 	}
 	<-p.conn.Done()
+}
+
+// TestConnKeepsWhyReadingEnded: the cause stays an error value, so the session can tell a
+// broken connection (a line too long, a read error) from an agent that closed its output.
+func TestConnKeepsWhyReadingEnded(t *testing.T) {
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	defer outR.Close()
+	go func() { _, _ = io.Copy(io.Discard, outR) }()
+	c := acp.NewConn(inR, outW, newRecordingHandler(), acp.WithLogf(func(string, ...any) {}))
+	boom := errors.New("boom")
+	inW.CloseWithError(boom)
+	<-c.Done()
+	if err := c.Call(context.Background(), "x", nil, nil); !errors.Is(err, acp.ErrConnClosed) || !errors.Is(err, boom) {
+		t.Fatalf("call after the end: %v, want ErrConnClosed caused by the read error", err)
+	}
+	if !errors.Is(c.Err(), boom) {
+		t.Fatalf("Err() = %v", c.Err())
+	}
 }
 
 func TestConnCancelledCallSendsCancelRequest(t *testing.T) {

@@ -194,23 +194,64 @@ func (s *Session) fail(err error, cause error) error {
 // explain adds the exit status and stderr tail to an error caused by the agent going away.
 func (s *Session) explain(err error) error {
 	s.mu.Lock()
-	tr := s.transport
+	tr, conn := s.transport, s.conn
 	s.mu.Unlock()
 	if !errors.Is(err, ErrConnClosed) || tr == nil {
 		return err
 	}
-	select {
-	case <-tr.Exited():
-	case <-time.After(s.cfg.CloseGrace):
-	}
-	msg := "the agent exited"
-	if st := tr.ExitStatus(); st != "" {
-		msg += " (" + st + ")"
-	}
+	exitsWithin(tr, s.cfg.CloseGrace)
+	msg := goneMessage(conn.Err(), tr, false)
 	if tail := lastLines(tr.StderrTail(), 20); tail != "" {
 		msg += "; its last output on stderr:\n" + tail
 	}
 	return errors.New(msg)
+}
+
+// goneMessage says why an agent's connection ended, from its cause (see ErrConnClosed) and how
+// the agent ended: "the agent exited (exit status 3)"; or, when the connection ended first,
+// what went wrong and that agentdesk stops (lingered: stopped) the agent.
+func goneMessage(cause error, tr Transport, lingered bool) string {
+	exited := exitsWithin(tr, 0)
+	var msg string
+	switch {
+	case cause != nil && !errors.Is(cause, ErrPeerClosed):
+		msg = "the connection to the agent failed: " + cause.Error()
+	case lingered || !exited:
+		msg = "the agent closed its output but did not exit"
+	default:
+		msg = "the agent exited"
+	}
+	switch st := tr.ExitStatus(); {
+	case !exited:
+		msg += "; agentdesk is stopping it"
+	case lingered:
+		msg += ", so agentdesk stopped it (" + st + ")"
+	case st != "" && msg == "the agent exited":
+		msg += " (" + st + ")"
+	case st != "":
+		msg += "; the agent has ended (" + st + ")"
+	}
+	return msg
+}
+
+// exitsWithin reports whether the agent has exited or does within d (0: now).
+func exitsWithin(tr Transport, d time.Duration) bool {
+	select {
+	case <-tr.Exited():
+		return true
+	default:
+	}
+	if d <= 0 {
+		return false
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-tr.Exited():
+		return true
+	case <-t.C:
+		return false
+	}
 }
 
 func lastLines(s string, n int) string {

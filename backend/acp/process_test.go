@@ -32,6 +32,12 @@ func TestMain(m *testing.M) {
 			fmt.Fprintln(os.Stderr, "\x1b[31mfatal: model backend unreachable\x1b[0m")
 			os.Exit(3)
 		})
+	case "mute":
+		// Takes the prompt, closes its stdout and runs on (until a signal ends it).
+		serveScripted(func(req *acp.Request) {
+			os.Stdout.Close()
+			time.Sleep(time.Hour)
+		})
 	case "stubborn":
 		// Ignores session/cancel and SIGTERM, and leaves a grandchild in its process group.
 		signalIgnore()
@@ -128,6 +134,30 @@ func TestProcessExitMidTurn(t *testing.T) {
 	}
 	if _, err := s.Prompt("again"); err == nil {
 		t.Fatal("prompt on an exited session succeeded")
+	}
+}
+
+// TestAgentThatClosesItsOutputIsStopped: an agent whose stdout ends while it runs on is of no
+// use and would be an orphan: agentdesk stops it, and the turn's error says what happened.
+func TestAgentThatClosesItsOutputIsStopped(t *testing.T) {
+	s, ev, proc := startProcess(t, "mute")
+	if _, err := s.Prompt("hello"); err != nil {
+		t.Fatal(err)
+	}
+	end := ev.waitFor(t, "turn_end", kind(acp.EventTurnEnd))
+	if end.StopReason != acp.StopError || !strings.Contains(end.Message, "the agent closed its output but did not exit") {
+		t.Fatalf("turn_end %+v", end)
+	}
+	select {
+	case <-proc.Exited():
+	case <-time.After(20 * time.Second):
+		t.Fatal("the agent still runs after its connection ended")
+	}
+	if st := proc.ExitStatus(); st != "signal: terminated" {
+		t.Fatalf("the agent ended with %q, want the stop ladder's SIGTERM", st)
+	}
+	if s.State() != acp.StateExited {
+		t.Fatalf("state %s, want exited", s.State())
 	}
 }
 

@@ -371,9 +371,12 @@ func (s *Session) Close() error {
 func (s *Session) watch(conn *Conn, tr Transport, done chan struct{}, gen uint64) {
 	defer close(done)
 	<-conn.Done()
-	select {
-	case <-tr.Exited():
-	case <-time.After(s.cfg.CloseGrace):
+	lingered := !exitsWithin(tr, s.cfg.CloseGrace)
+	if lingered {
+		// The connection is over but the agent runs on (it closed its output, or sent a line
+		// too long): it is of no use now, and must not outlive its session as an orphan.
+		s.cfg.Logf("session %s: %s: %v; stopping it", s.cfg.ID, s.cfg.AgentName, conn.Err())
+		_ = tr.Close(s.cfg.CloseGrace)
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -381,7 +384,11 @@ func (s *Session) watch(conn *Conn, tr Transport, done chan struct{}, gen uint64
 		return // a newer connection took over (or is being started), or the state already says it
 	}
 	s.takePermissionsLocked() // the agent is gone: there is no one to answer
-	s.setStateLocked(StateExited, s.exitMessage())
+	msg := s.exitMessage()
+	if msg != "" && s.stopIgnoredMsg == "" {
+		msg = goneMessage(conn.Err(), tr, lingered)
+	}
+	s.setStateLocked(StateExited, msg)
 }
 
 // exitMessage says why the agent is gone; "" when agentdesk closed it.
@@ -392,11 +399,7 @@ func (s *Session) exitMessage() string {
 	if s.stopIgnoredMsg != "" {
 		return s.stopIgnoredMsg
 	}
-	msg := "the agent exited"
-	if st := s.transport.ExitStatus(); st != "" {
-		msg += " (" + st + ")"
-	}
-	return msg
+	return goneMessage(s.conn.Err(), s.transport, false)
 }
 
 // Snapshot returns the whole visible state, consistent with the last event delivered: it first
