@@ -232,3 +232,25 @@ func TestStopRightAfterPrompt(t *testing.T) {
 		s.Close()
 	}
 }
+
+// TestPermissionWithOddMeta: a permission request whose tool call carries _meta of a shape we do
+// not know is still a prompt (it was refused as invalid params, and the agent's turn stalled).
+func TestPermissionWithOddMeta(t *testing.T) {
+	s, ev := startScript(t, `
+ {"expect":"session/prompt"},
+ {"call":"session/request_permission","params":{"toolCall":{"toolCallId":"t1","title":"Run ls","_meta":{"terminal_output":"just text","terminal_info":[1,2]}},"options":[{"optionId":"ok","name":"Allow","kind":"allow_once"}]},"want":"\"optionId\":\"ok\""},
+ {"call":"session/request_permission","params":{"toolCall":{"toolCallId":"t2","title":"Run pwd","_meta":"plain"},"options":[{"optionId":"ok","name":"Allow","kind":"allow_once"}]},"want":"\"optionId\":\"ok\""},
+ {"reply":{"stopReason":"end_turn"}}`)
+	if _, err := s.Prompt("go"); err != nil {
+		t.Fatal(err)
+	}
+	for range 2 {
+		p := ev.waitFor(t, "permission", kind(acp.EventPermission))
+		if err := s.AnswerPermission(p.RequestID, "ok"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if end := ev.waitFor(t, "turn_end", kind(acp.EventTurnEnd)); end.StopReason != acp.StopEndTurn {
+		t.Fatalf("turn_end %+v", end)
+	}
+}

@@ -177,8 +177,8 @@ func (t *Transcript) UpsertTool(f ToolCallFields, create bool) Change {
 		e.Content = toolContent(*f.Content)
 		t.showTerminals(e)
 	}
-	if f.Meta != nil {
-		t.agentTerminal(e, *f.Meta)
+	if m := decodeToolMeta(f.Meta); m != nil {
+		t.agentTerminal(e, *m)
 	}
 	if f.Locations != nil {
 		e.Locations = append([]Location(nil), (*f.Locations)...)

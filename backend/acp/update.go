@@ -51,7 +51,9 @@ type ToolCallFields struct {
 	Locations  *[]Location        `json:"locations,omitempty"`
 	RawInput   json.RawMessage    `json:"rawInput,omitempty"`
 	RawOutput  json.RawMessage    `json:"rawOutput,omitempty"`
-	Meta       *ToolCallMeta      `json:"_meta,omitempty"`
+	// Meta stays raw until the transcript reads a terminal from it (decodeToolMeta): an
+	// unexpected shape is ignored there, never an error of the update or the permission request.
+	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
 // ToolCallContent is one item of a tool call's content: "content" (a block), "diff" or
@@ -202,7 +204,7 @@ func fromWire(w *wireUpdate) (Update, error) {
 		}
 	case UpdateToolCall, UpdateToolCallUpdate:
 		u.ToolCall = &ToolCallFields{ToolCallID: w.ToolCallID, Title: w.Title, Kind: w.ToolKind, Status: w.Status,
-			Locations: w.Locations, RawInput: w.RawInput, RawOutput: w.RawOutput, Meta: decodeToolMeta(w.Meta)}
+			Locations: w.Locations, RawInput: w.RawInput, RawOutput: w.RawOutput, Meta: w.Meta}
 		if len(w.Content) > 0 && string(w.Content) != "null" {
 			var items []ToolCallContent
 			err = json.Unmarshal(w.Content, &items)
