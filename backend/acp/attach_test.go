@@ -254,11 +254,13 @@ func TestPromptCapabilitiesReachTheUI(t *testing.T) {
 
 func TestFindFiles(t *testing.T) {
 	dir, _ := project(t)
-	for _, d := range []string{".git/objects", "node_modules/pkg"} {
+	for _, d := range []string{".git/objects", "node_modules/pkg", ".local/share", ".cargo/registry"} {
 		must(t, os.MkdirAll(filepath.Join(dir, d), 0o755))
 		must(t, os.WriteFile(filepath.Join(dir, d, "notes.md"), []byte("x"), 0o644))
 	}
 	must(t, os.WriteFile(filepath.Join(dir, "sub", "notes-old.md"), []byte("x"), 0o644))
+	must(t, os.MkdirAll(filepath.Join(dir, ".github", "workflows"), 0o755))
+	must(t, os.WriteFile(filepath.Join(dir, ".github", "workflows", "ci.yml"), []byte("x"), 0o644))
 	f, err := acp.NewFolder(dir)
 	if err != nil {
 		t.Fatal(err)
@@ -276,7 +278,8 @@ func TestFindFiles(t *testing.T) {
 		want  string
 	}{
 		// Shallow first; links out of the folder, folders and skipped folders are not listed.
-		{"", 100, "alias.md big.txt data.bin empty.txt exact.txt notes.md src/main.go sub/notes-old.md sub/dir/deep.txt"},
+		{"", 100, "alias.md big.txt data.bin empty.txt exact.txt notes.md src/main.go sub/notes-old.md .github/workflows/ci.yml sub/dir/deep.txt"},
+		{"ci.yml", 10, ".github/workflows/ci.yml"}, // hidden folders other than tool homes are searched
 		{"", 3, "alias.md big.txt data.bin"},
 		// Exact name, then prefix, then substring of the name, then of the path, then in order.
 		{"notes.md", 10, "notes.md sub/notes-old.md"},

@@ -18,9 +18,14 @@ type FolderFile struct {
 // folder) answers quickly with what was found near its top.
 const findBudget = 50_000
 
-// skipDirs are folders never searched: version control data, dependencies and caches.
+// skipDirs are folders never searched: version control data, dependencies, caches and tool
+// homes, which crowd out a project's own files (a session folder may be a home folder). Other
+// hidden folders (.github, .vscode) are searched: they hold files people attach.
 var skipDirs = map[string]bool{
 	".git": true, ".hg": true, ".svn": true, "node_modules": true, "__pycache__": true, ".venv": true, ".cache": true,
+	".local": true, ".npm": true, ".yarn": true, ".pnpm-store": true, ".cargo": true, ".rustup": true, ".gradle": true,
+	".m2": true, ".mypy_cache": true, ".pytest_cache": true, ".tox": true, ".next": true, ".nuxt": true,
+	".terraform": true, ".Trash": true,
 }
 
 // FindFiles lists up to limit files of the folder whose relative path matches query, best match
