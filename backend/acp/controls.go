@@ -95,7 +95,7 @@ func (s *Session) applyMetaLocked(u Update) {
 			if p.Current == "" {
 				p.Current = p.Legacy
 			}
-			s.setCurrentModeLocked(p.Current)
+			s.controls.Modes = changed(s.controls.Modes, func(m *Modes) { m.CurrentModeID = p.Current })
 		}
 	case UpdateConfigOptions:
 		var p struct {
@@ -121,32 +121,22 @@ func (s *Session) applyMetaLocked(u Update) {
 }
 
 // pushInfoLocked announces the title and controls. The event shares Modes and Models with
-// s.controls, so those are never written in place (setCurrentModeLocked, setCurrentModelLocked):
-// the pump serialises events without s.mu.
+// s.controls, so those are never written in place (see changed): the pump serialises events
+// without s.mu.
 func (s *Session) pushInfoLocked() {
 	c := s.controls
 	s.pushEvent(Event{Kind: EventInfo, Title: s.title, Controls: &c})
 }
 
-// setCurrentModeLocked makes id the current legacy mode in a new Modes value, leaving the one
-// earlier events and snapshots hold as it was. No-op when the agent offers no modes.
-func (s *Session) setCurrentModeLocked(id string) {
-	if s.controls.Modes == nil {
-		return
+// changed returns a changed copy of *p (nil when p is nil). Modes and Models are replaced this
+// way, never written in place: events and snapshots already handed out share the old value.
+func changed[T any](p *T, change func(*T)) *T {
+	if p == nil {
+		return nil
 	}
-	m := *s.controls.Modes
-	m.CurrentModeID = id
-	s.controls.Modes = &m
-}
-
-// setCurrentModelLocked is setCurrentModeLocked for the legacy model.
-func (s *Session) setCurrentModelLocked(id string) {
-	if s.controls.Models == nil {
-		return
-	}
-	m := *s.controls.Models
-	m.CurrentModelID = id
-	s.controls.Models = &m
+	c := *p
+	change(&c)
+	return &c
 }
 
 // SetMode switches the legacy mode. It waits for the agent's answer.
@@ -164,7 +154,7 @@ func (s *Session) SetMode(ctx context.Context, modeID string) error {
 		return err
 	}
 	s.mu.Lock()
-	s.setCurrentModeLocked(modeID)
+	s.controls.Modes = changed(s.controls.Modes, func(m *Modes) { m.CurrentModeID = modeID })
 	s.pushInfoLocked()
 	s.mu.Unlock()
 	return nil
@@ -186,7 +176,7 @@ func (s *Session) SetModel(ctx context.Context, modelID string) error {
 		return err
 	}
 	s.mu.Lock()
-	s.setCurrentModelLocked(modelID)
+	s.controls.Models = changed(s.controls.Models, func(m *Models) { m.CurrentModelID = modelID })
 	s.pushInfoLocked()
 	s.mu.Unlock()
 	return nil
