@@ -211,25 +211,25 @@ func (s *Session) explain(err error) error {
 // the agent ended: "the agent exited (exit status 3)"; or, when the connection ended first,
 // what went wrong and that agentdesk stops (lingered: stopped) the agent.
 func goneMessage(cause error, tr Transport, lingered bool) string {
-	exited := exitsWithin(tr, 0)
+	exited, st := exitsWithin(tr, 0), tr.ExitStatus()
 	var msg string
 	switch {
 	case cause != nil && !errors.Is(cause, ErrPeerClosed):
 		msg = "the connection to the agent failed: " + cause.Error()
 	case lingered || !exited:
 		msg = "the agent closed its output but did not exit"
+	case st == "":
+		return "the agent exited"
 	default:
-		msg = "the agent exited"
+		return "the agent exited (" + st + ")"
 	}
-	switch st := tr.ExitStatus(); {
+	switch {
 	case !exited:
-		msg += "; agentdesk is stopping it"
+		return msg + "; agentdesk is stopping it"
 	case lingered:
-		msg += ", so agentdesk stopped it (" + st + ")"
-	case st != "" && msg == "the agent exited":
-		msg += " (" + st + ")"
+		return msg + ", so agentdesk stopped it (" + st + ")"
 	case st != "":
-		msg += "; the agent has ended (" + st + ")"
+		return msg + "; the agent has ended (" + st + ")"
 	}
 	return msg
 }

@@ -96,10 +96,7 @@ func TestOpenToolsAtTurnEnd(t *testing.T) {
 	if _, err := s.Prompt("edit"); err != nil {
 		t.Fatal(err)
 	}
-	p := ev.waitFor(t, "permission", kind(acp.EventPermission))
-	if err := s.AnswerPermission(p.RequestID, "no"); err != nil {
-		t.Fatal(err)
-	}
+	answerNext(t, s, ev, acp.RejectOnce)
 	ev.waitFor(t, "turn 1's end", kind(acp.EventTurnEnd))
 	if got := toolStatuses(s); got != "t1:incomplete t2:completed" {
 		t.Fatalf("after turn 1: %s", got)
@@ -245,10 +242,7 @@ func TestPermissionWithOddMeta(t *testing.T) {
 		t.Fatal(err)
 	}
 	for range 2 {
-		p := ev.waitFor(t, "permission", kind(acp.EventPermission))
-		if err := s.AnswerPermission(p.RequestID, "ok"); err != nil {
-			t.Fatal(err)
-		}
+		answerNext(t, s, ev, acp.AllowOnce)
 	}
 	if end := ev.waitFor(t, "turn_end", kind(acp.EventTurnEnd)); end.StopReason != acp.StopEndTurn {
 		t.Fatalf("turn_end %+v", end)

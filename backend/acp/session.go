@@ -290,7 +290,7 @@ func (s *Session) endTurn(turn int, res PromptResult, err error) {
 	s.turnActive = false
 	s.pushEvent(Event{Kind: EventTurnEnd, Turn: turn, StopReason: ts.StopReason, Message: ts.Message})
 	if s.conn.Err() != nil {
-		s.setStateLocked(StateExited, s.exitMessage())
+		s.setStateLocked(StateExited, s.exitMessage(false))
 	} else {
 		s.setStateLocked(StateIdle, "")
 	}
@@ -384,22 +384,19 @@ func (s *Session) watch(conn *Conn, tr Transport, done chan struct{}, gen uint64
 		return // a newer connection took over (or is being started), or the state already says it
 	}
 	s.takePermissionsLocked() // the agent is gone: there is no one to answer
-	msg := s.exitMessage()
-	if msg != "" && s.stopIgnoredMsg == "" {
-		msg = goneMessage(conn.Err(), tr, lingered)
-	}
-	s.setStateLocked(StateExited, msg)
+	s.setStateLocked(StateExited, s.exitMessage(lingered))
 }
 
-// exitMessage says why the agent is gone; "" when agentdesk closed it.
-func (s *Session) exitMessage() string {
+// exitMessage says why the agent is gone; "" when agentdesk closed it. lingered: the agent ran
+// on after its connection ended, and the watch stopped it.
+func (s *Session) exitMessage(lingered bool) string {
 	if s.closing {
 		return ""
 	}
 	if s.stopIgnoredMsg != "" {
 		return s.stopIgnoredMsg
 	}
-	return goneMessage(s.conn.Err(), s.transport, false)
+	return goneMessage(s.conn.Err(), s.transport, lingered)
 }
 
 // Snapshot returns the whole visible state, consistent with the last event delivered: it first
