@@ -10,6 +10,8 @@ import (
 	"log"
 	"os"
 
+	"agentdesk/backend/acp"
+
 	"github.com/wailsapp/wails/v2"
 	"github.com/wailsapp/wails/v2/pkg/options"
 	"github.com/wailsapp/wails/v2/pkg/options/assetserver"
@@ -23,6 +25,8 @@ var assets embed.FS
 var icon []byte
 
 func main() {
+	acp.MaybeSupervise() // this process may be an agent's supervisor: then it never returns
+	acp.EnableSupervisor("/proc/self/exe")
 	if len(os.Args) > 1 {
 		if cmd, ok := cliCommands[os.Args[1]]; ok {
 			os.Exit(cmd(os.Args[2:], os.Stdin, os.Stdout, os.Stderr))

@@ -2,6 +2,7 @@ package acp
 
 import (
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -126,6 +127,7 @@ type queued struct {
 type pump struct {
 	sessionID string
 	out       Emitter
+	logf      func(string, ...any)
 
 	emitMu sync.Mutex
 	seq    uint64 // guarded by emitMu
@@ -138,17 +140,28 @@ type pump struct {
 	done   chan struct{}
 }
 
-func newPump(sessionID string, out Emitter) *pump {
-	p := &pump{sessionID: sessionID, out: out, wake: make(chan struct{}, 1), done: make(chan struct{})}
+func newPump(sessionID string, out Emitter, logf func(string, ...any)) *pump {
+	p := &pump{sessionID: sessionID, out: out, logf: logf, wake: make(chan struct{}, 1), done: make(chan struct{})}
 	go p.run()
 	return p
 }
 
-// push queues e. A chunk for the same entry as the last queued chunk is merged into it.
+// lateEvents counts the events pushed after their session's pump closed (LateEvents).
+var lateEvents atomic.Uint64
+
+// LateEvents is how many events, in this process, a session produced after it was closed. Such
+// an event reaches no one, so it is a bug in the engine: each is logged, and the package's tests
+// fail when the count is not zero at their end.
+func LateEvents() uint64 { return lateEvents.Load() }
+
+// push queues e. A chunk for the same entry as the last queued chunk is merged into it. After
+// close, e is reported (LateEvents, the log) and dropped.
 func (p *pump) push(e Event) {
 	p.mu.Lock()
 	if p.closed {
 		p.mu.Unlock()
+		lateEvents.Add(1)
+		p.logf("session %s: %s event after the session was closed: dropped", p.sessionID, e.Kind)
 		return
 	}
 	if n := len(p.queue); e.Kind == EventChunk && n > 0 {

@@ -63,6 +63,7 @@ func Start(cmd Command) (*Process, error) {
 	c := exec.Command(cmd.Path, cmd.Args...)
 	c.Dir, c.Env = cmd.Dir, cmd.Env
 	c.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	superviseCmd(c) // dies with agentdesk, with every process it starts (supervise_linux.go)
 
 	// Our own pipes, not cmd.StdoutPipe: Wait must not close the read end while the reader
 	// still drains the last lines.
@@ -117,7 +118,8 @@ func Start(cmd Command) (*Process, error) {
 	return p, nil
 }
 
-// Pid is the agent's process id, which is also its process group id.
+// Pid is the agent's process group id: the agent's own process id, or its supervisor's when
+// EnableSupervisor was called.
 func (p *Process) Pid() int { return p.cmd.Process.Pid }
 
 // Env is the agent's whole environment, the base of the terminals it asks for.

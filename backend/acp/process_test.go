@@ -20,9 +20,12 @@ import (
 
 // TestMain lets this test binary act as an agent process: ACPTEST_AGENT picks which.
 func TestMain(m *testing.M) {
+	acp.MaybeSupervise()
 	switch os.Getenv("ACPTEST_AGENT") {
 	case "":
-		goleak.VerifyTestMain(m) // every session, connection and pump goroutine ends with its owner
+		// Every agent of these tests runs under its supervisor, as in the app.
+		acp.EnableSupervisor("/proc/self/exe")
+		goleak.VerifyTestMain(noLateEvents{m}) // every session, connection and pump goroutine ends with its owner
 	case "demo":
 		_ = demoagent.Serve(os.Stdin, os.Stdout, 0)
 		os.Exit(0)
@@ -45,7 +48,23 @@ func TestMain(m *testing.M) {
 		_ = child.Start()
 		fmt.Fprintf(os.Stderr, "child %d\n", child.Process.Pid)
 		serveScripted(func(req *acp.Request) {})
+	case "family":
+		familyAgent()
+	case "app":
+		appStartingFamily()
 	}
+}
+
+// noLateEvents fails a passing run in which a session produced an event after it was closed.
+type noLateEvents struct{ m *testing.M }
+
+func (n noLateEvents) Run() int {
+	code := n.m.Run()
+	if late := acp.LateEvents(); late > 0 && code == 0 {
+		fmt.Fprintf(os.Stderr, "FAIL: %d events were pushed after their session was closed (see the log)\n", late)
+		return 1
+	}
+	return code
 }
 
 // serveScripted is a minimal agent: initialize and session/new succeed; prompt calls onPrompt.

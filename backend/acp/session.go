@@ -60,6 +60,9 @@ type Snapshot struct {
 // ErrBusy is returned by Prompt when the session is not idle.
 var ErrBusy = errors.New("the agent is busy with a turn; wait for it to end or press Stop")
 
+// ErrClosed is returned by Prompt once Close has been called.
+var ErrClosed = errors.New("the session is closed")
+
 // Session is one ACP session with one agent process: the state machine starting → idle →
 // running → cancelling → idle, or exited / failed. All methods are safe for concurrent use and
 // none waits on the agent except Start and Close.
@@ -88,6 +91,7 @@ type Session struct {
 	replaying      bool // session/load is replaying history we already have
 	caps           AgentCapabilities
 	watchDone      chan struct{} // closed when the current connection's watch has finished
+	turnWG         sync.WaitGroup // the running turn's goroutine (runTurn): Close waits for it
 
 	// connGen counts the agent processes this session started or gave up on: Continue moves it
 	// on before it launches the next one, so the old process's watcher can tell that its exit
@@ -113,7 +117,7 @@ func NewSession(cfg Config) *Session {
 		cfg.AfterFunc = realAfterFunc
 	}
 	s := &Session{cfg: cfg, tr: NewTranscript(), perms: map[string]*pendingPermission{}}
-	s.pump = newPump(cfg.ID, cfg.Emitter)
+	s.pump = newPump(cfg.ID, cfg.Emitter, cfg.Logf)
 	s.mu.Lock()
 	s.setStateLocked(StateStarting, "")
 	s.mu.Unlock()
@@ -175,6 +179,7 @@ func (s *Session) PromptWith(text string, attachments []Attachment) (int, error)
 	params := PromptParams{SessionID: s.agentSessionID, Prompt: blocks}
 	conn := s.conn
 	s.promptSent = false
+	s.turnWG.Add(1) // under s.mu with closing false: Close's Wait comes after every Add
 	s.mu.Unlock()
 	go s.runTurn(conn, turn, params)
 	return turn, nil
@@ -183,6 +188,7 @@ func (s *Session) PromptWith(text string, attachments []Attachment) (int, error)
 // runTurn sends a turn's session/prompt and ends the turn with the answer; it runs on a
 // goroutine of its own from PromptWith.
 func (s *Session) runTurn(conn *Conn, turn int, params PromptParams) {
+	defer s.turnWG.Done()
 	var res PromptResult
 	p, err := conn.Start(MethodSessionPrompt, params)
 	// A Stop before the prompt was on the wire left the cancel to us (see Stop): it must follow
@@ -212,6 +218,9 @@ func (s *Session) idleErr() error {
 
 // idleErrLocked says why a prompt cannot start now, or nil when the session is idle.
 func (s *Session) idleErrLocked() error {
+	if s.closing {
+		return ErrClosed
+	}
 	switch s.state {
 	case StateIdle:
 		return nil
@@ -346,15 +355,18 @@ func (s *Session) HardStop() error {
 
 // Close ends the session: a running turn is stopped first (as Stop does: its open permissions
 // are answered cancelled, so an agent blocked on one can end the turn), then the agent is
-// stopped with the stop ladder and the last events are delivered; the turn ends cancelled.
-// Safe to call more than once.
+// stopped with the stop ladder and the last events are delivered; the turn ends cancelled, and
+// its turn_end is delivered before Close returns. No turn starts once Close is called
+// (ErrClosed). Safe to call more than once.
 func (s *Session) Close() error {
+	s.mu.Lock()
+	s.closing = true
+	s.mu.Unlock()
 	if err := s.Stop(); err != nil {
 		s.cfg.Logf("session %s: %v", s.cfg.ID, err)
 	}
 	s.closeAgentSession()
 	s.mu.Lock()
-	s.closing = true
 	s.disarmHardStopLocked()
 	tr, watchDone := s.transport, s.watchDone
 	s.mu.Unlock()
@@ -362,6 +374,9 @@ func (s *Session) Close() error {
 		_ = tr.Close(s.cfg.CloseGrace)
 		<-watchDone
 	}
+	// The watch returns early while a turn is active: the turn's own goroutine ends it once the
+	// connection is gone, and its turn_end must reach the pump before the pump closes.
+	s.turnWG.Wait()
 	s.pump.close()
 	return nil
 }

@@ -1,0 +1,118 @@
+package acp_test
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"agentdesk/backend/acp"
+)
+
+// familyAgent is an agent as the Claude adapter is: it ignores EOF on stdin and SIGTERM, and it
+// has children: one in its process group, one that left it (setsid). It prints its pid and
+// theirs, then runs until killed.
+func familyAgent() {
+	signalIgnore()
+	inGroup := exec.Command("sleep", "300")
+	away := exec.Command("sleep", "300")
+	away.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	if inGroup.Start() != nil || away.Start() != nil {
+		os.Exit(2)
+	}
+	fmt.Printf("%d %d %d\n", os.Getpid(), inGroup.Process.Pid, away.Process.Pid)
+	time.Sleep(time.Hour)
+}
+
+// appStartingFamily acts as agentdesk: it starts the family agent under its supervisor, prints
+// the supervisor's pid and the family's, and waits to be killed.
+func appStartingFamily() {
+	acp.EnableSupervisor("/proc/self/exe")
+	p, err := acp.Start(acp.Command{Path: os.Args[0], Args: []string{"-test.run=^$"},
+		Env: append(os.Environ(), "ACPTEST_AGENT=family"), Dir: os.TempDir()})
+	if err != nil {
+		fmt.Println("error", err)
+		os.Exit(2)
+	}
+	line, err := bufio.NewReader(p).ReadString('\n')
+	if err != nil {
+		fmt.Printf("error: the agent said %q: %v; stderr: %s\n", line, err, p.StderrTail())
+		os.Exit(2)
+	}
+	fmt.Printf("%d %s", p.Pid(), line)
+	time.Sleep(time.Hour)
+}
+
+// TestAgentsDieWithAgentdesk: SIGKILL of agentdesk leaves no process of an agent behind — not
+// the agent that ignores EOF and SIGTERM, not its child in its group, not the one that left it.
+func TestAgentsDieWithAgentdesk(t *testing.T) {
+	app := exec.Command(os.Args[0], "-test.run=^$")
+	app.Env = append(os.Environ(), "ACPTEST_AGENT=app")
+	out, err := app.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	app.Stderr = os.Stderr
+	if err := app.Start(); err != nil {
+		t.Fatal(err)
+	}
+	line, err := bufio.NewReader(out).ReadString('\n')
+	if err != nil {
+		t.Fatalf("the app said %q: %v", line, err)
+	}
+	names := []string{"supervisor", "agent", "child in the group", "child that left the group"}
+	var pids [4]int
+	if n, _ := fmt.Sscanf(line, "%d %d %d %d", &pids[0], &pids[1], &pids[2], &pids[3]); n != 4 {
+		t.Fatalf("the app said %q", line)
+	}
+	// Held before the kill, a pidfd keeps naming the same process even if its pid is reused.
+	fds := make([]int, len(pids))
+	for i, pid := range pids {
+		fd, err := unix.PidfdOpen(pid, 0)
+		if err != nil {
+			t.Fatalf("%s (%d) is not running: %v", names[i], pid, err)
+		}
+		defer unix.Close(fd)
+		fds[i] = fd
+	}
+	if err := app.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	_ = app.Wait()
+	var alive []string
+	for i, fd := range fds {
+		if !pidfdExits(t, fd, 10*time.Second) {
+			alive = append(alive, fmt.Sprintf("%s (%d)", names[i], pids[i]))
+			_ = syscall.Kill(pids[i], syscall.SIGKILL)
+		}
+	}
+	if len(alive) > 0 {
+		t.Fatalf("still running 10 s after agentdesk was killed: %s", strings.Join(alive, ", "))
+	}
+}
+
+// pidfdExits waits up to d for the process behind a pidfd to end (it becomes readable then).
+func pidfdExits(t *testing.T, fd int, d time.Duration) bool {
+	t.Helper()
+	deadline := time.Now().Add(d)
+	for {
+		left := time.Until(deadline)
+		if left <= 0 {
+			return false
+		}
+		n, err := unix.Poll([]unix.PollFd{{Fd: int32(fd), Events: unix.POLLIN}}, int(left.Milliseconds())+1)
+		if err == unix.EINTR {
+			continue
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		return n > 0
+	}
+}
