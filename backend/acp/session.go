@@ -90,7 +90,7 @@ type Session struct {
 	closing        bool // Close was called: the exit is ours, not news
 	replaying      bool // session/load is replaying history we already have
 	caps           AgentCapabilities
-	watchDone      chan struct{} // closed when the current connection's watch has finished
+	watchDone      chan struct{}  // closed when the current connection's watch has finished
 	turnWG         sync.WaitGroup // the running turn's goroutine (runTurn): Close waits for it
 
 	// connGen counts the agent processes this session started or gave up on: Continue moves it
