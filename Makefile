@@ -1,8 +1,8 @@
 # Thin wrappers: every target delegates to scripts/, which run the idempotent scripts/setup.sh
-# first, so `make run` and `make test` work on a fresh machine. See docs/toolchain.md.
+# first, so `make run` and `make test` work on a fresh machine. See README.md.
 # WEBKIT_TAG=webkit2_41 make ... builds against WebKitGTK 4.1 (Debian 13 / Ubuntu 24.04).
 
-.PHONY: run test build build-dev package bench bindings e2e smoke setup clean icon
+.PHONY: run test build build-dev package bench bindings e2e smoke setup clean icon flake
 
 run:        ## set up, build and run the app (under Xvfb when there is no display)
 	scripts/run.sh
@@ -24,6 +24,9 @@ bench:      ## Go benchmarks, then the e2e perf script (numbers only, no timed a
 
 bindings:   ## regenerate frontend/wailsjs after changing bound Go methods/types
 	scripts/bindings.sh
+
+flake:      ## flake hunt: go test -race -count=$(COUNT) per package (PKG=./backend/acp COUNT=200)
+	scripts/flake.sh $(or $(PKG),./...) $(or $(COUNT),200)
 
 e2e:        ## headless Chromium against the dev-tag binary
 	scripts/e2e.sh

@@ -104,6 +104,22 @@ func openStore(ctx context.Context, path string, opts ...store.Option) (*store.S
 	return store.Open(ctx, path, opts...)
 }
 
+// openStoreForReading opens the database for the commands that only read it: as openStore,
+// else read-only when it cannot be written (a read-only copy can still be listed and shown).
+func openStoreForReading(ctx context.Context, path string) (*store.Store, error) {
+	st, err := openStore(ctx, path)
+	if err == nil {
+		return st, nil
+	}
+	if path == "" {
+		path, _ = store.DefaultPath()
+	}
+	if ro, roErr := store.OpenReadOnly(ctx, path); roErr == nil {
+		return ro, nil
+	}
+	return nil, err
+}
+
 func historyCommand(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("history", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -116,7 +132,7 @@ func historyCommand(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	masked := knownSecrets().Writer(stdout) // titles and snippets may quote a secret
 	defer masked.Flush()
 	stdout = masked
-	st, err := openStore(ctx, *db)
+	st, err := openStoreForReading(ctx, *db)
 	if err != nil {
 		fmt.Fprintf(stderr, "agentdesk history: %v\n", err)
 		return 1
@@ -154,7 +170,7 @@ func showCommand(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return 2
 	}
 	ctx := context.Background()
-	st, err := openStore(ctx, *db)
+	st, err := openStoreForReading(ctx, *db)
 	if err != nil {
 		fmt.Fprintf(stderr, "agentdesk show: %v\n", err)
 		return 1

@@ -32,7 +32,7 @@ type recorder struct {
 }
 
 func newRecorder(w *store.Writer, sessionID, agentID string, now func() time.Time) *recorder {
-	return &recorder{w: w, sessionID: sessionID, agentID: agentID, now: now, seqs: map[string]int{}, outcome: "running"}
+	return &recorder{w: w, sessionID: sessionID, agentID: agentID, now: now, seqs: map[string]int{}, outcome: store.OutcomeRunning}
 }
 
 // Record is called from the session's event goroutine, in seq order.

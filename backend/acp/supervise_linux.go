@@ -20,6 +20,7 @@ import (
 // supervisor: agentdesk's own binary re-executed, started in the agent's process group with a
 // parent-death signal. It starts the agent, mirrors its exit, and when agentdesk dies it kills
 // every process descended from it, including those that left the group (it is their subreaper).
+// Terminals the agents ask for run under one too.
 
 // superviseEnv marks a process started as a supervisor; its value is the pid of the agentdesk
 // that started it, so a stray variable in a user's environment never turns agentdesk into one.
@@ -112,7 +113,8 @@ func supervise(path string, argv []string) int {
 	for {
 		select {
 		case st := <-exited:
-			killDescendants() // as when agentdesk's own watcher kills the group of a leader gone
+			// What the agent leaves behind is agentdesk's to judge, as without a supervisor: it
+			// kills an agent's group when the agent exits, a terminal's when it is released.
 			return mirrorExit(st)
 		case sig := <-sigs:
 			if sig == parentGone && os.Getppid() != ppid {

@@ -112,6 +112,7 @@ func startTerminal(id string, cmd Command, limit int, onChange func(TerminalView
 	c.Dir, c.Env = cmd.Dir, cmd.Env
 	c.Stdout, c.Stderr = w, w // an *os.File: Wait does not wait for the pipe to be drained
 	c.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	superviseCmd(c) // dies with agentdesk (supervise_linux.go)
 	err = c.Start()
 	w.Close()
 	if err != nil {

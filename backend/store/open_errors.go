@@ -36,6 +36,27 @@ func openError(path string, err error) error {
 	return fmt.Errorf("open history database %q: %w; %s", path, err, hint)
 }
 
+// lockedByAgentdesk is a busy error while other agentdesk processes have the database open.
+type lockedByAgentdesk struct {
+	pids []int
+	err  error
+}
+
+func (e *lockedByAgentdesk) Error() string { return e.err.Error() }
+func (e *lockedByAgentdesk) Unwrap() error { return e.err }
+
+// explainBusy marks a busy error of the database at path with the other agentdesk processes
+// that have it open, if any: then it is they, not "another program", that hold the lock.
+func explainBusy(path string, err error) error {
+	if err == nil || !busy(err) {
+		return err
+	}
+	if pids := otherHolders(path); len(pids) > 0 {
+		return &lockedByAgentdesk{pids: pids, err: err}
+	}
+	return err
+}
+
 // Advice says what the user can do about a failed read or write of the history, for the
 // causes a user can fix, or returns "". The app shows it with write errors while it runs.
 func Advice(err error) string {
@@ -44,6 +65,11 @@ func Advice(err error) string {
 		return "the disk is full: free some space"
 	case denied(err):
 		return "the history file cannot be written: check its permissions and that the disk is not read-only"
+	case errors.As(err, new(*lockedByAgentdesk)):
+		var l *lockedByAgentdesk
+		errors.As(err, &l)
+		return fmt.Sprintf("another agentdesk (process %d: a window or a command) is writing to the history: "+
+			"let it finish, or quit it", l.pids[0])
 	case busy(err):
 		return "another program keeps the database locked: close it"
 	case damaged(err):

@@ -72,6 +72,9 @@ const (
 	DirectionOut = "out"
 )
 
+// OutcomeRunning is the outcome of a session while it is live, until its first turn ends.
+const OutcomeRunning = "running"
+
 // OutcomeInterrupted is the outcome (and turn stop reason) Open writes for sessions whose
 // turn was still open when the previous process died.
 const OutcomeInterrupted = "interrupted"

@@ -199,6 +199,9 @@ func (s *Store) RenameSession(ctx context.Context, id, title string) error {
 
 // await queues o to be committed at once and waits for the result r receives.
 func (s *Store) await(ctx context.Context, o op, r *reply) error {
+	if s.w == nil {
+		return fmt.Errorf("%s: %w", o, ErrReadOnly)
+	}
 	if !s.w.tryEnqueue(o, true) {
 		return fmt.Errorf("%s: %w", o, ErrClosed)
 	}

@@ -150,8 +150,10 @@ func open(ctx context.Context, path string, cfg config) (*Store, error) {
 	live, err := prepare(ctx, db, path, cfg.now)
 	if err != nil {
 		db.Close()
-		return nil, openError(path, err)
+		return nil, openError(path, explainBusy(path, err))
 	}
+	onError := cfg.onError
+	cfg.onError = func(err error) { onError(explainBusy(path, err)) }
 	s := &Store{path: path, scoreHits: cfg.scoreHits, db: db, live: live}
 	s.w = newWriter(db, cfg)
 	return s, nil
@@ -162,12 +164,17 @@ func open(ctx context.Context, path string, cfg config) (*Store, error) {
 // Calling it again returns the same result.
 func (s *Store) Close() error {
 	s.closeOnce.Do(func() {
-		werr := s.w.close()
+		var werr error
+		if s.w != nil { // nil when opened read-only
+			werr = s.w.close()
+		}
 		if err := s.db.Close(); err != nil {
 			werr = errors.Join(werr, err)
 		}
-		if err := s.live.release(); err != nil {
-			werr = errors.Join(werr, err)
+		if s.live != nil {
+			if err := s.live.release(); err != nil {
+				werr = errors.Join(werr, err)
+			}
 		}
 		if werr != nil {
 			s.closeErr = fmt.Errorf("close history database %q: %w", s.path, werr)
@@ -179,7 +186,8 @@ func (s *Store) Close() error {
 // Path returns the path given to Open.
 func (s *Store) Path() string { return s.path }
 
-// Writer returns the store's single writer. It is the same value on every call.
+// Writer returns the store's single writer. It is the same value on every call; nil for a
+// store opened with OpenReadOnly.
 func (s *Store) Writer() *Writer { return s.w }
 
 // createFile creates path's folder (0700) and an empty file (0600) if they are missing, so
@@ -276,8 +284,11 @@ func markInterrupted(ctx context.Context, db *sql.DB, at time.Time) error {
 		return fmt.Errorf("mark interrupted turns: %w", err)
 	}
 	defer tx.Rollback()
+	// A session still "running" was live when its process died, also one killed before its
+	// first turn (it has no open turn to tell).
 	if _, err := tx.ExecContext(ctx, `UPDATE sessions SET outcome = ?
-		WHERE id IN (SELECT session_id FROM turns WHERE ended_at IS NULL)`, OutcomeInterrupted); err != nil {
+		WHERE outcome = ? OR id IN (SELECT session_id FROM turns WHERE ended_at IS NULL)`,
+		OutcomeInterrupted, OutcomeRunning); err != nil {
 		return fmt.Errorf("mark interrupted sessions: %w", err)
 	}
 	if _, err := tx.ExecContext(ctx, `UPDATE turns SET ended_at = ?, stop_reason = ?

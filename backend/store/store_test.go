@@ -17,6 +17,9 @@ func TestMain(m *testing.M) {
 	if path := os.Getenv(crashChildEnv); path != "" {
 		crashChild(path) // never returns: killed by the parent test
 	}
+	if path := os.Getenv(holderEnv); path != "" {
+		holdWriteLock(path) // never returns
+	}
 	os.Exit(m.Run())
 }
 

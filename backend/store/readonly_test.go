@@ -1,0 +1,179 @@
+//go:build unix
+
+package store
+
+import (
+	"bufio"
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"agentdesk/internal/asnobody"
+)
+
+// TestReadOnlyCopyCanBeListed: a history the user may not write (a read-only folder, as for a
+// copy on a read-only disk) is still listed and printed through OpenReadOnly, and nothing is
+// created next to it.
+func TestReadOnlyCopyCanBeListed(t *testing.T) {
+	if asnobody.Rerun(t) {
+		return
+	}
+	ctx := context.Background()
+	dir := t.TempDir()
+	path := filepath.Join(dir, "history.db")
+	s := openTestAt(t, path)
+	s.Writer().CreateSession(Session{ID: "s1", Title: "kept", AgentName: "demo", Outcome: "end_turn"})
+	s.Writer().StartTurn(Turn{SessionID: "s1", Turn: 1, Prompt: "hello"})
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	for _, leftover := range []string{"-wal", "-shm", ".lock"} {
+		os.Remove(path + leftover) // a copy is the database file alone
+	}
+	names := dirListing(t, dir)
+	if err := os.Chmod(path, 0o400); err != nil {
+		t.Fatal(err)
+	}
+	readOnlyDir(t, dir)
+
+	ro, err := OpenReadOnly(ctx, path)
+	if err != nil {
+		t.Fatalf("OpenReadOnly: %v", err)
+	}
+	rows, err := ro.ListSessions(ctx, "", 10)
+	if err != nil || len(rows) != 1 || rows[0].Title != "kept" {
+		t.Fatalf("ListSessions = %+v, %v; want the one session", rows, err)
+	}
+	if _, turns, _, err := ro.Session(ctx, "s1"); err != nil || len(turns) != 1 || turns[0].Prompt != "hello" {
+		t.Fatalf("Session = %+v, %v", turns, err)
+	}
+	if err := ro.RenameSession(ctx, "s1", "new"); !errors.Is(err, ErrReadOnly) {
+		t.Fatalf("RenameSession on a read-only store = %v, want ErrReadOnly", err)
+	}
+	if err := ro.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if got := dirListing(t, dir); strings.Join(got, ",") != strings.Join(names, ",") {
+		t.Fatalf("the folder changed: %v, was %v", got, names)
+	}
+}
+
+// TestReadOnlyRefusesAnOlderSchema: reading needs the migrations, which need writing.
+func TestReadOnlyRefusesAnOlderSchema(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "history.db")
+	s := openTestAt(t, path)
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	db, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec(`PRAGMA user_version = 1`); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	_, err = OpenReadOnly(context.Background(), path)
+	if err == nil || !strings.Contains(err.Error(), "older agentdesk") || !strings.Contains(err.Error(), "write access") {
+		t.Fatalf("OpenReadOnly of an old file = %v, want the older-schema advice", err)
+	}
+}
+
+// TestSessionKilledBeforeItsFirstTurnIsInterrupted: a session whose process died before it
+// had a turn does not stay "running" for ever.
+func TestSessionKilledBeforeItsFirstTurnIsInterrupted(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "history.db")
+	s := openTestAt(t, path)
+	s.Writer().CreateSession(Session{ID: "never", Title: "New session", Outcome: OutcomeRunning})
+	s.Writer().CreateSession(Session{ID: "done", Title: "ended", Outcome: "end_turn"})
+	if err := s.Writer().Flush(ctx); err != nil {
+		t.Fatal(err)
+	}
+	s.live.release() // as a SIGKILL drops the lock, without closing the store
+	s.live = nil
+	again := openTestAt(t, path)
+	rows, err := again.ListSessions(ctx, "", 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, r := range rows {
+		got[r.ID] = r.Outcome
+	}
+	if got["never"] != OutcomeInterrupted || got["done"] != "end_turn" {
+		t.Fatalf("outcomes after the crash = %v, want never: interrupted, done: end_turn", got)
+	}
+}
+
+const holderEnv = "STORE_TEST_HOLDER"
+
+// holdWriteLock is a child process that acts as another agentdesk: it opens the store at path,
+// holds SQLite's write lock, says "ready" and waits for its stdin to close.
+func holdWriteLock(path string) {
+	ctx := context.Background()
+	s, err := Open(ctx, path)
+	if err != nil {
+		fmt.Println("error", err)
+		os.Exit(1)
+	}
+	conn, err := s.db.Conn(ctx)
+	if err == nil {
+		_, err = conn.ExecContext(ctx, `BEGIN IMMEDIATE`)
+	}
+	if err != nil {
+		fmt.Println("error", err)
+		os.Exit(1)
+	}
+	fmt.Println("ready")
+	_, _ = bufio.NewReader(os.Stdin).ReadString('\n')
+	os.Exit(0)
+}
+
+// TestLockHeldByAnotherAgentdesk: when another agentdesk keeps the history locked, the advice
+// says so and names it, instead of blaming "another program".
+func TestLockHeldByAnotherAgentdesk(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "history.db")
+	s := openTestAt(t, path)
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	child := exec.Command(os.Args[0], "-test.run=^$")
+	child.Env = append(os.Environ(), holderEnv+"="+path)
+	stdin, _ := child.StdinPipe()
+	out, _ := child.StdoutPipe()
+	if err := child.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { stdin.Close(); child.Wait() }()
+	if line, _ := bufio.NewReader(out).ReadString('\n'); line != "ready\n" {
+		t.Fatalf("the other agentdesk said %q", line)
+	}
+
+	errs := make(chan error, 10)
+	st, err := Open(ctx, path, WithErrorHandler(func(err error) { errs <- err }))
+	if err == nil {
+		defer st.Close()
+		st.Writer().CreateSession(Session{ID: "s", Title: "t"})
+		flushCtx, cancel := context.WithTimeout(ctx, time.Minute)
+		defer cancel()
+		_ = st.Writer().Flush(flushCtx)
+		select {
+		case err = <-errs:
+		default:
+			t.Fatal("a write under another agentdesk's lock reported no error")
+		}
+	}
+	want := fmt.Sprintf("another agentdesk (process %d", child.Process.Pid)
+	if advice := Advice(err); !strings.Contains(advice, want) {
+		t.Fatalf("advice %q for %v; want it to say %q", advice, err, want)
+	}
+}
