@@ -254,12 +254,14 @@ func runCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	ctx := context.Background()
 	health := newHistoryHealth()
+	health.describe = describeCLIHistoryError
 	defer health.close()
+	saved := true // the session is in the history, whole: else the exit code says it is not
 	st, err := openStore(ctx, *db, store.WithErrorHandler(health.report))
 	if err != nil {
 		// The turn still runs; it is just not saved.
 		fmt.Fprintf(stderr, "agentdesk run: the session will not be saved: %v\n", err)
-		st = nil
+		st, saved = nil, false
 	} else {
 		defer st.Close()
 	}
@@ -308,21 +310,45 @@ func runCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			}
 		})
 	}
-	defer func() {
-		closeCtx, cancel := context.WithTimeout(ctx, 30*time.Second)
-		defer cancel()
-		if !health.Status().Saving {
-			// A last try while the session is still in the hub: it saves the whole of it.
-			if err := health.Retry(closeCtx); err != nil {
-				fmt.Fprintf(stderr, "agentdesk run: the session was not saved in full: %s\n", describeHistoryError(err))
-			}
-		}
-		if err := hub.CloseAll(closeCtx); err != nil && health.Status().Saving {
-			fmt.Fprintf(stderr, "agentdesk run: saving the session: %v\n", err)
-		}
+	code := func() int {
+		defer close(done)
+		return driveTurn(sess, prompt, *policy, *cancelAfter, events, bufio.NewReader(stdin), out, stderr)
 	}()
-	defer close(done)
-	return driveTurn(sess, prompt, *policy, *cancelAfter, events, bufio.NewReader(stdin), out, stderr)
+	closeCtx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	if !health.Status().Saving {
+		// A last try while the session is still in the hub: it saves the whole of it.
+		if err := health.Retry(closeCtx); err != nil {
+			fmt.Fprintf(stderr, "agentdesk run: the session was not saved in full: %s\n", describeCLIHistoryError(err))
+			saved = false
+		}
+	}
+	if err := hub.CloseAll(closeCtx); err != nil && health.Status().Saving {
+		fmt.Fprintf(stderr, "agentdesk run: saving the session: %v\n", err)
+		saved = false
+	}
+	if code == 0 && !saved {
+		return exitNotSaved
+	}
+	return code
+}
+
+// exitNotSaved is run's exit code when the turn ended well but the session is not (wholly) in
+// the history.
+const exitNotSaved = 3
+
+// describeCLIHistoryError is the command line's message for a failed write of the history.
+func describeCLIHistoryError(err error) string {
+	what := "saving the session failed"
+	switch advice := store.Advice(err); {
+	case store.Damaged(err):
+		what += ": the history file is damaged: move it away, or give another file with --db"
+	case advice != "":
+		what += ": " + advice
+	default:
+		what += fmt.Sprintf(" (%v)", err)
+	}
+	return what + "; the turn goes on, and agentdesk tries again every 15 s"
 }
 
 // driveTurn waits for the session to start, sends the prompt, answers permissions by policy,
@@ -336,7 +362,8 @@ func driveTurn(sess *acp.Session, prompt, policy string, cancelAfter time.Durati
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
 	defer signal.Stop(sigs)
 	var timeout <-chan time.Time
-	sent, stopped := false, false
+	sent, stopped, noAnswer := false, false, false
+	unanswerable := make(chan struct{}, 1) // a permission could not be asked: stdin is at its end
 	stop := func() {
 		stopped = true
 		_ = sess.Stop()
@@ -361,8 +388,11 @@ func driveTurn(sess *acp.Session, prompt, policy string, cancelAfter time.Durati
 					return 1
 				}
 			case acp.EventPermission:
-				go answerPermission(sess, ev, policy, in, stdout)
+				go answerPermission(sess, ev, policy, in, stdout, unanswerable)
 			case acp.EventTurnEnd:
+				if noAnswer {
+					return 1 // stopped because nobody could be asked
+				}
 				// The printer wrote the stop reason, in order with the events before it.
 				if ev.StopReason == acp.StopEndTurn || ev.StopReason == acp.StopCancelled {
 					return 0
@@ -371,6 +401,13 @@ func driveTurn(sess *acp.Session, prompt, policy string, cancelAfter time.Durati
 					fmt.Fprintf(stderr, "agentdesk run: %s\n", ev.Message)
 				}
 				return 1
+			}
+		case <-unanswerable:
+			if !noAnswer {
+				noAnswer = true
+				fmt.Fprintln(stderr, "agentdesk run: a permission needs an answer, but there is no terminal to ask on "+
+					"(stdin is closed): stopping the turn; give --permissions allow or reject to decide without asking")
+				stop()
 			}
 		case <-timeout:
 			timeout = nil
@@ -388,8 +425,9 @@ func driveTurn(sess *acp.Session, prompt, policy string, cancelAfter time.Durati
 }
 
 // answerPermission answers one request by policy, or asks on the terminal and waits (no
-// timeout: a person is deciding; Stop still cancels the request).
-func answerPermission(sess *acp.Session, ev acp.Event, policy string, in *bufio.Reader, stdout *printer) {
+// timeout: a person is deciding; Stop still cancels the request). When stdin ends before an
+// answer, it tells unanswerable (without blocking) and leaves the request to Stop.
+func answerPermission(sess *acp.Session, ev acp.Event, policy string, in *bufio.Reader, stdout *printer, unanswerable chan<- struct{}) {
 	choice := acp.PolicyOption(policy, ev.Options)
 	if policy == "ask" {
 		for choice == "" {
@@ -403,7 +441,11 @@ func answerPermission(sess *acp.Session, ev acp.Event, policy string, in *bufio.
 			if _, scanErr := fmt.Sscanf(strings.TrimSpace(line), "%d", &n); scanErr == nil && n >= 1 && n <= len(ev.Options) {
 				choice = ev.Options[n-1].ID
 			} else if err != nil {
-				return // no terminal to ask: leave it open for Stop
+				select { // no terminal to ask: driveTurn stops the turn, which cancels the request
+				case unanswerable <- struct{}{}:
+				default:
+				}
+				return
 			}
 		}
 	}

@@ -33,8 +33,9 @@ const historyStatusEvent = "history:status"
 // of every live session, so what the failed writes lost comes back (the raw protocol journal of
 // that time does not). Safe for concurrent use.
 type historyHealth struct {
-	after func(time.Duration) <-chan time.Time
-	now   func() time.Time
+	after    func(time.Duration) <-chan time.Time
+	now      func() time.Time
+	describe func(error) string // words a failed write for its user (set before any report)
 
 	mu      sync.Mutex
 	flush   func(ctx context.Context) error // store.Writer.Flush
@@ -50,7 +51,7 @@ type historyHealth struct {
 // newHistoryHealth returns a health that only counts reports until set wires it up (the
 // store's error handler exists before the store, and the hub after it).
 func newHistoryHealth() *historyHealth {
-	return &historyHealth{after: time.After, now: time.Now, status: HistoryStatus{Saving: true},
+	return &historyHealth{after: time.After, now: time.Now, describe: describeHistoryError, status: HistoryStatus{Saving: true},
 		flush: func(context.Context) error { return nil }, resave: func() {}, tell: func(HistoryStatus) {},
 		done: make(chan struct{})}
 }
@@ -70,7 +71,7 @@ func (h *historyHealth) report(err error) {
 		h.mu.Unlock()
 		return
 	}
-	h.status = HistoryStatus{Problem: describeHistoryError(err), Since: h.now().UnixMilli()}
+	h.status = HistoryStatus{Problem: h.describe(err), Since: h.now().UnixMilli()}
 	h.spells++
 	st, spell, tell := h.status, h.spells, h.tell
 	h.mu.Unlock()
@@ -78,10 +79,12 @@ func (h *historyHealth) report(err error) {
 	tell(st)
 }
 
-// describeHistoryError is the one user message for a failed write.
+// describeHistoryError is the window's one message for a failed write.
 func describeHistoryError(err error) string {
 	what := "Saving the history failed"
-	if advice := store.Advice(err); advice != "" {
+	if store.Damaged(err) {
+		what += ": the history file is damaged: quit agentdesk, which sets it aside when it starts again"
+	} else if advice := store.Advice(err); advice != "" {
 		what += ": " + advice
 	} else {
 		what += fmt.Sprintf(" (%v)", err)

@@ -57,8 +57,13 @@ func explainBusy(path string, err error) error {
 	return err
 }
 
+// Damaged reports whether err says the history file is damaged. What to do then depends on
+// who asks: the window sets a damaged file aside when it starts (OpenOrRecover), the command
+// line does not.
+func Damaged(err error) bool { return damaged(err) }
+
 // Advice says what the user can do about a failed read or write of the history, for the
-// causes a user can fix, or returns "". The app shows it with write errors while it runs.
+// causes a user can fix, or returns "". For a damaged file it only says so (see Damaged). The app shows it with write errors while it runs.
 func Advice(err error) string {
 	switch {
 	case diskFull(err):
@@ -73,7 +78,7 @@ func Advice(err error) string {
 	case busy(err):
 		return "another program keeps the database locked: close it"
 	case damaged(err):
-		return "the history file is damaged: quit agentdesk, which sets it aside when it starts again"
+		return "the history file is damaged"
 	case sqliteCode(err) == sqlite3.SQLITE_IOERR:
 		return "the disk reported a write error: check that it has room and is healthy"
 	}
