@@ -270,7 +270,8 @@ func runCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	out := newPrinter(stdout)
 	events := make(chan acp.Event, 64)
 	done := make(chan struct{}) // closed once nobody reads events any more
-	sess, _, err := hub.Start(StartRequest{AgentID: *agentID, Cwd: *cwd, AuthMethod: *auth, HardStopAfter: *hardAfter}, acp.EmitterFunc(func(ev acp.Event) {
+	sess, _, err := hub.Start(StartRequest{AgentID: *agentID, Cwd: *cwd, AuthMethod: *auth, HardStopAfter: *hardAfter,
+		RawEvents: true}, acp.EmitterFunc(func(ev acp.Event) { // the printer writes through maskedOut
 		out.print(ev)
 		if ev.Kind == acp.EventPermission || ev.Kind == acp.EventTurnEnd || ev.Kind == acp.EventState {
 			select {
