@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -126,4 +127,53 @@ func secretCells(t *testing.T, s testStore) int {
 		n += hits
 	}
 	return n
+}
+
+// Redact runs between the writer's batches: a reply streamed while passes run loses no text,
+// ends masked whole, and the index stays consistent with it.
+func TestRedactWhileTheWriterStreams(t *testing.T) {
+	s := openTest(t)
+	w := s.Writer()
+	w.CreateSession(Session{ID: "s1", Title: "stream"})
+	w.UpsertEntry(Entry{SessionID: "s1", EntryID: "a", Kind: "agent", Text: "start "})
+	flush(t, s.Store)
+	const chunks = 50
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for i := range chunks {
+			w.AppendText("s1", "a", fmt.Sprintf("w%d %s ", i, clearValue))
+			if i%10 == 0 {
+				_ = w.Flush(context.Background()) // let batches interleave with the passes
+			}
+		}
+	}()
+	passes := 0
+	for running := true; running; passes++ {
+		select {
+		case <-done:
+			running = false
+		default:
+		}
+		if _, _, err := s.Redact(context.Background(), Redaction{Values: []string{clearValue}, Mask: hide}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	flush(t, s.Store)
+	if _, _, err := s.Redact(context.Background(), Redaction{Values: []string{clearValue}, Mask: hide}); err != nil {
+		t.Fatal(err)
+	}
+	var text string
+	if err := s.db.QueryRow(`SELECT text FROM entries WHERE entry_id = 'a'`).Scan(&text); err != nil {
+		t.Fatal(err)
+	}
+	var want strings.Builder
+	want.WriteString("start ")
+	for i := range chunks {
+		fmt.Fprintf(&want, "w%d %s ", i, hidden)
+	}
+	if text != want.String() {
+		t.Fatalf("after %d passes the text is\n%q\nwant\n%q", passes, text, want.String())
+	}
+	checkIndex(t, s, map[string]string{clearValue: "", "w49": "s1", "start": "s1"})
 }
