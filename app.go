@@ -7,6 +7,7 @@ import (
 	"log"
 	"os"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/wailsapp/wails/v2/pkg/runtime"
@@ -34,6 +35,9 @@ type App struct {
 	attention *desktopAttention // OS notifications and the urgency hint (notify_app.go); nil = none
 
 	saveDialog saveDialogFunc // runtime.SaveFileDialog (export_app.go); swapped in tests
+
+	historyMasked chan struct{}  // closed once the old history's secrets are masked (historymask.go)
+	masking       sync.WaitGroup // passes over the history that shutdown waits for
 }
 
 // NewApp creates the App with the Wails runtime wired in; startup opens the store.
@@ -77,7 +81,7 @@ func (a *App) init(ctx context.Context) error {
 	if a.agents, agentsErr = openCatalog(agents.List(agents.Self(), demoArgs(), base), base); agentsErr != nil {
 		log.Printf("agentdesk: %v", agentsErr)
 	}
-	go a.agents.LearnSecrets() // exports of earlier sessions are masked too
+	a.startHistoryMasking(ctx) // reads the stored secrets: exports of earlier sessions are masked too
 	a.hub = NewHub(a.store, a.agents, log.Printf)
 	if a.store != nil {
 		a.health.set(a.store.Writer().Flush, a.hub.Resave, func(st HistoryStatus) { a.emit(a.ctx, historyStatusEvent, st) })
@@ -110,6 +114,7 @@ func (a *App) shutdown(ctx context.Context) {
 	if err := a.hub.CloseAll(ctx); err != nil {
 		log.Printf("agentdesk: saving the last changes: %v", err)
 	}
+	a.masking.Wait() // a pass half done would leave values in clear until the next start
 	if a.store != nil {
 		_ = a.store.Close()
 	}

@@ -113,7 +113,8 @@ func historyCommand(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return 2
 	}
 	ctx := context.Background()
-	masked := knownSecrets().Writer(stdout) // titles and snippets may quote a secret
+	mask, learned := knownSecrets()
+	masked := mask.Writer(stdout) // anything else printed may quote a secret too
 	defer masked.Flush()
 	stdout = masked
 	st, err := openStore(ctx, *db)
@@ -122,6 +123,9 @@ func historyCommand(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return 1
 	}
 	defer st.Close()
+	if _, err := maskOldHistory(ctx, st, mask, func() error { return learned }); err != nil {
+		fmt.Fprintf(stderr, "agentdesk history: %v\n", err)
+	}
 	rows, err := st.ListSessions(ctx, *search, 1000)
 	if err != nil {
 		fmt.Fprintf(stderr, "agentdesk history: %v\n", err)
@@ -133,9 +137,10 @@ func historyCommand(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	}
 	for _, r := range rows {
 		fmt.Fprintf(stdout, "%s  %s  %-12s %-24s %d turn(s)  %s  %s\n", r.ID, r.UpdatedAt.Local().Format("2006-01-02 15:04"),
-			r.Outcome, r.AgentName, r.Turns, r.Cwd, r.Title)
+			r.Outcome, r.AgentName, r.Turns, r.Cwd, mask.Mask(r.Title))
 		if r.Snippet != "" {
-			fmt.Fprintf(stdout, "    %s\n", r.Snippet)
+			// The match markers may cut a value in pieces that the writer would not recognise.
+			fmt.Fprintf(stdout, "    %s\n", maskSnippet(mask, r.Snippet))
 		}
 	}
 	return 0
@@ -154,12 +159,16 @@ func showCommand(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return 2
 	}
 	ctx := context.Background()
+	mask, learned := knownSecrets()
 	st, err := openStore(ctx, *db)
 	if err != nil {
 		fmt.Fprintf(stderr, "agentdesk show: %v\n", err)
 		return 1
 	}
 	defer st.Close()
+	if _, err := maskOldHistory(ctx, st, mask, func() error { return learned }); err != nil {
+		fmt.Fprintf(stderr, "agentdesk show: %v\n", err)
+	}
 	id, err := resolveSessionID(ctx, st, fs.Arg(0))
 	if err != nil {
 		fmt.Fprintf(stderr, "agentdesk show: %v\n", err)
@@ -168,7 +177,7 @@ func showCommand(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	s, turns, entries, err := st.Session(ctx, id)
 	if err == nil {
 		var out string
-		if out, err = exportSession(knownSecrets(), s, turns, entries, *format); err == nil {
+		if out, err = exportSession(mask, s, turns, entries, *format); err == nil {
 			fmt.Fprint(stdout, out)
 			return 0
 		}
@@ -178,11 +187,11 @@ func showCommand(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 }
 
 // knownSecrets is a masker that knows every secret value stored for the agents, for commands
-// that print saved sessions.
-func knownSecrets() *agents.Masker {
+// that print saved sessions, and why it may know fewer (catalog.LearnSecrets).
+func knownSecrets() (*agents.Masker, error) {
 	cat, _ := openCatalog(nil, nil)
-	cat.LearnSecrets()
-	return cat.Masker()
+	err := cat.LearnSecrets()
+	return cat.Masker(), err
 }
 
 // resolveSessionID accepts a whole id or a prefix that matches exactly one saved session.
@@ -266,6 +275,11 @@ func runCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	defer maskedErr.Flush()
 	defer maskedOut.Flush()
 	stdout, stderr = maskedOut, maskedErr
+	if st != nil {
+		if _, err := maskOldHistory(ctx, st, cat.Masker(), cat.LearnSecrets); err != nil {
+			fmt.Fprintf(stderr, "agentdesk run: %v\n", err)
+		}
+	}
 	hub := NewHub(st, cat, func(string, ...any) {})
 	out := newPrinter(stdout)
 	events := make(chan acp.Event, 64)
