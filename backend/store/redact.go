@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -113,12 +114,15 @@ func redactTx(ctx context.Context, conn *sql.Conn, r Redaction, now int64) (int,
 	// The entries' search index is kept by the writer's own rules (searchindex.go): touch
 	// before each change, one sync at the end.
 	b := &batchTx{tx: tx, stmts: map[string]*sql.Stmt{}, msgSeq: map[string]int64{}}
-	values, err := json.Marshal(r.Values)
+	values, err := json.Marshal(slices.DeleteFunc(slices.Clone(r.Values), func(v string) bool { return v == "" }))
 	if err != nil {
 		return 0, false, err
 	}
 	n := 0
 	for _, t := range redactedColumns {
+		if string(values) == "[]" {
+			break // nothing to find: no need to read the history (a pass with no secret yet)
+		}
 		changed, err := redactTable(ctx, b, t.table, t.columns, string(values), r.Mask)
 		if err != nil {
 			return 0, false, fmt.Errorf("%s: %w", t.table, err)

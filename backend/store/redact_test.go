@@ -78,6 +78,13 @@ func TestRedactMasksEveryTextColumnAndTheIndexOnce(t *testing.T) {
 	if done, err := s.Redacted(ctx, "pass"); !done || err != nil {
 		t.Fatalf("Redacted after the pass: %v, %v", done, err)
 	}
+	// A pass with nothing to find is recorded all the same.
+	if n, ran, err := s.Redact(ctx, Redaction{Mask: hide, Once: "empty"}); n != 0 || !ran || err != nil {
+		t.Fatalf("a pass without values: %d rows, ran %v, %v", n, ran, err)
+	}
+	if done, err := s.Redacted(ctx, "empty"); !done || err != nil {
+		t.Fatalf("Redacted after a pass without values: %v, %v", done, err)
+	}
 	// An unnamed pass runs each time.
 	if n, ran, err := s.Redact(ctx, Redaction{Values: []string{clearValue}, Mask: hide}); n != 1 || !ran || err != nil {
 		t.Fatalf("an unnamed pass: %d rows, ran %v, %v; want the later session", n, ran, err)
