@@ -144,7 +144,10 @@ func TestSecretsAreMaskedInEveryExportPath(t *testing.T) {
 	}
 	opened, _ := a.OpenHistory(info.SessionID)
 	openedJSON, _ := json.Marshal(opened)
-	found, _ := a.ListHistory(token) // full-text search: the snippet quotes the match
+	if found, err := a.ListHistory(token); err != nil || len(found) != 0 {
+		t.Fatalf("a search for the secret found %+v, %v: the index must not know it", found, err)
+	}
+	found, _ := a.ListHistory("see token") // full-text search: the snippet quotes the match
 	foundJSON, _ := json.Marshal(found)
 	rec.mu.Lock()
 	liveJSON, _ := json.Marshal(rec.all) // what the page was sent while the turn ran

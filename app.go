@@ -7,6 +7,7 @@ import (
 	"log"
 	"os"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/wailsapp/wails/v2/pkg/runtime"
@@ -34,6 +35,9 @@ type App struct {
 	attention *desktopAttention // OS notifications and the urgency hint (notify_app.go); nil = none
 
 	saveDialog saveDialogFunc // runtime.SaveFileDialog (export_app.go); swapped in tests
+
+	historyMasked chan struct{}  // closed once the old history's secrets are masked (historymask.go)
+	masking       sync.WaitGroup // passes over the history that shutdown waits for
 }
 
 // NewApp creates the App with the Wails runtime wired in; startup opens the store.
@@ -77,7 +81,7 @@ func (a *App) init(ctx context.Context) error {
 	if a.agents, agentsErr = openCatalog(agents.List(agents.Self(), demoArgs(), base), base); agentsErr != nil {
 		log.Printf("agentdesk: %v", agentsErr)
 	}
-	go a.agents.LearnSecrets() // exports of earlier sessions are masked too
+	a.startHistoryMasking(ctx) // reads the stored secrets: exports of earlier sessions are masked too
 	a.hub = NewHub(a.store, a.agents, log.Printf)
 	if a.store != nil {
 		a.health.set(a.store.Writer().Flush, a.hub.Resave, func(st HistoryStatus) { a.emit(a.ctx, historyStatusEvent, st) })
@@ -110,6 +114,7 @@ func (a *App) shutdown(ctx context.Context) {
 	if err := a.hub.CloseAll(ctx); err != nil {
 		log.Printf("agentdesk: saving the last changes: %v", err)
 	}
+	a.masking.Wait() // a pass half done would leave values in clear until the next start
 	if a.store != nil {
 		_ = a.store.Close()
 	}
@@ -139,28 +144,28 @@ func (a *App) StartSession(agentID, cwd string) (SessionInfo, error) {
 	return info, err
 }
 
-// pageEmitter sends a session's events to the page under acp.EventName, secrets masked
+// pageEmitter sends a session's events to the page under acp.EventName. They arrive with the
+// secrets masked: the hub masks a session's events before the history and the page see them
 // (liveMasker). A batch goes as one Wails event with one payload per session event (the page's
 // listener receives them all, in order): during a stream that is one message per flush
 // instead of one per event.
 type pageEmitter struct {
-	a    *App
-	mask *liveMasker
+	a *App
 }
 
 // pageEmitter returns a new session's emitter.
 func (a *App) pageEmitter() *pageEmitter {
-	return &pageEmitter{a: a, mask: newLiveMasker(a.agents.Masker())}
+	return &pageEmitter{a: a}
 }
 
 // Emit sends one event.
-func (p *pageEmitter) Emit(ev acp.Event) { p.a.emit(p.a.ctx, acp.EventName, p.mask.event(ev)) }
+func (p *pageEmitter) Emit(ev acp.Event) { p.a.emit(p.a.ctx, acp.EventName, ev) }
 
 // EmitBatch sends evs as one message.
 func (p *pageEmitter) EmitBatch(evs []acp.Event) {
 	data := make([]interface{}, len(evs))
 	for i, ev := range evs {
-		data[i] = p.mask.event(ev)
+		data[i] = ev
 	}
 	p.a.emit(p.a.ctx, acp.EventName, data...)
 }
@@ -352,7 +357,7 @@ func (a *App) RenameHistory(id, title string) error {
 		return errors.New("a session needs a title: type one, or press Esc to keep the old one")
 	}
 	a.hub.Renamed(id)
-	if err := a.store.RenameSession(a.ctx, id, title); err != nil {
+	if err := a.store.RenameSession(a.ctx, id, a.agents.Masker().Mask(title)); err != nil { // saved masked, as all text
 		return fmt.Errorf("could not rename session %s: %w", id, err)
 	}
 	return nil

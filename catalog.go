@@ -25,6 +25,11 @@ type catalog struct {
 	file    *agents.ConfigFile
 	secrets agents.SecretStore
 	masker  *agents.Masker
+	// stored, if set, is told the values Save and SetLoginSecrets have just stored (the app
+	// masks them in the history, which may hold them from before they were secrets). Set it
+	// before the catalog is shared; it is called with the catalog's lock held and must not
+	// call the catalog.
+	stored func(values []string)
 
 	mu      sync.Mutex
 	cfg     agents.Config
@@ -135,8 +140,10 @@ func (c *catalog) IsSet(agentID, name string) bool {
 }
 
 // LearnSecrets reads every stored secret into the masker, so exports of earlier sessions are
-// masked too. It may take a while with a keyring: call it off the UI's path.
-func (c *catalog) LearnSecrets() {
+// masked too. It may take a while with a keyring: call it off the UI's path. It returns the
+// first value that could not be read (a keyring that did not answer), after trying them all:
+// the masker then knows fewer values than are stored.
+func (c *catalog) LearnSecrets() error {
 	c.mu.Lock()
 	var keys [][2]string
 	for _, cu := range c.cfg.Agents {
@@ -152,9 +159,13 @@ func (c *catalog) LearnSecrets() {
 		}
 	}
 	c.mu.Unlock()
+	var first error
 	for _, k := range keys {
-		_, _ = c.secret(k[0], k[1])
+		if _, err := c.secret(k[0], k[1]); err != nil && !errors.Is(err, agents.ErrNoSecret) && first == nil {
+			first = err
+		}
 	}
+	return first
 }
 
 // Custom returns the custom agent with id.

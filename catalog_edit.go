@@ -54,12 +54,15 @@ func (c *catalog) Save(cu agents.Custom, values map[string]string) (agents.Custo
 			return cu, "", fmt.Errorf("the secret %s is too short to be hidden reliably (%d characters at least): use a plain variable for it", v.Name, agents.MinSecretLen)
 		}
 	}
+	var stored []string
+	defer func() { c.tellStored(stored) }()
 	for _, v := range cu.Env {
 		if val, ok := values[v.Name]; ok && v.Secret {
 			c.masker.Add(val)
 			if err := c.secrets.Set(cu.ID, v.Name, val); err != nil {
 				return cu, "", fmt.Errorf("could not keep the secret %s in %s: %w", v.Name, c.secrets.Where(), err)
 			}
+			stored = append(stored, val)
 		}
 	}
 	next := c.cfg
@@ -122,11 +125,14 @@ func (c *catalog) SetLoginSecrets(id string, values map[string]string) error {
 		return fmt.Errorf("secrets cannot be kept: %v", c.problem)
 	}
 	names := slices.Clone(c.cfg.LoginSecrets[id])
+	var stored []string
+	defer func() { c.tellStored(stored) }()
 	for name, val := range values {
 		c.masker.Add(val)
 		if err := c.secrets.Set(id, name, val); err != nil {
 			return fmt.Errorf("could not keep %s in %s: %w", name, c.secrets.Where(), err)
 		}
+		stored = append(stored, val)
 		if !slices.Contains(names, name) {
 			names = append(names, name)
 		}
@@ -194,4 +200,12 @@ func cloneLogin(m map[string][]string) map[string][]string {
 		out[k] = slices.Clone(v)
 	}
 	return out
+}
+
+// tellStored hands the values just stored to the stored hook, if any. A value is told even
+// when saving the agent failed afterwards: it is in the keyring, and in the masker, either way.
+func (c *catalog) tellStored(values []string) {
+	if c.stored != nil && len(values) > 0 {
+		c.stored(values)
+	}
 }

@@ -129,7 +129,8 @@ func historyCommand(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return 2
 	}
 	ctx := context.Background()
-	masked := knownSecrets().Writer(stdout) // titles and snippets may quote a secret
+	mask, learned := knownSecrets()
+	masked := mask.Writer(stdout) // anything else printed may quote a secret too
 	defer masked.Flush()
 	stdout = masked
 	st, err := openStoreForReading(ctx, *db)
@@ -138,6 +139,9 @@ func historyCommand(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return 1
 	}
 	defer st.Close()
+	if _, err := maskOldHistory(ctx, st, mask, func() error { return learned }); err != nil {
+		fmt.Fprintf(stderr, "agentdesk history: %v\n", err)
+	}
 	rows, err := st.ListSessions(ctx, *search, 1000)
 	if err != nil {
 		fmt.Fprintf(stderr, "agentdesk history: %v\n", err)
@@ -149,9 +153,10 @@ func historyCommand(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	}
 	for _, r := range rows {
 		fmt.Fprintf(stdout, "%s  %s  %-12s %-24s %d turn(s)  %s  %s\n", r.ID, r.UpdatedAt.Local().Format("2006-01-02 15:04"),
-			r.Outcome, r.AgentName, r.Turns, r.Cwd, r.Title)
+			r.Outcome, r.AgentName, r.Turns, r.Cwd, mask.Mask(r.Title))
 		if r.Snippet != "" {
-			fmt.Fprintf(stdout, "    %s\n", r.Snippet)
+			// The match markers may cut a value in pieces that the writer would not recognise.
+			fmt.Fprintf(stdout, "    %s\n", maskSnippet(mask, r.Snippet))
 		}
 	}
 	return 0
@@ -170,12 +175,16 @@ func showCommand(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return 2
 	}
 	ctx := context.Background()
+	mask, learned := knownSecrets()
 	st, err := openStoreForReading(ctx, *db)
 	if err != nil {
 		fmt.Fprintf(stderr, "agentdesk show: %v\n", err)
 		return 1
 	}
 	defer st.Close()
+	if _, err := maskOldHistory(ctx, st, mask, func() error { return learned }); err != nil {
+		fmt.Fprintf(stderr, "agentdesk show: %v\n", err)
+	}
 	id, err := resolveSessionID(ctx, st, fs.Arg(0))
 	if err != nil {
 		fmt.Fprintf(stderr, "agentdesk show: %v\n", err)
@@ -184,7 +193,7 @@ func showCommand(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	s, turns, entries, err := st.Session(ctx, id)
 	if err == nil {
 		var out string
-		if out, err = exportSession(knownSecrets(), s, turns, entries, *format); err == nil {
+		if out, err = exportSession(mask, s, turns, entries, *format); err == nil {
 			fmt.Fprint(stdout, out)
 			return 0
 		}
@@ -194,11 +203,11 @@ func showCommand(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 }
 
 // knownSecrets is a masker that knows every secret value stored for the agents, for commands
-// that print saved sessions.
-func knownSecrets() *agents.Masker {
+// that print saved sessions, and why it may know fewer (catalog.LearnSecrets).
+func knownSecrets() (*agents.Masker, error) {
 	cat, _ := openCatalog(nil, nil)
-	cat.LearnSecrets()
-	return cat.Masker()
+	err := cat.LearnSecrets()
+	return cat.Masker(), err
 }
 
 // resolveSessionID accepts a whole id or a prefix that matches exactly one saved session.
@@ -284,11 +293,17 @@ func runCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	defer maskedErr.Flush()
 	defer maskedOut.Flush()
 	stdout, stderr = maskedOut, maskedErr
+	if st != nil {
+		if _, err := maskOldHistory(ctx, st, cat.Masker(), cat.LearnSecrets); err != nil {
+			fmt.Fprintf(stderr, "agentdesk run: %v\n", err)
+		}
+	}
 	hub := NewHub(st, cat, func(string, ...any) {})
 	out := newPrinter(stdout)
 	events := make(chan acp.Event, 64)
 	done := make(chan struct{}) // closed once nobody reads events any more
-	sess, _, err := hub.Start(StartRequest{AgentID: *agentID, Cwd: *cwd, AuthMethod: *auth, HardStopAfter: *hardAfter}, acp.EmitterFunc(func(ev acp.Event) {
+	sess, _, err := hub.Start(StartRequest{AgentID: *agentID, Cwd: *cwd, AuthMethod: *auth, HardStopAfter: *hardAfter,
+		RawEvents: true}, acp.EmitterFunc(func(ev acp.Event) { // the printer writes through maskedOut
 		out.print(ev)
 		if ev.Kind == acp.EventPermission || ev.Kind == acp.EventTurnEnd || ev.Kind == acp.EventState {
 			select {

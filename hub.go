@@ -82,11 +82,16 @@ type StartRequest struct {
 	// HardStopAfter is how long after Stop an agent that has not ended the turn is stopped
 	// hard, by the session itself (0: acp.DefaultHardStopAfter, 30 s).
 	HardStopAfter time.Duration
+	// RawEvents hands out the events unmasked: the emitter masks what it shows itself (the
+	// CLI masks its output stream). The history is masked either way.
+	RawEvents bool
 }
 
 // Start validates the agent and folder, then creates the session and starts the agent in the
-// background; out receives every event (state starting first). Errors here are the user's to
-// fix (unknown agent, missing folder); later failures arrive as events.
+// background; out receives every event (state starting first), with the agents' secret values
+// masked unless req.RawEvents. The history records the masked events (liveMasker), so what is
+// saved holds no value the masker knew. Errors here are the user's to fix (unknown agent,
+// missing folder); later failures arrive as events.
 func (h *Hub) Start(req StartRequest, out acp.Emitter) (*acp.Session, SessionInfo, error) {
 	agentID, cwd := req.AgentID, req.Cwd
 	agent, err := h.agents.Find(agentID)
@@ -122,6 +127,14 @@ func (h *Hub) Start(req StartRequest, out acp.Emitter) (*acp.Session, SessionInf
 			Title: "New session", Outcome: store.OutcomeRunning, CreatedAt: now, UpdatedAt: now})
 		cfg.Journal = rec.Journal
 		emitter = recordThen{rec, out}
+	}
+	if m := h.agents.Masker(); m != nil {
+		switch mask := newLiveMasker(m); {
+		case !req.RawEvents:
+			emitter = &maskedEmitter{mask: mask, out: emitter}
+		case rec != nil:
+			emitter = &maskedEmitter{mask: mask, out: acp.EmitterFunc(rec.Record), raw: out}
+		}
 	}
 	cfg.Emitter = emitter
 	s := acp.NewSession(cfg)

@@ -15,12 +15,17 @@ import (
 // recorder turns a session's events into store writes. It is the engine ↔ store glue: the engine
 // knows nothing of SQLite, the store knows rows, not ACP. Every method only queues (the store's
 // Writer never blocks), so recording never slows the protocol down.
+//
+// Nothing it writes holds a secret value the agents' masker knows: Record is handed events
+// already masked (the hub's liveMasker, which also catches a value cut across two chunks: the
+// chunk then comes as the whole entry, upserted whole), and saveCopy and Journal mask what they
+// take from the session.
 type recorder struct {
 	w         *store.Writer
 	sessionID string
 	agentID   string
 	now       func() time.Time
-	mask      *agents.Masker // secret values leave the journal masked (nil: none known)
+	mask      *agents.Masker // masks the journal and copies (nil: no value known)
 
 	mu      sync.Mutex     // Record and saveCopy (events vs. a checkpoint's goroutine)
 	seqs    map[string]int // entry id → its position in the transcript
@@ -35,7 +40,7 @@ func newRecorder(w *store.Writer, sessionID, agentID string, now func() time.Tim
 	return &recorder{w: w, sessionID: sessionID, agentID: agentID, now: now, seqs: map[string]int{}, outcome: store.OutcomeRunning}
 }
 
-// Record is called from the session's event goroutine, in seq order.
+// Record is called from the session's event goroutine, in seq order, with masked events.
 func (r *recorder) Record(ev acp.Event) {
 	if r.detached.Load() {
 		return
@@ -103,6 +108,7 @@ func (r *recorder) saveCopy(snap acp.Snapshot, agentSessionID string) {
 	if r.detached.Load() {
 		return
 	}
+	snap = maskSnapshot(r.mask, snap) // the session's own state holds the text in clear
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	c := store.SessionCopy{KeepTitle: r.titled.Load(), Session: store.Session{ID: r.sessionID,

@@ -85,6 +85,24 @@ func (m *Masker) Mask(s string) string {
 	return s
 }
 
+// Values returns every value the masker hides, their JSON-escaped forms included, longest
+// first, so that replacing them in that order masks a value that contains another whole. It is
+// for finding text stored before a value was known (the history's migration); the values never
+// leave the process.
+func (m *Masker) Values() []string {
+	if m == nil {
+		return nil
+	}
+	m.mu.Lock()
+	all := make([]string, 0, len(m.values))
+	for v := range m.values {
+		all = append(all, v)
+	}
+	m.mu.Unlock()
+	sort.Slice(all, func(i, j int) bool { return len(all[i]) > len(all[j]) || len(all[i]) == len(all[j]) && all[i] < all[j] })
+	return all
+}
+
 // MaskBytes is Mask for a byte slice; b itself is never modified.
 func (m *Masker) MaskBytes(b []byte) []byte {
 	if m == nil || m.r.Load() == nil {

@@ -55,3 +55,16 @@ func TestMaskWriterCatchesValuesSplitAcrossWrites(t *testing.T) {
 		t.Fatalf("got %q\nwant %q", out.String(), want)
 	}
 }
+
+func TestMaskerValuesAreLongestFirstWithTheirJSONForms(t *testing.T) {
+	var none *Masker
+	if none.Values() != nil || len(NewMasker().Values()) != 0 {
+		t.Fatal("a masker without values listed some")
+	}
+	m := NewMasker()
+	m.Add("sk-123456", `pa"ss`, "sk-1234567890")
+	got := strings.Join(m.Values(), " | ")
+	if want := `sk-1234567890 | sk-123456 | pa\"ss | pa"ss`; got != want {
+		t.Fatalf("Values() = %s, want %s", got, want)
+	}
+}

@@ -29,6 +29,11 @@
 //   - The full-text index follows the entries in the same transaction: the writer updates it at
 //     the end of each batch (searchindex.go), so a search never finds an entry's old text or a
 //     deleted session, and misses nothing committed.
+//   - Redact is the one write besides the Writer's while sessions run: it rewrites text already
+//     saved (secret values older versions kept in clear) in its own transaction on the store's
+//     one connection, so between the writer's batches, keeping the index in step. What it
+//     replaces does not stay in the file (secure_delete, the indexes merged, the WAL truncated
+//     when no other process reads). A named pass runs once per file.
 //   - Reads are plain queries on committed data; they are safe to call concurrently with the
 //     writer and see a write only after it has been committed (call Writer.Flush first to read
 //     your own writes).
