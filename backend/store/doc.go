@@ -26,9 +26,15 @@
 //   - Once Flush returns nil, everything queued before it is durable in the WAL
 //     (synchronous=NORMAL: it survives a crash of the process; a power loss may lose the last
 //     commits but never corrupts the file).
+//   - Appending streamed text costs time linear in the text, however long the entry grows: an
+//     entry's text is entries.text followed by pieces of about 32 KiB (pieces.go), and a batch
+//     rewrites and re-indexes at most the last piece of an entry besides the text it adds. (A
+//     500,000-chunk message used to be rewritten whole every batch: minutes of writes after
+//     its turn had ended.) Reads return the whole text, as it was appended.
 //   - The full-text index follows the entries in the same transaction: the writer updates it at
 //     the end of each batch (searchindex.go), so a search never finds an entry's old text or a
-//     deleted session, and misses nothing committed.
+//     deleted session, and misses nothing committed, a streaming entry's text included. The
+//     words of a query match within one entry, or within one 32 KiB piece of a longer one.
 //   - Reads are plain queries on committed data; they are safe to call concurrently with the
 //     writer and see a write only after it has been committed (call Writer.Flush first to read
 //     your own writes).

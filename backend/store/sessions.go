@@ -127,16 +127,17 @@ func readTurns(ctx context.Context, tx *sql.Tx, id string) ([]Turn, error) {
 }
 
 func readEntries(ctx context.Context, tx *sql.Tx, id string) ([]Entry, error) {
-	rows, err := tx.QueryContext(ctx, `SELECT `+entryColumns+` FROM entries
-		WHERE session_id = ? ORDER BY seq, id`, id)
+	rows, err := tx.QueryContext(ctx, `SELECT `+entryColumns+` FROM entries e
+		WHERE e.session_id = ? ORDER BY e.seq, e.id`, id)
 	if err != nil {
 		return nil, err
 	}
 	return scanEntries(id, rows)
 }
 
-// entryColumns are what scanEntries reads, in its order.
-const entryColumns = `entry_id, turn, seq, kind, status, title, text, body`
+// entryColumns are what scanEntries reads, in its order, from entries aliased e; the text is
+// whole (entryText).
+const entryColumns = `e.entry_id, e.turn, e.seq, e.kind, e.status, e.title, ` + entryText + `, e.body`
 
 // scanEntries reads session id's entry rows (SELECT entryColumns) and closes them.
 func scanEntries(id string, rows *sql.Rows) ([]Entry, error) {
