@@ -26,6 +26,13 @@
 //   - Once Flush returns nil, everything queued before it is durable in the WAL
 //     (synchronous=NORMAL: it survives a crash of the process; a power loss may lose the last
 //     commits but never corrupts the file).
+//   - A turn end (EndTurn) and an outcome (SetOutcome) are committed in the first batch the
+//     writer takes after them, at once, and that commit is synced to disk (synchronous=FULL for
+//     that batch): once it is done the whole turn survives a SIGKILL and a power loss. A Flush
+//     queued after EndTurn returns once it is done. The page shows the stop reason without
+//     waiting for the store (a stuck disk must never stall a session), so it can show it
+//     before the commit by as long as the writer is behind; appends in linear time keep that
+//     short in a flood, and Close after a 500,000-chunk message takes seconds.
 //   - Appending streamed text costs time linear in the text, however long the entry grows: an
 //     entry's text is entries.text followed by pieces of about 32 KiB (pieces.go), and a batch
 //     rewrites and re-indexes at most the last piece of an entry besides the text it adds. (A

@@ -34,8 +34,8 @@ func (w *Writer) UpdateSession(id string, agentSessionID, title *string) {
 }
 
 // SetOutcome queues setting session id's outcome and bumping its updated_at to the clock's
-// now. It is committed without waiting for the batch delay. A missing session is a reported
-// error.
+// now. It is committed without waiting for the batch delay, synced to disk. A missing session
+// is a reported error.
 func (w *Writer) SetOutcome(id, outcome string) {
 	w.enqueue(&setOutcomeOp{id: id, outcome: outcome, at: w.now()}, true)
 }
@@ -49,7 +49,9 @@ func (w *Writer) StartTurn(t Turn) {
 
 // EndTurn queues closing a turn with the agent's stop reason and error message (empty if
 // none) at time at (zero: the clock's now), and bumps the session's updated_at. It is
-// committed without waiting for the batch delay. A missing turn is a reported error.
+// committed without waiting for the batch delay, with everything queued before it, and synced
+// to disk: once a Flush queued after it returns nil, the turn survives a power loss. A missing
+// turn is a reported error.
 func (w *Writer) EndTurn(sessionID string, turn int, stopReason, errMsg string, at time.Time) {
 	w.enqueue(&endTurnOp{sessionID: sessionID, turn: turn, stopReason: stopReason,
 		errMsg: errMsg, at: orNow(at, w.now)}, true)
@@ -102,6 +104,8 @@ type setOutcomeOp struct {
 	at          time.Time
 }
 
+func (o *setOutcomeOp) syncs() {}
+
 func (o *setOutcomeOp) String() string {
 	return fmt.Sprintf("set outcome %q of session %q", o.outcome, o.id)
 }
@@ -140,6 +144,8 @@ type endTurnOp struct {
 	stopReason, errMsg string
 	at                 time.Time
 }
+
+func (o *endTurnOp) syncs() {}
 
 func (o *endTurnOp) String() string {
 	return fmt.Sprintf("end turn %d of session %q", o.turn, o.sessionID)

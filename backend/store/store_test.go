@@ -17,6 +17,9 @@ func TestMain(m *testing.M) {
 	if path := os.Getenv(crashChildEnv); path != "" {
 		crashChild(path) // never returns: killed by the parent test
 	}
+	if path := os.Getenv(killChildEnv); path != "" {
+		killChild(path) // never returns: killed by the parent test
+	}
 	os.Exit(m.Run())
 }
 
