@@ -89,6 +89,6 @@ func TestHalfAMillionChunkMessage(t *testing.T) {
 	if len(turns) != 1 || turns[0].StopReason != "end_turn" {
 		t.Errorf("turns %+v, want the ended turn", turns)
 	}
-	last := "w" + strconv.Itoa(chunks-1) // a word of its own: chunks-1 is not a multiple of 7
+	last := "w" + strconv.Itoa(chunks-1) // a word of its own: nor it nor chunks-2 is a multiple of 7
 	checkIndex(t, s, map[string]string{last: "s", "w7w8": "s", "w7": "", "w2": "s"})
 }
