@@ -30,7 +30,8 @@ func scanSession(r rowScanner, s *Session, extra ...any) error {
 // with no letters or digits) it lists the most recently updated first; otherwise it searches
 // entry titles and texts and session titles for sessions holding every word of the query
 // (words of three characters or more as prefixes, shorter ones as whole words) in one entry
-// or in the title, best match first, with a Snippet. Only the 2000 newest matching entries
+// (in one 32 KiB piece of an entry streamed longer than that, see pieces.go) or in the title,
+// best match first, with a Snippet. Only the 2000 newest matching entries
 // are scored (see search): sessions matched only by older entries come after the scored
 // ones, most recently updated first, without a Snippet; so a word found all over the
 // history favours recent sessions, and a search costs about the same on any history size.
