@@ -5,6 +5,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"slices"
 
 	sqlite3 "modernc.org/sqlite/lib"
 )
@@ -18,6 +19,13 @@ type op interface {
 // settler is an op whose caller waits for its own result (DeleteSession, RenameSession).
 type settler interface {
 	settle(err error)
+}
+
+// syncer is an op whose batch is committed with an fsync (synchronous=FULL), not only to the
+// WAL: a turn end and an outcome, which the page shows as finished, must survive a power loss
+// too. Other batches commit with synchronous=NORMAL, which a crash of the process never undoes.
+type syncer interface {
+	syncs()
 }
 
 // batchTx is one batch's transaction with its statements, prepared on first use.
@@ -120,7 +128,23 @@ func (w *Writer) commit(batch []op) error {
 // set a savepoint or commit.
 func (w *Writer) runBatch(ops []op, errs []error) (failed op, err error) {
 	ctx := context.Background() // writes are not cancellable; Close waits for them
-	tx, err := w.db.BeginTx(ctx, nil)
+	conn, err := w.db.Conn(ctx) // the pool's only connection: a PRAGMA set here applies to tx
+	if err != nil {
+		return nil, fmt.Errorf("begin: %w", err)
+	}
+	defer conn.Close()
+	if slices.ContainsFunc(ops, func(o op) bool { _, ok := o.(syncer); return ok }) {
+		// SQLite refuses to change synchronous inside a transaction.
+		if _, err := conn.ExecContext(ctx, `PRAGMA synchronous = FULL`); err != nil {
+			return nil, fmt.Errorf("begin a synced commit: %w", err)
+		}
+		defer func() {
+			if _, err := conn.ExecContext(ctx, `PRAGMA synchronous = NORMAL`); err != nil {
+				w.onError(fmt.Errorf("history: later commits stay synced to disk (slower): %w", err))
+			}
+		}()
+	}
+	tx, err := conn.BeginTx(ctx, nil)
 	if err != nil {
 		return nil, fmt.Errorf("begin: %w", err)
 	}

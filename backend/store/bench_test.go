@@ -316,3 +316,62 @@ func BenchmarkWriterFlood(b *testing.B) {
 	}
 	b.ReportMetric(float64(segments)/float64(b.N)*1000, "fts-rows/1k-chunks")
 }
+
+// BenchmarkAppendLongMessage streams one message the way a flood does, chunk by chunk (words
+// from the corpus, about 100 bytes a chunk), through AppendText up to the turn end's commit:
+// the same 1 MiB stream repeated 10 times, then 100 times, each message in a session of its
+// own. append_1MB_message_x100_vs_x10 is the ratio of the two times: linear appends make it
+// about 10 (target ≤ 12). Rewriting the whole message every batch made it grow with the length
+// (10 MiB took 66 times as long as 1 MiB, 30 s; 100 MiB would have taken most of an hour).
+func BenchmarkAppendLongMessage(b *testing.B) {
+	if testing.Short() {
+		b.Skip("streams a 100 MiB message")
+	}
+	c := newCorpus(4)
+	var stream []string
+	for size := 0; size < 1<<20; {
+		chunk := c.text(16) + " "
+		stream = append(stream, chunk)
+		size += len(chunk)
+	}
+	s := openTest(b)
+	var took [2]time.Duration
+	round := 0
+	for b.Loop() {
+		for i, times := range []int{10, 100} {
+			took[i] += appendMessage(b, s, fmt.Sprintf("long-%d", round), stream, times)
+			round++
+		}
+	}
+	runs := float64(round / 2)
+	figure(b, "append_1MB_message_x10_s", took[0].Seconds()/runs, "s")
+	figure(b, "append_1MB_message_x100_s", took[1].Seconds()/runs, "s")
+	figure(b, "append_1MB_message_x100_vs_x10", float64(took[1])/float64(took[0]), "x")
+}
+
+// appendMessage streams stream times times into one new message of session id, ends its turn
+// and returns how long that took until the turn end was committed.
+func appendMessage(b *testing.B, s testStore, id string, stream []string, times int) time.Duration {
+	w := s.Writer()
+	w.CreateSession(Session{ID: id, AgentID: "demo", Title: "long message"})
+	w.StartTurn(Turn{SessionID: id, Turn: 1, Prompt: "stream"})
+	w.UpsertEntry(Entry{SessionID: id, EntryID: "m", Turn: 1, Seq: 1, Kind: "agent_message"})
+	flush(b, s.Store)
+	start := time.Now()
+	want := 0
+	for range times {
+		for _, chunk := range stream {
+			w.AppendText(id, "m", chunk)
+			want += len(chunk)
+		}
+	}
+	w.EndTurn(id, 1, "end_turn", "", time.Time{})
+	flush(b, s.Store)
+	took := time.Since(start)
+	var got int
+	if err := s.db.QueryRow(`SELECT octet_length(e.text) + coalesce((SELECT sum(octet_length(p.text))
+		FROM entry_pieces p WHERE p.entry = e.id), 0) FROM entries e WHERE e.session_id = ?`, id).Scan(&got); err != nil || got != want {
+		b.Fatalf("the message holds %d bytes, want %d (%v)", got, want, err)
+	}
+	return took
+}

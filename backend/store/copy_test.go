@@ -27,9 +27,10 @@ func TestSaveCopyPutsBackWhatAFullDiskLost(t *testing.T) {
 	w.UpsertEntry(Entry{SessionID: "s", EntryID: "a1", Turn: 1, Seq: 2, Kind: "agent", Text: big})
 	w.EndTurn("s", 1, "end_turn", "", time.Time{})
 	w.StartTurn(Turn{SessionID: "s", Turn: 2, Prompt: "second"})
-	if err := w.Flush(ctx); err == nil {
-		t.Fatal("Flush succeeded on a full disk")
-	}
+	// The turn end is committed at once, so its failed batch may be over before Flush is
+	// called, and the start of turn 2 fits in the pages there are: Flush may then return nil.
+	// The error handler hears of the lost batch either way.
+	_ = w.Flush(ctx)
 	if errs := s.errs.take(); len(errs) == 0 {
 		t.Fatal("no error reported for the lost batch")
 	}

@@ -26,9 +26,22 @@
 //   - Once Flush returns nil, everything queued before it is durable in the WAL
 //     (synchronous=NORMAL: it survives a crash of the process; a power loss may lose the last
 //     commits but never corrupts the file).
+//   - A turn end (EndTurn) and an outcome (SetOutcome) are committed in the first batch the
+//     writer takes after them, at once, and that commit is synced to disk (synchronous=FULL for
+//     that batch): once it is done the whole turn survives a SIGKILL and a power loss. A Flush
+//     queued after EndTurn returns once it is done. The page shows the stop reason without
+//     waiting for the store (a stuck disk must never stall a session), so it can show it
+//     before the commit by as long as the writer is behind; appends in linear time keep that
+//     short in a flood, and Close after a 500,000-chunk message takes seconds.
+//   - Appending streamed text costs time linear in the text, however long the entry grows: an
+//     entry's text is entries.text followed by pieces of about 32 KiB (pieces.go), and a batch
+//     rewrites and re-indexes at most the last piece of an entry besides the text it adds. (A
+//     500,000-chunk message used to be rewritten whole every batch: minutes of writes after
+//     its turn had ended.) Reads return the whole text, as it was appended.
 //   - The full-text index follows the entries in the same transaction: the writer updates it at
 //     the end of each batch (searchindex.go), so a search never finds an entry's old text or a
-//     deleted session, and misses nothing committed.
+//     deleted session, and misses nothing committed, a streaming entry's text included. The
+//     words of a query match within one entry, or within one 32 KiB piece of a longer one.
 //   - Redact is the one write besides the Writer's while sessions run: it rewrites text already
 //     saved (secret values older versions kept in clear) in its own transaction on the store's
 //     one connection, so between the writer's batches, keeping the index in step. What it

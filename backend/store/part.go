@@ -51,11 +51,11 @@ func (s *Store) readSessionPart(ctx context.Context, id string, from, limit int)
 	p.From = min(from, p.Total)
 	// Both orders walk the entries_seq index; the end is read backwards so that it costs the
 	// same however long the session is.
-	q := `SELECT ` + entryColumns + ` FROM entries WHERE session_id = ? ORDER BY seq, id LIMIT ? OFFSET ?`
+	q := `SELECT ` + entryColumns + ` FROM entries e WHERE e.session_id = ? ORDER BY e.seq, e.id LIMIT ? OFFSET ?`
 	args := []any{id, limit, p.From}
 	reversed := p.From > 0 && p.From+limit >= p.Total
 	if reversed {
-		q = `SELECT ` + entryColumns + ` FROM entries WHERE session_id = ? ORDER BY seq DESC, id DESC LIMIT ?`
+		q = `SELECT ` + entryColumns + ` FROM entries e WHERE e.session_id = ? ORDER BY e.seq DESC, e.id DESC LIMIT ?`
 		args = []any{id, p.Total - p.From}
 	}
 	rows, err := tx.QueryContext(ctx, q, args...)

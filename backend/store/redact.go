@@ -35,6 +35,7 @@ var redactedColumns = []struct {
 	{"sessions", []string{"title"}},
 	{"turns", []string{"prompt", "error"}},
 	{"entries", []string{"title", "text", "body"}},
+	{"entry_pieces", []string{"text"}}, // the rest of a long streamed entry's text (pieces.go)
 	{"permissions", []string{"title", "options"}},
 	{"messages", []string{"json"}},
 }
@@ -136,7 +137,7 @@ func redactTx(ctx context.Context, conn *sql.Conn, r Redaction, now int64) (int,
 		return 0, false, err
 	}
 	if n > 0 {
-		for _, index := range []string{"entries_fts", "titles_fts"} {
+		for _, index := range []string{"entries_fts", "pieces_fts", "titles_fts"} {
 			if _, err := tx.ExecContext(ctx, fmt.Sprintf(`INSERT INTO %s (%s) VALUES ('optimize')`, index, index)); err != nil {
 				return 0, false, fmt.Errorf("merge %s: %w", index, err)
 			}
@@ -151,7 +152,7 @@ func redactTx(ctx context.Context, conn *sql.Conn, r Redaction, now int64) (int,
 }
 
 // redactTable masks columns in every row of table that holds one of values (a JSON array),
-// and returns how many rows changed. Entries are touched first, for the search index.
+// and returns how many rows changed. Entries and pieces are touched first, for the search index.
 func redactTable(ctx context.Context, b *batchTx, table string, columns []string, values string, mask func(string) string) (int, error) {
 	var found []string
 	for _, c := range columns {
@@ -197,8 +198,13 @@ func redactTable(ctx context.Context, b *batchTx, table string, columns []string
 		if !maskCells(r.cells, mask) {
 			continue
 		}
-		if table == "entries" {
+		switch table {
+		case "entries":
 			if err := b.touch(ctx, r.session, r.entry); err != nil {
+				return 0, err
+			}
+		case "entry_pieces":
+			if err := b.touchPiece(ctx, r.id); err != nil {
 				return 0, err
 			}
 		}

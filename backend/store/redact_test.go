@@ -34,6 +34,12 @@ func writeLeakyHistory(t *testing.T, s testStore) {
 		Options: json.RawMessage(`[{"id":"a","name":"allow ` + clearValue + `"}]`)})
 	w.Message(Message{SessionID: "s1", Direction: "in", Method: "x", JSON: []byte(`{"token":"` + clearValue + `"}`)})
 	w.EndTurn("s1", 1, "error", "failed for "+clearValue, time.Time{})
+	// A long streamed reply: the value lands in one of its pieces (pieces.go), not in entries.
+	w.UpsertEntry(Entry{SessionID: "s1", EntryID: "long", Kind: "agent"})
+	flush(t, s.Store)
+	w.AppendText("s1", "long", strings.Repeat("filler ", 6000))
+	flush(t, s.Store)
+	w.AppendText("s1", "long", "then "+clearValue+" again")
 	w.CreateSession(Session{ID: "s2", Title: "unrelated"})
 	w.UpsertEntry(Entry{SessionID: "s2", EntryID: "b", Kind: "agent", Text: "nothing secret here"})
 	flush(t, s.Store)
@@ -53,8 +59,8 @@ func TestRedactMasksEveryTextColumnAndTheIndexOnce(t *testing.T) {
 		t.Fatalf("Redacted before the pass: %v, %v", done, err)
 	}
 	n, ran, err := s.Redact(ctx, Redaction{Values: []string{clearValue}, Mask: hide, Once: "pass"})
-	if err != nil || !ran || n != 6 { // s1, its turn, two entries, the permission, the message
-		t.Fatalf("Redact: %d rows, ran %v, %v; want 6 rows", n, ran, err)
+	if err != nil || !ran || n != 7 { // s1, its turn, two entries, a piece, the permission, the message
+		t.Fatalf("Redact: %d rows, ran %v, %v; want 7 rows", n, ran, err)
 	}
 	checkIndex(t, s, map[string]string{clearValue: "", "Zq7x": "", "kept": "s1", "curl": "s1", "deploy": "s1", "secret": "s2"})
 	var title, prompt, turnErr, text string

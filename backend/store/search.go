@@ -56,25 +56,34 @@ func matchExpr(query string) string {
 // around 15 ms.
 const defaultScoreHits = 2000
 
+// hitKind says which index a hit's rowid belongs to; a higher kind wins a tie.
+type hitKind int
+
+const (
+	hitPiece hitKind = iota // pieces_fts: a piece of a long streamed entry (pieces.go)
+	hitEntry                // entries_fts
+	hitTitle                // titles_fts
+)
+
 // candidate is one session a search found: the sum of its hits' scores (bm25: more negative
-// is better) and its best hit, an entries_fts (title == false) or titles_fts rowid. A session
-// found only beyond the scored hits has no hit (n == 0) and a total of 0.
+// is better) and its best hit, a rowid of the index its kind names. A session found only
+// beyond the scored hits has no hit (n == 0) and a total of 0.
 type candidate struct {
 	ID    string  `json:"id"`
 	Total float64 `json:"total"`
 	n     int     // hits counted
 	best  float64
 	hit   int64
-	title bool
+	kind  hitKind
 }
 
-// add counts one hit. The best hit has the lowest score; on a tie a title beats an entry,
-// and then the oldest hit wins (hits may come in any order).
-func (c *candidate) add(hit int64, title bool, score float64) {
+// add counts one hit. The best hit has the lowest score; on a tie a title beats an entry, an
+// entry a piece, and then the oldest hit wins (hits may come in any order).
+func (c *candidate) add(hit int64, kind hitKind, score float64) {
 	better := c.n == 0 || score < c.best ||
-		score == c.best && (title && !c.title || title == c.title && hit < c.hit)
+		score == c.best && (kind > c.kind || kind == c.kind && hit < c.hit)
 	if better {
-		c.best, c.hit, c.title = score, hit, title
+		c.best, c.hit, c.kind = score, hit, kind
 	}
 	c.Total += score
 	c.n++
@@ -88,7 +97,9 @@ func (c *candidate) add(hit int64, title bool, score float64) {
 // first and only the first s.scoreHits are scored: older ones just add the sessions not
 // found yet, unscored (ranked after every scored session), until there are limit sessions.
 // So a query matching most of the history (a common word) favours recent sessions, and its
-// cost depends on limit rather than on the size of the history. Snippets come from each
+// cost depends on limit rather than on the size of the history. The pieces of long streamed
+// entries (pieces_fts) are hits too, scored like entries, the newest s.scoreHits of them, an
+// entry counting once (by its best piece). Snippets come from each
 // session's best hit (an unscored session has none: its Snippet is empty) and are only
 // computed for the rows returned.
 func (s *Store) search(ctx context.Context, match string, limit int) ([]Summary, error) {
@@ -127,14 +138,14 @@ func (s *Store) search(ctx context.Context, match string, limit int) ([]Summary,
 func searchHits(ctx context.Context, tx *sql.Tx, match string, limit, scoreHits int) (
 	cands []*candidate, byID map[string]*candidate, err error) {
 	byID = map[string]*candidate{}
-	hit := func(id string, rowid int64, title bool, score float64) {
+	hit := func(id string, rowid int64, kind hitKind, score float64) {
 		c := byID[id]
 		if c == nil {
 			c = &candidate{ID: id}
 			byID[id] = c
 			cands = append(cands, c)
 		}
-		c.add(rowid, title, score)
+		c.add(rowid, kind, score)
 	}
 	// entries_fts yields rowids newest first (ORDER BY rowid DESC is its native order), so
 	// LIMIT stops it without reading further. entries_hit (id, session_id) maps a hit to its
@@ -153,9 +164,12 @@ func searchHits(ctx context.Context, tx *sql.Tx, match string, limit, scoreHits 
 			rows.Close()
 			return nil, nil, err
 		}
-		hit(id, last, false, score)
+		hit(id, last, hitEntry, score)
 	}
 	if err := errors.Join(rows.Err(), rows.Close()); err != nil {
+		return nil, nil, err
+	}
+	if err := pieceHits(ctx, tx, match, scoreHits, hit); err != nil {
 		return nil, nil, err
 	}
 	if n == scoreHits && (limit < 0 || len(cands) < limit) {
@@ -199,9 +213,34 @@ func searchHits(ctx context.Context, tx *sql.Tx, match string, limit, scoreHits 
 		if err := rows.Scan(&id, &rowid, &score); err != nil {
 			return nil, nil, err
 		}
-		hit(id, rowid, true, score)
+		hit(id, rowid, hitTitle, score)
 	}
 	return cands, byID, rows.Err()
+}
+
+// pieceHits passes hit the best piece of each entry among the newest scoreHits pieces that
+// match (the bare rowid of min() is that of the best row).
+func pieceHits(ctx context.Context, tx *sql.Tx, match string, scoreHits int,
+	hit func(id string, rowid int64, kind hitKind, score float64)) error {
+	rows, err := tx.QueryContext(ctx, `SELECT e.session_id, h.rowid, min(h.score)
+		FROM (SELECT f.rowid AS rowid, p.entry AS entry, bm25(pieces_fts) AS score
+			FROM pieces_fts f JOIN entry_pieces p ON p.id = f.rowid
+			WHERE pieces_fts MATCH ? ORDER BY f.rowid DESC LIMIT ?) h
+		JOIN entries e ON e.id = h.entry GROUP BY h.entry`, match, scoreHits)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id string
+		var rowid int64
+		var score float64
+		if err := rows.Scan(&id, &rowid, &score); err != nil {
+			return err
+		}
+		hit(id, rowid, hitPiece, score)
+	}
+	return rows.Err()
 }
 
 // snippets fills the Snippet of each summary from its session's best hit, with [[ and ]]
@@ -209,20 +248,23 @@ func searchHits(ctx context.Context, tx *sql.Tx, match string, limit, scoreHits 
 // a merge of every matching term's postings per query, not per row.
 func snippets(ctx context.Context, tx *sql.Tx, match string, out []Summary, byID map[string]*candidate) error {
 	for _, q := range []struct {
-		title bool
-		sql   string
+		kind hitKind
+		sql  string
 	}{
-		{false, `SELECT rowid, snippet(entries_fts, -1, '[[', ']]', '…', 16) FROM entries_fts
+		{hitEntry, `SELECT rowid, snippet(entries_fts, -1, '[[', ']]', '…', 16) FROM entries_fts
 			WHERE entries_fts MATCH ?1 AND rowid >= ?2 AND rowid <= ?3
 			AND +rowid IN (SELECT value FROM json_each(?4))`},
-		{true, `SELECT rowid, snippet(titles_fts, 1, '[[', ']]', '…', 16) FROM titles_fts
+		{hitPiece, `SELECT rowid, snippet(pieces_fts, 0, '[[', ']]', '…', 16) FROM pieces_fts
+			WHERE pieces_fts MATCH ?1 AND rowid >= ?2 AND rowid <= ?3
+			AND +rowid IN (SELECT value FROM json_each(?4))`},
+		{hitTitle, `SELECT rowid, snippet(titles_fts, 1, '[[', ']]', '…', 16) FROM titles_fts
 			WHERE titles_fts MATCH ?1 AND rowid >= ?2 AND rowid <= ?3
 			AND +rowid IN (SELECT value FROM json_each(?4))`},
 	} {
 		want := map[int64]*Summary{}
 		var ids []int64
 		for i := range out {
-			if c := byID[out[i].ID]; c.n > 0 && c.title == q.title {
+			if c := byID[out[i].ID]; c.n > 0 && c.kind == q.kind {
 				want[c.hit] = &out[i]
 				ids = append(ids, c.hit)
 			}

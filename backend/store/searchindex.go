@@ -8,9 +8,9 @@ import (
 	"fmt"
 )
 
-// The writer keeps entries_fts (the full-text index over entries' title and text) in step with
-// the entries table itself, once per batch, instead of by triggers (0004_index_by_writer.sql
-// dropped them). Why: with a trigger every entry write is a statement with a statement journal,
+// The writer keeps entries_fts (the full-text index over entries' title and text) and pieces_fts
+// (over the pieces of long streamed entries, pieces.go) in step with their tables itself, once
+// per batch, instead of by triggers (0004_index_by_writer.sql dropped them). Why: with a trigger every entry write is a statement with a statement journal,
 // and SQLite opens a savepoint on the FTS table for each, at which FTS5 writes its pending
 // terms to disk. A streamed reply rewrites an entry every batch, so a flood flushed a tiny index
 // segment per statement: 13% of the app's CPU. Written at the end of the batch, in plain
@@ -18,7 +18,8 @@ import (
 //
 // The invariant: until searchIndex.sync runs, entries_fts holds what it held before the batch
 // for every entry touched in it, and pending holds those pre-batch values (captured before the
-// first write of each entry). An op rolled back to its savepoint may leave a capture behind;
+// first write of each entry); likewise pieces_fts and pieces for the pieces (a piece inserted
+// by the batch and not touched before was indexed as nothing). An op rolled back to its savepoint may leave a capture behind;
 // it still holds the pre-batch values, which sync then finds unchanged. Because of this, sync
 // must run only at the end of the batch, outside any op's savepoint.
 
@@ -33,10 +34,19 @@ type indexed struct {
 	title, text string
 }
 
+// indexedPiece is what pieces_fts holds for one piece before the batch: nothing (had ==
+// false) or its text.
+type indexedPiece struct {
+	had  bool
+	text string
+}
+
 // searchIndex is one batch's pending index work.
 type searchIndex struct {
-	pending map[entryKey]indexed
-	order   []entryKey // first-touch order, so that sync is deterministic
+	pending    map[entryKey]indexed
+	order      []entryKey // first-touch order, so that sync is deterministic
+	pieces     map[int64]indexedPiece
+	pieceOrder []int64
 }
 
 // touch captures the pre-batch index state of an entry about to be written, on its first
@@ -73,6 +83,50 @@ func (b *batchTx) indexedNow(ctx context.Context, k entryKey) (indexed, error) {
 	return row, nil
 }
 
+// touchPiece captures the pre-batch index state of a piece about to be changed or deleted, on
+// its first write in the batch.
+func (b *batchTx) touchPiece(ctx context.Context, id int64) error {
+	if _, ok := b.index.pieces[id]; ok {
+		return nil
+	}
+	was, err := b.pieceNow(ctx, id)
+	if err != nil {
+		return err
+	}
+	b.notePiece(id, was)
+	return nil
+}
+
+// addedPiece records a piece the batch inserted: unless touched before, it was indexed as
+// nothing (a new id, or one whose row a DeleteSession of the batch unindexed).
+func (b *batchTx) addedPiece(id int64) {
+	if _, ok := b.index.pieces[id]; !ok {
+		b.notePiece(id, indexedPiece{})
+	}
+}
+
+func (b *batchTx) notePiece(id int64, was indexedPiece) {
+	if b.index.pieces == nil {
+		b.index.pieces = map[int64]indexedPiece{}
+	}
+	b.index.pieces[id] = was
+	b.index.pieceOrder = append(b.index.pieceOrder, id)
+}
+
+// pieceNow reads what entry_pieces holds of a piece now.
+func (b *batchTx) pieceNow(ctx context.Context, id int64) (indexedPiece, error) {
+	var p indexedPiece
+	err := b.scanRow(ctx, `SELECT text FROM entry_pieces WHERE id = ?`, []any{id}, &p.text)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		return indexedPiece{}, nil
+	case err != nil:
+		return indexedPiece{}, fmt.Errorf("read a piece for the search index: %w", err)
+	}
+	p.had = true
+	return p, nil
+}
+
 // unindexSession removes from entries_fts the entries of a session about to be deleted that
 // the batch has not touched (the touched ones are unindexed by sync, which finds them gone).
 // Its writes are the delete op's: a failed delete rolls them back with it.
@@ -83,7 +137,15 @@ func (b *batchTx) unindexSession(ctx context.Context, session string) error {
 			touched = append(touched, k.entry)
 		}
 	}
+	pieces := []int64{}
+	for id := range b.index.pieces {
+		pieces = append(pieces, id)
+	}
 	list, err := json.Marshal(touched)
+	if err != nil {
+		return err
+	}
+	pieceList, err := json.Marshal(pieces)
 	if err != nil {
 		return err
 	}
@@ -92,12 +154,17 @@ func (b *batchTx) unindexSession(ctx context.Context, session string) error {
 		WHERE session_id = ?1 AND entry_id NOT IN (SELECT value FROM json_each(?2))`, session, string(list)); err != nil {
 		return fmt.Errorf("remove session from the search index: %w", err)
 	}
+	if _, err := b.tx.ExecContext(ctx, `INSERT INTO pieces_fts (pieces_fts, rowid, text)
+		SELECT 'delete', p.id, p.text FROM entries e JOIN entry_pieces p ON p.entry = e.id
+		WHERE e.session_id = ?1 AND p.id NOT IN (SELECT value FROM json_each(?2))`, session, string(pieceList)); err != nil {
+		return fmt.Errorf("remove session from the search index: %w", err)
+	}
 	return nil
 }
 
-// syncIndex brings entries_fts up to date with every entry the batch touched: the pre-batch
-// values out, the current ones in, unless they are the same. The runner calls it once, after
-// the last op and before the commit.
+// syncIndex brings entries_fts and pieces_fts up to date with every entry and piece the batch
+// touched: the pre-batch values out, the current ones in, unless they are the same. The runner
+// calls it once, after the last op and before the commit.
 func (b *batchTx) syncIndex(ctx context.Context) error {
 	for _, k := range b.index.order {
 		was := b.index.pending[k]
@@ -117,6 +184,27 @@ func (b *batchTx) syncIndex(ctx context.Context) error {
 		if now.had {
 			if _, err := b.exec(ctx, `INSERT INTO entries_fts (rowid, title, text) VALUES (?, ?, ?)`,
 				now.id, now.title, now.text); err != nil {
+				return fmt.Errorf("update the search index: %w", err)
+			}
+		}
+	}
+	for _, id := range b.index.pieceOrder {
+		was := b.index.pieces[id]
+		now, err := b.pieceNow(ctx, id)
+		if err != nil {
+			return err
+		}
+		if was == now {
+			continue
+		}
+		if was.had {
+			if _, err := b.exec(ctx, `INSERT INTO pieces_fts (pieces_fts, rowid, text) VALUES ('delete', ?, ?)`,
+				id, was.text); err != nil {
+				return fmt.Errorf("update the search index: %w", err)
+			}
+		}
+		if now.had {
+			if _, err := b.exec(ctx, `INSERT INTO pieces_fts (rowid, text) VALUES (?, ?)`, id, now.text); err != nil {
 				return fmt.Errorf("update the search index: %w", err)
 			}
 		}

@@ -10,14 +10,12 @@ import (
 	"time"
 )
 
-// checkIndex fails the test unless entries_fts matches the entries table exactly (FTS5's
-// integrity-check with rank 1 compares the index with its external content) and each query
-// finds the sessions want gives ("" for none).
+// checkIndex fails the test unless entries_fts and pieces_fts match the entries and
+// entry_pieces tables exactly (checkFTS) and each query finds the sessions want gives ("" for
+// none).
 func checkIndex(t *testing.T, s testStore, want map[string]string) {
 	t.Helper()
-	if _, err := s.db.Exec(`INSERT INTO entries_fts (entries_fts, rank) VALUES ('integrity-check', 1)`); err != nil {
-		t.Errorf("FTS integrity-check: %v", err)
-	}
+	checkFTS(t, s.db)
 	for q, sessions := range want {
 		got, err := s.ListSessions(context.Background(), q, 0)
 		if err != nil || ids(got) != sessions {
@@ -134,4 +132,15 @@ func dbAtVersion(t *testing.T, n int) (string, *sql.DB) {
 		}
 	}
 	return path, db
+}
+
+// checkFTS fails the test unless each writer-kept index matches its table exactly: FTS5's
+// integrity-check with rank 1 compares an index with its external content.
+func checkFTS(t testing.TB, db *sql.DB) {
+	t.Helper()
+	for _, fts := range []string{"entries_fts", "pieces_fts"} {
+		if _, err := db.Exec(`INSERT INTO ` + fts + ` (` + fts + `, rank) VALUES ('integrity-check', 1)`); err != nil {
+			t.Errorf("%s integrity-check: %v", fts, err)
+		}
+	}
 }

@@ -30,7 +30,8 @@ func scanSession(r rowScanner, s *Session, extra ...any) error {
 // with no letters or digits) it lists the most recently updated first; otherwise it searches
 // entry titles and texts and session titles for sessions holding every word of the query
 // (words of three characters or more as prefixes, shorter ones as whole words) in one entry
-// or in the title, best match first, with a Snippet. Only the 2000 newest matching entries
+// (in one 32 KiB piece of an entry streamed longer than that, see pieces.go) or in the title,
+// best match first, with a Snippet. Only the 2000 newest matching entries
 // are scored (see search): sessions matched only by older entries come after the scored
 // ones, most recently updated first, without a Snippet; so a word found all over the
 // history favours recent sessions, and a search costs about the same on any history size.
@@ -127,16 +128,17 @@ func readTurns(ctx context.Context, tx *sql.Tx, id string) ([]Turn, error) {
 }
 
 func readEntries(ctx context.Context, tx *sql.Tx, id string) ([]Entry, error) {
-	rows, err := tx.QueryContext(ctx, `SELECT `+entryColumns+` FROM entries
-		WHERE session_id = ? ORDER BY seq, id`, id)
+	rows, err := tx.QueryContext(ctx, `SELECT `+entryColumns+` FROM entries e
+		WHERE e.session_id = ? ORDER BY e.seq, e.id`, id)
 	if err != nil {
 		return nil, err
 	}
 	return scanEntries(id, rows)
 }
 
-// entryColumns are what scanEntries reads, in its order.
-const entryColumns = `entry_id, turn, seq, kind, status, title, text, body`
+// entryColumns are what scanEntries reads, in its order, from entries aliased e; the text is
+// whole (entryText).
+const entryColumns = `e.entry_id, e.turn, e.seq, e.kind, e.status, e.title, ` + entryText + `, e.body`
 
 // scanEntries reads session id's entry rows (SELECT entryColumns) and closes them.
 func scanEntries(id string, rows *sql.Rows) ([]Entry, error) {

@@ -32,7 +32,8 @@ type Writer struct {
 	thread atomic.Int64  // the goroutine's OS thread id once lowered in priority (Linux), else 0
 
 	mu       sync.Mutex
-	queue    []op
+	queue    []op // ops from head on are queued; take moves head instead of the rest
+	head     int
 	firstAt  time.Time // when the oldest queued op was queued
 	queued   uint64    // ops ever queued
 	taken    uint64    // ops ever taken into a batch
@@ -74,7 +75,7 @@ func (w *Writer) tryEnqueue(o op, urgent bool) bool {
 		w.mu.Unlock()
 		return false
 	}
-	if len(w.queue) == 0 {
+	if w.pending() == 0 {
 		w.firstAt = time.Now()
 	}
 	w.queue = append(w.queue, o)
@@ -82,7 +83,7 @@ func (w *Writer) tryEnqueue(o op, urgent bool) bool {
 	if urgent {
 		w.urgentTo = w.queued
 	}
-	kick := urgent || len(w.queue) == 1 || len(w.queue) == w.maxOps
+	kick := urgent || w.pending() == 1 || w.pending() == w.maxOps
 	w.mu.Unlock()
 	if kick {
 		w.kick()
@@ -153,7 +154,7 @@ func (w *Writer) run() {
 	timer.Stop()
 	for {
 		w.mu.Lock()
-		n := len(w.queue)
+		n := w.pending()
 		if n == 0 {
 			closed := w.closed
 			w.mu.Unlock()
@@ -205,16 +206,26 @@ func (w *Writer) run() {
 	}
 }
 
-// take removes the first k ops from the queue; w.mu is held.
+// pending is how many ops are queued; w.mu is held.
+func (w *Writer) pending() int { return len(w.queue) - w.head }
+
+// take removes the first k ops from the queue; w.mu is held. It copies the k ops, not the
+// ops left behind: a flood queues a million chunks ahead of the writer, and moving them all
+// up once per batch of 2000 cost time quadratic in the backlog. The dead front of the array
+// is dropped once it is half of it, which costs each op one more copy at most.
 func (w *Writer) take(k int) []op {
 	var batch []op
-	if k == len(w.queue) {
+	if w.head == 0 && k == len(w.queue) {
 		batch, w.queue = w.queue, w.spare
 	} else {
-		batch = append(w.spare, w.queue[:k]...)
-		rest := copy(w.queue, w.queue[k:])
-		clear(w.queue[rest:])
-		w.queue = w.queue[:rest]
+		batch = append(w.spare, w.queue[w.head:w.head+k]...)
+		clear(w.queue[w.head : w.head+k])
+		w.head += k
+		if w.head == len(w.queue) || w.head > len(w.queue)/2 {
+			rest := copy(w.queue, w.queue[w.head:])
+			clear(w.queue[rest:])
+			w.queue, w.head = w.queue[:rest], 0
+		}
 	}
 	w.spare = nil
 	w.taken += uint64(k)
