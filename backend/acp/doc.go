@@ -17,6 +17,13 @@
 //     their output within the agent's byte limit (cut on a character boundary), show it live in
 //     the tool cards that name them and keep showing it after release; when the agent's
 //     connection ends, every terminal still running is killed with its whole group.
+//   - Files (fs/*) are read and written only inside the session folder, opened as a descriptor;
+//     every path is opened beneath that descriptor (openat2 with RESOLVE_BENEATH, else name by
+//     name with O_NOFOLLOW), and a write's temp file and rename happen in the folder's descriptor
+//     too. Links inside the folder work; none leads out, and a link swapped while a request runs
+//     cannot make it read or write outside. Only regular files are read or written: a FIFO, a
+//     device or a socket is refused (-32602 naming the path and what it is), and opening one never
+//     blocks.
 //
 // This package imports neither Wails nor SQLite. The app and the CLI consume its Event stream.
 package acp

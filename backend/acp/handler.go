@@ -94,6 +94,7 @@ func (s *Session) serveFile(req *Request) {
 		req.Reply(nil, err)
 		return
 	}
+	defer folder.Close()
 	if req.Method == MethodReadTextFile {
 		req.Reply(folder.ReadTextFile(req.Params))
 		return

@@ -240,6 +240,7 @@ func (s *Session) FindFiles(query string, limit int) ([]FolderFile, error) {
 	if err != nil {
 		return nil, err
 	}
+	defer f.Close()
 	return f.FindFiles(query, limit), nil
 }
 
