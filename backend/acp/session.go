@@ -31,6 +31,8 @@ type Config struct {
 	HardStopAfter time.Duration
 	// AfterFunc is the time source of that wait (default: time.AfterFunc).
 	AfterFunc AfterFunc
+
+	serveHook func(method string) // tests: runs on a worker before each fs/* and terminal/create
 }
 
 // TurnSummary is how a turn ended, for snapshots.
@@ -81,6 +83,7 @@ type Session struct {
 	early          []json.RawMessage // session/update params that arrived before session/new returned
 	transport      Transport
 	conn           *Conn
+	handler        *connHandler // the current connection's: its workers are shut by Close
 	turnActive     bool
 	promptSent     bool // the running turn's session/prompt is on the wire: Stop may cancel it
 	hardStopped    bool
@@ -346,9 +349,10 @@ func (s *Session) HardStop() error {
 }
 
 // Close ends the session: a running turn is stopped first (as Stop does: its open permissions
-// are answered cancelled, so an agent blocked on one can end the turn), then the agent is
-// stopped with the stop ladder and the last events are delivered; the turn ends cancelled.
-// Safe to call more than once.
+// are answered cancelled, so an agent blocked on one can end the turn), fs/* and terminal/create
+// requests still waiting for a worker are answered "the session is closing", then the agent is
+// stopped with the stop ladder, requests running are finished and the last events are
+// delivered; the turn ends cancelled. Safe to call more than once.
 func (s *Session) Close() error {
 	if err := s.Stop(); err != nil {
 		s.cfg.Logf("session %s: %v", s.cfg.ID, err)
@@ -357,8 +361,11 @@ func (s *Session) Close() error {
 	s.mu.Lock()
 	s.closing = true
 	s.disarmHardStopLocked()
-	tr, watchDone := s.transport, s.watchDone
+	tr, watchDone, h := s.transport, s.watchDone, s.handler
 	s.mu.Unlock()
+	if h != nil {
+		h.work.close() // requests still waiting for a worker are answered while the agent listens
+	}
 	if tr != nil {
 		_ = tr.Close(s.cfg.CloseGrace)
 		<-watchDone

@@ -33,19 +33,19 @@ type terminals struct {
 	wg     sync.WaitGroup // terminal goroutines, waits and stops in flight
 }
 
+// maxTerminals is how many commands of one connection may run at a time: an agent that starts
+// commands without end must not fill the machine with processes.
+const maxTerminals = 64
+
 func newTerminals(dir string, env []string, newID func() string, onChange func(string, TerminalView)) *terminals {
 	return &terminals{dir: dir, env: env, newID: newID, onChange: onChange,
 		byID: map[string]*terminal{}, waits: map[string]chan struct{}{}}
 }
 
-// handle answers a terminal/* request. It runs on the inbound loop and never blocks: starting a
-// process and waiting for an exit happen on other goroutines.
+// handle answers a terminal/* request but terminal/create (a worker runs create). It runs on the
+// inbound loop and never blocks: waiting for an exit happens on another goroutine.
 func (ts *terminals) handle(req *Request) {
 	switch req.Method {
-	case MethodTerminalCreate:
-		if !ts.spawn(func() { req.Reply(ts.create(req.Params)) }) {
-			req.Reply(nil, errClosing)
-		}
 	case MethodTerminalWaitForExit:
 		ts.waitForExit(req)
 	case MethodTerminalOutput:
@@ -93,8 +93,24 @@ func (ts *terminals) spawn(fn func()) bool {
 	return true
 }
 
-// create starts the command of a terminal/create request and answers its id at once.
+// enter counts a create that closeAll must wait for; false once closeAll has begun.
+func (ts *terminals) enter() bool {
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	if ts.closed {
+		return false
+	}
+	ts.wg.Add(1)
+	return true
+}
+
+// create starts the command of a terminal/create request and answers its id at once. It runs on
+// a worker; at most maxTerminals commands of the connection run at a time.
 func (ts *terminals) create(params json.RawMessage) (any, error) {
+	if !ts.enter() {
+		return nil, errClosing
+	}
+	defer ts.wg.Done()
 	var p CreateTerminalParams
 	if err := json.Unmarshal(params, &p); err != nil {
 		return nil, &RPCError{Code: CodeInvalidParams, Message: "invalid terminal/create params: " + err.Error()}
@@ -107,8 +123,12 @@ func (ts *terminals) create(params json.RawMessage) (any, error) {
 	if p.OutputByteLimit != nil && *p.OutputByteLimit >= 0 && *p.OutputByteLimit < int64(limit) {
 		limit = int(*p.OutputByteLimit)
 	}
+	if n := ts.running(); n >= maxTerminals {
+		return nil, &RPCError{Code: CodeInternalError, Message: fmt.Sprintf(
+			"%d terminals of this session are still running: wait for one to exit, or kill or release one, before creating another", n)}
+	}
 	id := ts.newID()
-	ts.wg.Add(1) // create itself runs under spawn: closeAll cannot be waiting on a zero count
+	ts.wg.Add(1) // create itself is counted (enter): closeAll cannot be waiting on a zero count
 	t, err := startTerminal(id, cmd, limit, func(v TerminalView) { ts.onChange(id, v) }, ts.wg.Done)
 	if err != nil {
 		ts.wg.Done()
@@ -187,6 +207,21 @@ func mergeEnv(base []string, vars []EnvVariable) []string {
 	return out
 }
 
+// running is how many terminals' commands have not exited.
+func (ts *terminals) running() int {
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	n := 0
+	for _, t := range ts.byID {
+		select {
+		case <-t.exited:
+		default:
+			n++
+		}
+	}
+	return n
+}
+
 // lookup finds the terminal a request names; an unknown or released id is -32602.
 func (ts *terminals) lookup(method string, params json.RawMessage) (*terminal, error) {
 	var p TerminalParams
@@ -213,6 +248,12 @@ func (ts *terminals) waitForExit(req *Request) {
 	key := string(bytes.TrimSpace(req.ID))
 	cancel := make(chan struct{})
 	ts.mu.Lock()
+	if len(ts.waits) >= maxWaiting { // each parks a goroutine until the exit
+		ts.mu.Unlock()
+		req.Reply(nil, &RPCError{Code: CodeInternalError, Message: fmt.Sprintf(
+			"agentdesk is busy: %d terminal/wait_for_exit requests of this session are waiting; send it again once some are answered", maxWaiting)})
+		return
+	}
 	ts.waits[key] = cancel
 	ts.mu.Unlock()
 	waiting := ts.spawn(func() {
