@@ -17,6 +17,11 @@
 //     their output within the agent's byte limit (cut on a character boundary), show it live in
 //     the tool cards that name them and keep showing it after release; when the agent's
 //     connection ends, every terminal still running is killed with its whole group.
+//   - A terminal runs in the session folder or a folder inside it (a relative cwd is taken from
+//     the session folder; one outside is refused), with the environment the agent was launched
+//     with (Config.Env) plus the variables the request names: never agentdesk's own environment,
+//     so no secret of agentdesk's or of another agent reaches it. It is no sandbox: the command
+//     may go anywhere itself.
 //   - Files (fs/*) are read and written only inside the session folder, which is opened once;
 //     every path is opened beneath that descriptor (openat2 with RESOLVE_BENEATH, else name by
 //     name with O_NOFOLLOW), and a write's temp file and rename happen in the folder's descriptor

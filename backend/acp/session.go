@@ -31,6 +31,11 @@ type Config struct {
 	HardStopAfter time.Duration
 	// AfterFunc is the time source of that wait (default: time.AfterFunc).
 	AfterFunc AfterFunc
+	// Env is the environment the agent was launched with, the base of its terminals' (to which
+	// terminal/create adds the variables it names). It must hold no secret but the agent's own:
+	// none of agentdesk's and none of another agent's. nil: the Transport's Env() when it has
+	// one, else only a few harmless variables of this process (PATH, HOME, LANG...), never all.
+	Env []string
 
 	serveHook func(method string) // tests: runs on a worker before each fs/* and terminal/create
 }

@@ -1,15 +1,43 @@
 package acp
 
-import "os"
+import (
+	"os"
+	"strings"
+)
 
 // newTerminals makes the terminals of a new connection to tr: they start in the session folder
 // with the agent's environment, and their output shows in the tool cards that name them.
 func (s *Session) newTerminals(tr Transport) *terminals {
-	env := os.Environ()
-	if e, ok := tr.(interface{ Env() []string }); ok && e.Env() != nil {
-		env = e.Env()
+	return newTerminals(s.cfg.Cwd, s.terminalEnv(tr), s.newTerminalID, s.publishTerminal)
+}
+
+// terminalEnv is the base environment of the agent's terminals: the one the agent was launched
+// with (Config.Env, else the one the transport says it started the agent with), never all of
+// agentdesk's own: without either, only the few variables of minimalEnv.
+func (s *Session) terminalEnv(tr Transport) []string {
+	if s.cfg.Env != nil {
+		return s.cfg.Env
 	}
-	return newTerminals(s.cfg.Cwd, env, s.newTerminalID, s.publishTerminal)
+	if e, ok := tr.(interface{ Env() []string }); ok && e.Env() != nil {
+		return e.Env()
+	}
+	return minimalEnv()
+}
+
+// minimalEnv is what a command needs of agentdesk's environment to run as the user (where
+// programs are, who and where the user is, language and time zone), and nothing else: secrets an
+// environment may hold stay out.
+func minimalEnv() []string {
+	var out []string
+	for _, kv := range os.Environ() {
+		name, _, _ := strings.Cut(kv, "=")
+		switch {
+		case name == "PATH", name == "HOME", name == "USER", name == "LOGNAME", name == "SHELL", name == "TERM",
+			name == "TMPDIR", name == "TZ", name == "LANG", name == "LANGUAGE", strings.HasPrefix(name, "LC_"):
+			out = append(out, kv)
+		}
+	}
+	return out
 }
 
 // newTerminalID is an id no terminal of this session has had.

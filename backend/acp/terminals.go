@@ -22,7 +22,8 @@ import (
 // agent that passes argv keeps each argument whole.
 type terminals struct {
 	dir      string   // default working folder: the session's
-	env      []string // base environment: the agent's
+	root     string   // the session folder, links resolved: every working folder is inside it
+	env      []string // base environment: the agent's (see Session.terminalEnv)
 	newID    func() string
 	onChange func(id string, v TerminalView)
 
@@ -38,7 +39,11 @@ type terminals struct {
 const maxTerminals = 64
 
 func newTerminals(dir string, env []string, newID func() string, onChange func(string, TerminalView)) *terminals {
-	return &terminals{dir: dir, env: env, newID: newID, onChange: onChange,
+	root, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		root = filepath.Clean(dir)
+	}
+	return &terminals{dir: dir, root: root, env: env, newID: newID, onChange: onChange,
 		byID: map[string]*terminal{}, waits: map[string]chan struct{}{}}
 }
 
@@ -147,27 +152,44 @@ func (ts *terminals) create(params json.RawMessage) (any, error) {
 	return CreateTerminalResult{TerminalID: id}, nil
 }
 
-// command is what runs for p: the command line through a shell, in the session folder unless p
-// names another absolute folder, with p's variables over the agent's environment.
+// command is what runs for p: the command line through a shell, in the session folder or the
+// folder of it p names (see workDir), with p's variables over the agent's environment.
 func (ts *terminals) command(p CreateTerminalParams) (Command, error) {
 	if strings.TrimSpace(p.Command) == "" {
 		return Command{}, &RPCError{Code: CodeInvalidParams, Message: "terminal/create needs a command"}
 	}
-	dir := ts.dir
-	if p.Cwd != "" {
-		if !filepath.IsAbs(p.Cwd) {
-			return Command{}, &RPCError{Code: CodeInvalidParams, Message: fmt.Sprintf("cwd %q is not absolute: ACP paths must be absolute", p.Cwd)}
-		}
-		dir = p.Cwd
-	}
-	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-		return Command{}, &RPCError{Code: CodeInvalidParams, Message: fmt.Sprintf("cwd %q is not an existing folder", dir)}
+	dir, err := ts.workDir(p.Cwd)
+	if err != nil {
+		return Command{}, err
 	}
 	line := p.Command
 	for _, a := range p.Args {
 		line += " " + shellQuote(a)
 	}
 	return Command{Path: shell(), Args: []string{"-c", line}, Env: mergeEnv(ts.env, p.Env), Dir: dir}, nil
+}
+
+// workDir is the folder a command runs in: the session folder when cwd is empty, else cwd
+// (relative: to the session folder), which must be an existing folder inside the session
+// folder, links resolved. This keeps an agent's commands where the user put it; it is no sandbox:
+// the command itself may go anywhere.
+func (ts *terminals) workDir(cwd string) (string, error) {
+	if cwd == "" {
+		return ts.dir, nil
+	}
+	dir := cwd
+	if !filepath.IsAbs(dir) {
+		dir = filepath.Join(ts.dir, dir)
+	}
+	real, err := filepath.EvalSymlinks(dir)
+	if st, serr := os.Stat(real); err != nil || serr != nil || !st.IsDir() {
+		return "", &RPCError{Code: CodeInvalidParams, Message: fmt.Sprintf("cwd %q is not an existing folder", cwd)}
+	}
+	if _, ok := under(ts.root, real); !ok {
+		return "", &RPCError{Code: CodeInvalidParams,
+			Message: fmt.Sprintf("cwd %q is outside the session folder %q: agentdesk runs terminals only inside it", cwd, ts.root)}
+	}
+	return real, nil
 }
 
 // shell is bash when there is one (agents write bash), else the POSIX shell.
