@@ -21,7 +21,15 @@ const hangGuard = 20 * time.Second
 // TestFolderRefusesFilesThatAreNotRegular: a FIFO with no writer (a read would block for ever)
 // and a socket are refused with -32602 naming the path and what it is, at once; a write to them
 // is refused and leaves them as they were.
-func TestFolderRefusesFilesThatAreNotRegular(t *testing.T) {
+func TestFolderRefusesFilesThatAreNotRegular(t *testing.T) { refusesSpecialFiles(t) }
+
+// TestFolderRefusesFilesThatAreNotRegularWithoutOpenat2: the same when every open walks.
+func TestFolderRefusesFilesThatAreNotRegularWithoutOpenat2(t *testing.T) {
+	acp.WithoutOpenat2(t)
+	refusesSpecialFiles(t)
+}
+
+func refusesSpecialFiles(t *testing.T) {
 	dir := t.TempDir()
 	fifo := filepath.Join(dir, "pipe")
 	if err := unix.Mkfifo(fifo, 0o644); err != nil {

@@ -130,7 +130,15 @@ func TestFolderWritesCreatingParentsAndKeepingMode(t *testing.T) {
 
 // TestFolderFollowsLinksInside: links that stay inside the folder work, relative or absolute, to
 // a file or a folder; a write through a link to a file replaces the file and keeps the link.
-func TestFolderFollowsLinksInside(t *testing.T) {
+func TestFolderFollowsLinksInside(t *testing.T) { followsLinksInside(t) }
+
+// TestFolderFollowsLinksInsideWithoutOpenat2: the same when every open walks.
+func TestFolderFollowsLinksInsideWithoutOpenat2(t *testing.T) {
+	acp.WithoutOpenat2(t)
+	followsLinksInside(t)
+}
+
+func followsLinksInside(t *testing.T) {
 	dir := t.TempDir()
 	real, err := filepath.EvalSymlinks(dir)
 	if err != nil {
