@@ -12,10 +12,10 @@ import (
 // are killed, waiting requests are answered, and a restarted agent starts afresh (see end).
 type connHandler struct {
 	*Session
-	terms  *terminals
-	work   *workers
-	folder *Folder // nil when the folder could not be opened: folderErr says why
-	folErr error
+	terms     *terminals
+	work      *workers
+	folder    *Folder // nil when the folder could not be opened: folderErr says why
+	folderErr error
 }
 
 var _ Handler = (*connHandler)(nil)
@@ -23,7 +23,7 @@ var _ Handler = (*connHandler)(nil)
 // newConnHandler prepares the handler of a new connection to tr.
 func (s *Session) newConnHandler(tr Transport) *connHandler {
 	h := &connHandler{Session: s, terms: s.newTerminals(tr), work: newWorkers()}
-	h.folder, h.folErr = NewFolder(s.cfg.Cwd)
+	h.folder, h.folderErr = NewFolder(s.cfg.Cwd)
 	return h
 }
 
@@ -61,7 +61,7 @@ func (h *connHandler) HandleNotification(method string, params json.RawMessage) 
 func (h *connHandler) serveFile(req *Request) (any, error) {
 	h.hook(req.Method)
 	if h.folder == nil {
-		return nil, h.folErr
+		return nil, h.folderErr
 	}
 	if req.Method == MethodReadTextFile {
 		return h.folder.ReadTextFile(req.Params)
