@@ -108,13 +108,16 @@ func (h *Hub) Start(req StartRequest, out acp.Emitter) (*acp.Session, SessionInf
 	id := uuid.NewString()
 	info := SessionInfo{SessionID: id, AgentID: agent.ID, AgentName: agent.Name, Cwd: dir}
 	emitter := out
+	// The agent is launched with its catalog environment, which holds its own secrets and no
+	// other agent's (the catalog adds them per agent); its terminals get the same, not whatever
+	// agentdesk's own environment holds beyond it.
+	env := agent.Env
+	if env == nil {
+		env = os.Environ()
+	}
 	cfg := acp.Config{ID: id, AgentName: agent.Name, Cwd: dir, Logf: h.logf, AuthMethod: req.AuthMethod, HardStopAfter: req.HardStopAfter,
-		ClientInfo: acp.Implementation{Name: "agentdesk", Title: "agentdesk", Version: version},
+		ClientInfo: acp.Implementation{Name: "agentdesk", Title: "agentdesk", Version: version}, Env: env,
 		Launch: func(context.Context) (acp.Transport, error) {
-			env := agent.Env
-			if env == nil {
-				env = os.Environ()
-			}
 			return acp.Start(acp.Command{Path: agent.Command, Args: agent.Args, Env: env, Dir: dir})
 		},
 	}

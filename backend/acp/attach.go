@@ -78,6 +78,11 @@ func buildAttachments(folder, agent string, caps PromptCapabilities, atts []Atta
 		return nil, nil, nil
 	}
 	var root *Folder
+	defer func() {
+		if root != nil {
+			root.Close()
+		}
+	}()
 	blocks := make([]ContentBlock, 0, len(atts))
 	infos := make([]AttachmentInfo, 0, len(atts))
 	for _, a := range atts {

@@ -56,14 +56,14 @@ func (s *Session) connect(ctx context.Context, reattach bool) (string, error) {
 		return "", s.fail(fmt.Errorf("start %s: %w", s.cfg.AgentName, err), nil)
 	}
 	done, watched := make(chan struct{}), make(chan struct{})
-	terms := s.newTerminals(tr)
+	h := s.newConnHandler(tr)
 	s.mu.Lock()
-	s.transport, s.watchDone = tr, done
-	s.conn = NewConn(tr, tr, connHandler{s, terms}, WithTap(s.tap), WithLogf(s.cfg.Logf))
+	s.transport, s.watchDone, s.handler = tr, done, h
+	s.conn = NewConn(tr, tr, h, WithTap(s.tap), WithLogf(s.cfg.Logf))
 	conn, gen := s.conn, s.connGen
 	s.mu.Unlock()
 	go s.watch(conn, tr, watched, gen)
-	go watchTerminals(conn, terms, watched, done)
+	go h.end(conn, watched, done)
 
 	var init InitializeResult
 	err = conn.Call(ctx, MethodInitialize, InitializeParams{

@@ -17,6 +17,23 @@
 //     their output within the agent's byte limit (cut on a character boundary), show it live in
 //     the tool cards that name them and keep showing it after release; when the agent's
 //     connection ends, every terminal still running is killed with its whole group.
+//   - A terminal runs in the session folder or a folder inside it (a relative cwd is taken from
+//     the session folder; one outside is refused), with the environment the agent was launched
+//     with (Config.Env) plus the variables the request names: never agentdesk's own environment,
+//     so no secret of agentdesk's or of another agent reaches it. It is no sandbox: the command
+//     may go anywhere itself.
+//   - Files (fs/*) are read and written only inside the session folder, which is opened once;
+//     every path is opened beneath that descriptor (openat2 with RESOLVE_BENEATH, else name by
+//     name with O_NOFOLLOW), and a write's temp file and rename happen in the folder's descriptor
+//     too. Links inside the folder work; none leads out, and a link swapped while a request runs
+//     cannot make it read or write outside. Only regular files are read or written: a FIFO, a
+//     device or a socket is refused (-32602 naming the path and what it is), and opening one never
+//     blocks.
+//   - Agents cannot make work pile up: fs/* and terminal/create requests run on at most 16
+//     workers per connection, at most 1024 more wait in order, and any beyond are answered at
+//     once that agentdesk is busy; at most 64 terminals run and 1024 terminal/wait_for_exit wait.
+//     Every request is answered: Stop leaves them to finish; Close answers those still waiting
+//     "the session is closing" before it stops the agent, and returns once those running are done.
 //
 // This package imports neither Wails nor SQLite. The app and the CLI consume its Event stream.
 package acp

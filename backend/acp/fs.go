@@ -3,12 +3,13 @@ package acp
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
+	"sync"
+
+	"golang.org/x/sys/unix"
 )
 
 // fs/* methods served to agents (advertised in initialize).
@@ -35,79 +36,128 @@ type WriteTextFileParams struct {
 	Content   string `json:"content"`
 }
 
-// Folder serves fs/* requests confined to one folder (the session's): a path is resolved through
-// its symlinks (for a new file, through those of its nearest existing parent) and refused unless
-// it lies inside the folder. Methods do file I/O: call them off the inbound loop.
+// Folder serves fs/* requests confined to one folder (the session's). The folder is opened once,
+// and every path is opened beneath that descriptor, never looked up again by name (see
+// openBeneath): links inside the folder work, none leads out of it, and a link swapped while a
+// request runs cannot make it read or write outside. Only regular files are read or written: a
+// FIFO, a device or a socket is refused, and opening one never blocks. Methods do file I/O: call
+// them off the inbound loop. They are safe for concurrent use; call Close once none runs.
 type Folder struct {
-	root string // absolute, symlinks resolved
+	root  string // absolute, symlinks resolved
+	given string // absolute and clean as given: agents name paths under it, links and all
+	fd    int    // the folder, opened once
+	once  sync.Once
 }
 
-// NewFolder confines file access to dir, which must exist.
+// NewFolder opens dir, which must exist, to confine file access to it. Close releases it.
 func NewFolder(dir string) (*Folder, error) {
-	root, err := filepath.EvalSymlinks(dir)
+	given, err := filepath.Abs(dir)
 	if err != nil {
 		return nil, fmt.Errorf("session folder %q: %w", dir, err)
 	}
-	root, err = filepath.Abs(root)
+	root, err := filepath.EvalSymlinks(given)
 	if err != nil {
 		return nil, fmt.Errorf("session folder %q: %w", dir, err)
 	}
-	return &Folder{root: root}, nil
+	fd, err := unix.Open(root, unix.O_DIRECTORY|unix.O_CLOEXEC|oPath, 0)
+	if err != nil {
+		return nil, fmt.Errorf("session folder %q: %w", dir, &fs.PathError{Op: "open", Path: root, Err: err})
+	}
+	return &Folder{root: root, given: given, fd: fd}, nil
 }
 
-// resolve returns the real path of p if it lies inside the folder, else an *RPCError saying so.
-func (f *Folder) resolve(p string) (string, error) {
+// Close releases the folder. Call it once no method runs; later calls do nothing.
+func (f *Folder) Close() error {
+	var err error
+	f.once.Do(func() { err = unix.Close(f.fd) })
+	return err
+}
+
+// inside returns abs relative to the folder ("" for the folder itself), when abs names a path
+// under the folder by its real path or by the path it was given as.
+func (f *Folder) inside(abs string) (string, bool) {
+	if rel, ok := under(f.root, abs); ok {
+		return rel, true
+	}
+	return under(f.given, abs)
+}
+
+// under returns abs relative to base when it is base or below it (both absolute and clean).
+func under(base, abs string) (string, bool) {
+	if abs == base {
+		return "", true
+	}
+	return strings.CutPrefix(abs, strings.TrimSuffix(base, string(filepath.Separator))+string(filepath.Separator))
+}
+
+// relative returns the agent's absolute path p relative to the folder, or an *RPCError when p is
+// not absolute or not inside. A path through another name of the folder (a link to it) is judged
+// by where it lands; that lookup only picks the name inside the folder: the open that follows is
+// confined beneath the folder whatever changes meanwhile.
+func (f *Folder) relative(p string) (string, error) {
 	if !filepath.IsAbs(p) {
 		return "", &RPCError{Code: CodeInvalidParams, Message: fmt.Sprintf("path %q is not absolute: ACP paths must be absolute", p)}
 	}
 	p = filepath.Clean(p)
-	// Resolve the longest existing prefix, so a new file under a symlinked folder is judged by
-	// where it will really land.
+	if rel, ok := f.inside(p); ok {
+		return rel, nil
+	}
+	if rel, ok := f.inside(realPath(p)); ok {
+		return rel, nil
+	}
+	return "", f.outside(p)
+}
+
+func (f *Folder) outside(p string) *RPCError {
+	return &RPCError{Code: CodeInvalidParams,
+		Message: fmt.Sprintf("path %q is outside the session folder %q: agentdesk lets agents read and write only inside it", p, f.root)}
+}
+
+// resolve returns the real path of p if it lies inside the folder, else an *RPCError saying so.
+// It looks names up, so it suits listings and the user's attachments, not an agent's opens.
+func (f *Folder) resolve(p string) (string, error) {
+	if !filepath.IsAbs(p) {
+		return "", &RPCError{Code: CodeInvalidParams, Message: fmt.Sprintf("path %q is not absolute: ACP paths must be absolute", p)}
+	}
+	real := realPath(filepath.Clean(p))
+	if _, ok := under(f.root, real); !ok {
+		return "", f.outside(real)
+	}
+	return real, nil
+}
+
+// realPath is p with the links of its longest existing prefix resolved, so a new file under a
+// linked folder is judged by where it will really land.
+func realPath(p string) string {
 	existing, rest := p, ""
 	for {
-		real, err := filepath.EvalSymlinks(existing)
-		if err == nil {
-			p = filepath.Join(real, rest)
-			break
+		if real, err := filepath.EvalSymlinks(existing); err == nil {
+			return filepath.Join(real, rest)
 		}
 		parent := filepath.Dir(existing)
 		if parent == existing {
-			break
+			return p
 		}
 		rest = filepath.Join(filepath.Base(existing), rest)
 		existing = parent
 	}
-	if p != f.root && !strings.HasPrefix(p, f.root+string(filepath.Separator)) {
-		return "", &RPCError{Code: CodeInvalidParams,
-			Message: fmt.Sprintf("path %q is outside the session folder %q: agentdesk lets agents read and write only inside it", p, f.root)}
-	}
-	return p, nil
 }
 
 // ReadTextFile answers fs/read_text_file: the file's text, or the lines [line, line+limit).
-// A missing file is -32002 (resource not found).
+// A missing file is -32002 (resource not found); a file that is not regular, or larger than
+// 64 MiB, is -32602.
 func (f *Folder) ReadTextFile(params json.RawMessage) (any, error) {
 	var p ReadTextFileParams
 	if err := json.Unmarshal(params, &p); err != nil {
 		return nil, &RPCError{Code: CodeInvalidParams, Message: "invalid fs/read_text_file params: " + err.Error()}
 	}
-	path, err := f.resolve(p.Path)
+	rel, err := f.relative(p.Path)
 	if err != nil {
 		return nil, err
 	}
-	st, err := os.Stat(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, &RPCError{Code: CodeResourceNotFound, Message: "Resource not found: " + p.Path}
-	}
+	data, err := f.readBeneath(rel)
 	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", p.Path, err)
-	}
-	if st.IsDir() || st.Size() > maxTextFile {
-		return nil, &RPCError{Code: CodeInvalidParams, Message: fmt.Sprintf("%s is a folder or larger than 64 MiB", p.Path)}
-	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", p.Path, err)
+		return nil, f.pathError("read", p.Path, rel, err)
 	}
 	if p.Line != nil || p.Limit != nil {
 		data = lineRange(data, p.Line, p.Limit)
@@ -143,40 +193,19 @@ func lineRange(data []byte, line, limit *int) []byte {
 }
 
 // WriteTextFile answers fs/write_text_file: it creates missing parent folders and replaces the
-// file atomically (a temp file renamed over it), keeping an existing file's mode.
+// file atomically (a temp file renamed over it, in the same folder), keeping an existing file's
+// mode. A link inside the folder is written through; anything but a regular file is refused.
 func (f *Folder) WriteTextFile(params json.RawMessage) (any, error) {
 	var p WriteTextFileParams
 	if err := json.Unmarshal(params, &p); err != nil {
 		return nil, &RPCError{Code: CodeInvalidParams, Message: "invalid fs/write_text_file params: " + err.Error()}
 	}
-	path, err := f.resolve(p.Path)
+	rel, err := f.relative(p.Path)
 	if err != nil {
 		return nil, err
 	}
-	mode := fs.FileMode(0o644)
-	if st, err := os.Stat(path); err == nil {
-		if st.IsDir() {
-			return nil, &RPCError{Code: CodeInvalidParams, Message: p.Path + " is a folder"}
-		}
-		mode = st.Mode().Perm()
-	}
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, fmt.Errorf("write %s: %w", p.Path, err)
-	}
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".agentdesk-*")
-	if err != nil {
-		return nil, fmt.Errorf("write %s: %w", p.Path, err)
-	}
-	_, werr := tmp.WriteString(p.Content)
-	cerr := tmp.Close()
-	if err := errors.Join(werr, cerr, os.Chmod(tmp.Name(), mode)); err != nil {
-		os.Remove(tmp.Name())
-		return nil, fmt.Errorf("write %s: %w", p.Path, err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		os.Remove(tmp.Name())
-		return nil, fmt.Errorf("write %s: %w", p.Path, err)
+	if err := f.writeBeneath(rel, []byte(p.Content)); err != nil {
+		return nil, f.pathError("write", p.Path, rel, err)
 	}
 	return struct{}{}, nil
 }

@@ -3,6 +3,7 @@ package acp_test
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -124,5 +125,56 @@ func TestFolderWritesCreatingParentsAndKeepingMode(t *testing.T) {
 		if strings.Contains(e.Name(), ".agentdesk-") {
 			t.Fatalf("temp file %s left behind", e.Name())
 		}
+	}
+}
+
+// TestFolderFollowsLinksInside: links that stay inside the folder work, relative or absolute, to
+// a file or a folder; a write through a link to a file replaces the file and keeps the link.
+func TestFolderFollowsLinksInside(t *testing.T) { followsLinksInside(t) }
+
+// TestFolderFollowsLinksInsideWithoutOpenat2: the same when every open walks.
+func TestFolderFollowsLinksInsideWithoutOpenat2(t *testing.T) {
+	acp.WithoutOpenat2(t)
+	followsLinksInside(t)
+}
+
+func followsLinksInside(t *testing.T) {
+	dir := t.TempDir()
+	real, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	must(t, os.MkdirAll(filepath.Join(dir, "src"), 0o755))
+	must(t, os.WriteFile(filepath.Join(dir, "src", "a.txt"), []byte("a"), 0o600))
+	must(t, os.Symlink("src/a.txt", filepath.Join(dir, "rel")))
+	must(t, os.Symlink(filepath.Join(real, "src", "a.txt"), filepath.Join(dir, "abs")))
+	must(t, os.Symlink(filepath.Join(real, "src"), filepath.Join(dir, "absdir")))
+	must(t, os.Symlink("../src", filepath.Join(dir, "src", "loop")))
+	f, err := acp.NewFolder(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	for i, p := range []string{"rel", "abs", "absdir/a.txt", "src/loop/loop/a.txt"} {
+		path := filepath.Join(dir, p)
+		content := fmt.Sprint("written ", i)
+		if _, err := f.WriteTextFile(params(t, acp.WriteTextFileParams{Path: path, Content: content})); err != nil {
+			t.Fatalf("write %s: %v", p, err)
+		}
+		res, err := f.ReadTextFile(params(t, acp.ReadTextFileParams{Path: path}))
+		if err != nil || res.(map[string]string)["content"] != content {
+			t.Fatalf("read %s: %v, %v", p, res, err)
+		}
+		if data, _ := os.ReadFile(filepath.Join(dir, "src", "a.txt")); string(data) != content {
+			t.Fatalf("after writing %s, src/a.txt holds %q", p, data)
+		}
+	}
+	for _, link := range []string{"rel", "abs"} {
+		if st, err := os.Lstat(filepath.Join(dir, link)); err != nil || st.Mode()&os.ModeSymlink == 0 {
+			t.Fatalf("the link %s was replaced: %v", link, err)
+		}
+	}
+	if st, _ := os.Stat(filepath.Join(dir, "src", "a.txt")); st.Mode().Perm() != 0o600 {
+		t.Fatalf("mode %v, want 0600 kept", st.Mode())
 	}
 }

@@ -21,13 +21,12 @@ func (s *Session) HandleNotification(method string, params json.RawMessage) {
 }
 
 // HandleRequest implements Handler. Permission requests are parked until answered; requests for
-// capabilities we do not advertise get -32601 at once.
+// capabilities we do not advertise get -32601 at once. fs/* and terminal/* requests are the
+// connection's (connHandler): here they get -32601 too.
 func (s *Session) HandleRequest(req *Request) {
 	switch req.Method {
 	case MethodRequestPermission:
 		s.handlePermission(req)
-	case MethodReadTextFile, MethodWriteTextFile:
-		go s.serveFile(req) // file I/O never runs on the inbound loop
 	default:
 		req.Reply(nil, &RPCError{Code: CodeMethodNotFound, Message: "Method not found: " + req.Method})
 	}
@@ -85,18 +84,4 @@ func (s *Session) cancelRequest(params json.RawMessage) {
 	if ok {
 		replyCancelled([]*Request{perm.req})
 	}
-}
-
-// serveFile answers an fs/* request inside the session folder.
-func (s *Session) serveFile(req *Request) {
-	folder, err := NewFolder(s.cfg.Cwd)
-	if err != nil {
-		req.Reply(nil, err)
-		return
-	}
-	if req.Method == MethodReadTextFile {
-		req.Reply(folder.ReadTextFile(req.Params))
-		return
-	}
-	req.Reply(folder.WriteTextFile(req.Params))
 }

@@ -31,6 +31,13 @@ type Config struct {
 	HardStopAfter time.Duration
 	// AfterFunc is the time source of that wait (default: time.AfterFunc).
 	AfterFunc AfterFunc
+	// Env is the environment the agent was launched with, the base of its terminals' (to which
+	// terminal/create adds the variables it names). It must hold no secret but the agent's own:
+	// none of agentdesk's and none of another agent's. nil: the Transport's Env() when it has
+	// one, else only a few harmless variables of this process (PATH, HOME, LANG...), never all.
+	Env []string
+
+	serveHook func(method string) // tests: runs on a worker before each fs/* and terminal/create
 }
 
 // TurnSummary is how a turn ended, for snapshots.
@@ -84,6 +91,7 @@ type Session struct {
 	early          []json.RawMessage // session/update params that arrived before session/new returned
 	transport      Transport
 	conn           *Conn
+	handler        *connHandler // the current connection's: its workers are shut by Close
 	turnActive     bool
 	promptSent     bool // the running turn's session/prompt is on the wire: Stop may cancel it
 	hardStopped    bool
@@ -249,6 +257,7 @@ func (s *Session) FindFiles(query string, limit int) ([]FolderFile, error) {
 	if err != nil {
 		return nil, err
 	}
+	defer f.Close()
 	return f.FindFiles(query, limit), nil
 }
 
@@ -354,10 +363,11 @@ func (s *Session) HardStop() error {
 }
 
 // Close ends the session: a running turn is stopped first (as Stop does: its open permissions
-// are answered cancelled, so an agent blocked on one can end the turn), then the agent is
-// stopped with the stop ladder and the last events are delivered; the turn ends cancelled, and
-// its turn_end is delivered before Close returns. No turn starts once Close is called
-// (ErrClosed). Safe to call more than once.
+// are answered cancelled, so an agent blocked on one can end the turn), fs/* and terminal/create
+// requests still waiting for a worker are answered "the session is closing", then the agent is
+// stopped with the stop ladder, requests running are finished and the last events are
+// delivered; the turn ends cancelled, and its turn_end is delivered before Close returns. No
+// turn starts once Close is called (ErrClosed). Safe to call more than once.
 func (s *Session) Close() error {
 	s.mu.Lock()
 	s.closing = true
@@ -368,8 +378,11 @@ func (s *Session) Close() error {
 	s.closeAgentSession()
 	s.mu.Lock()
 	s.disarmHardStopLocked()
-	tr, watchDone := s.transport, s.watchDone
+	tr, watchDone, h := s.transport, s.watchDone, s.handler
 	s.mu.Unlock()
+	if h != nil {
+		h.work.close() // requests still waiting for a worker are answered while the agent listens
+	}
 	if tr != nil {
 		_ = tr.Close(s.cfg.CloseGrace)
 		<-watchDone

@@ -1,49 +1,43 @@
 package acp
 
 import (
-	"bytes"
-	"encoding/json"
 	"os"
+	"strings"
 )
-
-// connHandler is the Handler of one agent connection: the session's, plus the terminals that
-// connection's agent has created. Terminals belong to the agent process that made them: when the
-// connection ends they are killed (see watchTerminals), and a restarted agent starts afresh.
-type connHandler struct {
-	*Session
-	terms *terminals
-}
-
-// HandleRequest serves terminal/* requests and leaves the rest to the session.
-func (h connHandler) HandleRequest(req *Request) {
-	switch req.Method {
-	case MethodTerminalCreate, MethodTerminalOutput, MethodTerminalWaitForExit, MethodTerminalKill, MethodTerminalRelease:
-		h.terms.handle(req)
-	default:
-		h.Session.HandleRequest(req)
-	}
-}
-
-// HandleNotification answers a $/cancel_request for a pending terminal/wait_for_exit (-32800)
-// and leaves the rest to the session.
-func (h connHandler) HandleNotification(method string, params json.RawMessage) {
-	if method == MethodCancelRequest {
-		var p CancelRequestParams
-		if json.Unmarshal(params, &p) == nil && h.terms.cancelWait(string(bytes.TrimSpace(p.RequestID))) {
-			return
-		}
-	}
-	h.Session.HandleNotification(method, params)
-}
 
 // newTerminals makes the terminals of a new connection to tr: they start in the session folder
 // with the agent's environment, and their output shows in the tool cards that name them.
 func (s *Session) newTerminals(tr Transport) *terminals {
-	env := os.Environ()
-	if e, ok := tr.(interface{ Env() []string }); ok && e.Env() != nil {
-		env = e.Env()
+	return newTerminals(s.cfg.Cwd, s.terminalEnv(tr), s.newTerminalID, s.publishTerminal)
+}
+
+// terminalEnv is the base environment of the agent's terminals: the one the agent was launched
+// with (Config.Env, else the one the transport says it started the agent with), never all of
+// agentdesk's own: without either, only the few variables of minimalEnv.
+func (s *Session) terminalEnv(tr Transport) []string {
+	if s.cfg.Env != nil {
+		return s.cfg.Env
 	}
-	return newTerminals(s.cfg.Cwd, env, s.newTerminalID, s.publishTerminal)
+	if e, ok := tr.(interface{ Env() []string }); ok && e.Env() != nil {
+		return e.Env()
+	}
+	return minimalEnv()
+}
+
+// minimalEnv is what a command needs of agentdesk's environment to run as the user (where
+// programs are, who and where the user is, language and time zone), and nothing else: secrets an
+// environment may hold stay out.
+func minimalEnv() []string {
+	var out []string
+	for _, kv := range os.Environ() {
+		name, _, _ := strings.Cut(kv, "=")
+		switch {
+		case name == "PATH", name == "HOME", name == "USER", name == "LOGNAME", name == "SHELL", name == "TERM",
+			name == "TMPDIR", name == "TZ", name == "LANG", name == "LANGUAGE", strings.HasPrefix(name, "LC_"):
+			out = append(out, kv)
+		}
+	}
+	return out
 }
 
 // newTerminalID is an id no terminal of this session has had.
@@ -60,13 +54,4 @@ func (s *Session) publishTerminal(id string, v TerminalView) {
 	for _, c := range s.tr.SetTerminal(id, v) {
 		s.pushChange(c)
 	}
-}
-
-// watchTerminals kills the connection's terminals once it has ended and closes done when they
-// are gone and watched (the connection's watch) is closed; their last output is published before.
-func watchTerminals(conn *Conn, terms *terminals, watched <-chan struct{}, done chan<- struct{}) {
-	<-conn.Done()
-	terms.closeAll()
-	<-watched
-	close(done)
 }

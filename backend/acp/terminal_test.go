@@ -262,8 +262,8 @@ func TestTerminalOutputLimitCutsOnCharacterBoundary(t *testing.T) {
 	}
 }
 
-// TestTerminalRefusals: a relative or missing cwd and an empty command are -32602, and nothing
-// starts.
+// TestTerminalRefusals: a missing cwd (relative: to the session folder) and an empty command are
+// -32602, and nothing starts.
 func TestTerminalRefusals(t *testing.T) {
 	got := make(chan string, 3)
 	startAndRun(t, func(c *acp.Conn) {
@@ -276,7 +276,7 @@ func TestTerminalRefusals(t *testing.T) {
 			got <- fmt.Sprint(rpcCode(err), " ", err)
 		}
 	})
-	for _, want := range []string{"not absolute", "not an existing folder", "needs a command"} {
+	for _, want := range []string{"not an existing folder", "not an existing folder", "needs a command"} {
 		if g := <-got; !strings.HasPrefix(g, "-32602 ") || !strings.Contains(g, want) {
 			t.Errorf("got %s, want -32602 saying %q", g, want)
 		}

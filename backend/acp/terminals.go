@@ -4,11 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"os"
-	"os/exec"
 	"path/filepath"
-	"regexp"
-	"strings"
 	"sync"
 )
 
@@ -22,7 +18,8 @@ import (
 // agent that passes argv keeps each argument whole.
 type terminals struct {
 	dir      string   // default working folder: the session's
-	env      []string // base environment: the agent's
+	root     string   // the session folder, links resolved: every working folder is inside it
+	env      []string // base environment: the agent's (see Session.terminalEnv)
 	newID    func() string
 	onChange func(id string, v TerminalView)
 
@@ -33,19 +30,23 @@ type terminals struct {
 	wg     sync.WaitGroup // terminal goroutines, waits and stops in flight
 }
 
+// maxTerminals is how many commands of one connection may run at a time: an agent that starts
+// commands without end must not fill the machine with processes.
+const maxTerminals = 64
+
 func newTerminals(dir string, env []string, newID func() string, onChange func(string, TerminalView)) *terminals {
-	return &terminals{dir: dir, env: env, newID: newID, onChange: onChange,
+	root, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		root = filepath.Clean(dir)
+	}
+	return &terminals{dir: dir, root: root, env: env, newID: newID, onChange: onChange,
 		byID: map[string]*terminal{}, waits: map[string]chan struct{}{}}
 }
 
-// handle answers a terminal/* request. It runs on the inbound loop and never blocks: starting a
-// process and waiting for an exit happen on other goroutines.
+// handle answers a terminal/* request but terminal/create (a worker runs create). It runs on the
+// inbound loop and never blocks: waiting for an exit happens on another goroutine.
 func (ts *terminals) handle(req *Request) {
 	switch req.Method {
-	case MethodTerminalCreate:
-		if !ts.spawn(func() { req.Reply(ts.create(req.Params)) }) {
-			req.Reply(nil, errClosing)
-		}
 	case MethodTerminalWaitForExit:
 		ts.waitForExit(req)
 	case MethodTerminalOutput:
@@ -93,8 +94,24 @@ func (ts *terminals) spawn(fn func()) bool {
 	return true
 }
 
-// create starts the command of a terminal/create request and answers its id at once.
+// enter counts a create that closeAll must wait for; false once closeAll has begun.
+func (ts *terminals) enter() bool {
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	if ts.closed {
+		return false
+	}
+	ts.wg.Add(1)
+	return true
+}
+
+// create starts the command of a terminal/create request and answers its id at once. It runs on
+// a worker; at most maxTerminals commands of the connection run at a time.
 func (ts *terminals) create(params json.RawMessage) (any, error) {
+	if !ts.enter() {
+		return nil, errClosing
+	}
+	defer ts.wg.Done()
 	var p CreateTerminalParams
 	if err := json.Unmarshal(params, &p); err != nil {
 		return nil, &RPCError{Code: CodeInvalidParams, Message: "invalid terminal/create params: " + err.Error()}
@@ -107,8 +124,12 @@ func (ts *terminals) create(params json.RawMessage) (any, error) {
 	if p.OutputByteLimit != nil && *p.OutputByteLimit >= 0 && *p.OutputByteLimit < int64(limit) {
 		limit = int(*p.OutputByteLimit)
 	}
+	if n := ts.running(); n >= maxTerminals {
+		return nil, &RPCError{Code: CodeInternalError, Message: fmt.Sprintf(
+			"%d terminals of this session are still running: wait for one to exit, or kill or release one, before creating another", n)}
+	}
 	id := ts.newID()
-	ts.wg.Add(1) // create itself runs under spawn: closeAll cannot be waiting on a zero count
+	ts.wg.Add(1) // create itself is counted (enter): closeAll cannot be waiting on a zero count
 	t, err := startTerminal(id, cmd, limit, func(v TerminalView) { ts.onChange(id, v) }, ts.wg.Done)
 	if err != nil {
 		ts.wg.Done()
@@ -127,64 +148,19 @@ func (ts *terminals) create(params json.RawMessage) (any, error) {
 	return CreateTerminalResult{TerminalID: id}, nil
 }
 
-// command is what runs for p: the command line through a shell, in the session folder unless p
-// names another absolute folder, with p's variables over the agent's environment.
-func (ts *terminals) command(p CreateTerminalParams) (Command, error) {
-	if strings.TrimSpace(p.Command) == "" {
-		return Command{}, &RPCError{Code: CodeInvalidParams, Message: "terminal/create needs a command"}
-	}
-	dir := ts.dir
-	if p.Cwd != "" {
-		if !filepath.IsAbs(p.Cwd) {
-			return Command{}, &RPCError{Code: CodeInvalidParams, Message: fmt.Sprintf("cwd %q is not absolute: ACP paths must be absolute", p.Cwd)}
-		}
-		dir = p.Cwd
-	}
-	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-		return Command{}, &RPCError{Code: CodeInvalidParams, Message: fmt.Sprintf("cwd %q is not an existing folder", dir)}
-	}
-	line := p.Command
-	for _, a := range p.Args {
-		line += " " + shellQuote(a)
-	}
-	return Command{Path: shell(), Args: []string{"-c", line}, Env: mergeEnv(ts.env, p.Env), Dir: dir}, nil
-}
-
-// shell is bash when there is one (agents write bash), else the POSIX shell.
-func shell() string {
-	if path, err := exec.LookPath("bash"); err == nil {
-		return path
-	}
-	return "/bin/sh"
-}
-
-var shellSafe = regexp.MustCompile(`^[A-Za-z0-9_@%+=:,./-]+$`)
-
-// shellQuote makes s one word for a POSIX shell.
-func shellQuote(s string) string {
-	if shellSafe.MatchString(s) {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-}
-
-// mergeEnv sets vars over base (NAME=value entries), replacing variables of the same name.
-func mergeEnv(base []string, vars []EnvVariable) []string {
-	out := make([]string, 0, len(base)+len(vars))
-	set := map[string]bool{}
-	for _, v := range vars {
-		set[v.Name] = true
-	}
-	for _, kv := range base {
-		name, _, _ := strings.Cut(kv, "=")
-		if !set[name] {
-			out = append(out, kv)
+// running is how many terminals' commands have not exited.
+func (ts *terminals) running() int {
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	n := 0
+	for _, t := range ts.byID {
+		select {
+		case <-t.exited:
+		default:
+			n++
 		}
 	}
-	for _, v := range vars {
-		out = append(out, v.Name+"="+v.Value)
-	}
-	return out
+	return n
 }
 
 // lookup finds the terminal a request names; an unknown or released id is -32602.
@@ -213,6 +189,12 @@ func (ts *terminals) waitForExit(req *Request) {
 	key := string(bytes.TrimSpace(req.ID))
 	cancel := make(chan struct{})
 	ts.mu.Lock()
+	if len(ts.waits) >= maxWaiting { // each parks a goroutine until the exit
+		ts.mu.Unlock()
+		req.Reply(nil, &RPCError{Code: CodeInternalError, Message: fmt.Sprintf(
+			"agentdesk is busy: %d terminal/wait_for_exit requests of this session are waiting; send it again once some are answered", maxWaiting)})
+		return
+	}
 	ts.waits[key] = cancel
 	ts.mu.Unlock()
 	waiting := ts.spawn(func() {

@@ -1,0 +1,125 @@
+package acp_test
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"agentdesk/backend/acp"
+)
+
+// hangGuard is how long a test waits for what must happen at once; only a hung test reaches it.
+const hangGuard = 20 * time.Second
+
+// TestFolderRefusesFilesThatAreNotRegular: a FIFO with no writer (a read would block for ever)
+// and a socket are refused with -32602 naming the path and what it is, at once; a write to them
+// is refused and leaves them as they were.
+func TestFolderRefusesFilesThatAreNotRegular(t *testing.T) { refusesSpecialFiles(t) }
+
+// TestFolderRefusesFilesThatAreNotRegularWithoutOpenat2: the same when every open walks.
+func TestFolderRefusesFilesThatAreNotRegularWithoutOpenat2(t *testing.T) {
+	acp.WithoutOpenat2(t)
+	refusesSpecialFiles(t)
+}
+
+func refusesSpecialFiles(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "pipe")
+	if err := unix.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sock := filepath.Join(dir, "s.sock")
+	l, err := net.Listen("unix", sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	f, err := acp.NewFolder(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	for path, what := range map[string]string{fifo: "a FIFO", sock: "a socket"} {
+		done := make(chan error, 1)
+		go func() {
+			_, err := f.ReadTextFile(params(t, acp.ReadTextFileParams{Path: path}))
+			done <- err
+		}()
+		select {
+		case err := <-done:
+			if rpcCode(err) != acp.CodeInvalidParams || !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), what) {
+				t.Errorf("read %s: %v, want -32602 naming it and saying it is %s", path, err, what)
+			}
+		case <-time.After(hangGuard):
+			t.Fatalf("the read of %s was never answered", path)
+		}
+		_, err := f.WriteTextFile(params(t, acp.WriteTextFileParams{Path: path, Content: "x"}))
+		if rpcCode(err) != acp.CodeInvalidParams || !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), what) {
+			t.Errorf("write %s: %v, want -32602 naming it and saying it is %s", path, err, what)
+		}
+	}
+	if st, err := os.Lstat(fifo); err != nil || st.Mode()&os.ModeNamedPipe == 0 {
+		t.Fatalf("the FIFO was replaced: %v, %v", st.Mode(), err)
+	}
+	if _, err := f.ReadTextFile(params(t, acp.ReadTextFileParams{Path: dir})); rpcCode(err) != acp.CodeInvalidParams || !strings.Contains(err.Error(), "a folder") {
+		t.Errorf("read of the folder: %v, want -32602 saying it is a folder", err)
+	}
+}
+
+// TestThousandsOfFIFOReadsAreAllAnswered: an agent with 11,000 reads of a FIFO in flight gets
+// every one answered (refused, or told agentdesk is busy), and agentdesk lives on: no OS thread
+// waits on a FIFO.
+func TestThousandsOfFIFOReadsAreAllAnswered(t *testing.T) {
+	const reads = 11000
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "pipe")
+	if err := unix.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	type tally struct{ refused, busy, other int }
+	got := make(chan tally, 1)
+	s := startScripted(t, dir, newEvents(), func(c *acp.Conn, req *acp.Request) {
+		defer req.Reply(acp.PromptResult{StopReason: acp.StopEndTurn}, nil)
+		pending := make([]*acp.Pending, 0, reads)
+		for range reads {
+			p, err := c.Start(acp.MethodReadTextFile, acp.ReadTextFileParams{SessionID: "p1", Path: fifo})
+			if err != nil {
+				break
+			}
+			pending = append(pending, p)
+		}
+		var n tally
+		n.other = reads - len(pending)
+		ctx, cancel := context.WithTimeout(context.Background(), hangGuard)
+		defer cancel()
+		for _, p := range pending {
+			err := p.Wait(ctx, nil)
+			switch {
+			case rpcCode(err) == acp.CodeInvalidParams && strings.Contains(err.Error(), "FIFO") && strings.Contains(err.Error(), fifo):
+				n.refused++
+			case strings.Contains(fmt.Sprint(err), "agentdesk is busy"):
+				n.busy++
+			default:
+				n.other++
+				if n.other == 1 {
+					t.Errorf("a read answered %v", err)
+				}
+			}
+		}
+		got <- n
+	})
+	if _, err := s.Prompt("read the pipe"); err != nil {
+		t.Fatal(err)
+	}
+	n := <-got
+	if n.other != 0 || n.refused == 0 || n.refused+n.busy != reads {
+		t.Fatalf("%d refused as a FIFO, %d busy, %d otherwise or never answered; want all %d answered", n.refused, n.busy, n.other, reads)
+	}
+}

@@ -1,0 +1,87 @@
+package acp
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+)
+
+// command is what runs for p: the command line through a shell, in the session folder or the
+// folder of it p names (see workDir), with p's variables over the agent's environment.
+func (ts *terminals) command(p CreateTerminalParams) (Command, error) {
+	if strings.TrimSpace(p.Command) == "" {
+		return Command{}, &RPCError{Code: CodeInvalidParams, Message: "terminal/create needs a command"}
+	}
+	dir, err := ts.workDir(p.Cwd)
+	if err != nil {
+		return Command{}, err
+	}
+	line := p.Command
+	for _, a := range p.Args {
+		line += " " + shellQuote(a)
+	}
+	return Command{Path: shell(), Args: []string{"-c", line}, Env: mergeEnv(ts.env, p.Env), Dir: dir}, nil
+}
+
+// workDir is the folder a command runs in: the session folder when cwd is empty, else cwd
+// (relative: to the session folder), which must be an existing folder inside the session
+// folder, links resolved. This keeps an agent's commands where the user put it; it is no sandbox:
+// the command itself may go anywhere.
+func (ts *terminals) workDir(cwd string) (string, error) {
+	if cwd == "" {
+		return ts.dir, nil
+	}
+	dir := cwd
+	if !filepath.IsAbs(dir) {
+		dir = filepath.Join(ts.dir, dir)
+	}
+	real, err := filepath.EvalSymlinks(dir)
+	if st, serr := os.Stat(real); err != nil || serr != nil || !st.IsDir() {
+		return "", &RPCError{Code: CodeInvalidParams, Message: fmt.Sprintf("cwd %q is not an existing folder", cwd)}
+	}
+	if _, ok := under(ts.root, real); !ok {
+		return "", &RPCError{Code: CodeInvalidParams,
+			Message: fmt.Sprintf("cwd %q is outside the session folder %q: agentdesk runs terminals only inside it", cwd, ts.root)}
+	}
+	return real, nil
+}
+
+// shell is bash when there is one (agents write bash), else the POSIX shell.
+func shell() string {
+	if path, err := exec.LookPath("bash"); err == nil {
+		return path
+	}
+	return "/bin/sh"
+}
+
+var shellSafe = regexp.MustCompile(`^[A-Za-z0-9_@%+=:,./-]+$`)
+
+// shellQuote makes s one word for a POSIX shell.
+func shellQuote(s string) string {
+	if shellSafe.MatchString(s) {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// mergeEnv sets vars over base (NAME=value entries), replacing variables of the same name.
+func mergeEnv(base []string, vars []EnvVariable) []string {
+	out := make([]string, 0, len(base)+len(vars))
+	set := map[string]bool{}
+	for _, v := range vars {
+		set[v.Name] = true
+	}
+	for _, kv := range base {
+		name, _, _ := strings.Cut(kv, "=")
+		if !set[name] {
+			out = append(out, kv)
+		}
+	}
+	for _, v := range vars {
+		out = append(out, v.Name+"="+v.Value)
+	}
+	return out
+}
