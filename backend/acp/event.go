@@ -115,7 +115,9 @@ func (f EmitterFunc) Emit(e Event) { f(e) }
 // merged into one event (fewer renders); urgent events flush the queue at once.
 const CoalesceDelay = 30 * time.Millisecond
 
-// queued is an event waiting in the pump; chunk text accumulates in buf without quadratic copying.
+// queued is an event waiting in the pump. A chunk keeps its text in ev.Text until a second
+// chunk of the same entry merges into it; then the text accumulates in buf, without quadratic
+// copying.
 type queued struct {
 	ev  Event
 	buf []byte
@@ -167,16 +169,16 @@ func (p *pump) push(e Event) {
 	if n := len(p.queue); e.Kind == EventChunk && n > 0 {
 		last := &p.queue[n-1]
 		if last.ev.Kind == EventChunk && last.ev.EntryID == e.EntryID {
+			if last.buf == nil { // the second chunk: from now on the text grows in buf
+				last.buf = append(make([]byte, 0, 2*(len(last.ev.Text)+len(e.Text))), last.ev.Text...)
+				last.ev.Text = ""
+			}
 			last.buf = append(last.buf, e.Text...)
 			p.mu.Unlock()
 			return
 		}
 	}
-	q := queued{ev: e}
-	if e.Kind == EventChunk {
-		q.buf, q.ev.Text = []byte(e.Text), ""
-	}
-	p.queue = append(p.queue, q)
+	p.queue = append(p.queue, queued{ev: e}) // a lone chunk keeps its string: no copy of a huge one
 	if e.Kind != EventChunk && e.Kind != EventEntry {
 		p.urgent = true
 	}
@@ -238,7 +240,7 @@ func (p *pump) flush() bool {
 	evs := make([]Event, 0, min(len(batch), MaxBatch))
 	for i := range batch {
 		ev := batch[i].ev
-		if ev.Kind == EventChunk {
+		if batch[i].buf != nil {
 			ev.Text = string(batch[i].buf)
 		}
 		p.seq++

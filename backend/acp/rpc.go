@@ -47,6 +47,30 @@ type envelope struct {
 	Error   *RPCError       `json:"error,omitempty"`
 }
 
+// wireEnvelope is an envelope as decoded from a line: its raw values share the line's memory
+// (see shared), where json.RawMessage would copy them.
+type wireEnvelope struct {
+	JSONRPC string    `json:"jsonrpc"`
+	ID      shared    `json:"id"`
+	Method  string    `json:"method"`
+	Params  shared    `json:"params"`
+	Result  shared    `json:"result"`
+	Error   *RPCError `json:"error"`
+}
+
+// shared is a raw JSON value decoded without a copy: it points into json.Unmarshal's own
+// input. Only for input that nothing changes afterwards, as the lines readLine returns: a huge
+// message was otherwise held once more by each raw value on its way in.
+type shared []byte
+
+// UnmarshalJSON implements json.Unmarshaler. json.Unmarshal passes a slice of its input.
+func (s *shared) UnmarshalJSON(data []byte) error {
+	*s = data
+	return nil
+}
+
+var _ json.Unmarshaler = (*shared)(nil)
+
 func (e *envelope) isRequest() bool      { return len(e.ID) > 0 && e.Method != "" }
 func (e *envelope) isNotification() bool { return len(e.ID) == 0 && e.Method != "" }
 func (e *envelope) isResponse() bool     { return len(e.ID) > 0 && e.Method == "" }

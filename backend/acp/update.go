@@ -113,9 +113,9 @@ type Cost struct {
 // differs in shape between kinds (a block for chunks, a list for tool calls), so it stays raw
 // until the kind is known. Only the fields of the update's own kind are used.
 type wireUpdate struct {
-	Kind      string          `json:"sessionUpdate"`
-	Content   json.RawMessage `json:"content"`
-	MessageID string          `json:"messageId"`
+	Kind      string `json:"sessionUpdate"`
+	Content   shared `json:"content"` // shares params' memory: see DecodeNotification
+	MessageID string `json:"messageId"`
 
 	ToolCallID string          `json:"toolCallId"`
 	Title      *string         `json:"title"`
@@ -153,7 +153,8 @@ func DecodeUpdate(raw json.RawMessage) (Update, error) {
 
 // DecodeNotification decodes session/update params in one pass: the hot path, thousands of
 // chunks a second. The update's Raw is set when something shows or keeps it raw (an unknown or
-// metadata kind, content that is not text, a decoding error), and then only.
+// metadata kind, content that is not text, a decoding error), and then only. Raw values of the
+// update may share params' memory: the caller must not change params afterwards.
 func DecodeNotification(params json.RawMessage) (sessionID string, u Update, err error) {
 	var n struct {
 		SessionID string     `json:"sessionId"`
@@ -200,7 +201,7 @@ func fromWire(w *wireUpdate) (Update, error) {
 			var b plain
 			err = json.Unmarshal(w.Content, &b)
 			u.Chunk.Content = ContentBlock(b)
-			u.Chunk.Content.Raw = w.Content
+			u.Chunk.Content.Raw = json.RawMessage(w.Content)
 		}
 	case UpdateToolCall, UpdateToolCallUpdate:
 		u.ToolCall = &ToolCallFields{ToolCallID: w.ToolCallID, Title: w.Title, Kind: w.ToolKind, Status: w.Status,

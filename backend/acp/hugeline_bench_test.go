@@ -1,0 +1,87 @@
+package acp_test
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"runtime"
+	"strings"
+	"testing"
+
+	"agentdesk/backend/acp"
+	"agentdesk/backend/acp/acptest"
+)
+
+// BenchmarkHugeLine sends one agent_message_chunk of 32 MB on one line and reports how many
+// bytes the engine allocates per byte of that line (connection → decoding → transcript →
+// events), and the peak of the Go heap in use as a multiple of the line. A hostile or careless
+// agent may send such a line; each copy the engine makes of it is memory the machine must have.
+// Figures only: nothing is asserted.
+func BenchmarkHugeLine(b *testing.B) {
+	const size = 32 << 20
+	text := strings.Repeat("word ", size/5)
+	update, _ := json.Marshal(map[string]any{"sessionUpdate": "agent_message_chunk",
+		"content": map[string]string{"type": "text", "text": text}})
+	steps, _ := json.Marshal([]map[string]json.RawMessage{
+		{"expect": json.RawMessage(`"initialize"`)}, {"reply": json.RawMessage(`{"protocolVersion":1,"agentCapabilities":{}}`)},
+		{"expect": json.RawMessage(`"session/new"`)}, {"reply": json.RawMessage(`{"sessionId":"h1"}`)},
+		{"expect": json.RawMessage(`"session/prompt"`)}, {"update": update}, {"reply": json.RawMessage(`{"stopReason":"end_turn"}`)},
+	})
+	var sc acptest.Script
+	if err := json.Unmarshal(steps, &sc); err != nil {
+		b.Fatal(err)
+	}
+	var perByte, peakRatio float64
+	for b.Loop() {
+		ended := make(chan struct{})
+		em := acp.EmitterFunc(func(ev acp.Event) {
+			if ev.Kind == acp.EventTurnEnd {
+				close(ended)
+			}
+		})
+		s := acp.NewSession(acp.Config{ID: "h", AgentName: "huge", Cwd: b.TempDir(), Emitter: em, Logf: func(string, ...any) {},
+			Launch: func(context.Context) (acp.Transport, error) {
+				return acptest.Serve(func(in io.Reader, out io.Writer) error { return sc.Run(in, out) }), nil
+			}})
+		if err := s.Start(context.Background()); err != nil {
+			b.Fatal(err)
+		}
+		runtime.GC()
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		peak := watchHeap()
+		if _, err := s.Prompt("go"); err != nil {
+			b.Fatal(err)
+		}
+		<-ended
+		top := peak()
+		runtime.ReadMemStats(&after)
+		perByte = float64(after.TotalAlloc-before.TotalAlloc) / float64(len(update))
+		peakRatio = float64(top-before.HeapInuse) / float64(len(update))
+		s.Close()
+	}
+	b.ReportMetric(perByte, "alloc_bytes/line_byte")
+	b.ReportMetric(peakRatio, "peak_heap/line")
+}
+
+// watchHeap samples the heap in use until the returned function is called, which returns the
+// highest value seen.
+func watchHeap() func() uint64 {
+	stop, done := make(chan struct{}), make(chan uint64)
+	go func() {
+		var top uint64
+		var m runtime.MemStats
+		for {
+			runtime.ReadMemStats(&m)
+			top = max(top, m.HeapInuse)
+			select {
+			case <-stop:
+				done <- top
+				return
+			default:
+				runtime.Gosched()
+			}
+		}
+	}()
+	return func() uint64 { close(stop); return <-done }
+}
