@@ -46,14 +46,16 @@ func crashChild(path string) {
 	os.Exit(5)
 }
 
-// TestCrashKill9 kills a writing process with SIGKILL and checks that the file is intact,
-// nothing acknowledged by Flush is lost and the open turn is marked interrupted.
-func TestCrashKill9(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "crash.db")
+// startChild starts this test binary as a child process that TestMain turns into the helper
+// named by env (one of crashChildEnv, killChildEnv, holderEnv), working on the database at path.
+// It returns the child, its stdout by lines and what it wrote on stderr; the child is killed
+// at the end of the test if it still runs.
+func startChild(t *testing.T, env, path string) (*exec.Cmd, *bufio.Scanner, *strings.Builder) {
+	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), crashChildEnv+"="+path)
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
+	cmd.Env = append(os.Environ(), env+"="+path)
+	stderr := new(strings.Builder)
+	cmd.Stderr = stderr
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -62,9 +64,16 @@ func TestCrashKill9(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	return cmd, bufio.NewScanner(out), stderr
+}
+
+// TestCrashKill9 kills a writing process with SIGKILL and checks that the file is intact,
+// nothing acknowledged by Flush is lost and the open turn is marked interrupted.
+func TestCrashKill9(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "crash.db")
+	cmd, lines, stderr := startChild(t, crashChildEnv, path)
 
 	acked := 0
-	lines := bufio.NewScanner(out)
 	for acked < 500 && lines.Scan() {
 		n, err := strconv.Atoi(strings.TrimPrefix(lines.Text(), "acked "))
 		if err != nil {

@@ -1,11 +1,9 @@
 package store
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -65,19 +63,7 @@ func killChild(path string) {
 // after a reopen, its stop reason and its index too.
 func TestKillRightAfterTurnEndLosesNothing(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "kill.db")
-	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), killChildEnv+"="+path)
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	lines := bufio.NewScanner(out)
+	cmd, lines, stderr := startChild(t, killChildEnv, path)
 	if !lines.Scan() || lines.Text() != "durable" {
 		cmd.Wait()
 		t.Fatalf("child said %q, not durable: %s", lines.Text(), stderr.String())

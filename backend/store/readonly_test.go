@@ -3,13 +3,11 @@
 package store
 
 import (
-	"bufio"
 	"context"
 	"database/sql"
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -116,7 +114,7 @@ func TestSessionKilledBeforeItsFirstTurnIsInterrupted(t *testing.T) {
 const holderEnv = "STORE_TEST_HOLDER"
 
 // holdWriteLock is a child process that acts as another agentdesk: it opens the store at path,
-// holds SQLite's write lock, says "ready" and waits for its stdin to close.
+// holds SQLite's write lock, says "ready" and waits to be killed.
 func holdWriteLock(path string) {
 	ctx := context.Background()
 	s, err := Open(ctx, path)
@@ -133,7 +131,7 @@ func holdWriteLock(path string) {
 		os.Exit(1)
 	}
 	fmt.Println("ready")
-	_, _ = bufio.NewReader(os.Stdin).ReadString('\n')
+	time.Sleep(time.Hour) // killed by the test (startChild)
 	os.Exit(0)
 }
 
@@ -146,16 +144,9 @@ func TestLockHeldByAnotherAgentdesk(t *testing.T) {
 	if err := s.Close(); err != nil {
 		t.Fatal(err)
 	}
-	child := exec.Command(os.Args[0], "-test.run=^$")
-	child.Env = append(os.Environ(), holderEnv+"="+path)
-	stdin, _ := child.StdinPipe()
-	out, _ := child.StdoutPipe()
-	if err := child.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer func() { stdin.Close(); child.Wait() }()
-	if line, _ := bufio.NewReader(out).ReadString('\n'); line != "ready\n" {
-		t.Fatalf("the other agentdesk said %q", line)
+	child, lines, _ := startChild(t, holderEnv, path)
+	if !lines.Scan() || lines.Text() != "ready" {
+		t.Fatalf("the other agentdesk said %q", lines.Text())
 	}
 
 	errs := make(chan error, 10)
