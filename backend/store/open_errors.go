@@ -65,16 +65,15 @@ func Damaged(err error) bool { return damaged(err) }
 // Advice says what the user can do about a failed read or write of the history, for the
 // causes a user can fix, or returns "". For a damaged file it only says so (see Damaged). The app shows it with write errors while it runs.
 func Advice(err error) string {
+	var held *lockedByAgentdesk
 	switch {
 	case diskFull(err):
 		return "the disk is full: free some space"
 	case denied(err):
 		return "the history file cannot be written: check its permissions and that the disk is not read-only"
-	case errors.As(err, new(*lockedByAgentdesk)):
-		var l *lockedByAgentdesk
-		errors.As(err, &l)
+	case errors.As(err, &held):
 		return fmt.Sprintf("another agentdesk (process %d: a window or a command) is writing to the history: "+
-			"let it finish, or quit it", l.pids[0])
+			"let it finish, or quit it", held.pids[0])
 	case busy(err):
 		return "another program keeps the database locked: close it"
 	case damaged(err):

@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"strings"
 )
 
 // ErrReadOnly is returned by the store's changing methods on a store opened with OpenReadOnly.
@@ -41,8 +40,7 @@ func OpenReadOnly(ctx context.Context, path string) (*Store, error) {
 // openRO opens path with the URI parameter mode and checks that it is an up-to-date agentdesk
 // database.
 func openRO(ctx context.Context, path, mode string) (*sql.DB, error) {
-	escaped := strings.NewReplacer("%", "%25", "?", "%3f", "#", "%23").Replace(path)
-	db, err := sql.Open("sqlite", "file:"+escaped+"?"+mode+"&_pragma=busy_timeout(5000)&_pragma=query_only(1)")
+	db, err := sql.Open("sqlite", fileURI(path)+"?"+mode+"&_pragma=busy_timeout(5000)&_pragma=query_only(1)")
 	if err != nil {
 		return nil, err
 	}

@@ -230,6 +230,12 @@ func checkHeader(path string) error {
 	return nil
 }
 
+// fileURI is path as an SQLite "file:" URI, before its query: the characters a URI gives a
+// meaning to are escaped.
+func fileURI(path string) string {
+	return "file:" + strings.NewReplacer("%", "%25", "?", "%3f", "#", "%23").Replace(path)
+}
+
 // dsn builds the modernc.org/sqlite URI for path; the pragmas apply to every connection.
 // _txlock=immediate makes writing transactions take the write lock at BEGIN, so busy_timeout
 // covers them; read-only transactions stay deferred. The 32 MiB page cache (allocated as
@@ -239,8 +245,7 @@ func checkHeader(path string) error {
 // a flood wrote them with a syscall per page. journal_mode is not among the pragmas:
 // it is written into the file, so prepare sets it once the file is known to be ours.
 func dsn(path string) string {
-	escaped := strings.NewReplacer("%", "%25", "?", "%3f", "#", "%23").Replace(path)
-	return "file:" + escaped + "?_pragma=busy_timeout(5000)&_pragma=cache_size(-32768)" +
+	return fileURI(path) + "?_pragma=busy_timeout(5000)&_pragma=cache_size(-32768)" +
 		"&_pragma=foreign_keys(1)&_pragma=synchronous(NORMAL)&_pragma=temp_store(MEMORY)&_txlock=immediate"
 }
 
