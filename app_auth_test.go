@@ -25,7 +25,7 @@ func fakeTerminal(t *testing.T) (argsFile string) {
 }
 
 // Each auth method type, from the failed start the page sees to the retried start, against
-// the login agent (a real process; see loginagent_test.go).
+// the login agent (a real process; see app_loginagent_test.go).
 func TestEachAuthMethodTypeLogsInAndRetries(t *testing.T) {
 	isolatedConfig(t)
 	argsFile := fakeTerminal(t)

@@ -108,8 +108,8 @@ func newRoot(stdio Stdio, opts Options) *cobra.Command {
 		Long: `agentdesk — a desktop client for ACP coding agents.
 
 Without arguments it opens the window. The commands below run headless, with the same engine and
-the same history. The database defaults to $XDG_DATA_HOME/agentdesk/agentdesk.db; AGENTDESK_DB
-or --db overrides it.`,
+the same history. Flags go before or after the arguments; "--" ends them. The database
+defaults to $XDG_DATA_HOME/agentdesk/agentdesk.db; AGENTDESK_DB or --db overrides it.`,
 		SilenceErrors: true, // Run words errors itself
 		SilenceUsage:  true,
 	}

@@ -16,8 +16,8 @@ func demoAgentCommand(stdio Stdio, opts Options) *cobra.Command {
 	var pace time.Duration
 	var script string
 	cmd := &cobra.Command{
-		Use:   "demo-agent [--pace DURATION] [--script FILE]",
-		Short: "serve the built-in Demo agent (or a scripted fake agent) over ACP on stdin/stdout",
+		Use:   "demo-agent [flags]",
+		Short: "Serve the built-in Demo agent (or a scripted fake agent) over ACP on stdin/stdout",
 		Long: `Serve the built-in Demo agent over ACP on stdin/stdout: the window and run start it this way.
 With --script it plays an acptest script instead (a JSON array of steps, see
 backend/acp/acptest), handy for reproducing a misbehaving agent.`,

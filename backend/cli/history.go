@@ -21,8 +21,8 @@ import (
 func historyCommand(stdio Stdio) *cobra.Command {
 	var db, search string
 	cmd := &cobra.Command{
-		Use:   "history [--search TEXT]",
-		Short: "list saved sessions, newest first",
+		Use:   "history [flags]",
+		Short: "List saved sessions, newest first",
 		Long: `List saved sessions, newest first, or those matching --search (full-text, best first,
 with the matching words marked [[like this]]). The first column is the session's id, for show.`,
 		Example: `  agentdesk history
@@ -74,8 +74,8 @@ func listHistory(ctx context.Context, db, search string, stdout, stderr io.Write
 func showCommand(stdio Stdio) *cobra.Command {
 	var db, format string
 	cmd := &cobra.Command{
-		Use:   "show [--format md|json] ID",
-		Short: "print a saved session",
+		Use:   "show [flags] ID",
+		Short: "Print a saved session",
 		Long: `Print a saved session as Markdown (the default) or JSON. ID is the first column of history;
 a unique prefix of it will do.`,
 		Example: `  agentdesk show 3f6c1f9e

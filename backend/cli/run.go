@@ -25,7 +25,7 @@ func runCommand(stdio Stdio) *cobra.Command {
 	var f runFlags
 	cmd := &cobra.Command{
 		Use:   "run [flags] PROMPT...",
-		Short: "run one turn and print the transcript as it streams; the stop reason comes last",
+		Short: "Run one turn and print the transcript as it streams; the stop reason comes last",
 		Long: `Start an agent in a folder, send it one prompt (the arguments, joined by spaces) and print the
 transcript as it streams; the stop reason comes last, and the session is saved in the history.
 

@@ -36,7 +36,7 @@ type Hub struct {
 	mu        sync.Mutex
 	sessions  map[string]*acp.Session
 	recorders map[string]*recorder
-	starts    map[string]*startOutcome // how each session's start ended (hub_auth.go)
+	starts    map[string]*startOutcome // how each session's start ended (auth.go)
 }
 
 // AgentSource finds the agent to start by id, ready to launch (its environment complete), and
