@@ -38,19 +38,14 @@ with the matching words marked [[like this]]). The first column is the session's
 }
 
 func listHistory(ctx context.Context, db, search string, stdout, stderr io.Writer) int {
-	mask, learned := knownSecrets()
-	masked := mask.Writer(stdout) // anything else printed may quote a secret too
-	defer masked.Flush()
-	stdout = masked
-	st, err := hub.OpenStoreForReading(ctx, db)
-	if err != nil {
-		fmt.Fprintf(stderr, "agentdesk history: %v\n", err)
+	st, mask := openToPrint(ctx, db, "history", stderr)
+	if st == nil {
 		return ExitFailed
 	}
 	defer st.Close()
-	if _, err := hub.MaskOldHistory(ctx, st, mask, func() error { return learned }); err != nil {
-		fmt.Fprintf(stderr, "agentdesk history: %v\n", err)
-	}
+	masked := mask.Writer(stdout) // anything else printed may quote a secret too
+	defer masked.Flush()
+	stdout = masked
 	rows, err := st.ListSessions(ctx, search, 1000)
 	if err != nil {
 		fmt.Fprintf(stderr, "agentdesk history: %v\n", err)
@@ -98,16 +93,11 @@ a unique prefix of it will do.`,
 }
 
 func showSession(ctx context.Context, db, format, prefix string, stdout, stderr io.Writer) int {
-	mask, learned := knownSecrets()
-	st, err := hub.OpenStoreForReading(ctx, db)
-	if err != nil {
-		fmt.Fprintf(stderr, "agentdesk show: %v\n", err)
+	st, mask := openToPrint(ctx, db, "show", stderr)
+	if st == nil {
 		return ExitFailed
 	}
 	defer st.Close()
-	if _, err := hub.MaskOldHistory(ctx, st, mask, func() error { return learned }); err != nil {
-		fmt.Fprintf(stderr, "agentdesk show: %v\n", err)
-	}
 	id, err := resolveSessionID(ctx, st, prefix)
 	if err != nil {
 		fmt.Fprintf(stderr, "agentdesk show: %v\n", err)
@@ -123,6 +113,23 @@ func showSession(ctx context.Context, db, format, prefix string, stdout, stderr 
 	}
 	fmt.Fprintf(stderr, "agentdesk show: %v\n", err)
 	return ExitFailed
+}
+
+// openToPrint opens the history at db ("": the default one) for command, which prints from it,
+// with a masker that knows every secret value stored for the agents, once the one-time masking
+// pass has run (hub.MaskOldHistory). It says why on stderr and returns nil when the history
+// cannot be opened; a pass that failed is said too, and the history is printed all the same.
+func openToPrint(ctx context.Context, db, command string, stderr io.Writer) (*store.Store, *agents.Masker) {
+	mask, learned := knownSecrets()
+	st, err := hub.OpenStoreForReading(ctx, db)
+	if err != nil {
+		fmt.Fprintf(stderr, "agentdesk %s: %v\n", command, err)
+		return nil, nil
+	}
+	if _, err := hub.MaskOldHistory(ctx, st, mask, func() error { return learned }); err != nil {
+		fmt.Fprintf(stderr, "agentdesk %s: %v\n", command, err)
+	}
+	return st, mask
 }
 
 // knownSecrets is a masker that knows every secret value stored for the agents, for commands
