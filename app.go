@@ -7,19 +7,21 @@ import (
 	"log"
 	"os"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/wailsapp/wails/v2/pkg/runtime"
 
 	"agentdesk/backend/acp"
 	"agentdesk/backend/agents"
+	"agentdesk/backend/export"
+	"agentdesk/backend/hub"
 	"agentdesk/backend/store"
 )
 
 // App is the only Wails-aware type: its exported methods are the bound verbs the frontend calls
 // (each returns (T, error); an error rejects the promise with its message, made here once), and
-// it emits session events to the page. It translates; the logic lives in the Hub and backend/.
+// it emits session events to the page. It translates; the logic lives in backend/hub and the
+// packages beneath it.
 type App struct {
 	ctx    context.Context
 	emit   func(ctx context.Context, name string, data ...interface{}) // runtime.EventsEmit; swapped in tests
@@ -27,17 +29,16 @@ type App struct {
 	dbErr  error                                                       // why history is unavailable, if it is
 	notice string                                                      // what the user must know about the history (a file set aside)
 	store  *store.Store
-	hub    *Hub
-	agents *catalog       // the agents that can be started, custom ones and secrets included (agents_app.go)
-	health *historyHealth // whether writes to the history succeed
+	hub    *hub.Hub
+	agents *agents.Catalog    // the agents that can be started, custom ones and secrets included (app_agents.go)
+	health *hub.HistoryHealth // whether writes to the history succeed
 	self   selfTest
 
-	attention *desktopAttention // OS notifications and the urgency hint (notify_app.go); nil = none
+	attention *desktopAttention // OS notifications and the urgency hint (app_notify.go); nil = none
 
-	saveDialog saveDialogFunc // runtime.SaveFileDialog (export_app.go); swapped in tests
+	saveDialog saveDialogFunc // runtime.SaveFileDialog (app_export.go); swapped in tests
 
-	historyMasked chan struct{}  // closed once the old history's secrets are masked (historymask.go)
-	masking       sync.WaitGroup // passes over the history that shutdown waits for
+	masking *hub.HistoryMasking // the passes that mask secrets in the history; shutdown waits for them
 }
 
 // NewApp creates the App with the Wails runtime wired in; startup opens the store.
@@ -57,52 +58,29 @@ func (a *App) startup(ctx context.Context) {
 // sessions in memory and says why history is unavailable.
 func (a *App) init(ctx context.Context) error {
 	if a.health == nil {
-		a.health = newHistoryHealth()
+		a.health = hub.NewHistoryHealth(describeHistoryError)
 	}
 	loginEnv := make(chan []string, 1) // captured while the store opens
-	go func() { loginEnv <- captureLoginEnv(ctx) }()
-	path, err := store.DefaultPath()
-	if err == nil {
-		onErr := store.WithErrorHandler(a.historyError)
-		if os.Getenv("AGENTDESK_DB") != "" {
-			// A file the user chose is never moved aside: it may belong to something else.
-			a.store, err = store.Open(ctx, path, onErr)
-		} else {
-			if a.store, a.notice, err = store.OpenOrRecover(ctx, path, onErr); a.notice != "" {
-				log.Printf("agentdesk history: %s", a.notice)
-			}
-		}
+	go func() { loginEnv <- hub.LoginEnv(ctx, log.Printf) }()
+	var err error
+	if a.store, a.notice, err = hub.OpenDefaultStore(ctx, store.WithErrorHandler(a.historyError)); a.notice != "" {
+		log.Printf("agentdesk history: %s", a.notice)
 	}
 	if err != nil {
 		a.dbErr = fmt.Errorf("history is unavailable (sessions are not being saved): %w", err)
 	}
 	base := <-loginEnv
 	var agentsErr error
-	if a.agents, agentsErr = openCatalog(agents.List(agents.Self(), demoArgs(), base), base); agentsErr != nil {
+	if a.agents, agentsErr = agents.OpenCatalog(hub.BuiltinAgents(base), base); agentsErr != nil {
 		log.Printf("agentdesk: %v", agentsErr)
 	}
-	a.startHistoryMasking(ctx) // reads the stored secrets: exports of earlier sessions are masked too
-	a.hub = NewHub(a.store, a.agents, log.Printf)
+	// Reads the stored secrets: exports of earlier sessions are masked too.
+	a.masking = hub.StartHistoryMasking(ctx, a.store, a.agents, log.Printf)
+	a.hub = hub.New(a.store, a.agents, log.Printf)
 	if a.store != nil {
-		a.health.set(a.store.Writer().Flush, a.hub.Resave, func(st HistoryStatus) { a.emit(a.ctx, historyStatusEvent, st) })
+		a.health.Set(a.store.Writer().Flush, a.hub.Resave, func(st hub.HistoryStatus) { a.emit(a.ctx, historyStatusEvent, HistoryStatus(st)) })
 	}
 	return a.dbErr
-}
-
-// captureLoginEnv is the agents' base environment: the user's login-shell environment, so that
-// an app started from the desktop menu finds node, npx and the agents' commands as a terminal
-// would. On failure (no SHELL, a startup file that hangs) it logs why and agents get this
-// process's environment. AGENTDESK_NO_LOGIN_ENV=1 skips the capture.
-func captureLoginEnv(ctx context.Context) []string {
-	if os.Getenv("AGENTDESK_NO_LOGIN_ENV") == "1" {
-		return nil
-	}
-	env, err := agents.CaptureLoginEnv(ctx, os.Getenv("SHELL"))
-	if err != nil {
-		log.Printf("agentdesk: %v; agents start with agentdesk's own environment", err)
-		return nil
-	}
-	return agents.AgentEnv(env)
 }
 
 // shutdown is Wails' OnShutdown hook: no agent is left running, nothing queued is lost.
@@ -110,7 +88,7 @@ func (a *App) shutdown(ctx context.Context) {
 	ctx, cancel := context.WithTimeout(ctx, 15*time.Second)
 	defer cancel()
 	a.attention.close()
-	a.health.close()
+	a.health.Close()
 	if err := a.hub.CloseAll(ctx); err != nil {
 		log.Printf("agentdesk: saving the last changes: %v", err)
 	}
@@ -138,15 +116,19 @@ func (a *App) DefaultFolder() string {
 	return dir
 }
 
+// SessionInfo describes a started session to the page: hub.SessionInfo, bound as this
+// package's own type so the page's generated models keep their names.
+type SessionInfo hub.SessionInfo
+
 // StartSession starts agentID in cwd and returns at once; events follow under acp.EventName.
 func (a *App) StartSession(agentID, cwd string) (SessionInfo, error) {
-	_, info, err := a.hub.Start(StartRequest{AgentID: agentID, Cwd: cwd}, a.pageEmitter())
-	return info, err
+	_, info, err := a.hub.Start(hub.StartRequest{AgentID: agentID, Cwd: cwd}, a.pageEmitter())
+	return SessionInfo(info), err
 }
 
 // pageEmitter sends a session's events to the page under acp.EventName. They arrive with the
 // secrets masked: the hub masks a session's events before the history and the page see them
-// (liveMasker). A batch goes as one Wails event with one payload per session event (the page's
+// (hub's live masking). A batch goes as one Wails event with one payload per session event (the page's
 // listener receives them all, in order): during a stream that is one message per flush
 // instead of one per event.
 type pageEmitter struct {
@@ -206,7 +188,7 @@ func (a *App) ContinueSession(sessionID string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	ctx, cancel := context.WithTimeout(a.ctx, startTimeout)
+	ctx, cancel := context.WithTimeout(a.ctx, hub.StartTimeout)
 	defer cancel()
 	return s.Continue(ctx)
 }
@@ -226,7 +208,7 @@ func (a *App) Snapshot(sessionID string) (acp.Snapshot, error) {
 	if err != nil {
 		return acp.Snapshot{}, err
 	}
-	return maskSnapshot(a.agents.Masker(), s.Snapshot()), nil
+	return hub.MaskSnapshot(a.agents.Masker(), s.Snapshot()), nil
 }
 
 // HistoryItem is a saved session in the history list.
@@ -260,7 +242,7 @@ func (a *App) ListHistory(query string) ([]HistoryItem, error) {
 	for _, r := range rows {
 		out = append(out, HistoryItem{ID: r.ID, Title: a.agents.Masker().Mask(r.Title), AgentName: r.AgentName, Cwd: r.Cwd,
 			CreatedAt: r.CreatedAt.Format(time.RFC3339), UpdatedAt: r.UpdatedAt.Format(time.RFC3339),
-			Outcome: r.Outcome, Turns: r.Turns, Snippet: maskSnippet(a.agents.Masker(), r.Snippet)})
+			Outcome: r.Outcome, Turns: r.Turns, Snippet: hub.MaskSnippet(a.agents.Masker(), r.Snippet)})
 	}
 	return out, nil
 }
@@ -275,7 +257,7 @@ func (a *App) OpenHistory(id string) (acp.Snapshot, error) {
 	if err != nil {
 		return acp.Snapshot{}, openError(id, err)
 	}
-	return maskSnapshot(a.agents.Masker(), snapshotFromStore(s, turns, entries)), nil
+	return hub.MaskSnapshot(a.agents.Masker(), hub.SnapshotFromStore(s, turns, entries)), nil
 }
 
 // HistoryPart is a run of a saved session's entries (OpenHistoryPart): a snapshot holding only
@@ -300,7 +282,7 @@ func (a *App) OpenHistoryPart(id string, from, limit int) (HistoryPart, error) {
 	if err != nil {
 		return HistoryPart{}, openError(id, err)
 	}
-	snap := maskSnapshot(a.agents.Masker(), snapshotFromStore(p.Session, p.Turns, p.Entries))
+	snap := hub.MaskSnapshot(a.agents.Masker(), hub.SnapshotFromStore(p.Session, p.Turns, p.Entries))
 	return HistoryPart{Snapshot: snap, From: p.From, Total: p.Total}, nil
 }
 
@@ -330,7 +312,7 @@ func (a *App) ExportHistory(id, format string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("could not export session %s: %w", id, err)
 	}
-	return exportSession(a.agents.Masker(), s, turns, entries, format)
+	return export.Render(a.agents.Masker(), s, turns, entries, format)
 }
 
 // DeleteHistory deletes a saved session with its transcript and journal. A live session keeps
@@ -359,14 +341,6 @@ func (a *App) RenameHistory(id, title string) error {
 	a.hub.Renamed(id)
 	if err := a.store.RenameSession(a.ctx, id, a.agents.Masker().Mask(title)); err != nil { // saved masked, as all text
 		return fmt.Errorf("could not rename session %s: %w", id, err)
-	}
-	return nil
-}
-
-// demoArgs passes AGENTDESK_DEMO_PACE (e.g. "20ms") to the Demo agent, for tests and demos.
-func demoArgs() []string {
-	if p := os.Getenv("AGENTDESK_DEMO_PACE"); p != "" {
-		return []string{"--pace", p}
 	}
 	return nil
 }

@@ -1,9 +1,9 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"os"
 	"strings"
 	"sync"
@@ -11,13 +11,14 @@ import (
 	"time"
 
 	"agentdesk/backend/acp"
+	"agentdesk/backend/cli"
 )
 
 // TestMain lets this test binary serve the Demo agent, as the real binary does: the hub starts
 // agents.Self() with "demo-agent".
 func TestMain(m *testing.M) {
 	if len(os.Args) > 1 && os.Args[1] == "demo-agent" {
-		os.Exit(demoAgentCommand(os.Args[2:], os.Stdin, os.Stdout, os.Stderr))
+		os.Exit(cliRun(os.Stdin, os.Stdout, os.Stderr, os.Args[1:]...))
 	}
 	// Each App would run the developer's login shell; its capture is tested in backend/agents.
 	os.Setenv("AGENTDESK_NO_LOGIN_ENV", "1")
@@ -62,6 +63,12 @@ func (r *recordingEmitter) waitFor(t *testing.T, match func(acp.Event) bool) acp
 			t.Fatal("timed out waiting for an event")
 		}
 	}
+}
+
+// cliRun runs the command line as main does, for the tests that check the window and the
+// command line agree.
+func cliRun(in io.Reader, out, errOut io.Writer, args ...string) int {
+	return cli.Run(context.Background(), args, cli.Stdio{In: in, Out: out, Err: errOut}, cli.Options{})
 }
 
 func newTestApp(t *testing.T) (*App, *recordingEmitter) {
@@ -208,136 +215,6 @@ func transcriptMarkdown(entries []acp.Entry) string {
 		b.WriteString(acp.EntryMarkdown(&entries[i]))
 	}
 	return b.String()
-}
-
-func TestSelfTestDoneIsInertWithoutTheVariable(t *testing.T) {
-	a := &App{}
-	if err := a.SelfTestDone("ok x"); err == nil {
-		t.Fatal("SelfTestDone did something although the self-test is off")
-	}
-}
-
-func TestCLIRunAndHistory(t *testing.T) {
-	t.Setenv("AGENTDESK_DEMO_PACE", "0s")
-	db := t.TempDir() + "/cli.db"
-	var out, errOut bytes.Buffer
-	code := runCommand([]string{"--db", db, "--permissions", "allow", "--cwd", t.TempDir(), "hello", "cli"}, strings.NewReader(""), &out, &errOut)
-	if code != 0 {
-		t.Fatalf("exit %d, stderr %s", code, errOut.String())
-	}
-	text := out.String()
-	for _, want := range []string{"> hello cli", "[thought]", "[tool] Edit NOTES.md (edit): completed", "[permission] Edit NOTES.md: chose allow", "Done."} {
-		if !strings.Contains(text, want) {
-			t.Errorf("output lacks %q", want)
-		}
-	}
-	if !strings.HasSuffix(text, "stop reason: end_turn\n") {
-		t.Fatalf("output does not end with the stop reason:\n%s", text)
-	}
-	out.Reset()
-	if code := historyCommand([]string{"--db", db}, nil, &out, &errOut); code != 0 || !strings.Contains(out.String(), "hello cli") {
-		t.Fatalf("history exit %d: %s %s", code, out.String(), errOut.String())
-	}
-	prefix := strings.Fields(out.String())[0][:8]
-	out.Reset()
-	if code := showCommand([]string{"--db", db, prefix}, nil, &out, &errOut); code != 0 || !strings.HasPrefix(out.String(), "# hello cli") {
-		t.Fatalf("show exit %d: %s %s", code, out.String(), errOut.String())
-	}
-	errOut.Reset()
-	if code := showCommand([]string{"--db", db, "zzz"}, nil, &out, &errOut); code != 1 || !strings.Contains(errOut.String(), `no saved session "zzz"`) {
-		t.Fatalf("show of an unknown id: exit %d: %s", code, errOut.String())
-	}
-}
-
-func TestCLIRejectsBadInput(t *testing.T) {
-	var out, errOut bytes.Buffer
-	if code := runCommand([]string{"--permissions", "maybe", "x"}, nil, &out, &errOut); code != 2 || !strings.Contains(errOut.String(), "--permissions") {
-		t.Fatalf("exit %d: %s", code, errOut.String())
-	}
-	errOut.Reset()
-	if code := runCommand([]string{"--db", t.TempDir() + "/x.db", "--hard-stop-after", "0s", "x"}, nil, &out, &errOut); code != 2 || !strings.Contains(errOut.String(), "--hard-stop-after") {
-		t.Fatalf("exit %d: %s", code, errOut.String())
-	}
-	errOut.Reset()
-	if code := runCommand([]string{"--db", t.TempDir() + "/x.db", "--agent", "nope", "x"}, nil, &out, &errOut); code != 1 || !strings.Contains(errOut.String(), `no agent "nope"`) {
-		t.Fatalf("exit %d: %s", code, errOut.String())
-	}
-}
-
-func TestCLIRunWithAgentCommand(t *testing.T) {
-	var out, errOut bytes.Buffer
-	self, _ := os.Executable()
-	line := "'" + self + "' demo-agent --pace 0s"
-	code := runCommand([]string{"--db", t.TempDir() + "/c.db", "--agent-cmd", line, "--permissions", "reject", "--cwd", t.TempDir(), "hi"},
-		strings.NewReader(""), &out, &errOut)
-	if code != 0 || !strings.Contains(out.String(), "you **rejected** it") || !strings.HasSuffix(out.String(), "stop reason: end_turn\n") {
-		t.Fatalf("exit %d\n%s\n%s", code, out.String(), errOut.String())
-	}
-}
-
-func TestCLIRunReportsAnAgentThatDies(t *testing.T) {
-	dir := t.TempDir()
-	script := dir + "/crash.json"
-	if err := os.WriteFile(script, []byte(`[
-		{"expect":"initialize"}, {"reply":{"protocolVersion":1,"agentCapabilities":{}}},
-		{"expect":"session/new"}, {"reply":{"sessionId":"x"}},
-		{"expect":"session/prompt"},
-		{"update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"working on it"}}},
-		{"exit":3,"stderr":"panic: out of tokens"}]`), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	self, _ := os.Executable()
-	var out, errOut bytes.Buffer
-	code := runCommand([]string{"--db", dir + "/c.db", "--agent-cmd", "'" + self + "' demo-agent --script " + script, "--cwd", dir, "hi"},
-		strings.NewReader(""), &out, &errOut)
-	if code != 1 || !strings.Contains(out.String(), "working on it") || !strings.HasSuffix(out.String(), "stop reason: error\n") {
-		t.Fatalf("exit %d, stdout:\n%s", code, out.String())
-	}
-	for _, want := range []string{"exit status 3", "panic: out of tokens"} {
-		if !strings.Contains(errOut.String(), want) {
-			t.Errorf("stderr lacks %q:\n%s", want, errOut.String())
-		}
-	}
-}
-
-func TestCLICancelAfterAndHardStopOfAnAgentThatIgnoresIt(t *testing.T) {
-	dir := t.TempDir()
-	script := dir + "/stubborn.json"
-	// Starts, takes the prompt, and then neither answers nor honours session/cancel.
-	if err := os.WriteFile(script, []byte(`[
-		{"expect":"initialize"}, {"reply":{"protocolVersion":1,"agentCapabilities":{}}},
-		{"expect":"session/new"}, {"reply":{"sessionId":"x"}},
-		{"expect":"session/prompt"}, {"expect":"session/cancel"}]`), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	self, _ := os.Executable()
-	var out, errOut bytes.Buffer
-	code := runCommand([]string{"--db", dir + "/c.db", "--agent-cmd", "'" + self + "' demo-agent --script " + script, "--cwd", dir,
-		"--cancel-after", "1ms", "--hard-stop-after", "50ms", "hi"}, strings.NewReader(""), &out, &errOut)
-	if code != 1 || !strings.HasSuffix(out.String(), "stop reason: interrupted\n") ||
-		!strings.Contains(errOut.String(), "the agent ignored Stop for 50ms and was stopped hard") {
-		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out.String(), errOut.String())
-	}
-}
-
-func TestMessagesJournalTheProtocol(t *testing.T) {
-	a, _, info := startDemoApp(t)
-	lines, err := a.Messages(info.SessionID)
-	if err != nil || len(lines) < 4 {
-		t.Fatalf("journal %+v, %v", lines, err)
-	}
-	if l := lines[0]; l.Direction != "out" || l.Method != "initialize" || !strings.Contains(l.JSON, `"protocolVersion":1`) {
-		t.Fatalf("first line %+v, want our initialize", l)
-	}
-	if l := lines[1]; l.Direction != "in" || !strings.Contains(l.JSON, `"agentCapabilities"`) {
-		t.Fatalf("second line %+v, want the agent's answer", l)
-	}
-	if err := a.SetMode(info.SessionID, "plan"); err == nil || !strings.Contains(err.Error(), "offers no modes") {
-		t.Fatalf("SetMode on an agent without modes: %v", err)
-	}
-	if err := a.SetConfigOption(info.SessionID, "x", "not json"); err == nil {
-		t.Fatal("a value that is not JSON was accepted")
-	}
 }
 
 func TestDeletingALiveSessionsHistoryStopsSavingIt(t *testing.T) {

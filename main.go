@@ -1,6 +1,8 @@
 // Command agentdesk is a desktop client for ACP coding agents (Wails v2: Go backend, Svelte
-// frontend in the system webview). The same binary has a headless command line (cli.go) and
-// serves the built-in Demo agent (`agentdesk demo-agent`).
+// frontend in the system webview). The same binary has a headless command line (backend/cli)
+// and serves the built-in Demo agent (`agentdesk demo-agent`). This package is the Wails edge
+// only: the window's options, the bound App (app*.go) and the build-tagged seams; the core it
+// drives is backend/hub.
 package main
 
 import (
@@ -11,6 +13,7 @@ import (
 	"os"
 
 	"agentdesk/backend/acp"
+	"agentdesk/backend/cli"
 
 	"github.com/wailsapp/wails/v2"
 	"github.com/wailsapp/wails/v2/pkg/options"
@@ -27,10 +30,11 @@ var icon []byte
 func main() {
 	acp.MaybeSupervise() // this process may be an agent's supervisor: then it never returns
 	acp.EnableSupervisor("/proc/self/exe")
-	if len(os.Args) > 1 {
-		if cmd, ok := cliCommands[os.Args[1]]; ok {
-			os.Exit(cmd(os.Args[2:], os.Stdin, os.Stdout, os.Stderr))
-		}
+	// A command of the command line runs headless; anything else starts the window (Wails' own
+	// dev flags such as -devserver included).
+	if cli.IsCommand(os.Args[1:]) {
+		os.Exit(cli.Run(context.Background(), os.Args[1:], cli.Stdio{In: os.Stdin, Out: os.Stdout, Err: os.Stderr},
+			cli.Options{AgentScript: e2eAgentScript()}))
 	}
 	if !hasDisplay() {
 		fmt.Fprintln(os.Stderr, "agentdesk: no display found ($DISPLAY and $WAYLAND_DISPLAY are empty): start it from a desktop session or under xvfb-run, or use the command line (agentdesk help).")

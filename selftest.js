@@ -1,4 +1,4 @@
-// Injected by selftest.go into the real window. It drives the UI by the test contract
+// Injected by app_selftest.go into the real window. It drives the UI by the test contract
 // (data-testid) exactly as a person would, then reports to SelfTestDone.
 (async () => {
   const lines = [];

@@ -4,6 +4,11 @@
 // only when its command is found on the login shell's PATH. It keeps the agents' secrets
 // (SecretStore: the OS keyring, else a 0600 file) and masks their values (Masker). It starts
 // nothing itself, except a terminal window the user asked for (RunInTerminal).
+//
+// Catalog puts it together for the window and the command line: every agent that can be
+// started, with its secrets in its environment. Its guarantee is the masking order: every
+// secret value it reads or stores is taught to its Masker before the value is handed on, so
+// nothing an agent was given can be shown or saved unmasked.
 package agents
 
 import (

@@ -1,0 +1,146 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"log"
+	"strings"
+
+	"agentdesk/backend/agents"
+)
+
+// The agent verbs of App: the picker's list and the agent editor (custom agents, their secrets,
+// Zed import). Secret values go one way only, from the page to the store: what the page reads
+// back is whether a secret is set, never its value.
+
+// AgentInfo is an agent the picker lists.
+type AgentInfo struct {
+	ID        string `json:"id"`
+	Name      string `json:"name"`
+	Available bool   `json:"available"`
+	Reason    string `json:"reason,omitempty"`
+	Custom    bool   `json:"custom"`           // the user's own: it can be edited and deleted
+	Folder    string `json:"folder,omitempty"` // a custom agent's default project folder
+}
+
+// AgentSettings is a custom agent as the editor shows and saves it.
+type AgentSettings struct {
+	ID      string        `json:"id"` // "" for a new agent
+	Name    string        `json:"name"`
+	Command string        `json:"command"`
+	Args    string        `json:"args"` // one line, split as a shell would, without expanding anything
+	Env     []AgentEnvVar `json:"env"`
+	Folder  string        `json:"folder"`
+}
+
+// AgentEnvVar is one variable in the editor. A secret's Value is never sent to the page
+// (always ""); IsSet says whether one is stored. Saved with Value "", a secret that IsSet keeps
+// its stored value; with a Value, that value replaces it.
+type AgentEnvVar struct {
+	Name   string `json:"name"`
+	Value  string `json:"value"`
+	Secret bool   `json:"secret"`
+	IsSet  bool   `json:"isSet"`
+}
+
+// ImportResult says what ImportZedAgents did.
+type ImportResult struct {
+	Added   []string `json:"added"`   // names of the agents added or replaced
+	Skipped []string `json:"skipped"` // entries left out, each with its reason
+}
+
+// ListAgents lists the Demo agent first, then the presets (unavailable ones with the reason),
+// then the custom agents.
+func (a *App) ListAgents() ([]AgentInfo, error) {
+	out := []AgentInfo{}
+	for _, ag := range a.agents.List() {
+		out = append(out, AgentInfo{ID: ag.ID, Name: ag.Name, Available: ag.Available, Reason: ag.Reason,
+			Custom: ag.Custom, Folder: ag.Folder})
+	}
+	return out, nil
+}
+
+// AgentsNotice is what the user must know about their custom agents at start-up (agents.json
+// cannot be read, and why), or "".
+func (a *App) AgentsNotice() string {
+	if err := a.agents.Problem(); err != nil {
+		return err.Error()
+	}
+	return ""
+}
+
+// GetAgent returns a custom agent for the editor; secrets say only whether they are set.
+func (a *App) GetAgent(id string) (AgentSettings, error) {
+	cu, err := a.agents.Custom(id)
+	if err != nil {
+		return AgentSettings{}, err
+	}
+	s := AgentSettings{ID: cu.ID, Name: cu.Name, Command: cu.Command, Args: agents.JoinArgs(cu.Args),
+		Env: []AgentEnvVar{}, Folder: cu.Folder}
+	for _, v := range cu.Env {
+		ev := AgentEnvVar{Name: v.Name, Value: v.Value, Secret: v.Secret}
+		if v.Secret {
+			ev.Value, ev.IsSet = "", a.agents.IsSet(cu.ID, v.Name)
+		}
+		s.Env = append(s.Env, ev)
+	}
+	return s, nil
+}
+
+// SaveAgent adds (ID "") or replaces a custom agent and stores its secret values; it returns
+// the agent as the picker lists it. An invalid agent is refused with the reason; nothing is
+// saved then.
+func (a *App) SaveAgent(s AgentSettings) (AgentInfo, error) {
+	args, err := agents.SplitArgs(s.Args)
+	if err != nil {
+		return AgentInfo{}, err
+	}
+	cu := agents.Custom{ID: s.ID, Name: s.Name, Command: s.Command, Args: args, Folder: strings.TrimSpace(s.Folder)}
+	values := map[string]string{}
+	for _, v := range s.Env {
+		if strings.TrimSpace(v.Name) == "" && v.Value == "" {
+			continue // an empty row of the editor
+		}
+		cu.Env = append(cu.Env, agents.EnvVar{Name: strings.TrimSpace(v.Name), Value: v.Value, Secret: v.Secret})
+		if v.Secret && (v.Value != "" || !v.IsSet) { // blank and set: keep the stored value
+			values[strings.TrimSpace(v.Name)] = v.Value
+		}
+	}
+	saved, aside, err := a.agents.Save(cu, values)
+	if err != nil {
+		return AgentInfo{}, err
+	}
+	if aside != "" {
+		log.Printf("agentdesk: your unreadable agents file was kept as %s", aside)
+	}
+	ag := a.agents.Resolve(saved)
+	return AgentInfo{ID: ag.ID, Name: ag.Name, Available: ag.Available, Reason: ag.Reason, Custom: true, Folder: ag.Folder}, nil
+}
+
+// DeleteAgent deletes a custom agent and its secrets. Its saved sessions stay in the history.
+func (a *App) DeleteAgent(id string) error {
+	if agents.Reserved(id) {
+		return fmt.Errorf("%q is a built-in agent: it cannot be deleted", id)
+	}
+	return a.agents.Delete(id)
+}
+
+// ImportZedAgents adds the custom agents of Zed's settings (the whole settings.json or just
+// {"agent_servers": {...}}; comments and trailing commas are fine). Agents already imported
+// are replaced. Variables named like credentials become secrets.
+func (a *App) ImportZedAgents(text string) (ImportResult, error) {
+	if strings.TrimSpace(text) == "" {
+		return ImportResult{}, errors.New("paste Zed's settings.json (or its agent_servers part) first")
+	}
+	added, skipped, err := a.agents.Import(text)
+	if err != nil {
+		return ImportResult{}, err
+	}
+	if added == nil {
+		added = []string{}
+	}
+	if skipped == nil {
+		skipped = []string{}
+	}
+	return ImportResult{Added: added, Skipped: skipped}, nil
+}

@@ -1,0 +1,195 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"agentdesk/backend/acp"
+	"agentdesk/backend/agents"
+	"agentdesk/backend/hub"
+)
+
+// The login verbs of App: when a session failed to start because its agent needs a login, or
+// its agent answered a prompt so (the Claude Code adapter asks only then), the page asks for the
+// agent's methods (SessionAuth), runs one and starts again in a new session
+// (StartSessionWithAuth), or opens a terminal for a terminal login (RunAuthInTerminal).
+
+// AuthPrompt is what the page shows for a session whose agent needs a login. Methods is empty
+// when the session did not fail for that reason.
+type AuthPrompt struct {
+	SessionID      string           `json:"sessionId"`
+	AgentID        string           `json:"agentId"`
+	AgentName      string           `json:"agentName"`
+	Message        string           `json:"message"` // the agent's own words
+	Methods        []AuthMethodInfo `json:"methods"`
+	CanRunTerminal bool             `json:"canRunTerminal"` // a terminal emulator was found
+}
+
+// AuthMethodInfo is one login method of the agent, with what the page needs to offer it.
+type AuthMethodInfo struct {
+	ID          string        `json:"id"`
+	Name        string        `json:"name"`
+	Description string        `json:"description,omitempty"`
+	Type        string        `json:"type"`           // agent | env_var | terminal
+	Vars        []AuthVarInfo `json:"vars,omitempty"` // env_var: the values to ask for
+	Link        string        `json:"link,omitempty"` // env_var: where to get them
+	Command     string        `json:"command,omitempty"`
+}
+
+// AuthVarInfo is a value an env_var login asks for. IsSet says a value is already stored (it
+// is never sent to the page).
+type AuthVarInfo struct {
+	Name     string `json:"name"`
+	Label    string `json:"label,omitempty"`
+	Optional bool   `json:"optional"`
+	Secret   bool   `json:"secret"`
+	IsSet    bool   `json:"isSet"`
+}
+
+// authWait bounds how long SessionAuth waits for a start that is still running.
+const authWait = 10 * time.Second
+
+// SessionAuth returns the login methods of the agent of sessionID when its start, or its last
+// prompt, failed because the agent needs a login, and an AuthPrompt without methods otherwise.
+func (a *App) SessionAuth(sessionID string) (AuthPrompt, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), authWait)
+	defer cancel()
+	login, err := a.hub.AuthRequired(ctx, sessionID)
+	if err != nil || login == nil {
+		return AuthPrompt{SessionID: sessionID, Methods: []AuthMethodInfo{}}, err
+	}
+	ag, _ := agents.Find(a.agents.List(), login.AgentID)
+	p := AuthPrompt{SessionID: sessionID, AgentID: login.AgentID, AgentName: ag.Name, Methods: []AuthMethodInfo{},
+		Message: a.agents.Masker().Mask(login.Err.Err.Message)}
+	_, termErr := agents.FindTerminal(agents.Getenv(a.agents.BaseEnv(), "PATH"))
+	p.CanRunTerminal = termErr == nil
+	for _, m := range login.Err.Methods {
+		info := AuthMethodInfo{ID: m.ID, Name: m.Name, Description: m.Description, Type: m.Kind(), Link: m.Link}
+		switch m.Kind() {
+		case acp.AuthEnvVar:
+			for _, v := range m.Vars {
+				info.Vars = append(info.Vars, AuthVarInfo{Name: v.Name, Label: v.Label, Optional: v.Optional,
+					Secret: v.Secret == nil || *v.Secret, IsSet: a.agents.IsSet(login.AgentID, v.Name)})
+			}
+		case acp.AuthTerminal:
+			if cmd, args, env, err := a.terminalLogin(login.AgentID, m); err == nil {
+				info.Command = agents.CommandLine(env, cmd, args)
+			}
+		}
+		p.Methods = append(p.Methods, info)
+	}
+	return p, nil
+}
+
+// StartSessionWithAuth starts the agent of sessionID again, as a new session in the same folder,
+// after a login with methodID (sessionID failed to start, or its last prompt failed, for want of
+// one; a session that started stays as it is): an agent method logs in through authenticate; an
+// env_var method first stores values (variable → value; a variable left out keeps its stored
+// value) as secrets of the agent, which then starts with them in its environment; a terminal
+// method only starts again, the user having run its command. Events follow as for StartSession.
+func (a *App) StartSessionWithAuth(sessionID, methodID string, values map[string]string) (SessionInfo, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), authWait)
+	defer cancel()
+	login, err := a.hub.AuthRequired(ctx, sessionID)
+	if err != nil {
+		return SessionInfo{}, err
+	}
+	if login == nil {
+		return SessionInfo{}, fmt.Errorf("session %s did not fail for want of a login: start it again", sessionID)
+	}
+	i := slices.IndexFunc(login.Err.Methods, func(m acp.AuthMethod) bool { return m.ID == methodID })
+	if i < 0 {
+		return SessionInfo{}, fmt.Errorf("%s offers no login method %q", login.Err.Agent, methodID)
+	}
+	m := login.Err.Methods[i]
+	authMethod := m.ID
+	switch m.Kind() {
+	case acp.AuthTerminal:
+		authMethod = "" // never authenticate: the user ran the command
+	case acp.AuthEnvVar:
+		keep := map[string]string{}
+		for _, v := range m.Vars {
+			val := values[v.Name]
+			if val == "" && !v.Optional && !a.agents.IsSet(login.AgentID, v.Name) {
+				return SessionInfo{}, fmt.Errorf("give a value for %s", varLabel(v))
+			}
+			if val != "" {
+				keep[v.Name] = val
+			}
+		}
+		if err := a.agents.SetLoginSecrets(login.AgentID, keep); err != nil {
+			return SessionInfo{}, err
+		}
+	}
+	_, info, err := a.hub.Start(hub.StartRequest{AgentID: login.AgentID, Cwd: login.Cwd, AuthMethod: authMethod},
+		a.pageEmitter())
+	return SessionInfo(info), err
+}
+
+// RunAuthInTerminal opens a terminal window running the command of the terminal login method
+// methodID of the failed session sessionID. It returns once the window is open; the user then
+// presses "Done, retry" (StartSessionWithAuth).
+func (a *App) RunAuthInTerminal(sessionID, methodID string) error {
+	_, err := a.runAuthInTerminal(sessionID, methodID)
+	return err
+}
+
+// runAuthInTerminal is RunAuthInTerminal; the channel is closed when the window has closed.
+func (a *App) runAuthInTerminal(sessionID, methodID string) (<-chan struct{}, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), authWait)
+	defer cancel()
+	login, err := a.hub.AuthRequired(ctx, sessionID)
+	if err != nil || login == nil {
+		return nil, fmt.Errorf("session %s does not need a login: %v", sessionID, err)
+	}
+	i := slices.IndexFunc(login.Err.Methods, func(m acp.AuthMethod) bool { return m.ID == methodID && m.Kind() == acp.AuthTerminal })
+	if i < 0 {
+		return nil, fmt.Errorf("%s offers no terminal login %q", login.Err.Agent, methodID)
+	}
+	cmd, args, env, err := a.terminalLogin(login.AgentID, login.Err.Methods[i])
+	if err != nil {
+		return nil, err
+	}
+	term, err := agents.FindTerminal(agents.Getenv(a.agents.BaseEnv(), "PATH"))
+	if err != nil {
+		return nil, fmt.Errorf("%v: run the command yourself in a terminal, then press Done", err)
+	}
+	base := a.agents.BaseEnv()
+	if full, err := a.agents.Find(login.AgentID); err == nil && full.Env != nil {
+		base = full.Env // its secrets too: a login may need them
+	}
+	c := term.Command(agents.WithEnv(base, env), cmd, args)
+	c.Dir = login.Cwd
+	if err := c.Start(); err != nil {
+		return nil, fmt.Errorf("could not open %s: %w", term.Path, err)
+	}
+	done := make(chan struct{})
+	go func() { _ = c.Wait(); close(done) }()
+	return done, nil
+}
+
+// terminalLogin is the exact command of a terminal login method: the agent's own program with
+// the method's arguments, and the method's variables (NAME=VALUE, sorted).
+func (a *App) terminalLogin(agentID string, m acp.AuthMethod) (string, []string, []string, error) {
+	ag, err := agents.Find(a.agents.List(), agentID)
+	if err != nil {
+		return "", nil, nil, err
+	}
+	cmd, args, err := agents.LoginCommand(ag, m.Args)
+	var env []string
+	for k, v := range m.Env {
+		env = append(env, k+"="+v)
+	}
+	slices.Sort(env)
+	return cmd, args, env, err
+}
+
+func varLabel(v acp.AuthVar) string {
+	if strings.TrimSpace(v.Label) != "" {
+		return v.Label + " (" + v.Name + ")"
+	}
+	return v.Name
+}

@@ -1,0 +1,89 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+
+	"github.com/wailsapp/wails/v2/pkg/runtime"
+
+	"agentdesk/backend/export"
+	"agentdesk/backend/store"
+)
+
+// The save-to-file verb of App: a saved session exported through the system's save dialog. The
+// dialog is App.saveDialog (runtime.SaveFileDialog), so tests fake it; backend/export writes.
+
+// saveDialogFunc asks the user where to save: the chosen path, or "" when they cancelled.
+type saveDialogFunc func(ctx context.Context, opts runtime.SaveDialogOptions) (string, error)
+
+// exportKinds describes each export format in the save dialog.
+var exportKinds = map[string]struct{ name, pattern string }{
+	export.Markdown: {"Markdown", "*.md"},
+	export.JSON:     {"JSON", "*.json"},
+}
+
+// SaveHistoryExport renders a saved session as Markdown ("md") or JSON ("json"), asks where to
+// save it with the system's save dialog (suggesting a file named after the title, in the
+// session's folder or else the home folder) and writes it there atomically. It returns the path
+// written, or "" with no error when the user cancelled. A failure says what went wrong (the
+// session cannot be read, the disk is full, the folder is not writable, ...) and what to do.
+// Like ExportHistory, every secret value agentdesk knows is masked, in the file name too.
+func (a *App) SaveHistoryExport(id, format string) (string, error) {
+	kind, ok := exportKinds[format]
+	if !ok {
+		return "", fmt.Errorf("unknown export format %q: use md or json", format)
+	}
+	if a.store == nil {
+		return "", a.dbErr
+	}
+	a.flushHistory()
+	s, turns, entries, err := a.store.Session(a.ctx, id)
+	if errors.Is(err, store.ErrNotFound) {
+		return "", fmt.Errorf("session %s is not in the history (it may have been deleted)", id)
+	}
+	if err != nil {
+		return "", fmt.Errorf("could not export session %s: %w", id, err)
+	}
+	mask := a.agents.Masker()
+	text, err := export.Render(mask, s, turns, entries, format)
+	if err != nil {
+		return "", err
+	}
+	if a.saveDialog == nil {
+		return "", errors.New("there is no window to show a save dialog in: use `agentdesk show --format " + format + "` instead")
+	}
+	path, err := a.saveDialog(a.ctx, runtime.SaveDialogOptions{
+		Title:                "Save session as " + kind.name,
+		DefaultDirectory:     exportFolder(s.Cwd),
+		DefaultFilename:      export.FileName(mask.Mask(s.Title), format),
+		Filters:              []runtime.FileFilter{{DisplayName: kind.name + " (" + kind.pattern + ")", Pattern: kind.pattern}},
+		CanCreateDirectories: true,
+	})
+	if err != nil {
+		return "", fmt.Errorf("could not open the save dialog: %w", err)
+	}
+	if path == "" {
+		return "", nil // cancelled
+	}
+	path = export.WithExtension(path, format)
+	if err := export.WriteFileAtomic(path, []byte(text)); err != nil {
+		return "", errors.New(export.DescribeSaveError(path, err))
+	}
+	return path, nil
+}
+
+// exportFolder is where the save dialog opens: the session's folder when it still exists, else
+// the home folder, else wherever the dialog likes ("").
+func exportFolder(cwd string) string {
+	if st, err := os.Stat(cwd); cwd != "" && err == nil && st.IsDir() {
+		return cwd
+	}
+	if home, err := os.UserHomeDir(); err == nil {
+		if st, err := os.Stat(home); err == nil && st.IsDir() {
+			return home
+		}
+	}
+	return ""
+}

@@ -1,0 +1,63 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log"
+	"time"
+
+	"agentdesk/backend/hub"
+	"agentdesk/backend/store"
+)
+
+// HistoryStatus says whether the history is being saved (hub.HistoryStatus), bound as this
+// package's own type so the page's generated models keep their names.
+type HistoryStatus hub.HistoryStatus
+
+// historyStatusEvent is the Wails event carrying a HistoryStatus, emitted when it changes.
+const historyStatusEvent = "history:status"
+
+// historyError is the store's error handler: every failed write is logged, and the first of a
+// spell of failures tells the user (see hub.HistoryHealth).
+func (a *App) historyError(err error) {
+	log.Printf("agentdesk history: %v", err)
+	a.health.Report(err)
+}
+
+// HistoryStatus says whether the history is being saved right now (see HistoryStatus). The
+// page asks once at load; later changes arrive as "history:status" events.
+func (a *App) HistoryStatus() HistoryStatus {
+	if a.store == nil {
+		return HistoryStatus{Saving: false, Problem: a.HistoryNotice()}
+	}
+	return HistoryStatus(a.health.Status())
+}
+
+// RetryHistory tries to save now, the Retry button of the history problem: it writes what is
+// pending and a copy of every live session. It blocks until that is written (at most 30 s)
+// and fails, saying why, when the history still cannot be written.
+func (a *App) RetryHistory() (HistoryStatus, error) {
+	if a.store == nil {
+		return a.HistoryStatus(), errors.New(a.HistoryNotice() + ": restart agentdesk once the cause is fixed")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if err := a.health.Retry(ctx); err != nil {
+		return HistoryStatus(a.health.Status()), errors.New(describeHistoryError(err))
+	}
+	return HistoryStatus(a.health.Status()), nil
+}
+
+// describeHistoryError is the window's one message for a failed write.
+func describeHistoryError(err error) string {
+	what := "Saving the history failed"
+	if store.Damaged(err) {
+		what += ": the history file is damaged: quit agentdesk, which sets it aside when it starts again"
+	} else if advice := store.Advice(err); advice != "" {
+		what += ": " + advice
+	} else {
+		what += fmt.Sprintf(" (%v)", err)
+	}
+	return what + ". Your sessions keep running, and agentdesk saves them in full as soon as it can write again."
+}

@@ -1,0 +1,47 @@
+package cli
+
+import (
+	"context"
+	"io"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// TestMain lets this test binary serve the Demo agent and play scripts, as the real binary
+// does: run starts agents.Self() with "demo-agent", and the tests' --agent-cmd lines name it.
+func TestMain(m *testing.M) {
+	if len(os.Args) > 1 && os.Args[1] == "demo-agent" {
+		os.Exit(Run(context.Background(), os.Args[1:], Stdio{In: os.Stdin, Out: os.Stdout, Err: os.Stderr}, Options{}))
+	}
+	os.Exit(m.Run())
+}
+
+// runCLI, historyCLI and showCLI run one command as main would, with args after its name.
+func runCLI(args []string, in io.Reader, out, errOut io.Writer) int {
+	return execute(in, out, errOut, append([]string{"run"}, args...)...)
+}
+
+func historyCLI(args []string, in io.Reader, out, errOut io.Writer) int {
+	return execute(in, out, errOut, append([]string{"history"}, args...)...)
+}
+
+func showCLI(args []string, in io.Reader, out, errOut io.Writer) int {
+	return execute(in, out, errOut, append([]string{"show"}, args...)...)
+}
+
+// execute runs the command line args.
+func execute(in io.Reader, out, errOut io.Writer, args ...string) int {
+	return Run(context.Background(), args, Stdio{In: in, Out: out, Err: errOut}, Options{})
+}
+
+// isolatedConfig points agentdesk's configuration and history at temp folders, with no
+// keyring (as on CI: secrets go to the 0600 file).
+func isolatedConfig(t *testing.T) {
+	t.Helper()
+	dir := t.TempDir()
+	t.Setenv("XDG_CONFIG_HOME", dir)
+	t.Setenv("AGENTDESK_DB", filepath.Join(dir, "history.db"))
+	t.Setenv("DBUS_SESSION_BUS_ADDRESS", "")
+	t.Setenv("XDG_RUNTIME_DIR", dir)
+}

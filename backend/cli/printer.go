@@ -1,0 +1,134 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+
+	"agentdesk/backend/acp"
+)
+
+// printer renders a session's events as a plain-text transcript for the CLI: message and thought
+// text streams as it arrives; tool calls print a line per status change; permission decisions
+// and the plan print as they happen. Safe for concurrent use.
+type printer struct {
+	mu      sync.Mutex
+	w       io.Writer
+	last    string            // entry id whose text was printed last (chunks continue it)
+	tools   map[string]string // entry id → last printed status
+	titles  map[string]string // permission request id → tool title
+	planned string            // last printed plan
+	ended   bool              // the turn's stop reason is printed; the CLI's transcript is over
+}
+
+func newPrinter(w io.Writer) *printer {
+	return &printer{w: w, tools: map[string]string{}, titles: map[string]string{}}
+}
+
+// printf writes text that is not an event (the terminal's permission prompts) between events, never
+// in the middle of another write.
+func (p *printer) printf(format string, args ...any) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	fmt.Fprintf(p.w, format, args...)
+}
+
+func (p *printer) print(ev acp.Event) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.ended {
+		// The stop reason is the last line: an exit noticed after the turn ended (the agent
+		// crashed, and the turn failed first) was already told by the turn's error.
+		return
+	}
+	switch ev.Kind {
+	case acp.EventTurnEnd:
+		p.ended = true
+		fmt.Fprintf(p.w, "\nstop reason: %s\n", ev.StopReason)
+	case acp.EventEntry:
+		p.entry(ev.Entry)
+	case acp.EventChunk:
+		if p.last != ev.EntryID {
+			p.line("")
+			p.last = ev.EntryID
+		}
+		fmt.Fprint(p.w, ev.Text)
+	case acp.EventPermission:
+		p.titles[ev.RequestID] = ev.Title
+		names := make([]string, len(ev.Options))
+		for i, o := range ev.Options {
+			names[i] = fmt.Sprintf("%s (%s)", o.Name, o.Kind)
+		}
+		p.line(fmt.Sprintf("[permission] %s? options: %s", ev.Title, strings.Join(names, ", ")))
+	case acp.EventPermissionDone:
+		decision := "cancelled"
+		if ev.Outcome == "selected" {
+			decision = "chose " + ev.OptionID
+		}
+		p.line(fmt.Sprintf("[permission] %s: %s", p.titles[ev.RequestID], decision))
+	case acp.EventState:
+		if ev.Message != "" {
+			p.line(fmt.Sprintf("[%s] %s", ev.State, ev.Message))
+		}
+	}
+}
+
+func (p *printer) entry(e *acp.Entry) {
+	switch e.Kind {
+	case acp.KindUser:
+		p.line("> " + e.Text)
+	case acp.KindAgent, acp.KindThought:
+		if p.last == e.ID {
+			return // an upsert of text already printed
+		}
+		prefix := ""
+		if e.Kind == acp.KindThought {
+			prefix = "[thought] "
+		}
+		p.line("")
+		fmt.Fprint(p.w, prefix+e.Text)
+		p.last = e.ID
+		return
+	case acp.KindTool:
+		if p.tools[e.ID] == e.Status {
+			return
+		}
+		p.tools[e.ID] = e.Status
+		p.line(fmt.Sprintf("[tool] %s (%s): %s", e.Title, e.ToolKind, e.Status))
+	case acp.KindPlan:
+		var b strings.Builder
+		for _, pe := range e.Plan {
+			mark := map[string]string{"completed": "x", "in_progress": "~"}[pe.Status]
+			if mark == "" {
+				mark = " "
+			}
+			fmt.Fprintf(&b, "\n  [%s] %s", mark, pe.Content)
+		}
+		if b.String() != p.planned {
+			p.planned = b.String()
+			p.line("[plan]" + b.String())
+		}
+	case acp.KindUsage:
+		p.line(fmt.Sprintf("[usage] %d / %d tokens", e.Usage.Used, e.Usage.Size))
+	case acp.KindUnknown:
+		p.line(fmt.Sprintf("[unsupported update: %s]", e.UpdateKind))
+	case acp.KindError:
+		p.line("[error] " + e.Text)
+		if e.Stderr != "" {
+			p.line("[stderr]\n" + e.Stderr)
+		}
+	}
+	p.last = ""
+}
+
+// line starts a new line (ending any streamed text) and prints s.
+func (p *printer) line(s string) {
+	if p.last != "" {
+		fmt.Fprintln(p.w)
+	}
+	p.last = ""
+	if s != "" {
+		fmt.Fprintln(p.w, s)
+	}
+}

@@ -1,0 +1,186 @@
+package cli
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"agentdesk/backend/acp"
+	"agentdesk/backend/agents"
+	"agentdesk/backend/hub"
+	"agentdesk/backend/store"
+)
+
+// runFlags are run's flags.
+type runFlags struct {
+	agentID, agentCmd, cwd, policy, db, auth string
+	cancelAfter, hardAfter                   time.Duration
+}
+
+func runCommand(stdio Stdio) *cobra.Command {
+	var f runFlags
+	cmd := &cobra.Command{
+		Use:   "run [flags] PROMPT...",
+		Short: "Run one turn and print the transcript as it streams; the stop reason comes last",
+		Long: `Start an agent in a folder, send it one prompt (the arguments, joined by spaces) and print the
+transcript as it streams; the stop reason comes last, and the session is saved in the history.
+
+Permission requests are asked on this terminal (--permissions ask), or answered without asking.
+Ctrl-C presses Stop; a second Ctrl-C kills the agent. An agent that ignores Stop is killed, with
+its whole process group, after --hard-stop-after. When an agent needs a login, the error lists
+its methods: pick one with --auth.
+
+Exit codes: 0 when the turn ends with end_turn or cancelled, 1 otherwise (with the agent's
+message and the tail of its stderr), 2 for a wrong command line, 3 when the turn ended well but
+the session could not be saved whole in the history.`,
+		Example: `  agentdesk run --agent demo --permissions allow "hello"
+  agentdesk run "fix the build" --cwd ~/src/app
+  agentdesk run --agent-cmd 'gemini --acp' --auth gemini-api-key "explain main.go"
+  agentdesk run -- "--verbose is not a flag here"`,
+		Args: func(_ *cobra.Command, args []string) error {
+			if strings.TrimSpace(strings.Join(args, " ")) == "" {
+				return fmt.Errorf(`give a prompt, e.g. agentdesk run --agent demo "hello"`)
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if f.policy != "ask" && f.policy != "allow" && f.policy != "reject" {
+				return fmt.Errorf("--permissions must be ask, allow or reject, not %q", f.policy)
+			}
+			if f.hardAfter <= 0 {
+				return fmt.Errorf("--hard-stop-after must be longer than 0, e.g. 30s")
+			}
+			prompt := strings.TrimSpace(strings.Join(args, " "))
+			return result(runTurn(cmd.Context(), f, prompt, stdio))
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.agentID, "agent", agents.DemoID, "agent id (see the app's agent list)")
+	fl.StringVar(&f.agentCmd, "agent-cmd", "", "start this command line as the agent instead (no shell runs it)")
+	fl.StringVar(&f.cwd, "cwd", ".", "project folder of the session")
+	fl.StringVar(&f.policy, "permissions", "ask", "answer permission requests: ask (on this terminal), allow (allow once) or reject (reject once)")
+	fl.DurationVar(&f.cancelAfter, "cancel-after", 0, "press Stop after this long (0: never)")
+	fl.DurationVar(&f.hardAfter, "hard-stop-after", 30*time.Second, "after Stop, kill an agent that has not ended the turn within this long")
+	fl.StringVar(&f.db, "db", "", "database file")
+	fl.StringVar(&f.auth, "auth", "", "log in with this auth method of the agent first (see the error that lists them)")
+	_ = cmd.RegisterFlagCompletionFunc("agent", completeAgentID)
+	_ = cmd.RegisterFlagCompletionFunc("permissions", cobra.FixedCompletions([]string{"ask", "allow", "reject"}, cobra.ShellCompDirectiveNoFileComp))
+	_ = cmd.MarkFlagDirname("cwd")
+	return cmd
+}
+
+// completeAgentID completes --agent from the agents the catalog lists (built-in and custom).
+func completeAgentID(*cobra.Command, []string, string) ([]cobra.Completion, cobra.ShellCompDirective) {
+	cat, _ := agents.OpenCatalog(hub.BuiltinAgents(nil), nil)
+	var out []cobra.Completion
+	for _, a := range cat.List() {
+		out = append(out, cobra.CompletionWithDesc(a.ID, a.Name))
+	}
+	return out, cobra.ShellCompDirectiveNoFileComp
+}
+
+// runTurn runs one turn of f's agent with prompt and returns run's exit code.
+func runTurn(ctx context.Context, f runFlags, prompt string, stdio Stdio) int {
+	stdout, stderr := stdio.Out, stdio.Err
+	health := hub.NewHistoryHealth(describeHistoryError)
+	defer health.Close()
+	saved := true // the session is in the history, whole: else the exit code says it is not
+	st, err := hub.OpenStore(ctx, f.db, store.WithErrorHandler(health.Report))
+	if err != nil {
+		// The turn still runs; it is just not saved.
+		fmt.Fprintf(stderr, "agentdesk run: the session will not be saved: %v\n", err)
+		st, saved = nil, false
+	} else {
+		defer st.Close()
+	}
+	// A terminal's environment is already the login shell's: no capture here.
+	list, agentID := hub.BuiltinAgents(nil), f.agentID
+	if f.agentCmd != "" {
+		custom, err := agents.FromCommandLine(f.agentCmd)
+		if err != nil {
+			fmt.Fprintf(stderr, "agentdesk run: %v\n", err)
+			return ExitUsage
+		}
+		list, agentID = append(list, custom), custom.ID
+	}
+	// Custom agents too. Everything printed from here on has their secret values masked.
+	cat, catErr := agents.OpenCatalog(list, nil)
+	if catErr != nil {
+		fmt.Fprintf(stderr, "agentdesk run: %v\n", catErr)
+	}
+	maskedOut, maskedErr := cat.Masker().Writer(stdout), cat.Masker().Writer(stderr)
+	defer maskedErr.Flush()
+	defer maskedOut.Flush()
+	stdout, stderr = maskedOut, maskedErr
+	if st != nil {
+		if _, err := hub.MaskOldHistory(ctx, st, cat.Masker(), cat.LearnSecrets); err != nil {
+			fmt.Fprintf(stderr, "agentdesk run: %v\n", err)
+		}
+	}
+	h := hub.New(st, cat, func(string, ...any) {})
+	out := newPrinter(stdout)
+	events := make(chan acp.Event, 64)
+	done := make(chan struct{}) // closed once nobody reads events any more
+	sess, _, err := h.Start(hub.StartRequest{AgentID: agentID, Cwd: f.cwd, AuthMethod: f.auth, HardStopAfter: f.hardAfter,
+		RawEvents: true}, acp.EmitterFunc(func(ev acp.Event) { // the printer writes through maskedOut
+		out.print(ev)
+		if ev.Kind == acp.EventPermission || ev.Kind == acp.EventTurnEnd || ev.Kind == acp.EventState {
+			select {
+			case events <- ev:
+			case <-done:
+			}
+		}
+	}))
+	if err != nil {
+		fmt.Fprintf(stderr, "agentdesk run: %v\n", err)
+		return ExitFailed
+	}
+	if st != nil {
+		health.Set(st.Writer().Flush, h.Resave, func(s hub.HistoryStatus) {
+			if s.Saving {
+				fmt.Fprintln(stderr, "agentdesk run: saving the session works again")
+			} else {
+				fmt.Fprintf(stderr, "agentdesk run: %s\n", s.Problem)
+			}
+		})
+	}
+	code := func() int {
+		defer close(done)
+		return driveTurn(sess, prompt, f.policy, f.cancelAfter, events, bufio.NewReader(stdio.In), out, stderr)
+	}()
+	closeCtx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	if !health.Status().Saving {
+		// A last try while the session is still in the hub: it saves the whole of it.
+		if err := health.Retry(closeCtx); err != nil {
+			fmt.Fprintf(stderr, "agentdesk run: the session was not saved in full: %s\n", describeHistoryError(err))
+			saved = false
+		}
+	}
+	if err := h.CloseAll(closeCtx); err != nil && health.Status().Saving {
+		fmt.Fprintf(stderr, "agentdesk run: saving the session: %v\n", err)
+		saved = false
+	}
+	if code == ExitOK && !saved {
+		return ExitNotSaved
+	}
+	return code
+}
+
+// describeHistoryError is the command line's message for a failed write of the history.
+func describeHistoryError(err error) string {
+	what := "saving the session failed"
+	switch advice := store.Advice(err); {
+	case store.Damaged(err):
+		what += ": the history file is damaged: move it away, or give another file with --db"
+	case advice != "":
+		what += ": " + advice
+	default:
+		what += fmt.Sprintf(" (%v)", err)
+	}
+	return what + "; the turn goes on, and agentdesk tries again every 15 s"
+}

@@ -1,0 +1,126 @@
+package cli
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"agentdesk/backend/acp"
+)
+
+// driveTurn waits for the session to start, sends the prompt, answers permissions by policy,
+// presses Stop on Ctrl-C or after cancelAfter (0: never), stops hard on a second Ctrl-C, and
+// returns the exit code: 0 for end_turn and cancelled, 1 otherwise. An agent that ignores the
+// Stop is stopped hard by the session itself (StartRequest.HardStopAfter); the turn then ends
+// interrupted, saying so.
+func driveTurn(sess *acp.Session, prompt, policy string, cancelAfter time.Duration, events <-chan acp.Event,
+	in *bufio.Reader, stdout *printer, stderr io.Writer) int {
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(sigs)
+	var timeout <-chan time.Time
+	sent, stopped, noAnswer := false, false, false
+	unanswerable := make(chan struct{}, 1) // a permission could not be asked: stdin is at its end
+	stop := func() {
+		stopped = true
+		_ = sess.Stop()
+	}
+	for {
+		select {
+		case ev := <-events:
+			switch ev.Kind {
+			case acp.EventState:
+				if ev.State == acp.StateIdle && !sent {
+					sent = true
+					if _, err := sess.Prompt(prompt); err != nil {
+						fmt.Fprintf(stderr, "agentdesk run: %v\n", err)
+						return ExitFailed
+					}
+					if cancelAfter > 0 {
+						timeout = time.After(cancelAfter)
+					}
+				}
+				if ev.State == acp.StateFailed || (ev.State == acp.StateExited && !sent) {
+					fmt.Fprintf(stderr, "agentdesk run: %s\n", ev.Message)
+					return ExitFailed
+				}
+			case acp.EventPermission:
+				go answerPermission(sess, ev, policy, in, stdout, unanswerable)
+			case acp.EventTurnEnd:
+				if noAnswer {
+					return ExitFailed // stopped because nobody could be asked
+				}
+				// The printer wrote the stop reason, in order with the events before it.
+				if ev.StopReason == acp.StopEndTurn || ev.StopReason == acp.StopCancelled {
+					return ExitOK
+				}
+				if ev.Message != "" {
+					fmt.Fprintf(stderr, "agentdesk run: %s\n", ev.Message)
+				}
+				return ExitFailed
+			}
+		case <-unanswerable:
+			if !noAnswer {
+				noAnswer = true
+				fmt.Fprintln(stderr, "agentdesk run: a permission needs an answer, but there is no terminal to ask on "+
+					"(stdin is closed): stopping the turn; give --permissions allow or reject to decide without asking")
+				stop()
+			}
+		case <-timeout:
+			timeout = nil
+			stop()
+		case <-sigs:
+			if stopped {
+				fmt.Fprintln(stderr, "\nagentdesk run: stopping the agent hard")
+				_ = sess.HardStop()
+				continue
+			}
+			fmt.Fprintln(stderr, "\nagentdesk run: stopping (press Ctrl-C again to kill the agent)")
+			stop()
+		}
+	}
+}
+
+// answerPermission answers one request by policy, or asks on the terminal and waits (no
+// timeout: a person is deciding; Stop still cancels the request). When stdin ends before an
+// answer, it tells unanswerable (without blocking) and leaves the request to Stop.
+func answerPermission(sess *acp.Session, ev acp.Event, policy string, in *bufio.Reader, stdout *printer, unanswerable chan<- struct{}) {
+	choice := acp.PolicyOption(policy, ev.Options)
+	if policy == "ask" {
+		for choice == "" {
+			question := fmt.Sprintf("Allow %q? ", ev.Title)
+			for i, o := range ev.Options {
+				question += fmt.Sprintf("[%d] %s  ", i+1, o.Name)
+			}
+			stdout.printf("%s", question)
+			line, err := in.ReadString('\n')
+			var n int
+			if _, scanErr := fmt.Sscanf(strings.TrimSpace(line), "%d", &n); scanErr == nil && n >= 1 && n <= len(ev.Options) {
+				choice = ev.Options[n-1].ID
+			} else if err != nil {
+				select { // no terminal to ask: driveTurn stops the turn, which cancels the request
+				case unanswerable <- struct{}{}:
+				default:
+				}
+				return
+			}
+		}
+	}
+	if choice == "" {
+		stdout.printf("\n[permission] the agent offered no %s-once option: stopping the turn\n", policy)
+		_ = sess.Stop()
+		return
+	}
+	by := acp.DecidedByRule
+	if policy == "ask" {
+		by = acp.DecidedByUser
+	}
+	if err := sess.Decide(ev.RequestID, choice, by); err != nil {
+		stdout.printf("\n[permission] %v\n", err)
+	}
+}

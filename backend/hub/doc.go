@@ -1,0 +1,24 @@
+// Package hub is agentdesk's application core, the part both front ends drive: the window (the
+// Wails App in package main) and the command line (backend/cli). It owns the live sessions
+// (Hub), wires each to the history (the recorder: events become store rows, SnapshotFromStore
+// reads them back), keeps the secrets the agents were given out of everything that leaves
+// agentdesk (live masking, MaskSnapshot, the history masking passes), watches the history's
+// writes (HistoryHealth), remembers why a start failed for a login (Hub.AuthRequired), and
+// opens what a front end needs (OpenStore, OpenDefaultStore, LoginEnv, BuiltinAgents). It
+// imports no Wails and nothing of the front ends; it chooses no words for a person where a
+// front end's user differs (HistoryHealth takes its describe function from the front end).
+//
+// Guarantees:
+//
+//   - A session's events reach the history and the front end in the engine's order, masked
+//     first: no secret value the catalog's masker knew when an event was emitted is saved or
+//     shown in clear, even one an agent streamed cut across two chunks (liveMasker).
+//   - Recording never slows the protocol: every write is queued (store.Writer never blocks), and
+//     a stuck disk costs memory, not latency.
+//   - What failed writes lost is put back: HistoryHealth retries every 15 s (and on request)
+//     with a whole copy of each live session, queued in order with its events.
+//   - The one-time pass over an older history masks every value stored for the agents, once per
+//     file, and is recorded only when every stored value could be read.
+//   - Hub's methods are safe for concurrent use and never wait on an agent, except CloseAll,
+//     which stops every agent (the stop ladder, in parallel) and flushes the store.
+package hub

@@ -1,0 +1,286 @@
+package hub
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/google/uuid"
+
+	"agentdesk/backend/acp"
+	"agentdesk/backend/agents"
+	"agentdesk/backend/store"
+)
+
+// StartTimeout bounds launching an agent, initialize and session/new (npx may download first);
+// the window bounds a Continue by it too. Prompts and permissions have no timeout.
+const StartTimeout = 2 * time.Minute
+
+// version is agentdesk's version, sent as clientInfo.
+const version = "0.1.0"
+
+// Hub owns the live sessions and wires each one to the store. The desktop App and the headless
+// CLI both drive sessions through it, so they share one engine and one database. Safe for
+// concurrent use; no method waits on an agent except CloseAll.
+type Hub struct {
+	store  *store.Store // nil: sessions are not saved
+	agents AgentSource
+	now    func() time.Time
+	logf   func(string, ...any)
+
+	mu        sync.Mutex
+	sessions  map[string]*acp.Session
+	recorders map[string]*recorder
+	starts    map[string]*startOutcome // how each session's start ended (auth.go)
+}
+
+// AgentSource finds the agent to start by id, ready to launch (its environment complete), and
+// masks the secret values it handed out (nil Masker: there are none). Find may wait on the
+// keyring, never on an agent.
+type AgentSource interface {
+	Find(id string) (agents.Agent, error)
+	Masker() *agents.Masker
+}
+
+// The window and the command line start agents from the catalog.
+var _ AgentSource = (*agents.Catalog)(nil)
+
+// The hub's emitters pass batches on as batches (acp.EmitAll): the page gets one message per
+// flush of the event pump.
+var (
+	_ acp.BatchEmitter = recordThen{}
+	_ acp.BatchEmitter = (*maskedEmitter)(nil)
+)
+
+// New creates a hub over st (nil: nothing is saved) and the agents that can be started. Lines
+// given to logf (the hub's, and the engine's: an agent's stray stdout, its errors) have the
+// agents' secret values masked.
+func New(st *store.Store, list AgentSource, logf func(string, ...any)) *Hub {
+	if m := list.Masker(); m != nil {
+		plain := logf
+		logf = func(format string, args ...any) { plain("%s", m.Mask(fmt.Sprintf(format, args...))) }
+	}
+	return &Hub{store: st, agents: list, now: time.Now, logf: logf, sessions: map[string]*acp.Session{}, recorders: map[string]*recorder{},
+		starts: map[string]*startOutcome{}}
+}
+
+// SessionInfo describes a started session to the UI (the window binds it as its own type, so
+// its fields and JSON names are part of the page's contract).
+type SessionInfo struct {
+	SessionID string `json:"sessionId"`
+	AgentID   string `json:"agentId"`
+	AgentName string `json:"agentName"`
+	Cwd       string `json:"cwd"`
+}
+
+// StartRequest says which agent to start where.
+type StartRequest struct {
+	AgentID    string
+	Cwd        string
+	AuthMethod string // optional: log in with this auth method of the agent first
+	// HardStopAfter is how long after Stop an agent that has not ended the turn is stopped
+	// hard, by the session itself (0: acp.DefaultHardStopAfter, 30 s).
+	HardStopAfter time.Duration
+	// RawEvents hands out the events unmasked: the emitter masks what it shows itself (the
+	// CLI masks its output stream). The history is masked either way.
+	RawEvents bool
+}
+
+// Start validates the agent and folder, then creates the session and starts the agent in the
+// background; out receives every event (state starting first), with the agents' secret values
+// masked unless req.RawEvents. The history records the masked events (liveMasker), so what is
+// saved holds no value the masker knew. Errors here are the user's to fix (unknown agent,
+// missing folder); later failures arrive as events.
+func (h *Hub) Start(req StartRequest, out acp.Emitter) (*acp.Session, SessionInfo, error) {
+	agentID, cwd := req.AgentID, req.Cwd
+	agent, err := h.agents.Find(agentID)
+	if err != nil {
+		return nil, SessionInfo{}, err
+	}
+	if strings.TrimSpace(cwd) == "" && agent.Folder != "" {
+		cwd = agent.Folder // a custom agent's default folder
+	}
+	dir, err := checkFolder(cwd)
+	if err != nil {
+		return nil, SessionInfo{}, err
+	}
+	id := uuid.NewString()
+	info := SessionInfo{SessionID: id, AgentID: agent.ID, AgentName: agent.Name, Cwd: dir}
+	emitter := out
+	// The agent is launched with its catalog environment, which holds its own secrets and no
+	// other agent's (the catalog adds them per agent); its terminals get the same, not whatever
+	// agentdesk's own environment holds beyond it.
+	env := agent.Env
+	if env == nil {
+		env = os.Environ()
+	}
+	cfg := acp.Config{ID: id, AgentName: agent.Name, Cwd: dir, Logf: h.logf, AuthMethod: req.AuthMethod, HardStopAfter: req.HardStopAfter,
+		ClientInfo: acp.Implementation{Name: "agentdesk", Title: "agentdesk", Version: version}, Env: env,
+		Launch: func(context.Context) (acp.Transport, error) {
+			return acp.Start(acp.Command{Path: agent.Command, Args: agent.Args, Env: env, Dir: dir})
+		},
+	}
+	var rec *recorder
+	if h.store != nil {
+		rec = newRecorder(h.store.Writer(), id, agent.ID, h.now)
+		rec.mask = h.agents.Masker()
+		now := h.now()
+		h.store.Writer().CreateSession(store.Session{ID: id, AgentID: agent.ID, AgentName: agent.Name, Cwd: dir,
+			Title: "New session", Outcome: store.OutcomeRunning, CreatedAt: now, UpdatedAt: now})
+		cfg.Journal = rec.Journal
+		emitter = recordThen{rec, out}
+	}
+	if m := h.agents.Masker(); m != nil {
+		switch mask := newLiveMasker(m); {
+		case !req.RawEvents:
+			emitter = &maskedEmitter{mask: mask, out: emitter}
+		case rec != nil:
+			emitter = &maskedEmitter{mask: mask, out: acp.EmitterFunc(rec.Record), raw: out}
+		}
+	}
+	cfg.Emitter = emitter
+	s := acp.NewSession(cfg)
+	h.mu.Lock()
+	h.sessions[id] = s
+	started := &startOutcome{done: make(chan struct{}), agentID: agent.ID, cwd: dir}
+	h.starts[id] = started
+	if rec != nil {
+		h.recorders[id] = rec
+	}
+	h.mu.Unlock()
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), StartTimeout)
+		defer cancel()
+		err := s.Start(ctx)
+		started.finish(err)
+		if err != nil {
+			h.logf("session %s: %v", id, err)
+			return
+		}
+		if h.store != nil {
+			asid := s.AgentSessionID()
+			h.store.Writer().UpdateSession(id, &asid, nil)
+		}
+	}()
+	return s, info, nil
+}
+
+// Session returns the live session with id, or an error worded for the person who asked for
+// it (it has ended, or it belongs to an earlier run).
+func (h *Hub) Session(id string) (*acp.Session, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	s, ok := h.sessions[id]
+	if !ok {
+		return nil, fmt.Errorf("no live session %s: it has ended or belongs to an earlier run; open it from the history", id)
+	}
+	return s, nil
+}
+
+// Detach stops saving a live session (its saved copy was deleted); it keeps running.
+func (h *Hub) Detach(id string) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if rec, ok := h.recorders[id]; ok {
+		rec.detached.Store(true)
+	}
+}
+
+// Renamed records that the user named session id, so the agent's titles no longer replace it.
+func (h *Hub) Renamed(id string) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if rec, ok := h.recorders[id]; ok {
+		rec.titled.Store(true)
+	}
+}
+
+// Resave queues a whole copy of every live session that is being saved, each in order with
+// its events (see recorder.saveCopy), to put back what failed writes lost. The caller Flushes
+// the store to learn whether the copies were written. It never waits on the agents.
+func (h *Hub) Resave() {
+	type pair struct {
+		s   *acp.Session
+		rec *recorder
+	}
+	var live []pair
+	h.mu.Lock()
+	for id, s := range h.sessions {
+		if rec := h.recorders[id]; rec != nil {
+			live = append(live, pair{s, rec})
+		}
+	}
+	h.mu.Unlock()
+	for _, p := range live {
+		asid := p.s.AgentSessionID() // before Checkpoint, which holds the session's lock
+		p.s.Checkpoint(func(snap acp.Snapshot) { p.rec.saveCopy(snap, asid) })
+	}
+}
+
+// CloseAll stops every agent (the stop ladder, in parallel) and flushes the store.
+func (h *Hub) CloseAll(ctx context.Context) error {
+	h.mu.Lock()
+	list := make([]*acp.Session, 0, len(h.sessions))
+	for _, s := range h.sessions {
+		list = append(list, s)
+	}
+	h.sessions = map[string]*acp.Session{}
+	h.mu.Unlock()
+	var wg sync.WaitGroup
+	for _, s := range list {
+		wg.Add(1)
+		go func() { defer wg.Done(); _ = s.Close() }()
+	}
+	wg.Wait()
+	if h.store != nil {
+		return h.store.Writer().Flush(ctx)
+	}
+	return nil
+}
+
+// checkFolder expands ~ and requires an existing folder; it returns the absolute path.
+func checkFolder(dir string) (string, error) {
+	dir = strings.TrimSpace(dir)
+	if dir == "" {
+		return "", errors.New("choose a project folder for the session")
+	}
+	if dir == "~" || strings.HasPrefix(dir, "~/") {
+		if home, err := os.UserHomeDir(); err == nil {
+			dir = filepath.Join(home, dir[1:])
+		}
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", fmt.Errorf("folder %q: %w", dir, err)
+	}
+	st, err := os.Stat(abs)
+	if err != nil || !st.IsDir() {
+		return "", fmt.Errorf("folder %q does not exist: choose an existing project folder", abs)
+	}
+	return abs, nil
+}
+
+// recordThen records each event in the store, then passes it on, batches as batches.
+type recordThen struct {
+	rec *recorder
+	out acp.Emitter
+}
+
+// Emit records ev and passes it on.
+func (r recordThen) Emit(ev acp.Event) {
+	r.rec.Record(ev)
+	r.out.Emit(ev)
+}
+
+// EmitBatch records evs and passes them on in one call when out takes batches.
+func (r recordThen) EmitBatch(evs []acp.Event) {
+	for _, ev := range evs {
+		r.rec.Record(ev)
+	}
+	acp.EmitAll(r.out, evs)
+}

@@ -1,0 +1,65 @@
+package hub
+
+import (
+	"fmt"
+	"os"
+	"testing"
+	"time"
+
+	"agentdesk/backend/acp"
+	"agentdesk/backend/acp/acptest"
+	"agentdesk/backend/agents"
+)
+
+// TestMain lets this test binary be an agent the hub starts as a real process: given
+// "play-script FILE" it plays that acptest script on stdin/stdout.
+func TestMain(m *testing.M) {
+	if len(os.Args) == 3 && os.Args[1] == "play-script" {
+		s, err := acptest.LoadScript(os.Args[2])
+		if err == nil {
+			err = s.Run(os.Stdin, os.Stdout)
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+// agentList is a fixed list of agents without secrets.
+type agentList []agents.Agent
+
+var _ AgentSource = agentList(nil)
+
+// Find is agents.Find over the list.
+func (l agentList) Find(id string) (agents.Agent, error) { return agents.Find(l, id) }
+
+// Masker is nil: a fixed list has no secrets.
+func (l agentList) Masker() *agents.Masker { return nil }
+
+// waitFor returns the first event on feed that matches, failing after 20 s.
+func waitFor(t *testing.T, feed <-chan acp.Event, match func(acp.Event) bool) acp.Event {
+	t.Helper()
+	timeout := time.After(20 * time.Second)
+	for {
+		select {
+		case ev := <-feed:
+			if match(ev) {
+				return ev
+			}
+		case <-timeout:
+			t.Fatal("timed out waiting for an event")
+		}
+	}
+}
+
+// transcriptMarkdown renders entries as the export does, to compare two transcripts.
+func transcriptMarkdown(entries []acp.Entry) string {
+	var b []byte
+	for i := range entries {
+		b = append(b, acp.EntryMarkdown(&entries[i])...)
+	}
+	return string(b)
+}

@@ -1,0 +1,160 @@
+package hub
+
+import (
+	"encoding/json"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"agentdesk/backend/acp"
+	"agentdesk/backend/agents"
+	"agentdesk/backend/store"
+)
+
+// recorder turns a session's events into store writes. It is the engine ↔ store glue: the engine
+// knows nothing of SQLite, the store knows rows, not ACP. Every method only queues (the store's
+// Writer never blocks), so recording never slows the protocol down.
+//
+// Nothing it writes holds a secret value the agents' masker knows: Record is handed events
+// already masked (the hub's liveMasker, which also catches a value cut across two chunks: the
+// chunk then comes as the whole entry, upserted whole), and saveCopy and Journal mask what they
+// take from the session.
+type recorder struct {
+	w         *store.Writer
+	sessionID string
+	agentID   string
+	now       func() time.Time
+	mask      *agents.Masker // masks the journal and copies (nil: no value known)
+
+	mu      sync.Mutex     // Record and saveCopy (events vs. a checkpoint's goroutine)
+	seqs    map[string]int // entry id → its position in the transcript
+	turn    int            // the turn in progress, for permission rows
+	outcome string         // the session's outcome as last recorded
+
+	detached atomic.Bool // the saved copy was deleted: record nothing more
+	titled   atomic.Bool // the user named the session: the agent's titles no longer apply
+}
+
+func newRecorder(w *store.Writer, sessionID, agentID string, now func() time.Time) *recorder {
+	return &recorder{w: w, sessionID: sessionID, agentID: agentID, now: now, seqs: map[string]int{}, outcome: store.OutcomeRunning}
+}
+
+// Record is called from the session's event goroutine, in seq order, with masked events.
+func (r *recorder) Record(ev acp.Event) {
+	if r.detached.Load() {
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	switch ev.Kind {
+	case acp.EventEntry:
+		e := ev.Entry
+		if e.Kind == acp.KindUser {
+			r.turn = e.Turn
+			if _, seen := r.seqs[e.ID]; !seen {
+				r.w.StartTurn(store.Turn{SessionID: r.sessionID, Turn: e.Turn, Prompt: e.Text, StartedAt: r.now()})
+				if e.Turn == 1 { // until the agent names the session, its first prompt does
+					title := shorten(e.Text, 80)
+					r.w.UpdateSession(r.sessionID, nil, &title)
+				}
+			}
+		}
+		r.w.UpsertEntry(r.row(e))
+	case acp.EventChunk:
+		r.w.AppendText(r.sessionID, ev.EntryID, ev.Text)
+	case acp.EventTurnEnd:
+		r.w.EndTurn(r.sessionID, ev.Turn, ev.StopReason, ev.Message, r.now())
+		r.outcome = ev.StopReason
+		r.w.SetOutcome(r.sessionID, r.outcome)
+	case acp.EventPermission:
+		options, _ := json.Marshal(ev.Options)
+		r.w.RequestPermission(store.Permission{SessionID: r.sessionID, RequestID: ev.RequestID, ToolCallID: ev.ToolCallID,
+			Title: ev.Title, Turn: r.turn, Options: options, RequestedAt: r.now()})
+	case acp.EventPermissionDone:
+		r.w.DecidePermission(r.sessionID, ev.RequestID, ev.Outcome, ev.OptionID, ev.DecidedBy, r.now())
+	case acp.EventInfo:
+		if ev.Title != "" && !r.titled.Load() { // the agent's own title beats the first prompt
+			title := ev.Title
+			r.w.UpdateSession(r.sessionID, nil, &title)
+		}
+	case acp.EventState:
+		// An exit agentdesk caused (Close) has no message and keeps the last turn's outcome.
+		if ev.State == acp.StateFailed || (ev.State == acp.StateExited && ev.Message != "") {
+			r.outcome = string(ev.State)
+			r.w.SetOutcome(r.sessionID, r.outcome)
+		}
+	}
+}
+
+// row is e as an entries row, at its first position in the transcript; its text column is what
+// search finds it by (a tool call's output, see acp.Entry.SearchText). The caller holds r.mu.
+func (r *recorder) row(e *acp.Entry) store.Entry {
+	seq, ok := r.seqs[e.ID]
+	if !ok {
+		seq = len(r.seqs) + 1
+		r.seqs[e.ID] = seq
+	}
+	body, _ := json.Marshal(e) // an Entry always marshals
+	return store.Entry{SessionID: r.sessionID, EntryID: e.ID, Turn: e.Turn, Seq: seq,
+		Kind: string(e.Kind), Status: e.Status, Title: e.Title, Text: e.SearchText(), Body: body}
+}
+
+// saveCopy queues the whole session as snap shows it (store.Writer.SaveCopy), to put back
+// what failed writes lost. It must run inside the session's Checkpoint, so that the copy is
+// queued after every write of the events it includes and before those of later events.
+// Permission rows and the journal are not in a copy.
+func (r *recorder) saveCopy(snap acp.Snapshot, agentSessionID string) {
+	if r.detached.Load() {
+		return
+	}
+	snap = MaskSnapshot(r.mask, snap) // the session's own state holds the text in clear
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	c := store.SessionCopy{KeepTitle: r.titled.Load(), Session: store.Session{ID: r.sessionID,
+		AgentID: r.agentID, AgentName: snap.AgentName, AgentSessionID: agentSessionID, Cwd: snap.Cwd,
+		Title: snap.Title, Outcome: r.outcome, UpdatedAt: r.now()}}
+	ended := map[int]acp.TurnSummary{}
+	for _, t := range snap.Turns {
+		ended[t.Turn] = t
+	}
+	for i := range snap.Entries {
+		e := &snap.Entries[i]
+		if e.Kind == acp.KindUser {
+			t := store.Turn{Turn: e.Turn, Prompt: e.Text}
+			if sum, ok := ended[e.Turn]; ok {
+				t.EndedAt, t.StopReason, t.Error = r.now(), sum.StopReason, sum.Message
+			}
+			c.Turns = append(c.Turns, t)
+			if c.Session.Title == "" {
+				c.Session.Title = shorten(e.Text, 80)
+			}
+		}
+		c.Entries = append(c.Entries, r.row(e))
+	}
+	if c.Session.Title == "" {
+		c.Session.Title = "New session"
+	}
+	r.w.SaveCopy(c)
+}
+
+// Journal queues one raw protocol message, with the agents' secret values masked (an agent
+// that echoes its API key, a login's parameters): the journal is what the inspector shows.
+func (r *recorder) Journal(dir acp.Direction, method string, line []byte) {
+	if r.detached.Load() {
+		return
+	}
+	r.w.Message(store.Message{SessionID: r.sessionID, Direction: string(dir), Method: method, JSON: r.mask.MaskBytes(line), At: r.now()})
+}
+
+// shorten returns the first line of s, cut to at most n runes.
+func shorten(s string, n int) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i]
+	}
+	if r := []rune(s); len(r) > n {
+		return string(r[:n-1]) + "…"
+	}
+	return s
+}
