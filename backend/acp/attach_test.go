@@ -16,6 +16,7 @@ import (
 
 	"agentdesk/backend/acp"
 	"agentdesk/backend/acp/acptest"
+	"agentdesk/backend/acp/jsonrpc"
 )
 
 // capsAgent advertises caps and records the content blocks of every prompt it receives.
@@ -25,7 +26,7 @@ type capsAgent struct {
 }
 
 func (a *capsAgent) HandleNotification(string, json.RawMessage) {}
-func (a *capsAgent) HandleRequest(req *acp.Request) {
+func (a *capsAgent) HandleRequest(req *jsonrpc.Request) {
 	switch req.Method {
 	case acp.MethodInitialize:
 		req.Reply(map[string]any{"protocolVersion": 1, "agentCapabilities": map[string]any{"promptCapabilities": a.caps}}, nil)
@@ -39,7 +40,7 @@ func (a *capsAgent) HandleRequest(req *acp.Request) {
 		a.prompts <- p.Prompt
 		req.Reply(acp.PromptResult{StopReason: acp.StopEndTurn}, nil)
 	default:
-		req.Reply(nil, &acp.RPCError{Code: acp.CodeMethodNotFound, Message: req.Method})
+		req.Reply(nil, &jsonrpc.Error{Code: acp.CodeMethodNotFound, Message: req.Method})
 	}
 }
 
@@ -49,7 +50,7 @@ func startCapsAgent(t *testing.T, cwd string, caps map[string]any) (*acp.Session
 	ev := newEvents()
 	s := acp.NewSession(acp.Config{ID: "s1", AgentName: "Fake agent", Cwd: cwd, Emitter: ev, Logf: t.Logf,
 		Launch: func(context.Context) (acp.Transport, error) {
-			return acptest.ServeHandler(func(*acp.Conn) acp.Handler { return a }), nil
+			return acptest.ServeHandler(func(*jsonrpc.Conn) jsonrpc.Handler { return a }), nil
 		}})
 	t.Cleanup(func() { s.Close() })
 	if err := s.Start(context.Background()); err != nil {

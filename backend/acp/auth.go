@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"agentdesk/backend/acp/jsonrpc"
 )
 
 // MethodAuthenticate logs the agent in with one of its auth methods.
@@ -53,7 +55,7 @@ func (m AuthMethod) Kind() string {
 type AuthRequiredError struct {
 	Agent   string
 	Methods []AuthMethod
-	Err     *RPCError
+	Err     *jsonrpc.Error
 }
 
 // Error lists the methods so the message alone tells the user what to do.
@@ -114,7 +116,7 @@ func (s *Session) authenticate(ctx context.Context, methods []AuthMethod) error 
 
 // asAuthRequired turns a -32000 answer into an *AuthRequiredError listing the methods.
 func (s *Session) asAuthRequired(err error, methods []AuthMethod) error {
-	var rpcErr *RPCError
+	var rpcErr *jsonrpc.Error
 	if errors.As(err, &rpcErr) && rpcErr.Code == CodeAuthRequired {
 		return &AuthRequiredError{Agent: s.cfg.AgentName, Methods: methods, Err: rpcErr}
 	}

@@ -9,6 +9,7 @@ import (
 
 	"agentdesk/backend/acp"
 	"agentdesk/backend/acp/acptest"
+	"agentdesk/backend/acp/jsonrpc"
 )
 
 // batches is a BatchEmitter that records the size of every batch; its first batch waits until
@@ -41,8 +42,8 @@ func TestAStreamReachesABatchEmitterInOrderedSlicesOfAtMostMaxBatch(t *testing.T
 	s := acp.NewSession(acp.Config{ID: "s1", AgentName: "scripted", Cwd: "/p", Emitter: out, Logf: t.Logf,
 		// The agent's reply comes after its whole stream: by then the stream is queued behind
 		// the held first batch.
-		Journal: func(dir acp.Direction, _ string, line []byte) {
-			if dir == acp.In && bytes.Contains(line, []byte(`"stopReason"`)) {
+		Journal: func(dir jsonrpc.Direction, _ string, line []byte) {
+			if dir == jsonrpc.In && bytes.Contains(line, []byte(`"stopReason"`)) {
 				replied.Do(func() { close(out.release) })
 			}
 		},

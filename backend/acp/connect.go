@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"agentdesk/backend/acp/jsonrpc"
 )
 
 // Methods that reattach to an existing agent session after the agent was restarted.
@@ -59,7 +61,7 @@ func (s *Session) connect(ctx context.Context, reattach bool) (string, error) {
 	h := s.newConnHandler(tr)
 	s.mu.Lock()
 	s.transport, s.watchDone, s.handler = tr, done, h
-	s.conn = NewConn(tr, tr, h, WithTap(s.tap), WithLogf(s.cfg.Logf))
+	s.conn = jsonrpc.NewConn(tr, tr, h, jsonrpc.WithTap(s.tap), jsonrpc.WithLogf(s.cfg.Logf))
 	conn, gen := s.conn, s.connGen
 	s.mu.Unlock()
 	go s.watch(conn, tr, watched, gen)
@@ -104,7 +106,7 @@ func (s *Session) connect(ctx context.Context, reattach bool) (string, error) {
 
 // openSession runs session/new, or for a reattach session/resume or session/load, and moves the
 // session to idle.
-func (s *Session) openSession(ctx context.Context, conn *Conn, reattach bool) (string, error) {
+func (s *Session) openSession(ctx context.Context, conn *jsonrpc.Conn, reattach bool) (string, error) {
 	method, how := MethodSessionNew, ContinuedNew
 	if reattach && s.caps.canResume() {
 		method, how = MethodSessionResume, ContinuedResume
@@ -172,7 +174,7 @@ func (c AgentCapabilities) sessionCap(name string) bool {
 // fail ends a start that went wrong: error entry, state failed, agent stopped.
 func (s *Session) fail(err error, cause error) error {
 	var data json.RawMessage
-	var rpcErr *RPCError
+	var rpcErr *jsonrpc.Error
 	if errors.As(cause, &rpcErr) {
 		data = rpcErr.Data
 	}
@@ -196,7 +198,7 @@ func (s *Session) explain(err error) error {
 	s.mu.Lock()
 	tr, conn := s.transport, s.conn
 	s.mu.Unlock()
-	if !errors.Is(err, ErrConnClosed) || tr == nil {
+	if !errors.Is(err, jsonrpc.ErrConnClosed) || tr == nil {
 		return err
 	}
 	exitsWithin(tr, s.cfg.CloseGrace)
@@ -207,14 +209,14 @@ func (s *Session) explain(err error) error {
 	return errors.New(msg)
 }
 
-// goneMessage says why an agent's connection ended, from its cause (see ErrConnClosed) and how
+// goneMessage says why an agent's connection ended, from its cause (see jsonrpc.ErrConnClosed) and how
 // the agent ended: "the agent exited (exit status 3)"; or, when the connection ended first,
 // what went wrong and that agentdesk stops (lingered: stopped) the agent.
 func goneMessage(cause error, tr Transport, lingered bool) string {
 	exited, st := exitsWithin(tr, 0), tr.ExitStatus()
 	var msg string
 	switch {
-	case cause != nil && !errors.Is(cause, ErrPeerClosed):
+	case cause != nil && !errors.Is(cause, jsonrpc.ErrPeerClosed):
 		msg = "the connection to the agent failed: " + cause.Error()
 	case lingered || !exited:
 		msg = "the agent closed its output but did not exit"

@@ -3,9 +3,11 @@ package acp
 import (
 	"bytes"
 	"encoding/json"
+
+	"agentdesk/backend/acp/jsonrpc"
 )
 
-// connHandler is the Handler of one agent connection: the session's, plus what that connection's
+// connHandler is the jsonrpc.Handler of one agent connection: the session's, plus what that connection's
 // agent has been given: its terminals, the session folder opened for its fs/* requests, and the
 // workers that run those requests and terminal/create off the inbound loop, a bounded number at
 // a time (see workers). They belong to the agent process: when the connection ends the terminals
@@ -18,7 +20,7 @@ type connHandler struct {
 	folderErr error
 }
 
-var _ Handler = (*connHandler)(nil)
+var _ jsonrpc.Handler = (*connHandler)(nil)
 
 // newConnHandler prepares the handler of a new connection to tr.
 func (s *Session) newConnHandler(tr Transport) *connHandler {
@@ -29,7 +31,7 @@ func (s *Session) newConnHandler(tr Transport) *connHandler {
 
 // HandleRequest serves fs/* and terminal/* requests and leaves the rest to the session. Those
 // that do I/O or start a process go to the workers; the others answer at once.
-func (h *connHandler) HandleRequest(req *Request) {
+func (h *connHandler) HandleRequest(req *jsonrpc.Request) {
 	switch req.Method {
 	case MethodReadTextFile, MethodWriteTextFile:
 		h.work.submit(req, func() (any, error) { return h.serveFile(req) })
@@ -49,7 +51,7 @@ func (h *connHandler) HandleRequest(req *Request) {
 // and leaves the rest to the session.
 func (h *connHandler) HandleNotification(method string, params json.RawMessage) {
 	if method == MethodCancelRequest {
-		var p CancelRequestParams
+		var p jsonrpc.CancelRequestParams
 		if json.Unmarshal(params, &p) == nil && h.terms.cancelWait(string(bytes.TrimSpace(p.RequestID))) {
 			return
 		}
@@ -58,7 +60,7 @@ func (h *connHandler) HandleNotification(method string, params json.RawMessage) 
 }
 
 // serveFile answers an fs/* request inside the session folder; it runs on a worker.
-func (h *connHandler) serveFile(req *Request) (any, error) {
+func (h *connHandler) serveFile(req *jsonrpc.Request) (any, error) {
 	h.hook(req.Method)
 	if h.folder == nil {
 		return nil, h.folderErr
@@ -79,7 +81,7 @@ func (h *connHandler) hook(method string) {
 // end waits for the connection to end, then answers what waits for a worker, kills the
 // terminals, releases the folder once no request uses it, and closes done when all that is over
 // and watched (the connection's watch) is closed. The terminals' last output is published before.
-func (h *connHandler) end(conn *Conn, watched <-chan struct{}, done chan<- struct{}) {
+func (h *connHandler) end(conn *jsonrpc.Conn, watched <-chan struct{}, done chan<- struct{}) {
 	<-conn.Done()
 	h.work.wait()
 	h.terms.closeAll()

@@ -7,17 +7,18 @@ import (
 
 	"agentdesk/backend/acp"
 	"agentdesk/backend/acp/acptest"
+	"agentdesk/backend/acp/jsonrpc"
 )
 
 // controlsAgent offers modes, models and config options like the Claude adapter, and announces
 // commands, a mode change and a title between turns.
 type controlsAgent struct {
-	conn  *acp.Conn
+	conn  *jsonrpc.Conn
 	calls chan string
 }
 
 func (a *controlsAgent) HandleNotification(string, json.RawMessage) {}
-func (a *controlsAgent) HandleRequest(req *acp.Request) {
+func (a *controlsAgent) HandleRequest(req *jsonrpc.Request) {
 	switch req.Method {
 	case acp.MethodInitialize:
 		req.Reply(map[string]any{"protocolVersion": 1, "agentCapabilities": map[string]any{}}, nil)
@@ -34,7 +35,7 @@ func (a *controlsAgent) HandleRequest(req *acp.Request) {
 		a.calls <- req.Method + " " + string(req.Params)
 		req.Reply(json.RawMessage(`{"configOptions":[{"id":"think","name":"Think harder","type":"boolean","currentValue":true}]}`), nil)
 	default:
-		req.Reply(nil, &acp.RPCError{Code: acp.CodeMethodNotFound, Message: req.Method})
+		req.Reply(nil, &jsonrpc.Error{Code: acp.CodeMethodNotFound, Message: req.Method})
 	}
 }
 
@@ -43,7 +44,7 @@ func TestControlsFromTheAgent(t *testing.T) {
 	ev := newEvents()
 	s := acp.NewSession(acp.Config{ID: "s1", AgentName: "ctl", Cwd: "/p", Emitter: ev, Logf: t.Logf,
 		Launch: func(context.Context) (acp.Transport, error) {
-			return acptest.ServeHandler(func(c *acp.Conn) acp.Handler { a.conn = c; return a }), nil
+			return acptest.ServeHandler(func(c *jsonrpc.Conn) jsonrpc.Handler { a.conn = c; return a }), nil
 		}})
 	defer s.Close()
 	if err := s.Start(context.Background()); err != nil {

@@ -3,9 +3,11 @@ package acp
 import (
 	"bytes"
 	"encoding/json"
+
+	"agentdesk/backend/acp/jsonrpc"
 )
 
-// HandleNotification implements Handler. It runs on the connection's inbound loop, in wire order,
+// HandleNotification implements jsonrpc.Handler. It runs on the connection's inbound loop, in wire order,
 // and never blocks.
 func (s *Session) HandleNotification(method string, params json.RawMessage) {
 	switch method {
@@ -20,15 +22,15 @@ func (s *Session) HandleNotification(method string, params json.RawMessage) {
 	}
 }
 
-// HandleRequest implements Handler. Permission requests are parked until answered; requests for
+// HandleRequest implements jsonrpc.Handler. Permission requests are parked until answered; requests for
 // capabilities we do not advertise get -32601 at once. fs/* and terminal/* requests are the
 // connection's (connHandler): here they get -32601 too.
-func (s *Session) HandleRequest(req *Request) {
+func (s *Session) HandleRequest(req *jsonrpc.Request) {
 	switch req.Method {
 	case MethodRequestPermission:
 		s.handlePermission(req)
 	default:
-		req.Reply(nil, &RPCError{Code: CodeMethodNotFound, Message: "Method not found: " + req.Method})
+		req.Reply(nil, &jsonrpc.Error{Code: CodeMethodNotFound, Message: "Method not found: " + req.Method})
 	}
 }
 
@@ -69,7 +71,7 @@ func (s *Session) applyUpdateLocked(params json.RawMessage) {
 // cancelRequest handles $/cancel_request for one of the agent's requests: a parked permission
 // is answered "cancelled".
 func (s *Session) cancelRequest(params json.RawMessage) {
-	var p CancelRequestParams
+	var p jsonrpc.CancelRequestParams
 	if json.Unmarshal(params, &p) != nil {
 		return
 	}
@@ -82,6 +84,6 @@ func (s *Session) cancelRequest(params json.RawMessage) {
 	}
 	s.mu.Unlock()
 	if ok {
-		replyCancelled([]*Request{perm.req})
+		replyCancelled([]*jsonrpc.Request{perm.req})
 	}
 }

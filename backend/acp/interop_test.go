@@ -29,6 +29,7 @@ import (
 	"time"
 
 	"agentdesk/backend/acp"
+	"agentdesk/backend/acp/jsonrpc"
 )
 
 // buildSDKAgent builds the SDK's example agent, from the module cache at the version go.mod
@@ -55,8 +56,8 @@ type interopJournal struct {
 	lines [][]byte
 }
 
-func (j *interopJournal) record(dir acp.Direction, method string, line []byte) {
-	if dir != acp.In {
+func (j *interopJournal) record(dir jsonrpc.Direction, method string, line []byte) {
+	if dir != jsonrpc.In {
 		return
 	}
 	j.mu.Lock()

@@ -4,12 +4,14 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"agentdesk/backend/acp/jsonrpc"
 )
 
 // pendingPermission is a parked session/request_permission: the request waits here until the
-// user, Stop, a policy or the agent's exit answers it — exactly once (Request.Reply enforces it).
+// user, Stop, a policy or the agent's exit answers it — exactly once (jsonrpc.Request.Reply enforces it).
 type pendingPermission struct {
-	req     *Request
+	req     *jsonrpc.Request
 	summary PermissionSummary
 }
 
@@ -23,14 +25,14 @@ type PermissionSummary struct {
 
 // handlePermission runs on the inbound loop: it upserts the tool call the request names (it may
 // never have been announced), parks the request and tells the UI. It never blocks.
-func (s *Session) handlePermission(req *Request) {
+func (s *Session) handlePermission(req *jsonrpc.Request) {
 	var p RequestPermissionParams
 	if err := json.Unmarshal(req.Params, &p); err != nil {
-		req.Reply(nil, &RPCError{Code: CodeInvalidParams, Message: "invalid session/request_permission params: " + err.Error()})
+		req.Reply(nil, &jsonrpc.Error{Code: CodeInvalidParams, Message: "invalid session/request_permission params: " + err.Error()})
 		return
 	}
 	if len(p.Options) == 0 {
-		req.Reply(nil, &RPCError{Code: CodeInvalidParams, Message: "session/request_permission has no options"})
+		req.Reply(nil, &jsonrpc.Error{Code: CodeInvalidParams, Message: "session/request_permission has no options"})
 		return
 	}
 	s.mu.Lock()
@@ -97,8 +99,8 @@ func (s *Session) Decide(requestID, optionID, decidedBy string) error {
 
 // takePermissionsLocked removes every open request and announces each as cancelled; the caller
 // replies to the returned requests after unlocking.
-func (s *Session) takePermissionsLocked() []*Request {
-	var reqs []*Request
+func (s *Session) takePermissionsLocked() []*jsonrpc.Request {
+	var reqs []*jsonrpc.Request
 	for id, p := range s.perms {
 		reqs = append(reqs, p.req)
 		delete(s.perms, id)
@@ -107,7 +109,7 @@ func (s *Session) takePermissionsLocked() []*Request {
 	return reqs
 }
 
-func replyCancelled(reqs []*Request) {
+func replyCancelled(reqs []*jsonrpc.Request) {
 	for _, r := range reqs {
 		r.Reply(RequestPermissionResult{Outcome: PermissionOutcome{Outcome: "cancelled"}}, nil)
 	}

@@ -16,6 +16,7 @@ import (
 
 	"agentdesk/backend/acp"
 	"agentdesk/backend/acp/demoagent"
+	"agentdesk/backend/acp/jsonrpc"
 )
 
 // TestMain lets this test binary act as an agent process: ACPTEST_AGENT picks which.
@@ -31,13 +32,13 @@ func TestMain(m *testing.M) {
 		os.Exit(0)
 	case "crash":
 		// Starts fine, then dies mid-turn with a message on stderr.
-		serveScripted(func(req *acp.Request) {
+		serveScripted(func(req *jsonrpc.Request) {
 			fmt.Fprintln(os.Stderr, "\x1b[31mfatal: model backend unreachable\x1b[0m")
 			os.Exit(3)
 		})
 	case "mute":
 		// Takes the prompt, closes its stdout and runs on (until a signal ends it).
-		serveScripted(func(req *acp.Request) {
+		serveScripted(func(req *jsonrpc.Request) {
 			os.Stdout.Close()
 			time.Sleep(time.Hour)
 		})
@@ -47,7 +48,7 @@ func TestMain(m *testing.M) {
 		child := exec.Command("sleep", "300")
 		_ = child.Start()
 		fmt.Fprintf(os.Stderr, "child %d\n", child.Process.Pid)
-		serveScripted(func(req *acp.Request) {})
+		serveScripted(func(req *jsonrpc.Request) {})
 	case "family":
 		familyAgent()
 	case "app":
@@ -68,17 +69,17 @@ func (n noLateEvents) Run() int {
 }
 
 // serveScripted is a minimal agent: initialize and session/new succeed; prompt calls onPrompt.
-func serveScripted(onPrompt func(*acp.Request)) {
+func serveScripted(onPrompt func(*jsonrpc.Request)) {
 	h := &scripted{onPrompt: onPrompt}
-	c := acp.NewConn(os.Stdin, os.Stdout, h, acp.WithLogf(func(string, ...any) {}))
+	c := jsonrpc.NewConn(os.Stdin, os.Stdout, h, jsonrpc.WithLogf(func(string, ...any) {}))
 	<-c.Done()
 	os.Exit(0)
 }
 
-type scripted struct{ onPrompt func(*acp.Request) }
+type scripted struct{ onPrompt func(*jsonrpc.Request) }
 
 func (s *scripted) HandleNotification(string, json.RawMessage) {}
-func (s *scripted) HandleRequest(req *acp.Request) {
+func (s *scripted) HandleRequest(req *jsonrpc.Request) {
 	switch req.Method {
 	case acp.MethodInitialize:
 		req.Reply(map[string]any{"protocolVersion": 1, "agentCapabilities": map[string]any{}}, nil)
@@ -87,7 +88,7 @@ func (s *scripted) HandleRequest(req *acp.Request) {
 	case acp.MethodSessionPrompt:
 		s.onPrompt(req)
 	default:
-		req.Reply(nil, &acp.RPCError{Code: acp.CodeMethodNotFound, Message: req.Method})
+		req.Reply(nil, &jsonrpc.Error{Code: acp.CodeMethodNotFound, Message: req.Method})
 	}
 }
 

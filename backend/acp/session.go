@@ -8,16 +8,18 @@ import (
 	"log"
 	"sync"
 	"time"
+
+	"agentdesk/backend/acp/jsonrpc"
 )
 
 // Config describes a session to start. Launch, Emitter and Cwd are required.
 type Config struct {
-	ID         string                                          // our id for the session (a uuid); events carry it
-	AgentName  string                                          // for messages and snapshots
-	Cwd        string                                          // absolute session folder, sent in session/new
-	Launch     func(ctx context.Context) (Transport, error)    // starts the agent
-	Emitter    Emitter                                         // receives the session's events
-	Journal    func(dir Direction, method string, line []byte) // raw messages; must not block or modify line
+	ID         string                                       // our id for the session (a uuid); events carry it
+	AgentName  string                                       // for messages and snapshots
+	Cwd        string                                       // absolute session folder, sent in session/new
+	Launch     func(ctx context.Context) (Transport, error) // starts the agent
+	Emitter    Emitter                                      // receives the session's events
+	Journal    jsonrpc.Tap                                  // every message in and out, as on the wire; must not block or modify line
 	ClientInfo Implementation
 	// AuthMethod, when set, is the agent's auth method to log in with before the session opens
 	// (env_var values must already be in the agent's environment).
@@ -90,7 +92,7 @@ type Session struct {
 	controls       Controls
 	early          []json.RawMessage // session/update params that arrived before session/new returned
 	transport      Transport
-	conn           *Conn
+	conn           *jsonrpc.Conn
 	handler        *connHandler // the current connection's: its workers are shut by Close
 	turnActive     bool
 	promptSent     bool // the running turn's session/prompt is on the wire: Stop may cancel it
@@ -195,7 +197,7 @@ func (s *Session) PromptWith(text string, attachments []Attachment) (int, error)
 
 // runTurn sends a turn's session/prompt and ends the turn with the answer; it runs on a
 // goroutine of its own from PromptWith.
-func (s *Session) runTurn(conn *Conn, turn int, params PromptParams) {
+func (s *Session) runTurn(conn *jsonrpc.Conn, turn int, params PromptParams) {
 	defer s.turnWG.Done()
 	var res PromptResult
 	p, err := conn.Start(MethodSessionPrompt, params)
@@ -286,7 +288,7 @@ func (s *Session) endTurn(turn int, res PromptResult, err error) {
 	case err != nil:
 		ts.StopReason, ts.Message = StopError, err.Error()
 		var data json.RawMessage
-		var rpcErr *RPCError
+		var rpcErr *jsonrpc.Error
 		if errors.As(err, &rpcErr) {
 			data = rpcErr.Data
 		}
@@ -294,7 +296,7 @@ func (s *Session) endTurn(turn int, res PromptResult, err error) {
 	case ts.StopReason == "":
 		ts.StopReason = StopEndTurn
 	}
-	// No card stays "Pending" under a finished turn (acp-client.md §7): after Stop the calls
+	// No card stays "jsonrpc.Pending" under a finished turn (acp-client.md §7): after Stop the calls
 	// that came late are cancelled too; otherwise the agent left them open.
 	open := StatusIncomplete
 	if ts.StopReason == StopCancelled || ts.StopReason == StopInterrupted {
@@ -396,7 +398,7 @@ func (s *Session) Close() error {
 
 // watch turns the end of one connection into state exited (a running turn's own goroutine
 // reports that turn). done is closed when it has.
-func (s *Session) watch(conn *Conn, tr Transport, done chan struct{}, gen uint64) {
+func (s *Session) watch(conn *jsonrpc.Conn, tr Transport, done chan struct{}, gen uint64) {
 	defer close(done)
 	<-conn.Done()
 	lingered := !exitsWithin(tr, s.cfg.CloseGrace)
@@ -490,7 +492,7 @@ func (s *Session) pushChange(c Change) {
 	s.pump.push(Event{Kind: EventChunk, EntryID: c.EntryID, Text: c.Text})
 }
 
-func (s *Session) tap(dir Direction, method string, line []byte) {
+func (s *Session) tap(dir jsonrpc.Direction, method string, line []byte) {
 	if s.cfg.Journal != nil {
 		s.cfg.Journal(dir, method, line)
 	}
