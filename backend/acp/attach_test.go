@@ -204,7 +204,8 @@ func TestPromptAttachments(t *testing.T) {
 					t.Errorf("attachment %d: %+v, want sent %s", i, got, want)
 				}
 			}
-			assertFoldEqualsSnapshot(t, ev.list(), s.Snapshot())
+			snap := s.Snapshot()
+			assertFoldEqualsSnapshot(t, ev.upTo(t, snap.Seq), snap)
 		})
 	}
 }
@@ -241,11 +242,12 @@ func TestImageAttachmentInfo(t *testing.T) {
 // TestPromptCapabilitiesReachTheUI: the composer learns what the agent accepts from the controls.
 func TestPromptCapabilitiesReachTheUI(t *testing.T) {
 	s, ev, _ := startCapsAgent(t, t.TempDir(), map[string]any{"image": true})
-	pc := s.Snapshot().Controls.PromptCapabilities
+	snap := s.Snapshot()
+	pc := snap.Controls.PromptCapabilities
 	if pc == nil || !pc.Image || pc.EmbeddedContext {
 		t.Fatalf("prompt capabilities %+v", pc)
 	}
-	for _, e := range ev.list() {
+	for _, e := range ev.upTo(t, snap.Seq) {
 		if e.Kind == acp.EventInfo && e.Controls.PromptCapabilities != nil && e.Controls.PromptCapabilities.Image {
 			return
 		}

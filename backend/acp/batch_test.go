@@ -62,9 +62,10 @@ func TestAStreamReachesABatchEmitterInOrderedSlicesOfAtMostMaxBatch(t *testing.T
 	}()
 	out.waitFor(t, "turn_end", kind(acp.EventTurnEnd))
 
-	all := out.list()
+	snap := s.Snapshot()
+	all := out.upTo(t, snap.Seq)
 	assertSeqContiguous(t, all)
-	assertFoldEqualsSnapshot(t, all, s.Snapshot())
+	assertFoldEqualsSnapshot(t, all, snap)
 	out.mu.Lock()
 	defer out.mu.Unlock()
 	largest, total := 0, 0

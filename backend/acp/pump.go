@@ -10,31 +10,46 @@ import (
 // merged into one event (fewer renders); urgent events flush the queue at once.
 const CoalesceDelay = 30 * time.Millisecond
 
-// queued is an event waiting in the pump. A chunk keeps its text in ev.Text until a second
-// chunk of the same entry merges into it; then the text accumulates in buf, without quadratic
-// copying.
+// queued is an event waiting in the pump, or a checkpoint (mark) to run between two events. A
+// chunk keeps its text in ev.Text until a second chunk of the same entry merges into it; then
+// the text accumulates in buf, without quadratic copying.
 type queued struct {
-	ev  Event
-	buf []byte
+	ev   Event
+	buf  []byte
+	mark *mark
 }
 
-// pump is the unbounded, coalescing queue between a session and its Emitter. push never blocks;
-// one goroutine delivers and assigns Seq. emitMu serialises delivery so flush (for Snapshot) and
-// the goroutine never interleave. Lock order: Session.mu → pump.emitMu → pump.mu.
+// mark is a Checkpoint waiting in the pump's queue: fn runs with snap once every event before it
+// has been emitted and before any after it is; done is closed then.
+type mark struct {
+	snap Snapshot
+	fn   func(Snapshot)
+	done chan struct{}
+}
+
+// pump is the unbounded, coalescing queue between a session and its Emitter. push never blocks
+// and numbers the event (Seq) as it queues it, so the state the session holds when it pushes is
+// exactly the fold of events 1..Seq: a snapshot needs only that number (at), never a flush. One
+// goroutine (run) delivers, in Seq order; the Emitter is never called with a lock held.
+//
+// Coalescing never crosses a number a snapshot has seen: at seals the last queued event, so a
+// chunk pushed after the snapshot starts an event of its own instead of growing one the
+// snapshot already holds (a page drops events up to its snapshot's Seq).
+//
+// Lock order: Session.mu → pump.mu. Nothing waits for the goroutine with either held.
 type pump struct {
 	sessionID string
 	out       Emitter
 	logf      func(string, ...any)
 
-	emitMu sync.Mutex
-	seq    uint64 // guarded by emitMu
-
 	mu     sync.Mutex
 	queue  []queued
+	seq    uint64 // Seq of the last event queued
+	sealed bool   // the last queued event is in a snapshot: nothing merges into it
 	urgent bool
 	closed bool
 	wake   chan struct{}
-	done   chan struct{}
+	done   chan struct{} // closed when run has delivered everything and returned
 }
 
 func newPump(sessionID string, out Emitter, logf func(string, ...any)) *pump {
@@ -51,8 +66,9 @@ var lateEvents atomic.Uint64
 // fail when the count is not zero at their end.
 func LateEvents() uint64 { return lateEvents.Load() }
 
-// push queues e. A chunk for the same entry as the last queued chunk is merged into it. After
-// close, e is reported (LateEvents, the log) and dropped.
+// push numbers e and queues it. A chunk for the same entry as the last queued event, a chunk not
+// sealed by a snapshot, is merged into it and takes no number. After close, e is reported
+// (LateEvents, the log) and dropped.
 func (p *pump) push(e Event) {
 	p.mu.Lock()
 	if p.closed {
@@ -61,9 +77,9 @@ func (p *pump) push(e Event) {
 		p.logf("session %s: %s event after the session was closed: dropped", p.sessionID, e.Kind)
 		return
 	}
-	if n := len(p.queue); e.Kind == EventChunk && n > 0 {
+	if n := len(p.queue); e.Kind == EventChunk && n > 0 && !p.sealed {
 		last := &p.queue[n-1]
-		if last.ev.Kind == EventChunk && last.ev.EntryID == e.EntryID {
+		if last.mark == nil && last.ev.Kind == EventChunk && last.ev.EntryID == e.EntryID {
 			if last.buf == nil { // the second chunk: from now on the text grows in buf
 				last.buf = append(make([]byte, 0, 2*(len(last.ev.Text)+len(e.Text))), last.ev.Text...)
 				last.ev.Text = ""
@@ -73,11 +89,44 @@ func (p *pump) push(e Event) {
 			return
 		}
 	}
+	p.seq++
+	e.Seq, e.SessionID = p.seq, p.sessionID
 	p.queue = append(p.queue, queued{ev: e}) // a lone chunk keeps its string: no copy of a huge one
+	p.sealed = false
 	if e.Kind != EventChunk && e.Kind != EventEntry {
 		p.urgent = true
 	}
 	p.mu.Unlock()
+	p.poke()
+}
+
+// at returns the Seq of the last event queued and seals it: the caller (a snapshot, holding
+// Session.mu) has its state up to and including that event.
+func (p *pump) at() uint64 {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.sealed = true
+	return p.seq
+}
+
+// checkpoint queues fn to run with snap on the delivering goroutine, right after the event
+// snap.Seq (see mark); the caller holds Session.mu and took snap with at. It returns the mark,
+// or nil once the pump is closed.
+func (p *pump) checkpoint(snap Snapshot, fn func(Snapshot)) *mark {
+	p.mu.Lock()
+	if p.closed {
+		p.mu.Unlock()
+		return nil
+	}
+	m := &mark{snap: snap, fn: fn, done: make(chan struct{})}
+	p.queue = append(p.queue, queued{mark: m})
+	p.urgent = true
+	p.mu.Unlock()
+	p.poke()
+	return m
+}
+
+func (p *pump) poke() {
 	select {
 	case p.wake <- struct{}{}:
 	default:
@@ -122,11 +171,10 @@ func (p *pump) isUrgent() bool {
 	return p.urgent || p.closed
 }
 
-// flush emits everything queued now, in order. It returns false once the pump is closed and
+// flush emits everything queued now, in order, in batches of at most MaxBatch, and runs the
+// checkpoints between them. Only run calls it. It returns false once the pump is closed and
 // drained.
 func (p *pump) flush() bool {
-	p.emitMu.Lock()
-	defer p.emitMu.Unlock()
 	p.mu.Lock()
 	batch := p.queue
 	p.queue, p.urgent = nil, false
@@ -134,12 +182,19 @@ func (p *pump) flush() bool {
 	p.mu.Unlock()
 	evs := make([]Event, 0, min(len(batch), MaxBatch))
 	for i := range batch {
+		if m := batch[i].mark; m != nil {
+			if len(evs) > 0 {
+				EmitAll(p.out, evs)
+				evs = evs[:0]
+			}
+			m.fn(m.snap)
+			close(m.done)
+			continue
+		}
 		ev := batch[i].ev
 		if batch[i].buf != nil {
 			ev.Text = string(batch[i].buf)
 		}
-		p.seq++
-		ev.Seq, ev.SessionID = p.seq, p.sessionID
 		evs = append(evs, ev)
 		if len(evs) == MaxBatch {
 			EmitAll(p.out, evs)
@@ -157,18 +212,6 @@ func (p *pump) close() {
 	p.mu.Lock()
 	p.closed = true
 	p.mu.Unlock()
-	select {
-	case p.wake <- struct{}{}:
-	default:
-	}
+	p.poke()
 	<-p.done
-}
-
-// flushSeq delivers everything queued and returns the Seq of the last delivered event. The
-// caller holds Session.mu, so nothing new is queued meanwhile.
-func (p *pump) flushSeq() uint64 {
-	p.flush()
-	p.emitMu.Lock()
-	defer p.emitMu.Unlock()
-	return p.seq
 }

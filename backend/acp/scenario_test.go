@@ -203,7 +203,7 @@ func TestFloodIntoBlockedConsumer(t *testing.T) {
 	if len(snap.Entries) != 2 || snap.Entries[1].Text != want.String() {
 		t.Fatalf("message has %d bytes, want %d in order", len(snap.Entries[1].Text), want.Len())
 	}
-	evs := g.list()
+	evs := g.upTo(t, snap.Seq)
 	assertSeqContiguous(t, evs)
 	assertFoldEqualsSnapshot(t, evs, snap)
 	if len(evs) > n/10 {

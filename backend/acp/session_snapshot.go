@@ -7,8 +7,9 @@ type TurnSummary struct {
 	Message    string `json:"message,omitempty"`
 }
 
-// Snapshot is a session's whole visible state at event Seq; the UI replaces its state with it
-// after a gap in seq. The same shape shows saved sessions (State "").
+// Snapshot is a session's whole visible state at event Seq: the fold of events 1..Seq. The UI
+// replaces its state with it when it opens a session and after a gap in seq, and applies only
+// the events after Seq. The same shape shows saved sessions (State "").
 type Snapshot struct {
 	SessionID   string              `json:"sessionId"`
 	Seq         uint64              `json:"seq"`
@@ -24,8 +25,12 @@ type Snapshot struct {
 	Controls    *Controls           `json:"controls,omitempty"`
 }
 
-// Snapshot returns the whole visible state, consistent with the last event delivered: it first
-// delivers everything queued, so its Seq is exactly the last emitted event's.
+// Snapshot returns the whole visible state: exactly the fold of the session's events 1..Seq.
+// It never waits for the Emitter (a slow or stuck one included) and holds the session only to
+// copy its state. Events up to Seq may still be on their way to the Emitter: a consumer that
+// replaces its state with a snapshot drops those (Seq <= snap.Seq); every later event has a
+// greater Seq and carries only what the snapshot does not have, so it neither misses nor
+// doubles one.
 func (s *Session) Snapshot() Snapshot {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -35,19 +40,28 @@ func (s *Session) Snapshot() Snapshot {
 // Checkpoint calls fn with the session's snapshot at a point between two events: every event
 // up to snap.Seq has been delivered to the Emitter, and none after it is until fn returns. A
 // recorder uses it to write a copy in order with the events it records. fn runs on the
-// caller's goroutine with the session locked: it must return quickly and not call the session.
+// goroutine that delivers the events, between two Emit calls, and Checkpoint returns once it
+// has: so it waits for the events queued before it to be delivered, but never holds the
+// session meanwhile. fn must not call Checkpoint; once the session is closed, fn runs on the
+// caller's goroutine after the last event.
 func (s *Session) Checkpoint(fn func(snap Snapshot)) {
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	fn(s.snapshotLocked())
+	snap := s.snapshotLocked()
+	m := s.pump.checkpoint(snap, fn)
+	s.mu.Unlock()
+	if m == nil { // closed: the pump delivers what it has and stops
+		<-s.pump.done
+		fn(snap)
+		return
+	}
+	<-m.done
 }
 
-// snapshotLocked delivers the queued events and returns the state they lead to; the caller
-// holds s.mu, so nothing new is queued meanwhile.
+// snapshotLocked returns the state the events queued so far lead to; the caller holds s.mu, so
+// nothing new is queued meanwhile.
 func (s *Session) snapshotLocked() Snapshot {
-	seq := s.pump.flushSeq()
 	snap := Snapshot{
-		SessionID: s.cfg.ID, Seq: seq, State: s.state, Message: s.stateMsg,
+		SessionID: s.cfg.ID, Seq: s.pump.at(), State: s.state, Message: s.stateMsg,
 		AgentName: s.cfg.AgentName, Cwd: s.cfg.Cwd, Title: s.title,
 		Entries: s.tr.Entries(), Turns: append([]TurnSummary{}, s.turns...), Permissions: []PermissionSummary{},
 	}

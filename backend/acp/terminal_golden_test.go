@@ -29,7 +29,8 @@ func TestGoldenTerminalTurn(t *testing.T) {
 	}
 	ev.waitFor(t, "turn_end", kind(acp.EventTurnEnd))
 	ev.waitFor(t, "idle", kind(acp.EventState))
-	live, snap := ev.list(), s.Snapshot()
+	snap := s.Snapshot()
+	live := ev.upTo(t, snap.Seq)
 	assertFoldEqualsSnapshot(t, live, snap)
 
 	checkGolden(t, "terminal", live, snap.Entries)

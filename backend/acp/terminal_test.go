@@ -161,8 +161,9 @@ func TestTerminalLifecycle(t *testing.T) {
 	if card.Output != "hé in "+real+"\noops\n" || exitCode(card.ExitStatus) != "3" || card.Truncated {
 		t.Fatalf("tool card after release: %+v (exit %s)", card, exitCode(card.ExitStatus))
 	}
-	evs := ev.list()
-	assertFoldEqualsSnapshot(t, evs, s.Snapshot())
+	snap := s.Snapshot()
+	evs := ev.upTo(t, snap.Seq)
+	assertFoldEqualsSnapshot(t, evs, snap)
 	if md := acp.EntryMarkdown(&s.Snapshot().Entries[1]); !strings.Contains(md, "oops") || !strings.Contains(md, "(exit code 3)") {
 		t.Fatalf("markdown of the card:\n%s", md)
 	}
