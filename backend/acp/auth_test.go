@@ -72,6 +72,10 @@ func TestAuthRequiredListsTheMethods(t *testing.T) {
 	if s.State() != acp.StateFailed {
 		t.Fatalf("state %s, want failed", s.State())
 	}
+	var stateErr *acp.StateError
+	if _, err := s.Prompt("hello"); !errors.Is(err, acp.ErrEnded) || !errors.As(err, &stateErr) || stateErr.State != acp.StateFailed {
+		t.Fatalf("prompt on a failed session: %v, want ErrEnded in state failed", err)
+	}
 }
 
 func TestAuthMethodsAreUsed(t *testing.T) {
@@ -82,10 +86,10 @@ func TestAuthMethodsAreUsed(t *testing.T) {
 		}
 	}
 	_, a, err := startLogin(t, "cli-login")
-	if err == nil || !strings.Contains(err.Error(), "terminal login") || a.calls.Load() != 0 {
+	if !errors.Is(err, acp.ErrTerminalLogin) || !strings.Contains(err.Error(), "terminal login") || a.calls.Load() != 0 {
 		t.Fatalf("terminal method: %v (authenticate called %d times, want 0)", err, a.calls.Load())
 	}
-	if _, _, err := startLogin(t, "nope"); err == nil || !strings.Contains(err.Error(), "browser, api-key, cli-login") {
+	if _, _, err := startLogin(t, "nope"); !errors.Is(err, acp.ErrNotOffered) || !strings.Contains(err.Error(), "browser, api-key, cli-login") {
 		t.Fatalf("unknown method: %v", err)
 	}
 }

@@ -3,6 +3,7 @@ package acp_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"testing"
 
 	"agentdesk/backend/acp"
@@ -61,8 +62,9 @@ func TestContinueAfterTheAgentIsGone(t *testing.T) {
 			if err := s.Start(context.Background()); err != nil {
 				t.Fatal(err)
 			}
-			if _, err := s.Continue(context.Background()); err == nil {
-				t.Fatal("a running session was continued")
+			var stateErr *acp.StateError
+			if _, err := s.Continue(context.Background()); !errors.Is(err, acp.ErrNotExited) || !errors.As(err, &stateErr) || stateErr.State != acp.StateIdle {
+				t.Fatalf("Continue on a running session: %v, want ErrNotExited in state idle", err)
 			}
 			if err := s.HardStop(); err != nil {
 				t.Fatal(err)

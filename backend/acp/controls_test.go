@@ -3,6 +3,7 @@ package acp_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"testing"
 
 	"agentdesk/backend/acp"
@@ -55,7 +56,7 @@ func TestControlsFromTheAgent(t *testing.T) {
 		t.Fatalf("controls after session/new: %+v", c)
 	}
 	ctx := context.Background()
-	if err := s.SetMode(ctx, "nope"); err == nil {
+	if err := s.SetMode(ctx, "nope"); !errors.Is(err, acp.ErrNotOffered) {
 		t.Fatal("a mode the agent does not offer was accepted")
 	}
 	if err := s.SetMode(ctx, "plan"); err != nil {
@@ -67,7 +68,7 @@ func TestControlsFromTheAgent(t *testing.T) {
 	planInfo := ev.waitFor(t, "info after set_mode", func(e acp.Event) bool {
 		return e.Kind == acp.EventInfo && e.Controls.Modes.CurrentModeID == "plan"
 	})
-	if err := s.SetModel(ctx, "gpt-nope"); err == nil {
+	if err := s.SetModel(ctx, "gpt-nope"); !errors.Is(err, acp.ErrNotOffered) {
 		t.Fatal("a model the agent does not offer was accepted")
 	}
 	if err := s.SetModel(ctx, "m2"); err != nil {

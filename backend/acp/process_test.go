@@ -3,6 +3,7 @@ package acp_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -152,8 +153,10 @@ func TestProcessExitMidTurn(t *testing.T) {
 	if st := ev.waitFor(t, "state", kind(acp.EventState)); st.State != acp.StateExited {
 		t.Fatalf("state %s, want exited", st.State)
 	}
-	if _, err := s.Prompt("again"); err == nil {
-		t.Fatal("prompt on an exited session succeeded")
+	var stateErr *acp.StateError
+	if _, err := s.Prompt("again"); !errors.Is(err, acp.ErrEnded) || !errors.As(err, &stateErr) || stateErr.State != acp.StateExited ||
+		err.Error() != "the session has exited: start a new session" {
+		t.Fatalf("prompt on an exited session: %v, want ErrEnded in state exited", err)
 	}
 }
 

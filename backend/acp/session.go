@@ -3,7 +3,6 @@ package acp
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"log"
 	"sync"
 	"time"
@@ -40,12 +39,6 @@ type Config struct {
 
 	serveHook func(method string) // tests: runs on a worker before each fs/* and terminal/create
 }
-
-// ErrBusy is returned by Prompt when the session is not idle.
-var ErrBusy = errors.New("the agent is busy with a turn; wait for it to end or press Stop")
-
-// ErrClosed is returned by Prompt once Close has been called.
-var ErrClosed = errors.New("the session is closed")
 
 // Session is one ACP session with one agent process: the state machine starting → idle →
 // running → cancelling → idle, or exited / failed. All methods are safe for concurrent use and

@@ -34,7 +34,7 @@ func (s *Session) ListAgentSessions(ctx context.Context, cursor string) (AgentSe
 	conn, caps := s.conn, s.caps
 	s.mu.Unlock()
 	if conn == nil || !caps.sessionCap("list") {
-		return AgentSessionPage{}, fmt.Errorf("%s does not list its sessions", s.cfg.AgentName)
+		return AgentSessionPage{}, worded(ErrNotOffered, "%s does not list its sessions", s.cfg.AgentName)
 	}
 	params := map[string]any{"cwd": s.cfg.Cwd}
 	if cursor != "" {

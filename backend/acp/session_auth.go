@@ -24,10 +24,10 @@ func (s *Session) authenticate(ctx context.Context, methods []AuthMethod) error 
 		for i, m := range methods {
 			ids[i] = m.ID
 		}
-		return fmt.Errorf("%s offers no auth method %q (it offers: %s)", s.cfg.AgentName, id, strings.Join(ids, ", "))
+		return worded(ErrNotOffered, "%s offers no auth method %q (it offers: %s)", s.cfg.AgentName, id, strings.Join(ids, ", "))
 	}
 	if method.Kind() == AuthTerminal {
-		return fmt.Errorf("auth method %q is a terminal login: run the agent's command with %q in a terminal, then start again without choosing a method",
+		return worded(ErrTerminalLogin, "auth method %q is a terminal login: run the agent's command with %q in a terminal, then start again without choosing a method",
 			id, strings.Join(method.Args, " "))
 	}
 	if err := s.conn.Call(ctx, MethodAuthenticate, map[string]string{"methodId": id}, nil); err != nil {

@@ -40,9 +40,13 @@ func (s *Session) Start(ctx context.Context) error {
 func (s *Session) Continue(ctx context.Context) (string, error) {
 	s.mu.Lock()
 	st, id := s.state, s.agentSessionID
-	if st != StateExited || id == "" || s.closing {
+	if s.closing {
 		s.mu.Unlock()
-		return "", fmt.Errorf("only a session whose agent has exited can be continued (this one is %s)", st)
+		return "", ErrClosed
+	}
+	if st != StateExited || id == "" {
+		s.mu.Unlock()
+		return "", &StateError{State: st, Err: ErrNotExited}
 	}
 	s.hardStopped = false
 	s.connGen++ // the old process's watcher must not report its exit over this start
@@ -82,8 +86,7 @@ func (s *Session) connect(ctx context.Context, reattach bool) (string, error) {
 		return "", s.fail(fmt.Errorf("initialize %s: %w", s.cfg.AgentName, s.explain(err)), err)
 	}
 	if init.ProtocolVersion != ProtocolVersion {
-		return "", s.fail(fmt.Errorf("%s speaks ACP version %d; agentdesk speaks version %d: update the agent or agentdesk",
-			s.cfg.AgentName, init.ProtocolVersion, ProtocolVersion), nil)
+		return "", s.fail(&VersionError{Agent: s.cfg.AgentName, Version: init.ProtocolVersion}, nil)
 	}
 	methods := decodeAuthMethods(init.AuthMethods)
 	s.mu.Lock()
@@ -202,11 +205,7 @@ func (s *Session) explain(err error) error {
 		return err
 	}
 	exitsWithin(tr, s.cfg.CloseGrace)
-	msg := goneMessage(conn.Err(), tr, false)
-	if tail := lastLines(tr.StderrTail(), 20); tail != "" {
-		msg += "; its last output on stderr:\n" + tail
-	}
-	return errors.New(msg)
+	return &GoneError{How: goneMessage(conn.Err(), tr, false), Stderr: lastLines(tr.StderrTail(), 20), Err: err}
 }
 
 // goneMessage says why an agent's connection ended, from its cause (see jsonrpc.ErrConnClosed) and how

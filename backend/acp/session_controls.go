@@ -65,10 +65,10 @@ func (s *Session) SetMode(ctx context.Context, modeID string) error {
 	modes := s.controls.Modes
 	s.mu.Unlock()
 	if modes == nil {
-		return fmt.Errorf("%s offers no modes", s.cfg.AgentName)
+		return worded(ErrNotOffered, "%s offers no modes", s.cfg.AgentName)
 	}
 	if !slices.ContainsFunc(modes.AvailableModes, func(m Mode) bool { return m.ID == modeID }) {
-		return fmt.Errorf("%s has no mode %q", s.cfg.AgentName, modeID)
+		return worded(ErrNotOffered, "%s has no mode %q", s.cfg.AgentName, modeID)
 	}
 	if err := s.callSession(ctx, MethodSetMode, map[string]any{"modeId": modeID}, nil); err != nil {
 		return err
@@ -87,10 +87,10 @@ func (s *Session) SetModel(ctx context.Context, modelID string) error {
 	models := s.controls.Models
 	s.mu.Unlock()
 	if models == nil {
-		return fmt.Errorf("%s offers no model choice", s.cfg.AgentName)
+		return worded(ErrNotOffered, "%s offers no model choice", s.cfg.AgentName)
 	}
 	if !slices.ContainsFunc(models.AvailableModels, func(m Model) bool { return m.ModelID == modelID }) {
-		return fmt.Errorf("%s has no model %q", s.cfg.AgentName, modelID)
+		return worded(ErrNotOffered, "%s has no model %q", s.cfg.AgentName, modelID)
 	}
 	if err := s.callSession(ctx, MethodSetModel, map[string]any{"modelId": modelID}, nil); err != nil {
 		return err
@@ -114,7 +114,7 @@ func (s *Session) SetConfigOption(ctx context.Context, configID string, value js
 	}
 	s.mu.Unlock()
 	if opt == nil {
-		return fmt.Errorf("%s has no setting %q", s.cfg.AgentName, configID)
+		return worded(ErrNotOffered, "%s has no setting %q", s.cfg.AgentName, configID)
 	}
 	params := map[string]any{"configId": configID, "value": value}
 	if opt.Type == "boolean" {
@@ -141,7 +141,7 @@ func (s *Session) callSession(ctx context.Context, method string, params map[str
 	conn, id := s.conn, s.agentSessionID
 	s.mu.Unlock()
 	if conn == nil || id == "" {
-		return fmt.Errorf("%s: the session has not started", s.cfg.AgentName)
+		return worded(ErrNotStarted, "%s: the session has not started", s.cfg.AgentName)
 	}
 	params["sessionId"] = id
 	if err := conn.Call(ctx, method, params, result); err != nil {

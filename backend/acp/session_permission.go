@@ -2,7 +2,6 @@ package acp
 
 import (
 	"encoding/json"
-	"fmt"
 	"strings"
 
 	"agentdesk/backend/acp/jsonrpc"
@@ -64,7 +63,7 @@ func (s *Session) Decide(requestID, optionID, decidedBy string) error {
 	p, ok := s.perms[requestID]
 	if !ok {
 		s.mu.Unlock()
-		return fmt.Errorf("permission request %s is not open (already answered or cancelled)", requestID)
+		return worded(ErrPermissionNotOpen, "permission request %s is not open (already answered or cancelled)", requestID)
 	}
 	valid := false
 	for _, o := range p.summary.Options {
@@ -72,7 +71,7 @@ func (s *Session) Decide(requestID, optionID, decidedBy string) error {
 	}
 	if !valid {
 		s.mu.Unlock()
-		return fmt.Errorf("permission request %s has no option %q", requestID, optionID)
+		return worded(ErrNoSuchOption, "permission request %s has no option %q", requestID, optionID)
 	}
 	delete(s.perms, requestID)
 	s.pushEvent(Event{Kind: EventPermissionDone, RequestID: requestID, Outcome: "selected", OptionID: optionID, DecidedBy: decidedBy})

@@ -1,9 +1,5 @@
 package acp
 
-import (
-	"fmt"
-)
-
 // idleErrLocked says why a prompt cannot start now, or nil when the session is idle.
 func (s *Session) idleErrLocked() error {
 	if s.closing {
@@ -13,7 +9,7 @@ func (s *Session) idleErrLocked() error {
 	case StateIdle:
 		return nil
 	case StateExited, StateFailed:
-		return fmt.Errorf("the session has %s: start a new session", s.state)
+		return &StateError{State: s.state, Err: ErrEnded}
 	}
 	return ErrBusy
 }

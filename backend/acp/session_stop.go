@@ -1,7 +1,6 @@
 package acp
 
 import (
-	"errors"
 	"fmt"
 	"time"
 
@@ -105,7 +104,7 @@ func (s *Session) HardStop() error {
 	s.mu.Lock()
 	if s.transport == nil {
 		s.mu.Unlock()
-		return errors.New("the agent is not running")
+		return ErrNotRunning
 	}
 	s.hardStopped = s.turnActive
 	tr := s.transport

@@ -2,6 +2,7 @@ package acp_test
 
 import (
 	"context"
+	"errors"
 	"io"
 	"sync"
 	"testing"
@@ -138,11 +139,14 @@ func answerNext(t *testing.T, s *acp.Session, ev *events, optionKind string) acp
 	t.Helper()
 	p := ev.waitFor(t, "permission", kind(acp.EventPermission))
 	id := acp.PolicyOption(map[string]string{acp.AllowOnce: "allow", acp.RejectOnce: "reject"}[optionKind], p.Options)
+	if err := s.AnswerPermission(p.RequestID, "no-such-option"); !errors.Is(err, acp.ErrNoSuchOption) {
+		t.Fatalf("an option the agent did not offer: %v, want ErrNoSuchOption", err)
+	}
 	if err := s.AnswerPermission(p.RequestID, id); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.AnswerPermission(p.RequestID, id); err == nil {
-		t.Fatal("a permission request was answered twice")
+	if err := s.AnswerPermission(p.RequestID, id); !errors.Is(err, acp.ErrPermissionNotOpen) {
+		t.Fatalf("a permission request answered twice: %v, want ErrPermissionNotOpen", err)
 	}
 	return p
 }
@@ -152,7 +156,7 @@ func TestDemoTurnAllowed(t *testing.T) {
 	if _, err := s.Prompt("hello"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Prompt("again"); err != acp.ErrBusy {
+	if _, err := s.Prompt("again"); !errors.Is(err, acp.ErrBusy) {
 		t.Fatalf("second prompt during a turn: %v, want ErrBusy", err)
 	}
 	p := answerNext(t, s, ev, acp.AllowOnce)
