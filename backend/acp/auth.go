@@ -56,6 +56,8 @@ type AuthRequiredError struct {
 	Err     *jsonrpc.Error
 }
 
+var _ error = (*AuthRequiredError)(nil)
+
 // Error lists the methods so the message alone tells the user what to do.
 func (e *AuthRequiredError) Error() string {
 	var b strings.Builder

@@ -22,6 +22,8 @@ type batches struct {
 	sizes   []int
 }
 
+var _ acp.BatchEmitter = (*batches)(nil)
+
 func (b *batches) EmitBatch(evs []acp.Event) {
 	b.once.Do(func() { <-b.release })
 	b.mu.Lock()

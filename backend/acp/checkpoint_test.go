@@ -17,6 +17,8 @@ type fencedEmitter struct {
 	intrusion atomic.Bool
 }
 
+var _ acp.Emitter = (*fencedEmitter)(nil)
+
 func (f *fencedEmitter) Emit(ev acp.Event) {
 	if f.inFn.Load() {
 		f.intrusion.Store(true)

@@ -89,6 +89,8 @@ type BatchEmitter interface {
 const MaxBatch = 256
 
 // EmitAll hands evs to out: in one EmitBatch call when out is a BatchEmitter, else one Emit each.
+// Which it is is decided at run time: a type meant to take batches should say so with
+// `var _ acp.BatchEmitter = (*T)(nil)`, or a slip in EmitBatch's signature goes unnoticed.
 func EmitAll(out Emitter, evs []Event) {
 	if b, ok := out.(BatchEmitter); ok {
 		b.EmitBatch(evs)
@@ -101,6 +103,8 @@ func EmitAll(out Emitter, evs []Event) {
 
 // EmitterFunc adapts a function to Emitter.
 type EmitterFunc func(Event)
+
+var _ Emitter = EmitterFunc(nil)
 
 // Emit calls f.
 func (f EmitterFunc) Emit(e Event) { f(e) }

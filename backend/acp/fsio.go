@@ -21,6 +21,8 @@ const readFlags = unix.O_RDONLY | unix.O_NONBLOCK | unix.O_NOCTTY | unix.O_CLOEX
 // notRegularError is a file that is not a regular file; mode is its st_mode.
 type notRegularError struct{ mode uint32 }
 
+var _ error = notRegularError{}
+
 func (e notRegularError) Error() string { return fileKind(e.mode) + ", not a regular file" }
 
 // needsWalk reports an openat2 failure that walking name by name settles: no openat2 (ENOSYS),

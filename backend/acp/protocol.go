@@ -160,6 +160,8 @@ type EmbeddedResource struct {
 	MimeType string `json:"mimeType,omitempty"`
 }
 
+var _ json.Unmarshaler = (*ContentBlock)(nil)
+
 // UnmarshalJSON keeps the raw block beside the decoded fields (a copy: a json.Decoder reuses
 // its buffer).
 func (b *ContentBlock) UnmarshalJSON(data []byte) error {

@@ -170,6 +170,8 @@ type gatedEmitter struct {
 	*events
 }
 
+var _ acp.Emitter = gatedEmitter{}
+
 func (g gatedEmitter) Emit(ev acp.Event) {
 	<-g.open
 	g.events.Emit(ev)

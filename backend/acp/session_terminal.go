@@ -18,7 +18,7 @@ func (s *Session) terminalEnv(tr Transport) []string {
 	if s.cfg.Env != nil {
 		return s.cfg.Env
 	}
-	if e, ok := tr.(interface{ Env() []string }); ok && e.Env() != nil {
+	if e, ok := tr.(EnvTransport); ok && e.Env() != nil {
 		return e.Env()
 	}
 	return minimalEnv()

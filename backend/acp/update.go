@@ -71,6 +71,8 @@ type ToolCallContent struct {
 	Raw json.RawMessage `json:"-"`
 }
 
+var _ json.Unmarshaler = (*ToolCallContent)(nil)
+
 // UnmarshalJSON keeps the raw item beside the decoded fields (a copy: a json.Decoder reuses
 // its buffer).
 func (c *ToolCallContent) UnmarshalJSON(data []byte) error {

@@ -27,6 +27,8 @@ type Transport struct {
 	Stderr   *acp.Ring
 }
 
+var _ acp.Transport = (*Transport)(nil)
+
 // Serve starts agent on its own goroutine, connected to the returned Transport.
 func Serve(agent Agent) *Transport {
 	inR, inW := io.Pipe()
@@ -96,6 +98,8 @@ type lateHandler struct {
 	ready chan struct{}
 	h     jsonrpc.Handler
 }
+
+var _ jsonrpc.Handler = (*lateHandler)(nil)
 
 func (l *lateHandler) HandleNotification(method string, params json.RawMessage) {
 	<-l.ready

@@ -34,6 +34,8 @@ type Agent struct {
 	terminal bool          // the client runs terminals (its initialize said so)
 }
 
+var _ jsonrpc.Handler = (*Agent)(nil)
+
 // Serve runs the demo agent on r/w (its stdin and stdout) until r reaches EOF. pace is the pause
 // between script steps (0 for tests).
 func Serve(r io.Reader, w io.Writer, pace time.Duration) error {
