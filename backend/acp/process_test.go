@@ -57,13 +57,18 @@ func TestMain(m *testing.M) {
 	}
 }
 
-// noLateEvents fails a passing run in which a session produced an event after it was closed.
+// noLateEvents fails a passing run in which a session produced an event after it was closed,
+// or broke an invariant of its state machine.
 type noLateEvents struct{ m *testing.M }
 
 func (n noLateEvents) Run() int {
 	code := n.m.Run()
 	if late := acp.LateEvents(); late > 0 && code == 0 {
 		fmt.Fprintf(os.Stderr, "FAIL: %d events were pushed after their session was closed (see the log)\n", late)
+		return 1
+	}
+	if broken, first := acp.InvariantBreaks(); broken > 0 && code == 0 {
+		fmt.Fprintf(os.Stderr, "FAIL: %d checks found an invariant of a session broken; the first: %s\n", broken, first)
 		return 1
 	}
 	return code

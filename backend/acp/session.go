@@ -40,18 +40,24 @@ type Config struct {
 	serveHook func(method string) // tests: runs on a worker before each fs/* and terminal/create
 }
 
-// Session is one ACP session with one agent process: the state machine starting → idle →
-// running → cancelling → idle, or exited / failed. All methods are safe for concurrent use and
-// none waits on the agent except Start and Close.
+// Session is one ACP session with one agent process at a time (Continue starts the next).
+// Its state machine (starting → idle → running → cancelling → idle, or exited / failed), the
+// flags beside the state and their invariants are set out in session_state.go.
+//
+// All methods are safe for concurrent use. Start, Continue and Close wait for the agent, and
+// SetMode, SetModel, SetConfigOption and ListAgentSessions for its answer (bounded by their
+// context); Checkpoint waits for the Emitter. Nothing else waits, and nothing holds the
+// session's lock while it waits: the agent's messages are handled on while any of these wait.
 type Session struct {
-	cfg  Config
-	pump *pump
+	cfg      Config
+	pump     *pump
+	checking bool // unlock checks the invariants (tests)
 
 	mu             sync.Mutex
 	state          State
 	stateMsg       string
 	tr             *Transcript
-	perms          map[string]*pendingPermission
+	perms          map[string]*pendingPermission // parked permission requests, by JSON-RPC id
 	turns          []TurnSummary
 	title          string
 	agentSessionID string
@@ -62,11 +68,11 @@ type Session struct {
 	transport      Transport
 	conn           *jsonrpc.Conn
 	handler        *connHandler // the current connection's: its workers are shut by Close
-	turnActive     bool
-	promptSent     bool // the running turn's session/prompt is on the wire: Stop may cancel it
-	hardStopped    bool
-	closing        bool // Close was called: the exit is ours, not news
-	replaying      bool // session/load is replaying history we already have
+	turnActive     bool         // runTurn is running: state is running or cancelling
+	promptSent     bool         // the running turn's session/prompt is on the wire: Stop may cancel it
+	hardStopped    bool         // the agent was killed during a turn: it ends interrupted
+	closing        bool         // Close was called: the exit is ours, not news
+	replaying      bool         // session/load is replaying history we already have
 	caps           AgentCapabilities
 	watchDone      chan struct{}  // closed when the current connection's watch has finished
 	turnWG         sync.WaitGroup // the running turn's goroutine (runTurn): Close waits for it
@@ -76,7 +82,7 @@ type Session struct {
 	// no longer says anything about the session.
 	connGen uint64
 
-	hardStopCancel func() bool // cancels the automatic hard stop of a cancelling turn (stopladder.go)
+	hardStopCancel func() bool // cancels the automatic hard stop of a cancelling turn (session_stop.go)
 	stopIgnoredMsg string      // why the automatic hard stop happened, until the turn has ended
 }
 
@@ -94,11 +100,11 @@ func NewSession(cfg Config) *Session {
 	if cfg.AfterFunc == nil {
 		cfg.AfterFunc = realAfterFunc
 	}
-	s := &Session{cfg: cfg, tr: NewTranscript(), perms: map[string]*pendingPermission{}}
+	s := &Session{cfg: cfg, tr: NewTranscript(), perms: map[string]*pendingPermission{}, checking: checkInvariants.Load()}
 	s.pump = newPump(cfg.ID, cfg.Emitter, cfg.Logf)
 	s.mu.Lock()
 	s.setStateLocked(StateStarting, "")
-	s.mu.Unlock()
+	s.unlock()
 	return s
 }
 
@@ -108,14 +114,14 @@ func (s *Session) ID() string { return s.cfg.ID }
 // AgentSessionID is the agent's own id of the session, "" until session/new has returned.
 func (s *Session) AgentSessionID() string {
 	s.mu.Lock()
-	defer s.mu.Unlock()
+	defer s.unlock()
 	return s.agentSessionID
 }
 
 // State is the current state.
 func (s *Session) State() State {
 	s.mu.Lock()
-	defer s.mu.Unlock()
+	defer s.unlock()
 	return s.state
 }
 
@@ -125,7 +131,7 @@ func (s *Session) State() State {
 // those methods and starts a new session once the user has logged in.
 func (s *Session) LoginNeeded() *AuthRequiredError {
 	s.mu.Lock()
-	defer s.mu.Unlock()
+	defer s.unlock()
 	return s.loginNeeded
 }
 
@@ -145,7 +151,7 @@ func (s *Session) FindFiles(query string, limit int) ([]FolderFile, error) {
 // Stderr is the tail of the agent's stderr.
 func (s *Session) Stderr() string {
 	s.mu.Lock()
-	defer s.mu.Unlock()
+	defer s.unlock()
 	if s.transport == nil {
 		return ""
 	}

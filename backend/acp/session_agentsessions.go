@@ -32,7 +32,7 @@ type AgentSessionPage struct {
 func (s *Session) ListAgentSessions(ctx context.Context, cursor string) (AgentSessionPage, error) {
 	s.mu.Lock()
 	conn, caps := s.conn, s.caps
-	s.mu.Unlock()
+	s.unlock()
 	if conn == nil || !caps.sessionCap("list") {
 		return AgentSessionPage{}, worded(ErrNotOffered, "%s does not list its sessions", s.cfg.AgentName)
 	}
@@ -52,7 +52,7 @@ func (s *Session) ListAgentSessions(ctx context.Context, cursor string) (AgentSe
 func (s *Session) closeAgentSession() {
 	s.mu.Lock()
 	conn, caps, id, state := s.conn, s.caps, s.agentSessionID, s.state
-	s.mu.Unlock()
+	s.unlock()
 	if conn == nil || id == "" || !caps.sessionCap("close") || state == StateExited || state == StateFailed {
 		return
 	}

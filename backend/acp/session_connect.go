@@ -41,17 +41,17 @@ func (s *Session) Continue(ctx context.Context) (string, error) {
 	s.mu.Lock()
 	st, id := s.state, s.agentSessionID
 	if s.closing {
-		s.mu.Unlock()
+		s.unlock()
 		return "", ErrClosed
 	}
 	if st != StateExited || id == "" {
-		s.mu.Unlock()
+		s.unlock()
 		return "", &StateError{State: st, Err: ErrNotExited}
 	}
 	s.hardStopped = false
 	s.connGen++ // the old process's watcher must not report its exit over this start
 	s.setStateLocked(StateStarting, "")
-	s.mu.Unlock()
+	s.unlock()
 	return s.connect(ctx, true)
 }
 
@@ -67,7 +67,7 @@ func (s *Session) connect(ctx context.Context, reattach bool) (string, error) {
 	s.transport, s.watchDone, s.handler = tr, done, h
 	s.conn = jsonrpc.NewConn(tr, tr, h, jsonrpc.WithTap(s.tap), jsonrpc.WithLogf(s.cfg.Logf))
 	conn, gen := s.conn, s.connGen
-	s.mu.Unlock()
+	s.unlock()
 	go s.watch(conn, tr, watched, gen)
 	go h.end(conn, watched, done)
 
@@ -91,7 +91,7 @@ func (s *Session) connect(ctx context.Context, reattach bool) (string, error) {
 	methods := decodeAuthMethods(init.AuthMethods)
 	s.mu.Lock()
 	s.authMethods, s.caps = methods, init.AgentCapabilities
-	s.mu.Unlock()
+	s.unlock()
 	if s.cfg.AuthMethod != "" {
 		if err := s.authenticate(ctx, methods); err != nil {
 			return "", s.fail(err, err)
@@ -125,15 +125,16 @@ func (s *Session) openSession(ctx context.Context, conn *jsonrpc.Conn, reattach 
 		params = map[string]any{"sessionId": oldID, "cwd": s.cfg.Cwd, "mcpServers": []json.RawMessage{}}
 		s.replaying = method == MethodSessionLoad
 	}
-	s.mu.Unlock()
+	s.unlock()
 
 	var res NewSessionResult
 	err := conn.Call(ctx, method, params, &res)
 	s.mu.Lock()
-	defer s.mu.Unlock()
+	defer s.unlock()
 	s.replaying = false
 	if err != nil {
 		s.agentSessionID = oldID
+		s.early = nil // updates for a session that never opened
 		return "", err
 	}
 	if method == MethodSessionNew {
@@ -174,7 +175,8 @@ func (c AgentCapabilities) sessionCap(name string) bool {
 	return r != "" && r != "null" && r != "false"
 }
 
-// fail ends a start that went wrong: error entry, state failed, agent stopped.
+// fail ends a start that went wrong: error entry, open permission requests cancelled, state
+// failed, agent stopped.
 func (s *Session) fail(err error, cause error) error {
 	var data json.RawMessage
 	var rpcErr *jsonrpc.Error
@@ -188,8 +190,10 @@ func (s *Session) fail(err error, cause error) error {
 		stderr = tr.StderrTail()
 	}
 	s.pushChange(s.tr.AddError(err.Error(), data, stderr))
+	reqs := s.takePermissionsLocked() // asked during the handshake: no turn will answer them
 	s.setStateLocked(StateFailed, err.Error())
-	s.mu.Unlock()
+	s.unlock()
+	replyCancelled(reqs)
 	if tr != nil {
 		go tr.Close(s.cfg.CloseGrace)
 	}
@@ -200,7 +204,7 @@ func (s *Session) fail(err error, cause error) error {
 func (s *Session) explain(err error) error {
 	s.mu.Lock()
 	tr, conn := s.transport, s.conn
-	s.mu.Unlock()
+	s.unlock()
 	if !errors.Is(err, jsonrpc.ErrConnClosed) || tr == nil {
 		return err
 	}

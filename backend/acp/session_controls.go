@@ -63,7 +63,7 @@ func (s *Session) pushInfoLocked() {
 func (s *Session) SetMode(ctx context.Context, modeID string) error {
 	s.mu.Lock()
 	modes := s.controls.Modes
-	s.mu.Unlock()
+	s.unlock()
 	if modes == nil {
 		return worded(ErrNotOffered, "%s offers no modes", s.cfg.AgentName)
 	}
@@ -76,7 +76,7 @@ func (s *Session) SetMode(ctx context.Context, modeID string) error {
 	s.mu.Lock()
 	s.controls.Modes = changed(s.controls.Modes, func(m *Modes) { m.CurrentModeID = modeID })
 	s.pushInfoLocked()
-	s.mu.Unlock()
+	s.unlock()
 	return nil
 }
 
@@ -85,7 +85,7 @@ func (s *Session) SetMode(ctx context.Context, modeID string) error {
 func (s *Session) SetModel(ctx context.Context, modelID string) error {
 	s.mu.Lock()
 	models := s.controls.Models
-	s.mu.Unlock()
+	s.unlock()
 	if models == nil {
 		return worded(ErrNotOffered, "%s offers no model choice", s.cfg.AgentName)
 	}
@@ -98,7 +98,7 @@ func (s *Session) SetModel(ctx context.Context, modelID string) error {
 	s.mu.Lock()
 	s.controls.Models = changed(s.controls.Models, func(m *Models) { m.CurrentModelID = modelID })
 	s.pushInfoLocked()
-	s.mu.Unlock()
+	s.unlock()
 	return nil
 }
 
@@ -112,7 +112,7 @@ func (s *Session) SetConfigOption(ctx context.Context, configID string, value js
 			opt = &s.controls.ConfigOptions[i]
 		}
 	}
-	s.mu.Unlock()
+	s.unlock()
 	if opt == nil {
 		return worded(ErrNotOffered, "%s has no setting %q", s.cfg.AgentName, configID)
 	}
@@ -131,7 +131,7 @@ func (s *Session) SetConfigOption(ctx context.Context, configID string, value js
 		s.controls.ConfigOptions = res.Options
 	}
 	s.pushInfoLocked()
-	s.mu.Unlock()
+	s.unlock()
 	return nil
 }
 
@@ -139,7 +139,7 @@ func (s *Session) SetConfigOption(ctx context.Context, configID string, value js
 func (s *Session) callSession(ctx context.Context, method string, params map[string]any, result any) error {
 	s.mu.Lock()
 	conn, id := s.conn, s.agentSessionID
-	s.mu.Unlock()
+	s.unlock()
 	if conn == nil || id == "" {
 		return worded(ErrNotStarted, "%s: the session has not started", s.cfg.AgentName)
 	}

@@ -112,7 +112,7 @@ func (h *connHandler) end(conn *jsonrpc.Conn, watched <-chan struct{}, done chan
 // applyUpdate reduces one session/update into the transcript and queues its events.
 func (s *Session) applyUpdate(params json.RawMessage) {
 	s.mu.Lock()
-	defer s.mu.Unlock()
+	defer s.unlock()
 	s.applyUpdateLocked(params)
 }
 
@@ -159,7 +159,7 @@ func (s *Session) cancelPermission(id string) {
 		delete(s.perms, id)
 		s.pushEvent(Event{Kind: EventPermissionDone, RequestID: id, Outcome: "cancelled", DecidedBy: DecidedByCancel})
 	}
-	s.mu.Unlock()
+	s.unlock()
 	if ok {
 		replyCancelled([]*jsonrpc.Request{perm.req})
 	}

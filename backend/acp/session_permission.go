@@ -39,14 +39,14 @@ func (s *Session) handlePermission(req *jsonrpc.Request) {
 	}
 	if s.state == StateCancelling || s.state == StateExited || s.state == StateFailed {
 		// Stop already ran: this request is cancelled like the others were.
-		s.mu.Unlock()
+		s.unlock()
 		req.Reply(RequestPermissionResult{Outcome: PermissionOutcome{Outcome: "cancelled"}}, nil)
 		return
 	}
 	s.perms[sum.RequestID] = &pendingPermission{req: req, summary: sum}
 	s.pushEvent(Event{Kind: EventPermission, RequestID: sum.RequestID, ToolCallID: sum.ToolCallID,
 		Title: sum.Title, Options: sum.Options})
-	s.mu.Unlock()
+	s.unlock()
 }
 
 // AnswerPermission answers an open permission request with one of the options it offered, as
@@ -62,7 +62,7 @@ func (s *Session) Decide(requestID, optionID, decidedBy string) error {
 	s.mu.Lock()
 	p, ok := s.perms[requestID]
 	if !ok {
-		s.mu.Unlock()
+		s.unlock()
 		return worded(ErrPermissionNotOpen, "permission request %s is not open (already answered or cancelled)", requestID)
 	}
 	valid := false
@@ -70,12 +70,12 @@ func (s *Session) Decide(requestID, optionID, decidedBy string) error {
 		valid = valid || o.ID == optionID
 	}
 	if !valid {
-		s.mu.Unlock()
+		s.unlock()
 		return worded(ErrNoSuchOption, "permission request %s has no option %q", requestID, optionID)
 	}
 	delete(s.perms, requestID)
 	s.pushEvent(Event{Kind: EventPermissionDone, RequestID: requestID, Outcome: "selected", OptionID: optionID, DecidedBy: decidedBy})
-	s.mu.Unlock()
+	s.unlock()
 	// Reply outside the lock: a write may wait on a full stdin pipe.
 	p.req.Reply(RequestPermissionResult{Outcome: PermissionOutcome{Outcome: "selected", OptionID: optionID}}, nil)
 	return nil

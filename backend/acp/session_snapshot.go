@@ -33,7 +33,7 @@ type Snapshot struct {
 // doubles one.
 func (s *Session) Snapshot() Snapshot {
 	s.mu.Lock()
-	defer s.mu.Unlock()
+	defer s.unlock()
 	return s.snapshotLocked()
 }
 
@@ -48,7 +48,7 @@ func (s *Session) Checkpoint(fn func(snap Snapshot)) {
 	s.mu.Lock()
 	snap := s.snapshotLocked()
 	m := s.pump.checkpoint(snap, fn)
-	s.mu.Unlock()
+	s.unlock()
 	if m == nil { // closed: the pump delivers what it has and stops
 		<-s.pump.done
 		fn(snap)

@@ -47,14 +47,14 @@ func (s *Session) disarmHardStopLocked() {
 func (s *Session) stopIgnored(turn int) {
 	s.mu.Lock()
 	if s.state != StateCancelling || !s.turnActive || s.tr.Turn() != turn || s.closing || s.transport == nil {
-		s.mu.Unlock()
+		s.unlock()
 		return // the turn ended (or the session closed) while the timer fired
 	}
 	s.hardStopped = true
 	s.stopIgnoredMsg = fmt.Sprintf("the agent ignored Stop for %s and was stopped hard (its processes were killed)",
 		spokenDuration(s.cfg.HardStopAfter))
 	tr, msg := s.transport, s.stopIgnoredMsg
-	s.mu.Unlock()
+	s.unlock()
 	s.cfg.Logf("session %s: %s", s.cfg.ID, msg)
 	_ = tr.Close(s.cfg.CloseGrace)
 }
@@ -75,7 +75,7 @@ func spokenDuration(d time.Duration) string {
 func (s *Session) Stop() error {
 	s.mu.Lock()
 	if s.state != StateRunning {
-		s.mu.Unlock()
+		s.unlock()
 		return nil
 	}
 	s.setStateLocked(StateCancelling, "")
@@ -85,7 +85,7 @@ func (s *Session) Stop() error {
 		s.pushChange(c)
 	}
 	conn, id, sent := s.conn, s.agentSessionID, s.promptSent
-	s.mu.Unlock()
+	s.unlock()
 	var err error
 	if sent { // else the turn's goroutine sends the cancel once the prompt is written
 		err = conn.Notify(MethodSessionCancel, CancelParams{SessionID: id})
@@ -103,12 +103,12 @@ func (s *Session) Stop() error {
 func (s *Session) HardStop() error {
 	s.mu.Lock()
 	if s.transport == nil {
-		s.mu.Unlock()
+		s.unlock()
 		return ErrNotRunning
 	}
 	s.hardStopped = s.turnActive
 	tr := s.transport
-	s.mu.Unlock()
+	s.unlock()
 	return tr.Close(s.cfg.CloseGrace)
 }
 
@@ -121,7 +121,7 @@ func (s *Session) HardStop() error {
 func (s *Session) Close() error {
 	s.mu.Lock()
 	s.closing = true
-	s.mu.Unlock()
+	s.unlock()
 	if err := s.Stop(); err != nil {
 		s.cfg.Logf("session %s: %v", s.cfg.ID, err)
 	}
@@ -129,7 +129,7 @@ func (s *Session) Close() error {
 	s.mu.Lock()
 	s.disarmHardStopLocked()
 	tr, watchDone, h := s.transport, s.watchDone, s.handler
-	s.mu.Unlock()
+	s.unlock()
 	if h != nil {
 		h.work.close() // requests still waiting for a worker are answered while the agent listens
 	}
@@ -157,7 +157,7 @@ func (s *Session) watch(conn *jsonrpc.Conn, tr Transport, done chan struct{}, ge
 		_ = tr.Close(s.cfg.CloseGrace)
 	}
 	s.mu.Lock()
-	defer s.mu.Unlock()
+	defer s.unlock()
 	if s.conn != conn || s.connGen != gen || s.turnActive || s.state == StateExited || s.state == StateFailed {
 		return // a newer connection took over (or is being started), or the state already says it
 	}

@@ -43,14 +43,14 @@ func minimalEnv() []string {
 // newTerminalID is an id no terminal of this session has had.
 func (s *Session) newTerminalID() string {
 	s.mu.Lock()
-	defer s.mu.Unlock()
+	defer s.unlock()
 	return s.tr.NewTerminalID()
 }
 
 // publishTerminal shows a terminal's latest output in the tool cards that name it.
 func (s *Session) publishTerminal(id string, v TerminalView) {
 	s.mu.Lock()
-	defer s.mu.Unlock()
+	defer s.unlock()
 	for _, c := range s.tr.SetTerminal(id, v) {
 		s.pushChange(c)
 	}

@@ -23,7 +23,7 @@ func (s *Session) PromptWith(text string, attachments []Attachment) (int, error)
 	}
 	s.mu.Lock()
 	caps := s.caps.PromptCapabilities
-	s.mu.Unlock()
+	s.unlock()
 	extra, infos, err := buildAttachments(s.cfg.Cwd, s.cfg.AgentName, caps, attachments) // file I/O: no lock held
 	if err != nil {
 		return 0, err
@@ -36,7 +36,7 @@ func (s *Session) PromptWith(text string, attachments []Attachment) (int, error)
 
 	s.mu.Lock()
 	if err := s.idleErrLocked(); err != nil {
-		s.mu.Unlock()
+		s.unlock()
 		return 0, err
 	}
 	turn := s.tr.Turn() + 1
@@ -47,7 +47,7 @@ func (s *Session) PromptWith(text string, attachments []Attachment) (int, error)
 	conn := s.conn
 	s.promptSent = false
 	s.turnWG.Add(1) // under s.mu with closing false: Close's Wait comes after every Add
-	s.mu.Unlock()
+	s.unlock()
 	go s.runTurn(conn, turn, params)
 	return turn, nil
 }
@@ -64,7 +64,7 @@ func (s *Session) runTurn(conn *jsonrpc.Conn, turn int, params PromptParams) {
 	s.promptSent = true
 	cancel := err == nil && s.state == StateCancelling && s.tr.Turn() == turn
 	id := s.agentSessionID
-	s.mu.Unlock()
+	s.unlock()
 	if cancel {
 		if cerr := conn.Notify(MethodSessionCancel, CancelParams{SessionID: id}); cerr != nil {
 			s.cfg.Logf("session %s: send cancel to %s: %v", s.cfg.ID, s.cfg.AgentName, cerr)
@@ -79,7 +79,7 @@ func (s *Session) runTurn(conn *jsonrpc.Conn, turn int, params PromptParams) {
 
 func (s *Session) idleErr() error {
 	s.mu.Lock()
-	defer s.mu.Unlock()
+	defer s.unlock()
 	return s.idleErrLocked()
 }
 
@@ -135,6 +135,6 @@ func (s *Session) endTurn(turn int, res PromptResult, err error) {
 		s.setStateLocked(StateIdle, "")
 	}
 	s.stopIgnoredMsg = ""
-	s.mu.Unlock()
+	s.unlock()
 	replyCancelled(reqs)
 }
