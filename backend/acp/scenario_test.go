@@ -16,10 +16,11 @@ import (
 )
 
 // promptAgent is an in-process agent whose turns are scripted by onPrompt; it runs on its own
-// goroutine and must reply to req once.
+// goroutine and must reply to req once. onNew, when set, answers session/new the same way.
 type promptAgent struct {
 	conn     *jsonrpc.Conn
 	onPrompt func(c *jsonrpc.Conn, req *jsonrpc.Request)
+	onNew    func(c *jsonrpc.Conn, req *jsonrpc.Request)
 }
 
 func (a *promptAgent) HandleNotification(string, json.RawMessage) {}
@@ -28,6 +29,10 @@ func (a *promptAgent) HandleRequest(req *jsonrpc.Request) {
 	case acp.MethodInitialize:
 		req.Reply(map[string]any{"protocolVersion": 1, "agentCapabilities": map[string]any{}}, nil)
 	case acp.MethodSessionNew:
+		if a.onNew != nil {
+			go a.onNew(a.conn, req)
+			return
+		}
 		req.Reply(map[string]any{"sessionId": "p1"}, nil)
 	case acp.MethodSessionPrompt:
 		go a.onPrompt(a.conn, req)

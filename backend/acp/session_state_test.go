@@ -2,7 +2,6 @@ package acp_test
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"testing"
 
@@ -11,54 +10,36 @@ import (
 	"agentdesk/backend/acp/jsonrpc"
 )
 
-// askingAgent asks for a permission while it opens the session, then fails session/new.
-type askingAgent struct {
-	conn    *jsonrpc.Conn
-	outcome chan string
-}
-
-func (a *askingAgent) HandleNotification(string, json.RawMessage) {}
-func (a *askingAgent) HandleRequest(req *jsonrpc.Request) {
-	switch req.Method {
-	case acp.MethodInitialize:
-		req.Reply(map[string]any{"protocolVersion": 1, "agentCapabilities": map[string]any{}}, nil)
-	case acp.MethodSessionNew:
-		go func() {
-			perm, err := a.conn.Start(acp.MethodRequestPermission, map[string]any{"sessionId": "",
-				"toolCall": map[string]any{"toolCallId": "setup", "title": "Install the toolchain"},
-				"options":  []acp.PermissionOption{{OptionID: "ok", Name: "Allow", Kind: acp.AllowOnce}}})
-			if err != nil {
-				a.outcome <- err.Error()
-				return
-			}
-			// Written after the permission request: the client has parked it when this arrives.
-			req.Reply(nil, &jsonrpc.Error{Code: acp.CodeInternalError, Message: "no toolchain"})
-			var res acp.RequestPermissionResult
-			err = perm.Wait(context.Background(), &res)
-			a.outcome <- res.Outcome.Outcome + errString(err)
-		}()
-	}
-}
-
-func errString(err error) string {
-	if err == nil {
-		return ""
-	}
-	return ": " + err.Error()
-}
-
 // TestAFailedStartAnswersThePermissionsAskedDuringIt: no permission request stays open in a
 // failed session; the agent hears "cancelled", as from Stop.
 func TestAFailedStartAnswersThePermissionsAskedDuringIt(t *testing.T) {
-	agent := &askingAgent{outcome: make(chan string, 1)}
+	outcome := make(chan string, 1)
+	// The agent asks for a permission while it opens the session, then fails session/new.
+	failNew := func(c *jsonrpc.Conn, req *jsonrpc.Request) {
+		perm, err := c.Start(acp.MethodRequestPermission, map[string]any{"sessionId": "",
+			"toolCall": map[string]any{"toolCallId": "setup", "title": "Install the toolchain"},
+			"options":  []acp.PermissionOption{{OptionID: "ok", Name: "Allow", Kind: acp.AllowOnce}}})
+		if err != nil {
+			outcome <- err.Error()
+			return
+		}
+		// Written after the permission request: the client has parked it when this arrives.
+		req.Reply(nil, &jsonrpc.Error{Code: acp.CodeInternalError, Message: "no toolchain"})
+		var res acp.RequestPermissionResult
+		if err := perm.Wait(context.Background(), &res); err != nil {
+			outcome <- err.Error()
+			return
+		}
+		outcome <- res.Outcome.Outcome
+	}
 	s, ev := newTestSession(t, func() acp.Transport {
-		return acptest.ServeHandler(func(c *jsonrpc.Conn) jsonrpc.Handler { agent.conn = c; return agent })
+		return acptest.ServeHandler(func(c *jsonrpc.Conn) jsonrpc.Handler { return &promptAgent{conn: c, onNew: failNew} })
 	})
 	var rpcErr *jsonrpc.Error
 	if err := s.Start(context.Background()); !errors.As(err, &rpcErr) || rpcErr.Message != "no toolchain" {
 		t.Fatalf("Start: %v, want the agent's error", err)
 	}
-	if got := within(t, agent.outcome, "the permission asked during the start was never answered"); got != "cancelled" {
+	if got := within(t, outcome, "the permission asked during the start was never answered"); got != "cancelled" {
 		t.Fatalf("the agent got %q, want cancelled", got)
 	}
 	snap := s.Snapshot()
