@@ -55,6 +55,14 @@ func startScripted(t *testing.T, cwd string, emitter acp.Emitter, onPrompt func(
 	return s
 }
 
+// askPermission sends session/request_permission for tool call id, offering one option: "ok"
+// (allow once). Wait on the result for the answer.
+func askPermission(c *jsonrpc.Conn, id, title string) (*jsonrpc.Pending, error) {
+	return c.Start(acp.MethodRequestPermission, map[string]any{"sessionId": "p1",
+		"toolCall": map[string]any{"toolCallId": id, "title": title},
+		"options":  []acp.PermissionOption{{OptionID: "ok", Name: "Allow", Kind: acp.AllowOnce}}})
+}
+
 func sendUpdate(c *jsonrpc.Conn, u string) {
 	_ = c.Notify(acp.MethodSessionUpdate, map[string]any{"sessionId": "p1", "update": json.RawMessage(u)})
 }

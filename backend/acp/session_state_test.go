@@ -16,9 +16,7 @@ func TestAFailedStartAnswersThePermissionsAskedDuringIt(t *testing.T) {
 	outcome := make(chan string, 1)
 	// The agent asks for a permission while it opens the session, then fails session/new.
 	failNew := func(c *jsonrpc.Conn, req *jsonrpc.Request) {
-		perm, err := c.Start(acp.MethodRequestPermission, map[string]any{"sessionId": "",
-			"toolCall": map[string]any{"toolCallId": "setup", "title": "Install the toolchain"},
-			"options":  []acp.PermissionOption{{OptionID: "ok", Name: "Allow", Kind: acp.AllowOnce}}})
+		perm, err := askPermission(c, "setup", "Install the toolchain")
 		if err != nil {
 			outcome <- err.Error()
 			return

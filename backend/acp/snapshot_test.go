@@ -75,9 +75,7 @@ func TestAStuckEmitterStopsNeitherSnapshotsNorTheAgent(t *testing.T) {
 	s := startScripted(t, dir, em, func(c *jsonrpc.Conn, req *jsonrpc.Request) {
 		<-agentGo
 		sendUpdate(c, `{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"working"}}`)
-		perm, err := c.Start(acp.MethodRequestPermission, map[string]any{"sessionId": "p1",
-			"toolCall": map[string]any{"toolCallId": "t1", "title": "Edit notes.txt"},
-			"options":  []acp.PermissionOption{{OptionID: "ok", Name: "Allow", Kind: acp.AllowOnce}}})
+		perm, err := askPermission(c, "t1", "Edit notes.txt")
 		if err != nil {
 			read <- err.Error()
 			return
