@@ -63,13 +63,36 @@ type AttachmentInfo struct {
 	Thumbnail string `json:"thumbnail,omitempty"` // image: a data: URL of at most ThumbSize pixels
 }
 
-// AttachError is a failed attachment; its message names the attachment and what to do.
+// AttachError is a refused attachment: Reason says why, for the window and the CLI to word; Msg
+// is today's wording of it, which names the attachment and what to do.
 type AttachError struct {
-	Name string
-	Msg  string
+	Name   string
+	Reason AttachReason
+	Size   int64 // AttachTooLarge: the image's size in bytes (the limit is MaxImageBytes)
+	Msg    string
 }
 
+var _ error = (*AttachError)(nil)
+
 func (e *AttachError) Error() string { return fmt.Sprintf("cannot attach %s: %s", e.Name, e.Msg) }
+
+// AttachReason says why an attachment was refused.
+type AttachReason string
+
+// Why an attachment was refused.
+const (
+	AttachUnknownKind   AttachReason = "unknown_kind"   // Kind is neither file nor image
+	AttachNoPath        AttachReason = "no_path"        // a file without a path
+	AttachOutside       AttachReason = "outside"        // a file outside the session folder
+	AttachMissing       AttachReason = "missing"        // a file that does not exist
+	AttachUnreadable    AttachReason = "unreadable"     // a file that cannot be read (Msg says why)
+	AttachIsFolder      AttachReason = "folder"         // a folder, not a file
+	AttachNotRegular    AttachReason = "not_regular"    // a device, FIFO or socket
+	AttachImagesRefused AttachReason = "images_refused" // the agent does not accept images
+	AttachNotImage      AttachReason = "not_image"      // the MIME type is not an image's
+	AttachBadData       AttachReason = "bad_data"       // the data is not base64 image data
+	AttachTooLarge      AttachReason = "too_large"      // an image over MaxImageBytes (Size)
+)
 
 // buildAttachments turns attachments into prompt content blocks the agent accepts (caps), and
 // says what the transcript shows of each. It reads files: call it without holding locks.
@@ -100,7 +123,7 @@ func buildAttachments(folder, agent string, caps PromptCapabilities, atts []Atta
 		case AttachImage:
 			b, info, err = imageBlock(agent, caps, a)
 		default:
-			err = &AttachError{Name: orDefault(a.Name, a.Path), Msg: fmt.Sprintf("unknown attachment kind %q (file or image)", a.Kind)}
+			err = &AttachError{Name: orDefault(a.Name, a.Path), Reason: AttachUnknownKind, Msg: fmt.Sprintf("unknown attachment kind %q (file or image)", a.Kind)}
 		}
 		if err != nil {
 			return nil, nil, err
@@ -116,7 +139,7 @@ func buildAttachments(folder, agent string, caps PromptCapabilities, atts []Atta
 func fileBlock(root *Folder, folder string, caps PromptCapabilities, path string) (ContentBlock, AttachmentInfo, error) {
 	name := filepath.Base(path)
 	if strings.TrimSpace(path) == "" {
-		return ContentBlock{}, AttachmentInfo{}, &AttachError{Name: "a file", Msg: "no path given: pick a file of the session folder"}
+		return ContentBlock{}, AttachmentInfo{}, &AttachError{Name: "a file", Reason: AttachNoPath, Msg: "no path given: pick a file of the session folder"}
 	}
 	if !filepath.IsAbs(path) {
 		path = filepath.Join(folder, path)
@@ -124,24 +147,24 @@ func fileBlock(root *Folder, folder string, caps PromptCapabilities, path string
 	path = filepath.Clean(path)
 	real, err := root.resolve(path)
 	if err != nil {
-		return ContentBlock{}, AttachmentInfo{}, &AttachError{Name: name,
+		return ContentBlock{}, AttachmentInfo{}, &AttachError{Name: name, Reason: AttachOutside,
 			Msg: fmt.Sprintf("%s is outside the session folder %s: attach files from inside it (links are followed)", path, folder)}
 	}
 	st, err := os.Stat(real)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return ContentBlock{}, AttachmentInfo{}, &AttachError{Name: name, Msg: fmt.Sprintf("%s does not exist (was it moved or deleted?): pick it again", path)}
+		return ContentBlock{}, AttachmentInfo{}, &AttachError{Name: name, Reason: AttachMissing, Msg: fmt.Sprintf("%s does not exist (was it moved or deleted?): pick it again", path)}
 	case err != nil:
-		return ContentBlock{}, AttachmentInfo{}, &AttachError{Name: name, Msg: err.Error()}
+		return ContentBlock{}, AttachmentInfo{}, &AttachError{Name: name, Reason: AttachUnreadable, Msg: err.Error()}
 	case st.IsDir():
-		return ContentBlock{}, AttachmentInfo{}, &AttachError{Name: name, Msg: "it is a folder: attach the files in it instead"}
+		return ContentBlock{}, AttachmentInfo{}, &AttachError{Name: name, Reason: AttachIsFolder, Msg: "it is a folder: attach the files in it instead"}
 	case !st.Mode().IsRegular():
-		return ContentBlock{}, AttachmentInfo{}, &AttachError{Name: name, Msg: "it is not a regular file"}
+		return ContentBlock{}, AttachmentInfo{}, &AttachError{Name: name, Reason: AttachNotRegular, Msg: "it is not a regular file"}
 	}
 	size := st.Size()
 	head, err := readHead(real, MaxEmbedBytes+1)
 	if err != nil {
-		return ContentBlock{}, AttachmentInfo{}, &AttachError{Name: name, Msg: fmt.Sprintf("could not read it: %v", err)}
+		return ContentBlock{}, AttachmentInfo{}, &AttachError{Name: name, Reason: AttachUnreadable, Msg: fmt.Sprintf("could not read it: %v", err)}
 	}
 	text := isText(head)
 	mimeType := fileMime(name, head, text)
@@ -158,30 +181,32 @@ func fileBlock(root *Folder, folder string, caps PromptCapabilities, path string
 func imageBlock(agent string, caps PromptCapabilities, a Attachment) (ContentBlock, AttachmentInfo, error) {
 	name := orDefault(a.Name, "pasted image")
 	if !caps.Image {
-		return ContentBlock{}, AttachmentInfo{}, &AttachError{Name: name,
+		return ContentBlock{}, AttachmentInfo{}, &AttachError{Name: name, Reason: AttachImagesRefused,
 			Msg: fmt.Sprintf("%s does not accept images: remove the image, or save it in the session folder and attach the file", agent)}
 	}
 	mimeType, _, err := mime.ParseMediaType(a.MimeType)
 	if err != nil || !strings.HasPrefix(mimeType, "image/") {
-		return ContentBlock{}, AttachmentInfo{}, &AttachError{Name: name, Msg: fmt.Sprintf("%q is not an image type: paste an image (PNG, JPEG, GIF or WebP)", a.MimeType)}
+		return ContentBlock{}, AttachmentInfo{}, &AttachError{Name: name, Reason: AttachNotImage, Msg: fmt.Sprintf("%q is not an image type: paste an image (PNG, JPEG, GIF or WebP)", a.MimeType)}
 	}
-	if base64.StdEncoding.DecodedLen(len(a.Data)) > MaxImageBytes+3 {
-		return ContentBlock{}, AttachmentInfo{}, &AttachError{Name: name, Msg: tooBig(int64(base64.StdEncoding.DecodedLen(len(a.Data))))}
+	if n := int64(base64.StdEncoding.DecodedLen(len(a.Data))); n > MaxImageBytes+3 {
+		return ContentBlock{}, AttachmentInfo{}, tooBig(name, n)
 	}
 	data, err := base64.StdEncoding.DecodeString(a.Data)
 	if err != nil || len(data) == 0 {
-		return ContentBlock{}, AttachmentInfo{}, &AttachError{Name: name, Msg: "its data is not base64-encoded image data: paste it again"}
+		return ContentBlock{}, AttachmentInfo{}, &AttachError{Name: name, Reason: AttachBadData, Msg: "its data is not base64-encoded image data: paste it again"}
 	}
 	if len(data) > MaxImageBytes {
-		return ContentBlock{}, AttachmentInfo{}, &AttachError{Name: name, Msg: tooBig(int64(len(data)))}
+		return ContentBlock{}, AttachmentInfo{}, tooBig(name, int64(len(data)))
 	}
 	info := AttachmentInfo{Kind: AttachImage, Name: name, MimeType: mimeType, Size: int64(len(data)), Sent: SentImage}
 	info.Width, info.Height, info.Thumbnail = thumbnail(data)
 	return ContentBlock{Type: "image", Data: a.Data, MimeType: mimeType}, info, nil
 }
 
-func tooBig(n int64) string {
-	return fmt.Sprintf("the image is %.1f MiB; images up to %d MiB can be attached: paste a smaller one", float64(n)/(1<<20), MaxImageBytes>>20)
+// tooBig refuses an image of n bytes.
+func tooBig(name string, n int64) *AttachError {
+	return &AttachError{Name: name, Reason: AttachTooLarge, Size: n,
+		Msg: fmt.Sprintf("the image is %.1f MiB; images up to %d MiB can be attached: paste a smaller one", float64(n)/(1<<20), MaxImageBytes>>20)}
 }
 
 // readHead reads at most n bytes of the file at path.

@@ -16,6 +16,7 @@ import (
 
 	"agentdesk/backend/acp"
 	"agentdesk/backend/acp/acptest"
+	"agentdesk/backend/acp/jsonrpc"
 )
 
 // capsAgent advertises caps and records the content blocks of every prompt it receives.
@@ -25,7 +26,7 @@ type capsAgent struct {
 }
 
 func (a *capsAgent) HandleNotification(string, json.RawMessage) {}
-func (a *capsAgent) HandleRequest(req *acp.Request) {
+func (a *capsAgent) HandleRequest(req *jsonrpc.Request) {
 	switch req.Method {
 	case acp.MethodInitialize:
 		req.Reply(map[string]any{"protocolVersion": 1, "agentCapabilities": map[string]any{"promptCapabilities": a.caps}}, nil)
@@ -39,7 +40,7 @@ func (a *capsAgent) HandleRequest(req *acp.Request) {
 		a.prompts <- p.Prompt
 		req.Reply(acp.PromptResult{StopReason: acp.StopEndTurn}, nil)
 	default:
-		req.Reply(nil, &acp.RPCError{Code: acp.CodeMethodNotFound, Message: req.Method})
+		req.Reply(nil, &jsonrpc.Error{Code: acp.CodeMethodNotFound, Message: req.Method})
 	}
 }
 
@@ -49,7 +50,7 @@ func startCapsAgent(t *testing.T, cwd string, caps map[string]any) (*acp.Session
 	ev := newEvents()
 	s := acp.NewSession(acp.Config{ID: "s1", AgentName: "Fake agent", Cwd: cwd, Emitter: ev, Logf: t.Logf,
 		Launch: func(context.Context) (acp.Transport, error) {
-			return acptest.ServeHandler(func(*acp.Conn) acp.Handler { return a }), nil
+			return acptest.ServeHandler(func(*jsonrpc.Conn) jsonrpc.Handler { return a }), nil
 		}})
 	t.Cleanup(func() { s.Close() })
 	if err := s.Start(context.Background()); err != nil {
@@ -128,6 +129,7 @@ func TestPromptAttachments(t *testing.T) {
 		want    []string // a substring of each block sent, in order
 		sent    []string // AttachmentInfo.Sent of each attachment
 		wantErr string   // a substring of the error; nothing is sent
+		why     acp.AttachReason
 	}{
 		{name: "link without embedded context", caps: none, text: "look", atts: []acp.Attachment{file("notes.md")},
 			want: []string{`{"type":"text","text":"look"}`, `"type":"resource_link","uri":"file://` + dir + `/notes.md","name":"notes.md","mimeType":"text/`},
@@ -153,28 +155,28 @@ func TestPromptAttachments(t *testing.T) {
 			atts: []acp.Attachment{file("src/main.go"), {Kind: acp.AttachImage, MimeType: "image/png", Data: img}},
 			want: []string{`"text":"both"`, `"type":"resource"`, `"type":"image"`}, sent: []string{acp.SentEmbedded, acp.SentImage}},
 
-		{name: "outside by ..", caps: embed, atts: []acp.Attachment{file("../secret.txt")}, wantErr: "cannot attach secret.txt: " + outside + " is outside the session folder"},
-		{name: "outside by absolute path", caps: embed, atts: []acp.Attachment{file(outside)}, wantErr: "is outside the session folder"},
-		{name: "outside by a link", caps: embed, atts: []acp.Attachment{file("escape.txt")}, wantErr: "cannot attach escape.txt: " + dir + "/escape.txt is outside"},
-		{name: "outside through a linked folder", caps: embed, atts: []acp.Attachment{file("up/secret.txt")}, wantErr: "is outside the session folder"},
-		{name: "missing", caps: embed, atts: []acp.Attachment{file("gone.txt")}, wantErr: "cannot attach gone.txt: " + dir + "/gone.txt does not exist"},
-		{name: "folder", caps: embed, atts: []acp.Attachment{file("src")}, wantErr: "cannot attach src: it is a folder"},
-		{name: "no path", caps: embed, atts: []acp.Attachment{file(" ")}, wantErr: "no path given"},
+		{name: "outside by ..", caps: embed, atts: []acp.Attachment{file("../secret.txt")}, wantErr: "cannot attach secret.txt: " + outside + " is outside the session folder", why: acp.AttachOutside},
+		{name: "outside by absolute path", caps: embed, atts: []acp.Attachment{file(outside)}, wantErr: "is outside the session folder", why: acp.AttachOutside},
+		{name: "outside by a link", caps: embed, atts: []acp.Attachment{file("escape.txt")}, wantErr: "cannot attach escape.txt: " + dir + "/escape.txt is outside", why: acp.AttachOutside},
+		{name: "outside through a linked folder", caps: embed, atts: []acp.Attachment{file("up/secret.txt")}, wantErr: "is outside the session folder", why: acp.AttachOutside},
+		{name: "missing", caps: embed, atts: []acp.Attachment{file("gone.txt")}, wantErr: "cannot attach gone.txt: " + dir + "/gone.txt does not exist", why: acp.AttachMissing},
+		{name: "folder", caps: embed, atts: []acp.Attachment{file("src")}, wantErr: "cannot attach src: it is a folder", why: acp.AttachIsFolder},
+		{name: "no path", caps: embed, atts: []acp.Attachment{file(" ")}, wantErr: "no path given", why: acp.AttachNoPath},
 		{name: "image not accepted", caps: embed, atts: []acp.Attachment{file("notes.md"), {Kind: acp.AttachImage, Name: "shot.png", MimeType: "image/png", Data: img}},
-			wantErr: "cannot attach shot.png: Fake agent does not accept images"},
+			wantErr: "cannot attach shot.png: Fake agent does not accept images", why: acp.AttachImagesRefused},
 		{name: "image too large", caps: images, atts: []acp.Attachment{{Kind: acp.AttachImage, MimeType: "image/png",
-			Data: base64.StdEncoding.EncodeToString(make([]byte, acp.MaxImageBytes+1))}}, wantErr: "images up to 10 MiB can be attached"},
-		{name: "image not base64", caps: images, atts: []acp.Attachment{{Kind: acp.AttachImage, MimeType: "image/png", Data: "%%%"}}, wantErr: "not base64"},
-		{name: "not an image type", caps: images, atts: []acp.Attachment{{Kind: acp.AttachImage, MimeType: "text/plain", Data: img}}, wantErr: `"text/plain" is not an image type`},
-		{name: "unknown kind", caps: images, atts: []acp.Attachment{{Kind: "audio", Name: "a.wav"}}, wantErr: `unknown attachment kind "audio"`},
+			Data: base64.StdEncoding.EncodeToString(make([]byte, acp.MaxImageBytes+1))}}, wantErr: "images up to 10 MiB can be attached", why: acp.AttachTooLarge},
+		{name: "image not base64", caps: images, atts: []acp.Attachment{{Kind: acp.AttachImage, MimeType: "image/png", Data: "%%%"}}, wantErr: "not base64", why: acp.AttachBadData},
+		{name: "not an image type", caps: images, atts: []acp.Attachment{{Kind: acp.AttachImage, MimeType: "text/plain", Data: img}}, wantErr: `"text/plain" is not an image type`, why: acp.AttachNotImage},
+		{name: "unknown kind", caps: images, atts: []acp.Attachment{{Kind: "audio", Name: "a.wav"}}, wantErr: `unknown attachment kind "audio"`, why: acp.AttachUnknownKind},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s, ev, a := startCapsAgent(t, dir, tc.caps)
 			_, err := s.PromptWith(tc.text, tc.atts)
 			if tc.wantErr != "" {
 				var ae *acp.AttachError
-				if err == nil || !strings.Contains(err.Error(), tc.wantErr) || !errors.As(err, &ae) {
-					t.Fatalf("error %v, want an AttachError with %q", err, tc.wantErr)
+				if err == nil || !strings.Contains(err.Error(), tc.wantErr) || !errors.As(err, &ae) || ae.Reason != tc.why {
+					t.Fatalf("error %#v, want an AttachError (%s) with %q", err, tc.why, tc.wantErr)
 				}
 				if s.State() != acp.StateIdle || len(s.Snapshot().Entries) != 0 {
 					t.Fatalf("a refused prompt changed the session: %s, %d entries", s.State(), len(s.Snapshot().Entries))
@@ -203,7 +205,8 @@ func TestPromptAttachments(t *testing.T) {
 					t.Errorf("attachment %d: %+v, want sent %s", i, got, want)
 				}
 			}
-			assertFoldEqualsSnapshot(t, ev.list(), s.Snapshot())
+			snap := s.Snapshot()
+			assertFoldEqualsSnapshot(t, ev.upTo(t, snap.Seq), snap)
 		})
 	}
 }
@@ -240,11 +243,12 @@ func TestImageAttachmentInfo(t *testing.T) {
 // TestPromptCapabilitiesReachTheUI: the composer learns what the agent accepts from the controls.
 func TestPromptCapabilitiesReachTheUI(t *testing.T) {
 	s, ev, _ := startCapsAgent(t, t.TempDir(), map[string]any{"image": true})
-	pc := s.Snapshot().Controls.PromptCapabilities
+	snap := s.Snapshot()
+	pc := snap.Controls.PromptCapabilities
 	if pc == nil || !pc.Image || pc.EmbeddedContext {
 		t.Fatalf("prompt capabilities %+v", pc)
 	}
-	for _, e := range ev.list() {
+	for _, e := range ev.upTo(t, snap.Seq) {
 		if e.Kind == acp.EventInfo && e.Controls.PromptCapabilities != nil && e.Controls.PromptCapabilities.Image {
 			return
 		}

@@ -10,12 +10,13 @@ import (
 
 	"agentdesk/backend/acp"
 	"agentdesk/backend/acp/acptest"
+	"agentdesk/backend/acp/jsonrpc"
 )
 
 // loginAgent refuses session/new with -32000 until authenticate succeeds, like Gemini CLI and
 // the Codex adapter.
 type loginAgent struct {
-	conn          *acp.Conn
+	conn          *jsonrpc.Conn
 	authenticated atomic.Bool
 	calls         atomic.Int32
 	initParams    json.RawMessage
@@ -26,7 +27,7 @@ const loginMethods = `[{"id":"browser","name":"Log in with a browser"},
  {"id":"cli-login","name":"Log in in a terminal","type":"terminal","args":["auth","login"]}]`
 
 func (a *loginAgent) HandleNotification(string, json.RawMessage) {}
-func (a *loginAgent) HandleRequest(req *acp.Request) {
+func (a *loginAgent) HandleRequest(req *jsonrpc.Request) {
 	switch req.Method {
 	case acp.MethodInitialize:
 		a.initParams = req.Params
@@ -37,12 +38,12 @@ func (a *loginAgent) HandleRequest(req *acp.Request) {
 		req.Reply(struct{}{}, nil)
 	case acp.MethodSessionNew:
 		if !a.authenticated.Load() {
-			req.Reply(nil, &acp.RPCError{Code: acp.CodeAuthRequired, Message: "Authentication required"})
+			req.Reply(nil, &jsonrpc.Error{Code: acp.CodeAuthRequired, Message: "Authentication required"})
 			return
 		}
 		req.Reply(map[string]any{"sessionId": "a1"}, nil)
 	default:
-		req.Reply(nil, &acp.RPCError{Code: acp.CodeMethodNotFound, Message: req.Method})
+		req.Reply(nil, &jsonrpc.Error{Code: acp.CodeMethodNotFound, Message: req.Method})
 	}
 }
 
@@ -51,7 +52,7 @@ func startLogin(t *testing.T, method string) (*acp.Session, *loginAgent, error) 
 	a := &loginAgent{}
 	s := acp.NewSession(acp.Config{ID: "s1", AgentName: "Acme", Cwd: "/p", Emitter: newEvents(), Logf: t.Logf, AuthMethod: method,
 		Launch: func(context.Context) (acp.Transport, error) {
-			return acptest.ServeHandler(func(c *acp.Conn) acp.Handler { a.conn = c; return a }), nil
+			return acptest.ServeHandler(func(c *jsonrpc.Conn) jsonrpc.Handler { a.conn = c; return a }), nil
 		}})
 	t.Cleanup(func() { s.Close() })
 	return s, a, s.Start(context.Background())
@@ -71,6 +72,10 @@ func TestAuthRequiredListsTheMethods(t *testing.T) {
 	if s.State() != acp.StateFailed {
 		t.Fatalf("state %s, want failed", s.State())
 	}
+	var stateErr *acp.StateError
+	if _, err := s.Prompt("hello"); !errors.Is(err, acp.ErrEnded) || !errors.As(err, &stateErr) || stateErr.State != acp.StateFailed {
+		t.Fatalf("prompt on a failed session: %v, want ErrEnded in state failed", err)
+	}
 }
 
 func TestAuthMethodsAreUsed(t *testing.T) {
@@ -81,10 +86,10 @@ func TestAuthMethodsAreUsed(t *testing.T) {
 		}
 	}
 	_, a, err := startLogin(t, "cli-login")
-	if err == nil || !strings.Contains(err.Error(), "terminal login") || a.calls.Load() != 0 {
+	if !errors.Is(err, acp.ErrTerminalLogin) || !strings.Contains(err.Error(), "terminal login") || a.calls.Load() != 0 {
 		t.Fatalf("terminal method: %v (authenticate called %d times, want 0)", err, a.calls.Load())
 	}
-	if _, _, err := startLogin(t, "nope"); err == nil || !strings.Contains(err.Error(), "browser, api-key, cli-login") {
+	if _, _, err := startLogin(t, "nope"); !errors.Is(err, acp.ErrNotOffered) || !strings.Contains(err.Error(), "browser, api-key, cli-login") {
 		t.Fatalf("unknown method: %v", err)
 	}
 }

@@ -9,6 +9,7 @@ import (
 
 	"agentdesk/backend/acp"
 	"agentdesk/backend/acp/acptest"
+	"agentdesk/backend/acp/jsonrpc"
 )
 
 // batches is a BatchEmitter that records the size of every batch; its first batch waits until
@@ -20,6 +21,8 @@ type batches struct {
 	mu      sync.Mutex
 	sizes   []int
 }
+
+var _ acp.BatchEmitter = (*batches)(nil)
 
 func (b *batches) EmitBatch(evs []acp.Event) {
 	b.once.Do(func() { <-b.release })
@@ -41,8 +44,8 @@ func TestAStreamReachesABatchEmitterInOrderedSlicesOfAtMostMaxBatch(t *testing.T
 	s := acp.NewSession(acp.Config{ID: "s1", AgentName: "scripted", Cwd: "/p", Emitter: out, Logf: t.Logf,
 		// The agent's reply comes after its whole stream: by then the stream is queued behind
 		// the held first batch.
-		Journal: func(dir acp.Direction, _ string, line []byte) {
-			if dir == acp.In && bytes.Contains(line, []byte(`"stopReason"`)) {
+		Journal: func(dir jsonrpc.Direction, _ string, line []byte) {
+			if dir == jsonrpc.In && bytes.Contains(line, []byte(`"stopReason"`)) {
 				replied.Do(func() { close(out.release) })
 			}
 		},
@@ -61,9 +64,10 @@ func TestAStreamReachesABatchEmitterInOrderedSlicesOfAtMostMaxBatch(t *testing.T
 	}()
 	out.waitFor(t, "turn_end", kind(acp.EventTurnEnd))
 
-	all := out.list()
+	snap := s.Snapshot()
+	all := out.upTo(t, snap.Seq)
 	assertSeqContiguous(t, all)
-	assertFoldEqualsSnapshot(t, all, s.Snapshot())
+	assertFoldEqualsSnapshot(t, all, snap)
 	out.mu.Lock()
 	defer out.mu.Unlock()
 	largest, total := 0, 0

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"agentdesk/backend/acp"
+	"agentdesk/backend/acp/jsonrpc"
 )
 
 // fencedEmitter records events and notes any emitted while a Checkpoint's fn runs.
@@ -15,6 +16,8 @@ type fencedEmitter struct {
 	last      atomic.Uint64
 	intrusion atomic.Bool
 }
+
+var _ acp.Emitter = (*fencedEmitter)(nil)
 
 func (f *fencedEmitter) Emit(ev acp.Event) {
 	if f.inFn.Load() {
@@ -30,7 +33,7 @@ func TestCheckpointSplitsTheEventStream(t *testing.T) {
 	const n = 20_000
 	f := &fencedEmitter{events: newEvents()}
 	streaming := make(chan struct{})
-	s := startScripted(t, t.TempDir(), f, func(c *acp.Conn, req *acp.Request) {
+	s := startScripted(t, t.TempDir(), f, func(c *jsonrpc.Conn, req *jsonrpc.Request) {
 		for i := range n {
 			if i == 10 {
 				close(streaming)

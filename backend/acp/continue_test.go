@@ -3,21 +3,23 @@ package acp_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"testing"
 
 	"agentdesk/backend/acp"
 	"agentdesk/backend/acp/acptest"
+	"agentdesk/backend/acp/jsonrpc"
 )
 
 // reattachAgent advertises caps; session/load replays one old message before answering.
 type reattachAgent struct {
 	caps    string
 	methods chan string
-	conn    *acp.Conn
+	conn    *jsonrpc.Conn
 }
 
 func (a *reattachAgent) HandleNotification(string, json.RawMessage) {}
-func (a *reattachAgent) HandleRequest(req *acp.Request) {
+func (a *reattachAgent) HandleRequest(req *jsonrpc.Request) {
 	a.methods <- req.Method
 	switch req.Method {
 	case acp.MethodInitialize:
@@ -35,7 +37,7 @@ func (a *reattachAgent) HandleRequest(req *acp.Request) {
 			"update": json.RawMessage(`{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"fresh"}}`)})
 		req.Reply(acp.PromptResult{StopReason: acp.StopEndTurn}, nil)
 	default:
-		req.Reply(nil, &acp.RPCError{Code: acp.CodeMethodNotFound, Message: req.Method})
+		req.Reply(nil, &jsonrpc.Error{Code: acp.CodeMethodNotFound, Message: req.Method})
 	}
 }
 
@@ -52,14 +54,17 @@ func TestContinueAfterTheAgentIsGone(t *testing.T) {
 			ev := newEvents()
 			s := acp.NewSession(acp.Config{ID: "s1", AgentName: "re", Cwd: "/p", Emitter: ev, Logf: t.Logf,
 				Launch: func(context.Context) (acp.Transport, error) {
-					return acptest.ServeHandler(func(conn *acp.Conn) acp.Handler { return &reattachAgent{caps: c.caps, methods: methods, conn: conn} }), nil
+					return acptest.ServeHandler(func(conn *jsonrpc.Conn) jsonrpc.Handler {
+						return &reattachAgent{caps: c.caps, methods: methods, conn: conn}
+					}), nil
 				}})
 			defer s.Close()
 			if err := s.Start(context.Background()); err != nil {
 				t.Fatal(err)
 			}
-			if _, err := s.Continue(context.Background()); err == nil {
-				t.Fatal("a running session was continued")
+			var stateErr *acp.StateError
+			if _, err := s.Continue(context.Background()); !errors.Is(err, acp.ErrNotExited) || !errors.As(err, &stateErr) || stateErr.State != acp.StateIdle {
+				t.Fatalf("Continue on a running session: %v, want ErrNotExited in state idle", err)
 			}
 			if err := s.HardStop(); err != nil {
 				t.Fatal(err)

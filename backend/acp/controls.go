@@ -1,10 +1,7 @@
 package acp
 
 import (
-	"context"
 	"encoding/json"
-	"fmt"
-	"slices"
 )
 
 // Methods that change a session's mode, model or configuration.
@@ -76,58 +73,6 @@ type CommandInput struct {
 	Hint string `json:"hint,omitempty"`
 }
 
-// applyMetaLocked keeps what a metadata update says and announces the new session info.
-func (s *Session) applyMetaLocked(u Update) {
-	switch u.Kind {
-	case UpdateAvailableCommands:
-		var p struct {
-			Commands []SlashCommand `json:"availableCommands"`
-		}
-		if json.Unmarshal(u.Raw, &p) == nil {
-			s.controls.Commands = p.Commands
-		}
-	case UpdateCurrentMode:
-		var p struct {
-			Current string `json:"currentModeId"`
-			Legacy  string `json:"modeId"` // one docs example uses this name
-		}
-		if json.Unmarshal(u.Raw, &p) == nil {
-			if p.Current == "" {
-				p.Current = p.Legacy
-			}
-			s.controls.Modes = changed(s.controls.Modes, func(m *Modes) { m.CurrentModeID = p.Current })
-		}
-	case UpdateConfigOptions:
-		var p struct {
-			Options []ConfigOption `json:"configOptions"`
-		}
-		if json.Unmarshal(u.Raw, &p) == nil {
-			s.controls.ConfigOptions = p.Options // always the complete list
-		}
-	case UpdateSessionInfo:
-		var p struct {
-			Title json.RawMessage `json:"title"`
-		}
-		if json.Unmarshal(u.Raw, &p) == nil && len(p.Title) > 0 { // absent: leave the title alone
-			var title *string
-			_ = json.Unmarshal(p.Title, &title) // null clears it
-			s.title = ""
-			if title != nil {
-				s.title = *title
-			}
-		}
-	}
-	s.pushInfoLocked()
-}
-
-// pushInfoLocked announces the title and controls. The event shares Modes and Models with
-// s.controls, so those are never written in place (see changed): the pump serialises events
-// without s.mu.
-func (s *Session) pushInfoLocked() {
-	c := s.controls
-	s.pushEvent(Event{Kind: EventInfo, Title: s.title, Controls: &c})
-}
-
 // changed returns a changed copy of *p (nil when p is nil). Modes and Models are replaced this
 // way, never written in place: events and snapshots already handed out share the old value.
 func changed[T any](p *T, change func(*T)) *T {
@@ -137,95 +82,4 @@ func changed[T any](p *T, change func(*T)) *T {
 	c := *p
 	change(&c)
 	return &c
-}
-
-// SetMode switches the legacy mode. It waits for the agent's answer.
-func (s *Session) SetMode(ctx context.Context, modeID string) error {
-	s.mu.Lock()
-	modes := s.controls.Modes
-	s.mu.Unlock()
-	if modes == nil {
-		return fmt.Errorf("%s offers no modes", s.cfg.AgentName)
-	}
-	if !slices.ContainsFunc(modes.AvailableModes, func(m Mode) bool { return m.ID == modeID }) {
-		return fmt.Errorf("%s has no mode %q", s.cfg.AgentName, modeID)
-	}
-	if err := s.callSession(ctx, MethodSetMode, map[string]any{"modeId": modeID}, nil); err != nil {
-		return err
-	}
-	s.mu.Lock()
-	s.controls.Modes = changed(s.controls.Modes, func(m *Modes) { m.CurrentModeID = modeID })
-	s.pushInfoLocked()
-	s.mu.Unlock()
-	return nil
-}
-
-// SetModel switches the legacy model (session/set_model) to one the agent offers; it waits for
-// the agent's answer.
-func (s *Session) SetModel(ctx context.Context, modelID string) error {
-	s.mu.Lock()
-	models := s.controls.Models
-	s.mu.Unlock()
-	if models == nil {
-		return fmt.Errorf("%s offers no model choice", s.cfg.AgentName)
-	}
-	if !slices.ContainsFunc(models.AvailableModels, func(m Model) bool { return m.ModelID == modelID }) {
-		return fmt.Errorf("%s has no model %q", s.cfg.AgentName, modelID)
-	}
-	if err := s.callSession(ctx, MethodSetModel, map[string]any{"modelId": modelID}, nil); err != nil {
-		return err
-	}
-	s.mu.Lock()
-	s.controls.Models = changed(s.controls.Models, func(m *Models) { m.CurrentModelID = modelID })
-	s.pushInfoLocked()
-	s.mu.Unlock()
-	return nil
-}
-
-// SetConfigOption sets one config option to value (a JSON string or boolean); the agent answers
-// with the complete new list, which replaces ours.
-func (s *Session) SetConfigOption(ctx context.Context, configID string, value json.RawMessage) error {
-	s.mu.Lock()
-	var opt *ConfigOption
-	for i := range s.controls.ConfigOptions {
-		if s.controls.ConfigOptions[i].ID == configID {
-			opt = &s.controls.ConfigOptions[i]
-		}
-	}
-	s.mu.Unlock()
-	if opt == nil {
-		return fmt.Errorf("%s has no setting %q", s.cfg.AgentName, configID)
-	}
-	params := map[string]any{"configId": configID, "value": value}
-	if opt.Type == "boolean" {
-		params["type"] = "boolean"
-	}
-	var res struct {
-		Options []ConfigOption `json:"configOptions"`
-	}
-	if err := s.callSession(ctx, MethodSetConfigOption, params, &res); err != nil {
-		return err
-	}
-	s.mu.Lock()
-	if res.Options != nil {
-		s.controls.ConfigOptions = res.Options
-	}
-	s.pushInfoLocked()
-	s.mu.Unlock()
-	return nil
-}
-
-// callSession sends a session-scoped request (sessionId added to params) and explains failures.
-func (s *Session) callSession(ctx context.Context, method string, params map[string]any, result any) error {
-	s.mu.Lock()
-	conn, id := s.conn, s.agentSessionID
-	s.mu.Unlock()
-	if conn == nil || id == "" {
-		return fmt.Errorf("%s: the session has not started", s.cfg.AgentName)
-	}
-	params["sessionId"] = id
-	if err := conn.Call(ctx, method, params, result); err != nil {
-		return fmt.Errorf("%s %s: %w", s.cfg.AgentName, method, s.explain(err))
-	}
-	return nil
 }

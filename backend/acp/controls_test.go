@@ -3,21 +3,23 @@ package acp_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"testing"
 
 	"agentdesk/backend/acp"
 	"agentdesk/backend/acp/acptest"
+	"agentdesk/backend/acp/jsonrpc"
 )
 
 // controlsAgent offers modes, models and config options like the Claude adapter, and announces
 // commands, a mode change and a title between turns.
 type controlsAgent struct {
-	conn  *acp.Conn
+	conn  *jsonrpc.Conn
 	calls chan string
 }
 
 func (a *controlsAgent) HandleNotification(string, json.RawMessage) {}
-func (a *controlsAgent) HandleRequest(req *acp.Request) {
+func (a *controlsAgent) HandleRequest(req *jsonrpc.Request) {
 	switch req.Method {
 	case acp.MethodInitialize:
 		req.Reply(map[string]any{"protocolVersion": 1, "agentCapabilities": map[string]any{}}, nil)
@@ -34,7 +36,7 @@ func (a *controlsAgent) HandleRequest(req *acp.Request) {
 		a.calls <- req.Method + " " + string(req.Params)
 		req.Reply(json.RawMessage(`{"configOptions":[{"id":"think","name":"Think harder","type":"boolean","currentValue":true}]}`), nil)
 	default:
-		req.Reply(nil, &acp.RPCError{Code: acp.CodeMethodNotFound, Message: req.Method})
+		req.Reply(nil, &jsonrpc.Error{Code: acp.CodeMethodNotFound, Message: req.Method})
 	}
 }
 
@@ -43,7 +45,7 @@ func TestControlsFromTheAgent(t *testing.T) {
 	ev := newEvents()
 	s := acp.NewSession(acp.Config{ID: "s1", AgentName: "ctl", Cwd: "/p", Emitter: ev, Logf: t.Logf,
 		Launch: func(context.Context) (acp.Transport, error) {
-			return acptest.ServeHandler(func(c *acp.Conn) acp.Handler { a.conn = c; return a }), nil
+			return acptest.ServeHandler(func(c *jsonrpc.Conn) jsonrpc.Handler { a.conn = c; return a }), nil
 		}})
 	defer s.Close()
 	if err := s.Start(context.Background()); err != nil {
@@ -54,7 +56,7 @@ func TestControlsFromTheAgent(t *testing.T) {
 		t.Fatalf("controls after session/new: %+v", c)
 	}
 	ctx := context.Background()
-	if err := s.SetMode(ctx, "nope"); err == nil {
+	if err := s.SetMode(ctx, "nope"); !errors.Is(err, acp.ErrNotOffered) {
 		t.Fatal("a mode the agent does not offer was accepted")
 	}
 	if err := s.SetMode(ctx, "plan"); err != nil {
@@ -66,7 +68,7 @@ func TestControlsFromTheAgent(t *testing.T) {
 	planInfo := ev.waitFor(t, "info after set_mode", func(e acp.Event) bool {
 		return e.Kind == acp.EventInfo && e.Controls.Modes.CurrentModeID == "plan"
 	})
-	if err := s.SetModel(ctx, "gpt-nope"); err == nil {
+	if err := s.SetModel(ctx, "gpt-nope"); !errors.Is(err, acp.ErrNotOffered) {
 		t.Fatal("a model the agent does not offer was accepted")
 	}
 	if err := s.SetModel(ctx, "m2"); err != nil {

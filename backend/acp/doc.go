@@ -1,16 +1,39 @@
 // Package acp is agentdesk's client side of the Agent Client Protocol (ACP v1): JSON-RPC 2.0 as
 // newline-delimited JSON over an agent's stdin and stdout.
 //
+// It is built in three layers, each depending only on the one below:
+//
+//   - The connection (package jsonrpc): framing, the single inbound loop in wire order, calls
+//     and their answers, raw lines for the journal. It knows no session. Its Handler interface
+//     is the one seam to what serves the agent: here connHandler (session_inbound.go), which
+//     routes each message to the session, the terminals or the file workers.
+//   - The session (Session, the files session_*.go): one agent process at a time, its
+//     handshake and login, turns, permissions, controls, terminals and files, and the stop
+//     ladder. Its state machine and the invariants of its flags are in session_state.go. The
+//     agent, the process (Transport) and the time source (AfterFunc) are injected.
+//   - What the session shows: the Transcript (entries upserted by id, chunks appended) and
+//     the Event stream, THE contract with the UI and the store: numbered by Seq, delivered in
+//     order through the pump, an unbounded coalescing queue (event.go, pump.go). A Snapshot is
+//     exactly the fold of events 1..Seq.
+//
 // Guarantees, for every agent whatever it sends:
-//   - Wire order: notifications, agent requests and responses to our calls are handled by one
-//     inbound loop in the order they were read, so a permission request is never seen before the
-//     tool call that preceded it, and a response is delivered only after every message read
-//     before it has been handled.
+//   - Wire order: notifications, agent requests and responses to our calls are handled in the
+//     order they were read, so a permission request is never seen before the tool call that
+//     preceded it, and a response is delivered only after every message read before it has been
+//     handled.
 //   - Nothing is cut short: lines have no practical length cap (only absurd lines over
-//     MaxLineBytes end the connection, loudly); lines that are not JSON are logged and skipped.
-//   - Raw is kept: every message in and out is handed to a Tap as the exact bytes on the wire.
+//     jsonrpc.MaxLineBytes end the connection, loudly); lines that are not JSON are logged and
+//     skipped.
+//   - Raw is kept: every message in and out is handed to Config.Journal as the exact bytes on
+//     the wire.
 //   - The inbound loop never waits on the UI, the database or a person: session events go
-//     through an unbounded, coalescing queue, and permission requests are parked until answered.
+//     through the pump, which never blocks, and permission requests are parked until answered.
+//     Neither Snapshot nor anything else calls the Emitter with the session locked; a slow or
+//     stuck Emitter delays only the events behind it. Checkpoint waits for the Emitter, but
+//     without holding the session.
+//   - Events are gap-free and never doubled: Seq goes up by one per event; a consumer that
+//     replaces its state with a Snapshot and applies only the events after its Seq misses
+//     nothing and repeats nothing, wherever in the stream it took it.
 //   - Every permission request is answered exactly once; Stop sends session/cancel and answers
 //     open requests "cancelled"; a turn is never cancelled by cancelling a Go context.
 //   - Terminals the agent creates (terminal/*) run each in its own process group, keep the tail of
@@ -34,6 +57,10 @@
 //     once that agentdesk is busy; at most 64 terminals run and 1024 terminal/wait_for_exit wait.
 //     Every request is answered: Stop leaves them to finish; Close answers those still waiting
 //     "the session is closing" before it stops the agent, and returns once those running are done.
+//
+// Errors: a refusal is a sentinel or a typed error (errors.go, AttachError, AuthRequiredError),
+// so the window and the command line word it for their own user; a failure of the agent wraps
+// its cause (jsonrpc.ErrConnClosed, a *jsonrpc.Error) with context once.
 //
 // This package imports neither Wails nor SQLite. The app and the CLI consume its Event stream.
 package acp

@@ -7,16 +7,17 @@ import (
 
 	"agentdesk/backend/acp"
 	"agentdesk/backend/acp/acptest"
+	"agentdesk/backend/acp/jsonrpc"
 )
 
 // earlyAgent announces its commands and an unknown update kind before it answers session/new,
 // as opencode and Gemini CLI do, then answers each prompt with a chunk and end_turn.
 type earlyAgent struct {
-	conn *acp.Conn
+	conn *jsonrpc.Conn
 }
 
 func (a *earlyAgent) HandleNotification(string, json.RawMessage) {}
-func (a *earlyAgent) HandleRequest(req *acp.Request) {
+func (a *earlyAgent) HandleRequest(req *jsonrpc.Request) {
 	switch req.Method {
 	case acp.MethodInitialize:
 		req.Reply(map[string]any{"protocolVersion": 1, "agentCapabilities": map[string]any{}}, nil)
@@ -30,7 +31,7 @@ func (a *earlyAgent) HandleRequest(req *acp.Request) {
 		}
 		req.Reply(map[string]any{"sessionId": "early-1"}, nil)
 	default:
-		req.Reply(nil, &acp.RPCError{Code: acp.CodeMethodNotFound, Message: req.Method})
+		req.Reply(nil, &jsonrpc.Error{Code: acp.CodeMethodNotFound, Message: req.Method})
 	}
 }
 
@@ -38,7 +39,7 @@ func TestUpdatesBeforeSessionNewAreKept(t *testing.T) {
 	ev := newEvents()
 	s := acp.NewSession(acp.Config{ID: "s1", AgentName: "early", Cwd: "/p", Emitter: ev, Logf: t.Logf,
 		Launch: func(context.Context) (acp.Transport, error) {
-			return acptest.ServeHandler(func(c *acp.Conn) acp.Handler { return &earlyAgent{conn: c} }), nil
+			return acptest.ServeHandler(func(c *jsonrpc.Conn) jsonrpc.Handler { return &earlyAgent{conn: c} }), nil
 		}})
 	defer s.Close()
 	if err := s.Start(context.Background()); err != nil {

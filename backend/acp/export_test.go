@@ -4,6 +4,18 @@ package acp
 // request before serving it, so a test can hold workers busy.
 func SetServeHook(cfg *Config, hook func(method string)) { cfg.serveHook = hook }
 
+// Every session of the tests checks its state machine's invariants each time it releases its
+// lock (session_state.go); TestMain fails a run in which one broke (InvariantBreaks).
+func init() { checkInvariants.Store(true) }
+
+// InvariantBreaks is how many invariant checks failed in this process, and what the first found.
+func InvariantBreaks() (uint64, string) {
+	if first := firstBreak.Load(); first != nil {
+		return invariantBreaks.Load(), *first
+	}
+	return 0, ""
+}
+
 // WithoutOpenat2 makes every fs/* open walk name by name, as where the kernel has no openat2,
 // until the test ends.
 func WithoutOpenat2(t interface{ Cleanup(func()) }) {

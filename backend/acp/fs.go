@@ -10,6 +10,8 @@ import (
 	"sync"
 
 	"golang.org/x/sys/unix"
+
+	"agentdesk/backend/acp/jsonrpc"
 )
 
 // fs/* methods served to agents (advertised in initialize).
@@ -90,13 +92,13 @@ func under(base, abs string) (string, bool) {
 	return strings.CutPrefix(abs, strings.TrimSuffix(base, string(filepath.Separator))+string(filepath.Separator))
 }
 
-// relative returns the agent's absolute path p relative to the folder, or an *RPCError when p is
+// relative returns the agent's absolute path p relative to the folder, or an *jsonrpc.Error when p is
 // not absolute or not inside. A path through another name of the folder (a link to it) is judged
 // by where it lands; that lookup only picks the name inside the folder: the open that follows is
 // confined beneath the folder whatever changes meanwhile.
 func (f *Folder) relative(p string) (string, error) {
 	if !filepath.IsAbs(p) {
-		return "", &RPCError{Code: CodeInvalidParams, Message: fmt.Sprintf("path %q is not absolute: ACP paths must be absolute", p)}
+		return "", &jsonrpc.Error{Code: CodeInvalidParams, Message: fmt.Sprintf("path %q is not absolute: ACP paths must be absolute", p)}
 	}
 	p = filepath.Clean(p)
 	if rel, ok := f.inside(p); ok {
@@ -108,16 +110,16 @@ func (f *Folder) relative(p string) (string, error) {
 	return "", f.outside(p)
 }
 
-func (f *Folder) outside(p string) *RPCError {
-	return &RPCError{Code: CodeInvalidParams,
+func (f *Folder) outside(p string) *jsonrpc.Error {
+	return &jsonrpc.Error{Code: CodeInvalidParams,
 		Message: fmt.Sprintf("path %q is outside the session folder %q: agentdesk lets agents read and write only inside it", p, f.root)}
 }
 
-// resolve returns the real path of p if it lies inside the folder, else an *RPCError saying so.
+// resolve returns the real path of p if it lies inside the folder, else an *jsonrpc.Error saying so.
 // It looks names up, so it suits listings and the user's attachments, not an agent's opens.
 func (f *Folder) resolve(p string) (string, error) {
 	if !filepath.IsAbs(p) {
-		return "", &RPCError{Code: CodeInvalidParams, Message: fmt.Sprintf("path %q is not absolute: ACP paths must be absolute", p)}
+		return "", &jsonrpc.Error{Code: CodeInvalidParams, Message: fmt.Sprintf("path %q is not absolute: ACP paths must be absolute", p)}
 	}
 	real := realPath(filepath.Clean(p))
 	if _, ok := under(f.root, real); !ok {
@@ -149,7 +151,7 @@ func realPath(p string) string {
 func (f *Folder) ReadTextFile(params json.RawMessage) (any, error) {
 	var p ReadTextFileParams
 	if err := json.Unmarshal(params, &p); err != nil {
-		return nil, &RPCError{Code: CodeInvalidParams, Message: "invalid fs/read_text_file params: " + err.Error()}
+		return nil, &jsonrpc.Error{Code: CodeInvalidParams, Message: "invalid fs/read_text_file params: " + err.Error()}
 	}
 	rel, err := f.relative(p.Path)
 	if err != nil {
@@ -198,7 +200,7 @@ func lineRange(data []byte, line, limit *int) []byte {
 func (f *Folder) WriteTextFile(params json.RawMessage) (any, error) {
 	var p WriteTextFileParams
 	if err := json.Unmarshal(params, &p); err != nil {
-		return nil, &RPCError{Code: CodeInvalidParams, Message: "invalid fs/write_text_file params: " + err.Error()}
+		return nil, &jsonrpc.Error{Code: CodeInvalidParams, Message: "invalid fs/write_text_file params: " + err.Error()}
 	}
 	rel, err := f.relative(p.Path)
 	if err != nil {

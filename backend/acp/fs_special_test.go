@@ -13,6 +13,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"agentdesk/backend/acp"
+	"agentdesk/backend/acp/jsonrpc"
 )
 
 // hangGuard is how long a test waits for what must happen at once; only a hung test reaches it.
@@ -85,9 +86,9 @@ func TestThousandsOfFIFOReadsAreAllAnswered(t *testing.T) {
 	}
 	type tally struct{ refused, busy, other int }
 	got := make(chan tally, 1)
-	s := startScripted(t, dir, newEvents(), func(c *acp.Conn, req *acp.Request) {
+	s := startScripted(t, dir, newEvents(), func(c *jsonrpc.Conn, req *jsonrpc.Request) {
 		defer req.Reply(acp.PromptResult{StopReason: acp.StopEndTurn}, nil)
-		pending := make([]*acp.Pending, 0, reads)
+		pending := make([]*jsonrpc.Pending, 0, reads)
 		for range reads {
 			p, err := c.Start(acp.MethodReadTextFile, acp.ReadTextFileParams{SessionID: "p1", Path: fifo})
 			if err != nil {

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"agentdesk/backend/acp"
+	"agentdesk/backend/acp/jsonrpc"
 )
 
 func params(t *testing.T, v any) json.RawMessage {
@@ -22,7 +23,7 @@ func params(t *testing.T, v any) json.RawMessage {
 }
 
 func rpcCode(err error) int {
-	var e *acp.RPCError
+	var e *jsonrpc.Error
 	if errors.As(err, &e) {
 		return e.Code
 	}

@@ -10,6 +10,8 @@ import (
 	"path"
 
 	"golang.org/x/sys/unix"
+
+	"agentdesk/backend/acp/jsonrpc"
 )
 
 // readFlags open a file to read without blocking: a FIFO with no writer would block a plain open
@@ -18,6 +20,8 @@ const readFlags = unix.O_RDONLY | unix.O_NONBLOCK | unix.O_NOCTTY | unix.O_CLOEX
 
 // notRegularError is a file that is not a regular file; mode is its st_mode.
 type notRegularError struct{ mode uint32 }
+
+var _ error = notRegularError{}
 
 func (e notRegularError) Error() string { return fileKind(e.mode) + ", not a regular file" }
 
@@ -161,9 +165,9 @@ func (f *Folder) pathError(op, p, rel string, err error) error {
 	case errors.As(err, &nr):
 		return notRegular(op, p, nr.mode)
 	case errors.Is(err, errTooLarge):
-		return &RPCError{Code: CodeInvalidParams, Message: fmt.Sprintf("%s is larger than 64 MiB: agentdesk reads files of at most 64 MiB", p)}
+		return &jsonrpc.Error{Code: CodeInvalidParams, Message: fmt.Sprintf("%s is larger than 64 MiB: agentdesk reads files of at most 64 MiB", p)}
 	case op == "read" && err == unix.ENOENT:
-		return &RPCError{Code: CodeResourceNotFound, Message: "Resource not found: " + p}
+		return &jsonrpc.Error{Code: CodeResourceNotFound, Message: "Resource not found: " + p}
 	case err == unix.ENXIO: // open says so of a socket (and of a device without a driver)
 		if mode, serr := f.lstatBeneath(rel); serr == nil && mode&unix.S_IFMT != unix.S_IFREG {
 			return notRegular(op, p, mode)
@@ -172,8 +176,8 @@ func (f *Folder) pathError(op, p, rel string, err error) error {
 	return fmt.Errorf("%s %s: %w", op, p, err)
 }
 
-func notRegular(op, p string, mode uint32) *RPCError {
-	return &RPCError{Code: CodeInvalidParams,
+func notRegular(op, p string, mode uint32) *jsonrpc.Error {
+	return &jsonrpc.Error{Code: CodeInvalidParams,
 		Message: fmt.Sprintf("cannot %s %s: it is %s, not a regular file; agentdesk reads and writes only regular files", op, p, fileKind(mode))}
 }
 

@@ -18,9 +18,15 @@ var goldenEvents = filepath.Join("..", "..", "testdata", "events")
 
 // fold applies events to entries the way the UI does (upsert by id, chunks append): the Go twin
 // of frontend/src/state/transcript.ts, used only to check the contract.
-func fold(evs []acp.Event) []acp.Entry {
-	var out []acp.Entry
+func fold(evs []acp.Event) []acp.Entry { return foldOnto(nil, evs) }
+
+// foldOnto applies events to a copy of entries (a snapshot's), as fold does.
+func foldOnto(entries []acp.Entry, evs []acp.Event) []acp.Entry {
+	out := append([]acp.Entry(nil), entries...)
 	index := map[string]int{}
+	for i, e := range out {
+		index[e.ID] = i
+	}
 	for _, ev := range evs {
 		switch ev.Kind {
 		case acp.EventEntry:

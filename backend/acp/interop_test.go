@@ -29,6 +29,7 @@ import (
 	"time"
 
 	"agentdesk/backend/acp"
+	"agentdesk/backend/acp/jsonrpc"
 )
 
 // buildSDKAgent builds the SDK's example agent, from the module cache at the version go.mod
@@ -55,8 +56,8 @@ type interopJournal struct {
 	lines [][]byte
 }
 
-func (j *interopJournal) record(dir acp.Direction, method string, line []byte) {
-	if dir != acp.In {
+func (j *interopJournal) record(dir jsonrpc.Direction, method string, line []byte) {
+	if dir != jsonrpc.In {
 		return
 	}
 	j.mu.Lock()
@@ -216,7 +217,7 @@ func TestInteropSDKAgentTurnWithPermission(t *testing.T) {
 	if got := j.stopReasons(); len(got) != 1 || got[0] != acp.StopEndTurn {
 		t.Fatalf("the agent answered the prompt with %v, want [end_turn]", got)
 	}
-	evs := ev.list()
+	evs := ev.upTo(t, snap.Seq)
 	assertSeqContiguous(t, evs)
 	assertFoldEqualsSnapshot(t, evs, snap)
 	// Wire order: the permission event comes after the tool_call that announced call_2.
@@ -264,7 +265,7 @@ func TestInteropSDKAgentCancelled(t *testing.T) {
 				t.Fatalf("tool card %+v is still open after a cancelled turn", e)
 			}
 		}
-		evs := ev.list()
+		evs := ev.upTo(t, snap.Seq)
 		assertSeqContiguous(t, evs)
 		assertFoldEqualsSnapshot(t, evs, snap)
 	})
@@ -306,7 +307,7 @@ func TestInteropSDKAgentCancelled(t *testing.T) {
 		if len(snap.Turns) != 1 || snap.Turns[0].StopReason != acp.StopCancelled {
 			t.Fatalf("turns %+v", snap.Turns)
 		}
-		evs := ev.list()
+		evs := ev.upTo(t, snap.Seq)
 		assertSeqContiguous(t, evs)
 		assertFoldEqualsSnapshot(t, evs, snap)
 	})
@@ -362,7 +363,7 @@ func TestInteropSDKAgentTwoTurns(t *testing.T) {
 	if len(snap.Turns) != 2 || snap.Turns[0] != want[0] || snap.Turns[1] != want[1] {
 		t.Fatalf("turns %+v, want %+v", snap.Turns, want)
 	}
-	evs := ev.list()
+	evs := ev.upTo(t, snap.Seq)
 	assertSeqContiguous(t, evs)
 	assertFoldEqualsSnapshot(t, evs, snap)
 }

@@ -1,18 +1,5 @@
 package acp
 
-import (
-	"encoding/json"
-	"fmt"
-	"strings"
-)
-
-// pendingPermission is a parked session/request_permission: the request waits here until the
-// user, Stop, a policy or the agent's exit answers it — exactly once (Request.Reply enforces it).
-type pendingPermission struct {
-	req     *Request
-	summary PermissionSummary
-}
-
 // PermissionSummary is an open permission request as the UI shows it.
 type PermissionSummary struct {
 	RequestID  string          `json:"requestId"`
@@ -21,97 +8,12 @@ type PermissionSummary struct {
 	Options    []OptionSummary `json:"options"`
 }
 
-// handlePermission runs on the inbound loop: it upserts the tool call the request names (it may
-// never have been announced), parks the request and tells the UI. It never blocks.
-func (s *Session) handlePermission(req *Request) {
-	var p RequestPermissionParams
-	if err := json.Unmarshal(req.Params, &p); err != nil {
-		req.Reply(nil, &RPCError{Code: CodeInvalidParams, Message: "invalid session/request_permission params: " + err.Error()})
-		return
-	}
-	if len(p.Options) == 0 {
-		req.Reply(nil, &RPCError{Code: CodeInvalidParams, Message: "session/request_permission has no options"})
-		return
-	}
-	s.mu.Lock()
-	change := s.tr.UpsertTool(p.ToolCall, false)
-	s.pushChange(change)
-	sum := PermissionSummary{
-		RequestID:  strings.TrimSpace(string(req.ID)),
-		ToolCallID: change.Entry.ID,
-		Title:      change.Entry.Title,
-	}
-	for _, o := range p.Options {
-		sum.Options = append(sum.Options, OptionSummary{ID: o.OptionID, Name: o.Name, Kind: o.Kind})
-	}
-	if s.state == StateCancelling || s.state == StateExited || s.state == StateFailed {
-		// Stop already ran: this request is cancelled like the others were.
-		s.mu.Unlock()
-		req.Reply(RequestPermissionResult{Outcome: PermissionOutcome{Outcome: "cancelled"}}, nil)
-		return
-	}
-	s.perms[sum.RequestID] = &pendingPermission{req: req, summary: sum}
-	s.pushEvent(Event{Kind: EventPermission, RequestID: sum.RequestID, ToolCallID: sum.ToolCallID,
-		Title: sum.Title, Options: sum.Options})
-	s.mu.Unlock()
-}
-
 // Who decided a permission request (Event.DecidedBy).
 const (
 	DecidedByUser   = "user"   // a person picked the option
 	DecidedByRule   = "rule"   // an automatic policy did (the CLI's --permissions allow|reject)
 	DecidedByCancel = "cancel" // Stop, the end of the turn, or the agent's $/cancel_request
 )
-
-// AnswerPermission answers an open permission request with one of the options it offered, as
-// the user's decision. See Decide.
-func (s *Session) AnswerPermission(requestID, optionID string) error {
-	return s.Decide(requestID, optionID, DecidedByUser)
-}
-
-// Decide answers an open permission request with one of the options it offered, recording who
-// decided (DecidedBy*). Called from any goroutine; it does not wait for the agent. It fails
-// when the request is not open (already answered, cancelled) or the option was not offered.
-func (s *Session) Decide(requestID, optionID, decidedBy string) error {
-	s.mu.Lock()
-	p, ok := s.perms[requestID]
-	if !ok {
-		s.mu.Unlock()
-		return fmt.Errorf("permission request %s is not open (already answered or cancelled)", requestID)
-	}
-	valid := false
-	for _, o := range p.summary.Options {
-		valid = valid || o.ID == optionID
-	}
-	if !valid {
-		s.mu.Unlock()
-		return fmt.Errorf("permission request %s has no option %q", requestID, optionID)
-	}
-	delete(s.perms, requestID)
-	s.pushEvent(Event{Kind: EventPermissionDone, RequestID: requestID, Outcome: "selected", OptionID: optionID, DecidedBy: decidedBy})
-	s.mu.Unlock()
-	// Reply outside the lock: a write may wait on a full stdin pipe.
-	p.req.Reply(RequestPermissionResult{Outcome: PermissionOutcome{Outcome: "selected", OptionID: optionID}}, nil)
-	return nil
-}
-
-// takePermissionsLocked removes every open request and announces each as cancelled; the caller
-// replies to the returned requests after unlocking.
-func (s *Session) takePermissionsLocked() []*Request {
-	var reqs []*Request
-	for id, p := range s.perms {
-		reqs = append(reqs, p.req)
-		delete(s.perms, id)
-		s.pushEvent(Event{Kind: EventPermissionDone, RequestID: id, Outcome: "cancelled", DecidedBy: DecidedByCancel})
-	}
-	return reqs
-}
-
-func replyCancelled(reqs []*Request) {
-	for _, r := range reqs {
-		r.Reply(RequestPermissionResult{Outcome: PermissionOutcome{Outcome: "cancelled"}}, nil)
-	}
-}
 
 // PolicyOption picks the option an automatic policy answers with: "allow" picks allow_once and
 // "reject" picks reject_once — never an *_always option implicitly (agents often list

@@ -28,6 +28,13 @@ type Transport interface {
 	Close(grace time.Duration) error
 }
 
+// EnvTransport is a Transport that knows the environment it started the agent with: the
+// session gives it to the agent's terminals when Config.Env is nil (see Session.terminalEnv).
+type EnvTransport interface {
+	Transport
+	Env() []string
+}
+
 // Command says how to start an agent. The process is started directly (no shell), in its own
 // process group, with Dir as its working folder and Env as its whole environment.
 type Command struct {
@@ -40,7 +47,7 @@ type Command struct {
 // String renders the command line for messages.
 func (c Command) String() string { return strings.Join(append([]string{c.Path}, c.Args...), " ") }
 
-// Process is an agent child process. It implements Transport.
+// Process is an agent child process. It implements Transport and EnvTransport.
 type Process struct {
 	cmd    *exec.Cmd
 	stdin  io.WriteCloser
@@ -53,6 +60,11 @@ type Process struct {
 
 	closeOnce sync.Once
 }
+
+var (
+	_ Transport    = (*Process)(nil)
+	_ EnvTransport = (*Process)(nil)
+)
 
 // Start spawns cmd. It fails when the command cannot be found or started, or Dir is not an
 // existing folder; the error names the command.

@@ -3,6 +3,7 @@ package acp_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -16,6 +17,7 @@ import (
 
 	"agentdesk/backend/acp"
 	"agentdesk/backend/acp/demoagent"
+	"agentdesk/backend/acp/jsonrpc"
 )
 
 // TestMain lets this test binary act as an agent process: ACPTEST_AGENT picks which.
@@ -31,13 +33,13 @@ func TestMain(m *testing.M) {
 		os.Exit(0)
 	case "crash":
 		// Starts fine, then dies mid-turn with a message on stderr.
-		serveScripted(func(req *acp.Request) {
+		serveScripted(func(req *jsonrpc.Request) {
 			fmt.Fprintln(os.Stderr, "\x1b[31mfatal: model backend unreachable\x1b[0m")
 			os.Exit(3)
 		})
 	case "mute":
 		// Takes the prompt, closes its stdout and runs on (until a signal ends it).
-		serveScripted(func(req *acp.Request) {
+		serveScripted(func(req *jsonrpc.Request) {
 			os.Stdout.Close()
 			time.Sleep(time.Hour)
 		})
@@ -47,7 +49,7 @@ func TestMain(m *testing.M) {
 		child := exec.Command("sleep", "300")
 		_ = child.Start()
 		fmt.Fprintf(os.Stderr, "child %d\n", child.Process.Pid)
-		serveScripted(func(req *acp.Request) {})
+		serveScripted(func(req *jsonrpc.Request) {})
 	case "family":
 		familyAgent()
 	case "app":
@@ -55,7 +57,8 @@ func TestMain(m *testing.M) {
 	}
 }
 
-// noLateEvents fails a passing run in which a session produced an event after it was closed.
+// noLateEvents fails a passing run in which a session produced an event after it was closed,
+// or broke an invariant of its state machine.
 type noLateEvents struct{ m *testing.M }
 
 func (n noLateEvents) Run() int {
@@ -64,21 +67,25 @@ func (n noLateEvents) Run() int {
 		fmt.Fprintf(os.Stderr, "FAIL: %d events were pushed after their session was closed (see the log)\n", late)
 		return 1
 	}
+	if broken, first := acp.InvariantBreaks(); broken > 0 && code == 0 {
+		fmt.Fprintf(os.Stderr, "FAIL: %d checks found an invariant of a session broken; the first: %s\n", broken, first)
+		return 1
+	}
 	return code
 }
 
 // serveScripted is a minimal agent: initialize and session/new succeed; prompt calls onPrompt.
-func serveScripted(onPrompt func(*acp.Request)) {
+func serveScripted(onPrompt func(*jsonrpc.Request)) {
 	h := &scripted{onPrompt: onPrompt}
-	c := acp.NewConn(os.Stdin, os.Stdout, h, acp.WithLogf(func(string, ...any) {}))
+	c := jsonrpc.NewConn(os.Stdin, os.Stdout, h, jsonrpc.WithLogf(func(string, ...any) {}))
 	<-c.Done()
 	os.Exit(0)
 }
 
-type scripted struct{ onPrompt func(*acp.Request) }
+type scripted struct{ onPrompt func(*jsonrpc.Request) }
 
 func (s *scripted) HandleNotification(string, json.RawMessage) {}
-func (s *scripted) HandleRequest(req *acp.Request) {
+func (s *scripted) HandleRequest(req *jsonrpc.Request) {
 	switch req.Method {
 	case acp.MethodInitialize:
 		req.Reply(map[string]any{"protocolVersion": 1, "agentCapabilities": map[string]any{}}, nil)
@@ -87,7 +94,7 @@ func (s *scripted) HandleRequest(req *acp.Request) {
 	case acp.MethodSessionPrompt:
 		s.onPrompt(req)
 	default:
-		req.Reply(nil, &acp.RPCError{Code: acp.CodeMethodNotFound, Message: req.Method})
+		req.Reply(nil, &jsonrpc.Error{Code: acp.CodeMethodNotFound, Message: req.Method})
 	}
 }
 
@@ -151,8 +158,10 @@ func TestProcessExitMidTurn(t *testing.T) {
 	if st := ev.waitFor(t, "state", kind(acp.EventState)); st.State != acp.StateExited {
 		t.Fatalf("state %s, want exited", st.State)
 	}
-	if _, err := s.Prompt("again"); err == nil {
-		t.Fatal("prompt on an exited session succeeded")
+	var stateErr *acp.StateError
+	if _, err := s.Prompt("again"); !errors.Is(err, acp.ErrEnded) || !errors.As(err, &stateErr) || stateErr.State != acp.StateExited ||
+		err.Error() != "the session has exited: start a new session" {
+		t.Fatalf("prompt on an exited session: %v, want ErrEnded in state exited", err)
 	}
 }
 

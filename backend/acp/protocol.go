@@ -1,6 +1,10 @@
 package acp
 
-import "encoding/json"
+import (
+	"encoding/json"
+
+	"agentdesk/backend/acp/jsonrpc"
+)
 
 // ProtocolVersion is the ACP major version this client speaks.
 const ProtocolVersion = 1
@@ -13,7 +17,20 @@ const (
 	MethodSessionCancel     = "session/cancel"
 	MethodSessionUpdate     = "session/update"
 	MethodRequestPermission = "session/request_permission"
-	MethodCancelRequest     = "$/cancel_request"
+	MethodCancelRequest     = jsonrpc.MethodCancelRequest // cancels one request, never a turn
+)
+
+// Error codes of ACP: JSON-RPC's own and those ACP adds. The set is open: agents send others
+// (Gemini CLI sends 500), which a *jsonrpc.Error carries unchanged.
+const (
+	CodeParseError       = jsonrpc.CodeParseError
+	CodeInvalidRequest   = jsonrpc.CodeInvalidRequest
+	CodeMethodNotFound   = jsonrpc.CodeMethodNotFound
+	CodeInvalidParams    = jsonrpc.CodeInvalidParams
+	CodeInternalError    = jsonrpc.CodeInternalError
+	CodeRequestCancelled = -32800 // a request the peer cancelled ($/cancel_request)
+	CodeAuthRequired     = -32000 // the agent needs a login first (see AuthRequiredError)
+	CodeResourceNotFound = -32002 // fs/read_text_file: no such file
 )
 
 // Stop reasons of a turn. The first five come from agents; the last two are ours.
@@ -143,6 +160,8 @@ type EmbeddedResource struct {
 	MimeType string `json:"mimeType,omitempty"`
 }
 
+var _ json.Unmarshaler = (*ContentBlock)(nil)
+
 // UnmarshalJSON keeps the raw block beside the decoded fields (a copy: a json.Decoder reuses
 // its buffer).
 func (b *ContentBlock) UnmarshalJSON(data []byte) error {
@@ -206,9 +225,4 @@ type PermissionOutcome struct {
 // RequestPermissionResult answers session/request_permission.
 type RequestPermissionResult struct {
 	Outcome PermissionOutcome `json:"outcome"`
-}
-
-// CancelRequestParams is $/cancel_request, which cancels one request (never a turn).
-type CancelRequestParams struct {
-	RequestID json.RawMessage `json:"requestId"`
 }

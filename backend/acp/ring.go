@@ -2,6 +2,7 @@ package acp
 
 import (
 	"bytes"
+	"io"
 	"regexp"
 	"strings"
 	"sync"
@@ -21,6 +22,8 @@ type Ring struct {
 	maxBytes int
 	size     int
 }
+
+var _ io.Writer = (*Ring)(nil)
 
 // NewRing keeps at most maxLines lines and about maxBytes bytes.
 func NewRing(maxLines, maxBytes int) *Ring { return &Ring{maxLines: maxLines, maxBytes: maxBytes} }

@@ -12,35 +12,41 @@ import (
 
 	"agentdesk/backend/acp"
 	"agentdesk/backend/acp/acptest"
+	"agentdesk/backend/acp/jsonrpc"
 )
 
 // promptAgent is an in-process agent whose turns are scripted by onPrompt; it runs on its own
-// goroutine and must reply to req once.
+// goroutine and must reply to req once. onNew, when set, answers session/new the same way.
 type promptAgent struct {
-	conn     *acp.Conn
-	onPrompt func(c *acp.Conn, req *acp.Request)
+	conn     *jsonrpc.Conn
+	onPrompt func(c *jsonrpc.Conn, req *jsonrpc.Request)
+	onNew    func(c *jsonrpc.Conn, req *jsonrpc.Request)
 }
 
 func (a *promptAgent) HandleNotification(string, json.RawMessage) {}
-func (a *promptAgent) HandleRequest(req *acp.Request) {
+func (a *promptAgent) HandleRequest(req *jsonrpc.Request) {
 	switch req.Method {
 	case acp.MethodInitialize:
 		req.Reply(map[string]any{"protocolVersion": 1, "agentCapabilities": map[string]any{}}, nil)
 	case acp.MethodSessionNew:
+		if a.onNew != nil {
+			go a.onNew(a.conn, req)
+			return
+		}
 		req.Reply(map[string]any{"sessionId": "p1"}, nil)
 	case acp.MethodSessionPrompt:
 		go a.onPrompt(a.conn, req)
 	default:
-		req.Reply(nil, &acp.RPCError{Code: acp.CodeMethodNotFound, Message: req.Method})
+		req.Reply(nil, &jsonrpc.Error{Code: acp.CodeMethodNotFound, Message: req.Method})
 	}
 }
 
 // startScripted starts a session against a promptAgent, with emitter (nil: a fresh *events).
-func startScripted(t *testing.T, cwd string, emitter acp.Emitter, onPrompt func(*acp.Conn, *acp.Request)) *acp.Session {
+func startScripted(t *testing.T, cwd string, emitter acp.Emitter, onPrompt func(*jsonrpc.Conn, *jsonrpc.Request)) *acp.Session {
 	t.Helper()
 	s := acp.NewSession(acp.Config{ID: "s1", AgentName: "scripted", Cwd: cwd, Emitter: emitter, Logf: t.Logf,
 		Launch: func(context.Context) (acp.Transport, error) {
-			return acptest.ServeHandler(func(c *acp.Conn) acp.Handler { return &promptAgent{onPrompt: onPrompt, conn: c} }), nil
+			return acptest.ServeHandler(func(c *jsonrpc.Conn) jsonrpc.Handler { return &promptAgent{onPrompt: onPrompt, conn: c} }), nil
 		}})
 	t.Cleanup(func() { s.Close() })
 	if err := s.Start(context.Background()); err != nil {
@@ -49,7 +55,15 @@ func startScripted(t *testing.T, cwd string, emitter acp.Emitter, onPrompt func(
 	return s
 }
 
-func sendUpdate(c *acp.Conn, u string) {
+// askPermission sends session/request_permission for tool call id, offering one option: "ok"
+// (allow once). Wait on the result for the answer.
+func askPermission(c *jsonrpc.Conn, id, title string) (*jsonrpc.Pending, error) {
+	return c.Start(acp.MethodRequestPermission, map[string]any{"sessionId": "p1",
+		"toolCall": map[string]any{"toolCallId": id, "title": title},
+		"options":  []acp.PermissionOption{{OptionID: "ok", Name: "Allow", Kind: acp.AllowOnce}}})
+}
+
+func sendUpdate(c *jsonrpc.Conn, u string) {
 	_ = c.Notify(acp.MethodSessionUpdate, map[string]any{"sessionId": "p1", "update": json.RawMessage(u)})
 }
 
@@ -57,7 +71,7 @@ func TestAgentWritesAndReadsThroughTheClient(t *testing.T) {
 	dir := t.TempDir()
 	ev := newEvents()
 	results := make(chan string, 3)
-	s := startScripted(t, dir, ev, func(c *acp.Conn, req *acp.Request) {
+	s := startScripted(t, dir, ev, func(c *jsonrpc.Conn, req *jsonrpc.Request) {
 		ctx := context.Background()
 		path := filepath.Join(dir, "src", "main.go")
 		err := c.Call(ctx, acp.MethodWriteTextFile, acp.WriteTextFileParams{SessionID: "p1", Path: path, Content: "package main\n"}, nil)
@@ -89,7 +103,7 @@ func TestAgentWritesAndReadsThroughTheClient(t *testing.T) {
 
 func TestPermissionForUnannouncedToolCall(t *testing.T) {
 	ev := newEvents()
-	s := startScripted(t, t.TempDir(), ev, func(c *acp.Conn, req *acp.Request) {
+	s := startScripted(t, t.TempDir(), ev, func(c *jsonrpc.Conn, req *jsonrpc.Request) {
 		var res acp.RequestPermissionResult
 		// Gemini CLI asks about a tool call it never announced, carrying the diff in the request.
 		_ = c.Call(context.Background(), acp.MethodRequestPermission, json.RawMessage(`{"sessionId":"p1",
@@ -133,16 +147,16 @@ func TestPermissionForUnannouncedToolCall(t *testing.T) {
 }
 
 func TestEveryStopReasonAndAgentError(t *testing.T) {
-	replies := []func(*acp.Request){}
+	replies := []func(*jsonrpc.Request){}
 	for _, r := range []string{acp.StopEndTurn, acp.StopMaxTokens, acp.StopMaxTurnRequests, acp.StopRefusal, acp.StopCancelled} {
-		replies = append(replies, func(req *acp.Request) { req.Reply(acp.PromptResult{StopReason: r}, nil) })
+		replies = append(replies, func(req *jsonrpc.Request) { req.Reply(acp.PromptResult{StopReason: r}, nil) })
 	}
-	replies = append(replies, func(req *acp.Request) {
-		req.Reply(nil, &acp.RPCError{Code: -32603, Message: "Internal error", Data: json.RawMessage(`{"message":"stream disconnected"}`)})
+	replies = append(replies, func(req *jsonrpc.Request) {
+		req.Reply(nil, &jsonrpc.Error{Code: -32603, Message: "Internal error", Data: json.RawMessage(`{"message":"stream disconnected"}`)})
 	})
 	var turn atomic.Int32
 	ev := newEvents()
-	s := startScripted(t, t.TempDir(), ev, func(c *acp.Conn, req *acp.Request) { replies[turn.Add(1)-1](req) })
+	s := startScripted(t, t.TempDir(), ev, func(c *jsonrpc.Conn, req *jsonrpc.Request) { replies[turn.Add(1)-1](req) })
 	want := []string{acp.StopEndTurn, acp.StopMaxTokens, acp.StopMaxTurnRequests, acp.StopRefusal, acp.StopCancelled, acp.StopError}
 	for i, w := range want {
 		if _, err := s.Prompt(fmt.Sprint("turn ", i)); err != nil {
@@ -169,6 +183,8 @@ type gatedEmitter struct {
 	*events
 }
 
+var _ acp.Emitter = gatedEmitter{}
+
 func (g gatedEmitter) Emit(ev acp.Event) {
 	<-g.open
 	g.events.Emit(ev)
@@ -185,7 +201,7 @@ func TestFloodIntoBlockedConsumer(t *testing.T) {
 	for i := range n {
 		fmt.Fprintf(&want, "%d,", i)
 	}
-	s := startScripted(t, t.TempDir(), g, func(c *acp.Conn, req *acp.Request) {
+	s := startScripted(t, t.TempDir(), g, func(c *jsonrpc.Conn, req *jsonrpc.Request) {
 		for i := range n {
 			sendUpdate(c, fmt.Sprintf(`{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"%d,"}}`, i))
 		}
@@ -202,7 +218,7 @@ func TestFloodIntoBlockedConsumer(t *testing.T) {
 	if len(snap.Entries) != 2 || snap.Entries[1].Text != want.String() {
 		t.Fatalf("message has %d bytes, want %d in order", len(snap.Entries[1].Text), want.Len())
 	}
-	evs := g.list()
+	evs := g.upTo(t, snap.Seq)
 	assertSeqContiguous(t, evs)
 	assertFoldEqualsSnapshot(t, evs, snap)
 	if len(evs) > n/10 {

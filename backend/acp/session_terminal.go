@@ -18,7 +18,7 @@ func (s *Session) terminalEnv(tr Transport) []string {
 	if s.cfg.Env != nil {
 		return s.cfg.Env
 	}
-	if e, ok := tr.(interface{ Env() []string }); ok && e.Env() != nil {
+	if e, ok := tr.(EnvTransport); ok && e.Env() != nil {
 		return e.Env()
 	}
 	return minimalEnv()
@@ -43,14 +43,14 @@ func minimalEnv() []string {
 // newTerminalID is an id no terminal of this session has had.
 func (s *Session) newTerminalID() string {
 	s.mu.Lock()
-	defer s.mu.Unlock()
+	defer s.unlock()
 	return s.tr.NewTerminalID()
 }
 
 // publishTerminal shows a terminal's latest output in the tool cards that name it.
 func (s *Session) publishTerminal(id string, v TerminalView) {
 	s.mu.Lock()
-	defer s.mu.Unlock()
+	defer s.unlock()
 	for _, c := range s.tr.SetTerminal(id, v) {
 		s.pushChange(c)
 	}

@@ -7,13 +7,15 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+
+	"agentdesk/backend/acp/jsonrpc"
 )
 
 // command is what runs for p: the command line through a shell, in the session folder or the
 // folder of it p names (see workDir), with p's variables over the agent's environment.
 func (ts *terminals) command(p CreateTerminalParams) (Command, error) {
 	if strings.TrimSpace(p.Command) == "" {
-		return Command{}, &RPCError{Code: CodeInvalidParams, Message: "terminal/create needs a command"}
+		return Command{}, &jsonrpc.Error{Code: CodeInvalidParams, Message: "terminal/create needs a command"}
 	}
 	dir, err := ts.workDir(p.Cwd)
 	if err != nil {
@@ -40,10 +42,10 @@ func (ts *terminals) workDir(cwd string) (string, error) {
 	}
 	real, err := filepath.EvalSymlinks(dir)
 	if st, serr := os.Stat(real); err != nil || serr != nil || !st.IsDir() {
-		return "", &RPCError{Code: CodeInvalidParams, Message: fmt.Sprintf("cwd %q is not an existing folder", cwd)}
+		return "", &jsonrpc.Error{Code: CodeInvalidParams, Message: fmt.Sprintf("cwd %q is not an existing folder", cwd)}
 	}
 	if _, ok := under(ts.root, real); !ok {
-		return "", &RPCError{Code: CodeInvalidParams,
+		return "", &jsonrpc.Error{Code: CodeInvalidParams,
 			Message: fmt.Sprintf("cwd %q is outside the session folder %q: agentdesk runs terminals only inside it", cwd, ts.root)}
 	}
 	return real, nil

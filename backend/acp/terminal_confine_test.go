@@ -10,11 +10,12 @@ import (
 
 	"agentdesk/backend/acp"
 	"agentdesk/backend/acp/acptest"
+	"agentdesk/backend/acp/jsonrpc"
 )
 
 // runTerminal creates a terminal for p in a turn of s, waits for its exit and returns its output,
 // or the error of the first call that failed.
-func runTerminal(c *acp.Conn, p acp.CreateTerminalParams) (string, error) {
+func runTerminal(c *jsonrpc.Conn, p acp.CreateTerminalParams) (string, error) {
 	id, err := createTerminal(c, p)
 	if err != nil {
 		return "", err
@@ -39,7 +40,7 @@ func TestTerminalCwdStaysInTheSessionFolder(t *testing.T) {
 	must(t, err)
 	cwds := []string{"/", "../..", "out", filepath.Join(dir, ".."), "sub", filepath.Join(dir, "sub", "deeper"), "sub/../sub/deeper"}
 	got := make(chan string, len(cwds))
-	s, ev, _ := startTerminals(t, dir, func(c *acp.Conn, req *acp.Request) {
+	s, ev, _ := startTerminals(t, dir, func(c *jsonrpc.Conn, req *jsonrpc.Request) {
 		defer req.Reply(acp.PromptResult{StopReason: acp.StopEndTurn}, nil)
 		for _, cwd := range cwds {
 			out, err := runTerminal(c, acp.CreateTerminalParams{Command: "pwd -P", Cwd: cwd})
@@ -75,8 +76,8 @@ func TestTerminalEnvIsTheAgentsOwn(t *testing.T) {
 		dir := t.TempDir()
 		s := acp.NewSession(acp.Config{ID: "s1", AgentName: "env", Cwd: dir, Emitter: newEvents(), Logf: t.Logf, Env: env,
 			Launch: func(context.Context) (acp.Transport, error) {
-				return acptest.ServeHandler(func(c *acp.Conn) acp.Handler {
-					return &promptAgent{conn: c, onPrompt: func(c *acp.Conn, req *acp.Request) {
+				return acptest.ServeHandler(func(c *jsonrpc.Conn) jsonrpc.Handler {
+					return &promptAgent{conn: c, onPrompt: func(c *jsonrpc.Conn, req *jsonrpc.Request) {
 						defer req.Reply(acp.PromptResult{StopReason: acp.StopEndTurn}, nil)
 						out, err := runTerminal(c, acp.CreateTerminalParams{Command: "env",
 							Env: []acp.EnvVariable{{Name: "ASKED_FOR", Value: "by-the-request"}}})

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"agentdesk/backend/acp"
+	"agentdesk/backend/acp/jsonrpc"
 )
 
 // TestGoldenTerminalTurn pins the JSON of a tool card that shows one of our terminals (output
@@ -12,7 +13,7 @@ import (
 // of live refreshes in it may differ between runs, never what they fold to.
 func TestGoldenTerminalTurn(t *testing.T) {
 	limit := int64(14)
-	s, ev, _ := startTerminals(t, t.TempDir(), func(c *acp.Conn, req *acp.Request) {
+	s, ev, _ := startTerminals(t, t.TempDir(), func(c *jsonrpc.Conn, req *jsonrpc.Request) {
 		defer req.Reply(acp.PromptResult{StopReason: acp.StopEndTurn}, nil)
 		id, err := createTerminal(c, acp.CreateTerminalParams{Command: `printf 'step 1\nstep 2\nstep 3\n'; exit 2`, OutputByteLimit: &limit})
 		if err != nil {
@@ -28,7 +29,8 @@ func TestGoldenTerminalTurn(t *testing.T) {
 	}
 	ev.waitFor(t, "turn_end", kind(acp.EventTurnEnd))
 	ev.waitFor(t, "idle", kind(acp.EventState))
-	live, snap := ev.list(), s.Snapshot()
+	snap := s.Snapshot()
+	live := ev.upTo(t, snap.Seq)
 	assertFoldEqualsSnapshot(t, live, snap)
 
 	checkGolden(t, "terminal", live, snap.Entries)

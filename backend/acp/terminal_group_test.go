@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"agentdesk/backend/acp"
+	"agentdesk/backend/acp/jsonrpc"
 )
 
 // TestTerminalKillStreamsAndKillsTheGroup: output shows in the tool card while the command runs;
@@ -18,7 +19,7 @@ import (
 func TestTerminalKillStreamsAndKillsTheGroup(t *testing.T) {
 	kill := make(chan struct{})
 	steps := make(chan string, 5)
-	s, ev := startAndRun(t, func(c *acp.Conn) {
+	s, ev := startAndRun(t, func(c *jsonrpc.Conn) {
 		id, err := createTerminal(c, acp.CreateTerminalParams{Command: "sh", Args: []string{"-c", "sleep 100 & echo $!; wait"}})
 		if err != nil {
 			steps <- err.Error()
@@ -63,7 +64,7 @@ func TestTerminalKillStreamsAndKillsTheGroup(t *testing.T) {
 // and the command keeps running until it is released.
 func TestTerminalWaitCancelled(t *testing.T) {
 	steps := make(chan string, 3)
-	s, ev, j := startTerminals(t, t.TempDir(), func(c *acp.Conn, req *acp.Request) {
+	s, ev, j := startTerminals(t, t.TempDir(), func(c *jsonrpc.Conn, req *jsonrpc.Request) {
 		defer req.Reply(acp.PromptResult{StopReason: acp.StopEndTurn}, nil)
 		id, err := createTerminal(c, acp.CreateTerminalParams{Command: "sleep", Args: []string{"100"}})
 		if err != nil {
@@ -100,7 +101,7 @@ func TestTerminalWaitCancelled(t *testing.T) {
 // TestTerminalsKilledWhenTheSessionCloses: a command still running when the session closes is
 // killed with its whole group, and its card keeps the output and says how it ended.
 func TestTerminalsKilledWhenTheSessionCloses(t *testing.T) {
-	s, ev, _ := startTerminals(t, t.TempDir(), func(c *acp.Conn, req *acp.Request) {
+	s, ev, _ := startTerminals(t, t.TempDir(), func(c *jsonrpc.Conn, req *jsonrpc.Request) {
 		_, _ = createTerminal(c, acp.CreateTerminalParams{Command: "sh", Args: []string{"-c", "sleep 100 & echo $!; sleep 100"}})
 		<-c.Done() // the turn never ends: the session is closed under it
 	})

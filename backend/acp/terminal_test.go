@@ -13,6 +13,7 @@ import (
 
 	"agentdesk/backend/acp"
 	"agentdesk/backend/acp/acptest"
+	"agentdesk/backend/acp/jsonrpc"
 )
 
 // journal keeps a session's raw messages and lets a test wait for one.
@@ -22,7 +23,7 @@ type journal struct {
 	feed  chan string
 }
 
-func (j *journal) record(dir acp.Direction, method string, line []byte) {
+func (j *journal) record(dir jsonrpc.Direction, method string, line []byte) {
 	s := fmt.Sprintf("%s %s %s", dir, method, line)
 	j.mu.Lock()
 	j.lines = append(j.lines, s)
@@ -48,12 +49,12 @@ func (j *journal) waitFor(t *testing.T, what string, match func(string) bool) st
 }
 
 // startTerminals starts a session whose agent runs onPrompt for each turn, with a journal.
-func startTerminals(t *testing.T, cwd string, onPrompt func(*acp.Conn, *acp.Request)) (*acp.Session, *events, *journal) {
+func startTerminals(t *testing.T, cwd string, onPrompt func(*jsonrpc.Conn, *jsonrpc.Request)) (*acp.Session, *events, *journal) {
 	t.Helper()
 	ev, j := newEvents(), &journal{feed: make(chan string, 10000)}
 	s := acp.NewSession(acp.Config{ID: "s1", AgentName: "terminals", Cwd: cwd, Emitter: ev, Logf: t.Logf, Journal: j.record,
 		Launch: func(context.Context) (acp.Transport, error) {
-			return acptest.ServeHandler(func(c *acp.Conn) acp.Handler { return &promptAgent{onPrompt: onPrompt, conn: c} }), nil
+			return acptest.ServeHandler(func(c *jsonrpc.Conn) jsonrpc.Handler { return &promptAgent{onPrompt: onPrompt, conn: c} }), nil
 		}})
 	t.Cleanup(func() { s.Close() })
 	if err := s.Start(context.Background()); err != nil {
@@ -63,7 +64,7 @@ func startTerminals(t *testing.T, cwd string, onPrompt func(*acp.Conn, *acp.Requ
 }
 
 // createTerminal is the agent's terminal/create, and shows the terminal in tool call "run".
-func createTerminal(c *acp.Conn, p acp.CreateTerminalParams) (string, error) {
+func createTerminal(c *jsonrpc.Conn, p acp.CreateTerminalParams) (string, error) {
 	p.SessionID = "p1"
 	var res acp.CreateTerminalResult
 	if err := c.Call(context.Background(), acp.MethodTerminalCreate, p, &res); err != nil {
@@ -74,7 +75,7 @@ func createTerminal(c *acp.Conn, p acp.CreateTerminalParams) (string, error) {
 	return res.TerminalID, nil
 }
 
-func terminalCall(c *acp.Conn, method, id string, result any) error {
+func terminalCall(c *jsonrpc.Conn, method, id string, result any) error {
 	return c.Call(context.Background(), method, acp.TerminalParams{SessionID: "p1", TerminalID: id}, result)
 }
 
@@ -120,7 +121,7 @@ func exitCode(st *acp.TerminalExitStatus) string {
 func TestTerminalLifecycle(t *testing.T) {
 	dir := t.TempDir()
 	steps := make(chan string, 10)
-	s, ev, j := startTerminals(t, dir, func(c *acp.Conn, req *acp.Request) {
+	s, ev, j := startTerminals(t, dir, func(c *jsonrpc.Conn, req *jsonrpc.Request) {
 		defer req.Reply(acp.PromptResult{StopReason: acp.StopEndTurn}, nil)
 		// A command line with shell syntax, as agents send it, and the agent's environment.
 		id, err := createTerminal(c, acp.CreateTerminalParams{Command: `echo "$GREETING in $(pwd -P)"; echo oops >&2; exit 3`,
@@ -160,8 +161,9 @@ func TestTerminalLifecycle(t *testing.T) {
 	if card.Output != "hé in "+real+"\noops\n" || exitCode(card.ExitStatus) != "3" || card.Truncated {
 		t.Fatalf("tool card after release: %+v (exit %s)", card, exitCode(card.ExitStatus))
 	}
-	evs := ev.list()
-	assertFoldEqualsSnapshot(t, evs, s.Snapshot())
+	snap := s.Snapshot()
+	evs := ev.upTo(t, snap.Seq)
+	assertFoldEqualsSnapshot(t, evs, snap)
 	if md := acp.EntryMarkdown(&s.Snapshot().Entries[1]); !strings.Contains(md, "oops") || !strings.Contains(md, "(exit code 3)") {
 		t.Fatalf("markdown of the card:\n%s", md)
 	}
@@ -179,7 +181,7 @@ func TestTerminalLifecycle(t *testing.T) {
 // TestTerminalArgsAreWords: args reach the command as they were sent, whatever they contain.
 func TestTerminalArgsAreWords(t *testing.T) {
 	got := make(chan string, 1)
-	startAndRun(t, func(c *acp.Conn) {
+	startAndRun(t, func(c *jsonrpc.Conn) {
 		id, err := createTerminal(c, acp.CreateTerminalParams{Command: "printf", Args: []string{"[%s]", "$HOME", "it's", "a b", ""}})
 		if err != nil {
 			got <- err.Error()
@@ -196,9 +198,9 @@ func TestTerminalArgsAreWords(t *testing.T) {
 }
 
 // startAndRun runs agent during one turn of a session in a temporary folder.
-func startAndRun(t *testing.T, agent func(c *acp.Conn)) (*acp.Session, *events) {
+func startAndRun(t *testing.T, agent func(c *jsonrpc.Conn)) (*acp.Session, *events) {
 	t.Helper()
-	s, ev, _ := startTerminals(t, t.TempDir(), func(c *acp.Conn, req *acp.Request) {
+	s, ev, _ := startTerminals(t, t.TempDir(), func(c *jsonrpc.Conn, req *jsonrpc.Request) {
 		agent(c)
 		req.Reply(acp.PromptResult{StopReason: acp.StopEndTurn}, nil)
 	})
@@ -230,7 +232,7 @@ func TestTerminalOutputLimitCutsOnCharacterBoundary(t *testing.T) {
 		err   error
 	}
 	results := make(chan result, len(cases)+1)
-	s, ev := startAndRun(t, func(c *acp.Conn) {
+	s, ev := startAndRun(t, func(c *jsonrpc.Conn) {
 		run := func(limit int64, command string) {
 			id, err := createTerminal(c, acp.CreateTerminalParams{Command: command, OutputByteLimit: &limit})
 			var out acp.TerminalOutputResult
@@ -266,7 +268,7 @@ func TestTerminalOutputLimitCutsOnCharacterBoundary(t *testing.T) {
 // -32602, and nothing starts.
 func TestTerminalRefusals(t *testing.T) {
 	got := make(chan string, 3)
-	startAndRun(t, func(c *acp.Conn) {
+	startAndRun(t, func(c *jsonrpc.Conn) {
 		for _, p := range []acp.CreateTerminalParams{
 			{Command: "ls", Cwd: "relative/dir"},
 			{Command: "ls", Cwd: "/no/such/folder"},
@@ -308,7 +310,7 @@ func TestDemoRunsChecksInATerminal(t *testing.T) {
 // shows it as text, without colour codes.
 func TestTerminalCardStripsEscapes(t *testing.T) {
 	got := make(chan string, 1)
-	s, ev := startAndRun(t, func(c *acp.Conn) {
+	s, ev := startAndRun(t, func(c *jsonrpc.Conn) {
 		id, err := createTerminal(c, acp.CreateTerminalParams{Command: `printf '\033[31mred\033[0m\n'`})
 		var out acp.TerminalOutputResult
 		if err == nil {

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"path/filepath"
 	"sync"
+
+	"agentdesk/backend/acp/jsonrpc"
 )
 
 // terminals are the client terminals of one agent connection, by id. The agent creates them,
@@ -45,7 +47,7 @@ func newTerminals(dir string, env []string, newID func() string, onChange func(s
 
 // handle answers a terminal/* request but terminal/create (a worker runs create). It runs on the
 // inbound loop and never blocks: waiting for an exit happens on another goroutine.
-func (ts *terminals) handle(req *Request) {
+func (ts *terminals) handle(req *jsonrpc.Request) {
 	switch req.Method {
 	case MethodTerminalWaitForExit:
 		ts.waitForExit(req)
@@ -76,7 +78,7 @@ func (ts *terminals) handle(req *Request) {
 	}
 }
 
-var errClosing = &RPCError{Code: CodeInternalError, Message: "the session is closing"}
+var errClosing = &jsonrpc.Error{Code: CodeInternalError, Message: "the session is closing"}
 
 // spawn runs fn on a goroutine that closeAll waits for; it reports false, and does nothing, once
 // closeAll has begun.
@@ -114,7 +116,7 @@ func (ts *terminals) create(params json.RawMessage) (any, error) {
 	defer ts.wg.Done()
 	var p CreateTerminalParams
 	if err := json.Unmarshal(params, &p); err != nil {
-		return nil, &RPCError{Code: CodeInvalidParams, Message: "invalid terminal/create params: " + err.Error()}
+		return nil, &jsonrpc.Error{Code: CodeInvalidParams, Message: "invalid terminal/create params: " + err.Error()}
 	}
 	cmd, err := ts.command(p)
 	if err != nil {
@@ -125,7 +127,7 @@ func (ts *terminals) create(params json.RawMessage) (any, error) {
 		limit = int(*p.OutputByteLimit)
 	}
 	if n := ts.running(); n >= maxTerminals {
-		return nil, &RPCError{Code: CodeInternalError, Message: fmt.Sprintf(
+		return nil, &jsonrpc.Error{Code: CodeInternalError, Message: fmt.Sprintf(
 			"%d terminals of this session are still running: wait for one to exit, or kill or release one, before creating another", n)}
 	}
 	id := ts.newID()
@@ -133,7 +135,7 @@ func (ts *terminals) create(params json.RawMessage) (any, error) {
 	t, err := startTerminal(id, cmd, limit, func(v TerminalView) { ts.onChange(id, v) }, ts.wg.Done)
 	if err != nil {
 		ts.wg.Done()
-		return nil, &RPCError{Code: CodeInternalError, Message: fmt.Sprintf("start %q: %v", p.Command, err)}
+		return nil, &jsonrpc.Error{Code: CodeInternalError, Message: fmt.Sprintf("start %q: %v", p.Command, err)}
 	}
 	ts.mu.Lock()
 	closed := ts.closed
@@ -167,20 +169,20 @@ func (ts *terminals) running() int {
 func (ts *terminals) lookup(method string, params json.RawMessage) (*terminal, error) {
 	var p TerminalParams
 	if err := json.Unmarshal(params, &p); err != nil {
-		return nil, &RPCError{Code: CodeInvalidParams, Message: fmt.Sprintf("invalid %s params: %v", method, err)}
+		return nil, &jsonrpc.Error{Code: CodeInvalidParams, Message: fmt.Sprintf("invalid %s params: %v", method, err)}
 	}
 	ts.mu.Lock()
 	t, ok := ts.byID[p.TerminalID]
 	ts.mu.Unlock()
 	if !ok {
-		return nil, &RPCError{Code: CodeInvalidParams, Message: fmt.Sprintf("unknown terminal %q: it was released or never created", p.TerminalID)}
+		return nil, &jsonrpc.Error{Code: CodeInvalidParams, Message: fmt.Sprintf("unknown terminal %q: it was released or never created", p.TerminalID)}
 	}
 	return t, nil
 }
 
 // waitForExit answers terminal/wait_for_exit when the command exits, or -32800 when the agent
 // cancels the request ($/cancel_request, see cancelWait).
-func (ts *terminals) waitForExit(req *Request) {
+func (ts *terminals) waitForExit(req *jsonrpc.Request) {
 	t, err := ts.lookup(req.Method, req.Params)
 	if err != nil {
 		req.Reply(nil, err)
@@ -191,7 +193,7 @@ func (ts *terminals) waitForExit(req *Request) {
 	ts.mu.Lock()
 	if len(ts.waits) >= maxWaiting { // each parks a goroutine until the exit
 		ts.mu.Unlock()
-		req.Reply(nil, &RPCError{Code: CodeInternalError, Message: fmt.Sprintf(
+		req.Reply(nil, &jsonrpc.Error{Code: CodeInternalError, Message: fmt.Sprintf(
 			"agentdesk is busy: %d terminal/wait_for_exit requests of this session are waiting; send it again once some are answered", maxWaiting)})
 		return
 	}
@@ -202,7 +204,7 @@ func (ts *terminals) waitForExit(req *Request) {
 		case <-t.exited:
 			req.Reply(t.output().ExitStatus, nil)
 		case <-cancel:
-			req.Reply(nil, &RPCError{Code: CodeRequestCancelled, Message: "terminal/wait_for_exit was cancelled"})
+			req.Reply(nil, &jsonrpc.Error{Code: CodeRequestCancelled, Message: "terminal/wait_for_exit was cancelled"})
 		}
 		ts.mu.Lock()
 		if ts.waits[key] == cancel {

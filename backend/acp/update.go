@@ -3,6 +3,8 @@ package acp
 import (
 	"encoding/json"
 	"fmt"
+
+	"agentdesk/backend/acp/jsonrpc"
 )
 
 // Update kinds (the sessionUpdate discriminator) of ACP v1.
@@ -69,6 +71,8 @@ type ToolCallContent struct {
 	Raw json.RawMessage `json:"-"`
 }
 
+var _ json.Unmarshaler = (*ToolCallContent)(nil)
+
 // UnmarshalJSON keeps the raw item beside the decoded fields (a copy: a json.Decoder reuses
 // its buffer).
 func (c *ToolCallContent) UnmarshalJSON(data []byte) error {
@@ -113,9 +117,9 @@ type Cost struct {
 // differs in shape between kinds (a block for chunks, a list for tool calls), so it stays raw
 // until the kind is known. Only the fields of the update's own kind are used.
 type wireUpdate struct {
-	Kind      string `json:"sessionUpdate"`
-	Content   shared `json:"content"` // shares params' memory: see DecodeNotification
-	MessageID string `json:"messageId"`
+	Kind      string          `json:"sessionUpdate"`
+	Content   jsonrpc.RawView `json:"content"` // shares params' memory: see DecodeNotification
+	MessageID string          `json:"messageId"`
 
 	ToolCallID string          `json:"toolCallId"`
 	Title      *string         `json:"title"`

@@ -3,6 +3,8 @@ package acp
 import (
 	"fmt"
 	"sync"
+
+	"agentdesk/backend/acp/jsonrpc"
 )
 
 // How many of one connection's fs/* and terminal/create requests run at once, and how many more
@@ -15,7 +17,7 @@ const (
 )
 
 // errBusy answers a request that finds every worker busy and the queue full.
-var errBusy = &RPCError{Code: CodeInternalError, Message: fmt.Sprintf(
+var errBusy = &jsonrpc.Error{Code: CodeInternalError, Message: fmt.Sprintf(
 	"agentdesk is busy: %d file and terminal requests of this session are running and %d are waiting; send it again once some are answered",
 	maxRunning, maxWaiting)}
 
@@ -32,7 +34,7 @@ type workers struct {
 
 // job is a request and what answers it.
 type job struct {
-	req *Request
+	req *jsonrpc.Request
 	run func() (any, error)
 }
 
@@ -40,7 +42,7 @@ func newWorkers() *workers { return &workers{idle: make(chan struct{})} }
 
 // submit runs run for req on a worker, now or when one is free, and replies with its result. It
 // never blocks: it runs on the inbound loop.
-func (w *workers) submit(req *Request, run func() (any, error)) {
+func (w *workers) submit(req *jsonrpc.Request, run func() (any, error)) {
 	w.mu.Lock()
 	switch {
 	case w.shut:

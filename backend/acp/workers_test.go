@@ -10,6 +10,7 @@ import (
 
 	"agentdesk/backend/acp"
 	"agentdesk/backend/acp/acptest"
+	"agentdesk/backend/acp/jsonrpc"
 )
 
 // TestQueuedRequestsAreAnsweredOnClose: with every worker held busy, the fs/* and terminal/create
@@ -21,15 +22,15 @@ func TestQueuedRequestsAreAnsweredOnClose(t *testing.T) {
 	file := filepath.Join(dir, "a.txt")
 	must(t, os.WriteFile(file, []byte("a"), 0o644))
 	entered, release := make(chan string, running+queued), make(chan struct{})
-	sent := make(chan []*acp.Pending, 1)
+	sent := make(chan []*jsonrpc.Pending, 1)
 	cfg := acp.Config{ID: "s1", AgentName: "busy", Cwd: dir, Emitter: newEvents(), Logf: t.Logf,
 		Launch: func(context.Context) (acp.Transport, error) {
-			return acptest.ServeHandler(func(c *acp.Conn) acp.Handler {
-				return &promptAgent{conn: c, onPrompt: func(c *acp.Conn, req *acp.Request) {
+			return acptest.ServeHandler(func(c *jsonrpc.Conn) jsonrpc.Handler {
+				return &promptAgent{conn: c, onPrompt: func(c *jsonrpc.Conn, req *jsonrpc.Request) {
 					defer req.Reply(acp.PromptResult{StopReason: acp.StopEndTurn}, nil)
-					var pending []*acp.Pending
+					var pending []*jsonrpc.Pending
 					for i := range running + queued {
-						var p *acp.Pending
+						var p *jsonrpc.Pending
 						var err error
 						if i%3 == 2 {
 							p, err = c.Start(acp.MethodTerminalCreate, acp.CreateTerminalParams{SessionID: "p1", Command: "true"})

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"agentdesk/backend/acp"
+	"agentdesk/backend/acp/jsonrpc"
 )
 
 // Agent is the agent side: it reads its stdin, writes its stdout and returns when done.
@@ -25,6 +26,8 @@ type Transport struct {
 	status   string
 	Stderr   *acp.Ring
 }
+
+var _ acp.Transport = (*Transport)(nil)
 
 // Serve starts agent on its own goroutine, connected to the returned Transport.
 func Serve(agent Agent) *Transport {
@@ -76,13 +79,13 @@ func (t *Transport) Close(grace time.Duration) error {
 	return nil
 }
 
-// ServeHandler runs an in-process agent built on acp.Conn: newHandler receives the agent's own
+// ServeHandler runs an in-process agent built on jsonrpc.Conn: newHandler receives the agent's own
 // connection (to send updates and call the client) and returns what handles the client's
 // messages. No message is dispatched before newHandler has returned.
-func ServeHandler(newHandler func(conn *acp.Conn) acp.Handler) *Transport {
+func ServeHandler(newHandler func(conn *jsonrpc.Conn) jsonrpc.Handler) *Transport {
 	return Serve(func(in io.Reader, out io.Writer) error {
 		late := &lateHandler{ready: make(chan struct{})}
-		conn := acp.NewConn(in, out, late, acp.WithLogf(func(string, ...any) {}))
+		conn := jsonrpc.NewConn(in, out, late, jsonrpc.WithLogf(func(string, ...any) {}))
 		late.h = newHandler(conn)
 		close(late.ready)
 		<-conn.Done()
@@ -93,15 +96,17 @@ func ServeHandler(newHandler func(conn *acp.Conn) acp.Handler) *Transport {
 // lateHandler lets a handler that needs its connection be created after the connection.
 type lateHandler struct {
 	ready chan struct{}
-	h     acp.Handler
+	h     jsonrpc.Handler
 }
+
+var _ jsonrpc.Handler = (*lateHandler)(nil)
 
 func (l *lateHandler) HandleNotification(method string, params json.RawMessage) {
 	<-l.ready
 	l.h.HandleNotification(method, params)
 }
 
-func (l *lateHandler) HandleRequest(req *acp.Request) {
+func (l *lateHandler) HandleRequest(req *jsonrpc.Request) {
 	<-l.ready
 	l.h.HandleRequest(req)
 }

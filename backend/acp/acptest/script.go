@@ -95,6 +95,8 @@ type ExitError struct {
 	Stderr string
 }
 
+var _ error = (*ExitError)(nil)
+
 func (e *ExitError) Error() string { return fmt.Sprintf("exit %d: %s", e.Code, e.Stderr) }
 
 type message struct {

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"agentdesk/backend/acp"
+	"agentdesk/backend/acp/jsonrpc"
 )
 
 // DefaultPace is the pause between two steps of the script; a turn has about forty steps.
@@ -23,7 +24,7 @@ const DefaultPace = 100 * time.Millisecond
 // Agent serves the demo script over one connection.
 type Agent struct {
 	pace time.Duration
-	conn *acp.Conn
+	conn *jsonrpc.Conn
 
 	mu       sync.Mutex
 	sessions map[string]*settings          // session id → its folder and settings
@@ -33,12 +34,14 @@ type Agent struct {
 	terminal bool          // the client runs terminals (its initialize said so)
 }
 
+var _ jsonrpc.Handler = (*Agent)(nil)
+
 // Serve runs the demo agent on r/w (its stdin and stdout) until r reaches EOF. pace is the pause
 // between script steps (0 for tests).
 func Serve(r io.Reader, w io.Writer, pace time.Duration) error {
 	a := &Agent{pace: pace, sessions: map[string]*settings{}, cancels: map[string]context.CancelFunc{},
 		turns: map[string]int{}, ready: make(chan struct{})}
-	a.conn = acp.NewConn(r, w, a, acp.WithLogf(func(string, ...any) {}))
+	a.conn = jsonrpc.NewConn(r, w, a, jsonrpc.WithLogf(func(string, ...any) {}))
 	close(a.ready)
 	<-a.conn.Done()
 	a.mu.Lock()
@@ -49,7 +52,7 @@ func Serve(r io.Reader, w io.Writer, pace time.Duration) error {
 	return nil
 }
 
-// HandleNotification implements acp.Handler: session/cancel stops the session's running turn.
+// HandleNotification implements jsonrpc.Handler: session/cancel stops the session's running turn.
 func (a *Agent) HandleNotification(method string, params json.RawMessage) {
 	if method != acp.MethodSessionCancel {
 		return
@@ -65,8 +68,8 @@ func (a *Agent) HandleNotification(method string, params json.RawMessage) {
 	a.mu.Unlock()
 }
 
-// HandleRequest implements acp.Handler.
-func (a *Agent) HandleRequest(req *acp.Request) {
+// HandleRequest implements jsonrpc.Handler.
+func (a *Agent) HandleRequest(req *jsonrpc.Request) {
 	<-a.ready
 	switch req.Method {
 	case acp.MethodInitialize:
@@ -84,7 +87,7 @@ func (a *Agent) HandleRequest(req *acp.Request) {
 	case acp.MethodSessionNew:
 		var p acp.NewSessionParams
 		if err := json.Unmarshal(req.Params, &p); err != nil || p.Cwd == "" {
-			req.Reply(nil, &acp.RPCError{Code: acp.CodeInvalidParams, Message: "session/new needs an absolute cwd"})
+			req.Reply(nil, &jsonrpc.Error{Code: acp.CodeInvalidParams, Message: "session/new needs an absolute cwd"})
 			return
 		}
 		a.mu.Lock()
@@ -101,21 +104,21 @@ func (a *Agent) HandleRequest(req *acp.Request) {
 	case acp.MethodSessionPrompt:
 		a.prompt(req)
 	default:
-		req.Reply(nil, &acp.RPCError{Code: acp.CodeMethodNotFound, Message: "Method not found: " + req.Method})
+		req.Reply(nil, &jsonrpc.Error{Code: acp.CodeMethodNotFound, Message: "Method not found: " + req.Method})
 	}
 }
 
-func (a *Agent) prompt(req *acp.Request) {
+func (a *Agent) prompt(req *jsonrpc.Request) {
 	var p acp.PromptParams
 	if err := json.Unmarshal(req.Params, &p); err != nil {
-		req.Reply(nil, &acp.RPCError{Code: acp.CodeInvalidParams, Message: err.Error()})
+		req.Reply(nil, &jsonrpc.Error{Code: acp.CodeInvalidParams, Message: err.Error()})
 		return
 	}
 	a.mu.Lock()
 	st, ok := a.sessions[p.SessionID]
 	if !ok {
 		a.mu.Unlock()
-		req.Reply(nil, &acp.RPCError{Code: acp.CodeInvalidParams, Message: "unknown session " + p.SessionID})
+		req.Reply(nil, &jsonrpc.Error{Code: acp.CodeInvalidParams, Message: "unknown session " + p.SessionID})
 		return
 	}
 	if cancel, busy := a.cancels[p.SessionID]; busy {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"agentdesk/backend/acp"
+	"agentdesk/backend/acp/jsonrpc"
 )
 
 // settings are what the Demo agent lets the user pick, to show off the session controls: a
@@ -40,21 +41,21 @@ var commands = []acp.SlashCommand{
 }
 
 // setConfigOption answers session/set_config_option with the complete new list.
-func (a *Agent) setConfigOption(req *acp.Request) {
+func (a *Agent) setConfigOption(req *jsonrpc.Request) {
 	var p struct {
 		SessionID string          `json:"sessionId"`
 		ConfigID  string          `json:"configId"`
 		Value     json.RawMessage `json:"value"`
 	}
 	if err := json.Unmarshal(req.Params, &p); err != nil {
-		req.Reply(nil, &acp.RPCError{Code: acp.CodeInvalidParams, Message: err.Error()})
+		req.Reply(nil, &jsonrpc.Error{Code: acp.CodeInvalidParams, Message: err.Error()})
 		return
 	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	st, ok := a.sessions[p.SessionID]
 	if !ok {
-		req.Reply(nil, &acp.RPCError{Code: acp.CodeInvalidParams, Message: "unknown session " + p.SessionID})
+		req.Reply(nil, &jsonrpc.Error{Code: acp.CodeInvalidParams, Message: "unknown session " + p.SessionID})
 		return
 	}
 	var err error
@@ -73,7 +74,7 @@ func (a *Agent) setConfigOption(req *acp.Request) {
 		err = fmt.Errorf("no setting %q", p.ConfigID)
 	}
 	if err != nil {
-		req.Reply(nil, &acp.RPCError{Code: acp.CodeInvalidParams, Message: err.Error()})
+		req.Reply(nil, &jsonrpc.Error{Code: acp.CodeInvalidParams, Message: err.Error()})
 		return
 	}
 	req.Reply(map[string]any{"configOptions": st.configOptions()}, nil)

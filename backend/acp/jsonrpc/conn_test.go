@@ -1,4 +1,4 @@
-package acp_test
+package jsonrpc_test
 
 import (
 	"context"
@@ -9,19 +9,19 @@ import (
 	"sync"
 	"testing"
 
-	"agentdesk/backend/acp"
+	"agentdesk/backend/acp/jsonrpc"
 )
 
 // recordingHandler records what the inbound loop hands it, in order.
 type recordingHandler struct {
 	mu    sync.Mutex
 	seen  []string
-	reqs  chan *acp.Request
+	reqs  chan *jsonrpc.Request
 	notes chan string
 }
 
 func newRecordingHandler() *recordingHandler {
-	return &recordingHandler{reqs: make(chan *acp.Request, 16), notes: make(chan string, 1024)}
+	return &recordingHandler{reqs: make(chan *jsonrpc.Request, 16), notes: make(chan string, 1024)}
 }
 
 func (h *recordingHandler) HandleNotification(method string, params json.RawMessage) {
@@ -31,7 +31,7 @@ func (h *recordingHandler) HandleNotification(method string, params json.RawMess
 	h.notes <- string(params)
 }
 
-func (h *recordingHandler) HandleRequest(r *acp.Request) {
+func (h *recordingHandler) HandleRequest(r *jsonrpc.Request) {
 	h.mu.Lock()
 	h.seen = append(h.seen, "r:"+string(r.ID))
 	h.mu.Unlock()
@@ -41,15 +41,15 @@ func (h *recordingHandler) HandleRequest(r *acp.Request) {
 // peer wires a Conn to a scripted other side over pipes: the test writes raw lines as the agent
 // and reads what the Conn writes.
 type peer struct {
-	conn   *acp.Conn
+	conn   *jsonrpc.Conn
 	toConn *io.PipeWriter
 }
 
-func newPeer(t *testing.T, h acp.Handler) (*peer, *io.PipeReader) {
+func newPeer(t *testing.T, h jsonrpc.Handler) (*peer, *io.PipeReader) {
 	t.Helper()
 	inR, inW := io.Pipe()   // agent → conn
 	outR, outW := io.Pipe() // conn → agent
-	c := acp.NewConn(inR, outW, h, acp.WithLogf(func(string, ...any) {}))
+	c := jsonrpc.NewConn(inR, outW, h, jsonrpc.WithLogf(func(string, ...any) {}))
 	t.Cleanup(func() { inW.Close(); outR.Close() })
 	return &peer{conn: c, toConn: inW}, outR
 }
@@ -123,7 +123,7 @@ func TestConnCallResponseAndErrors(t *testing.T) {
 		t.Fatal("the response was delivered before the notification that preceded it")
 	}
 	err := p.conn.Call(context.Background(), "second", nil, nil)
-	var rpcErr *acp.RPCError
+	var rpcErr *jsonrpc.Error
 	if !errors.As(err, &rpcErr) || rpcErr.Code != 500 || !strings.Contains(err.Error(), "offline") {
 		t.Fatalf("error = %v, want code 500 with its data", err)
 	}
@@ -137,7 +137,7 @@ func TestConnEOFFailsPendingCalls(t *testing.T) {
 		p.toConn.Close()
 	}()
 	err := p.conn.Call(context.Background(), "x", nil, nil)
-	if !errors.Is(err, acp.ErrConnClosed) || !errors.Is(err, acp.ErrPeerClosed) {
+	if !errors.Is(err, jsonrpc.ErrConnClosed) || !errors.Is(err, jsonrpc.ErrPeerClosed) {
 		t.Fatalf("err = %v, want ErrConnClosed caused by ErrPeerClosed", err)
 	}
 	<-p.conn.Done()
@@ -150,11 +150,11 @@ func TestConnKeepsWhyReadingEnded(t *testing.T) {
 	outR, outW := io.Pipe()
 	defer outR.Close()
 	go func() { _, _ = io.Copy(io.Discard, outR) }()
-	c := acp.NewConn(inR, outW, newRecordingHandler(), acp.WithLogf(func(string, ...any) {}))
+	c := jsonrpc.NewConn(inR, outW, newRecordingHandler(), jsonrpc.WithLogf(func(string, ...any) {}))
 	boom := errors.New("boom")
 	inW.CloseWithError(boom)
 	<-c.Done()
-	if err := c.Call(context.Background(), "x", nil, nil); !errors.Is(err, acp.ErrConnClosed) || !errors.Is(err, boom) {
+	if err := c.Call(context.Background(), "x", nil, nil); !errors.Is(err, jsonrpc.ErrConnClosed) || !errors.Is(err, boom) {
 		t.Fatalf("call after the end: %v, want ErrConnClosed caused by the read error", err)
 	}
 	if !errors.Is(c.Err(), boom) {

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"agentdesk/backend/acp/jsonrpc"
 )
 
 // Methods that reattach to an existing agent session after the agent was restarted.
@@ -38,14 +40,18 @@ func (s *Session) Start(ctx context.Context) error {
 func (s *Session) Continue(ctx context.Context) (string, error) {
 	s.mu.Lock()
 	st, id := s.state, s.agentSessionID
-	if st != StateExited || id == "" || s.closing {
-		s.mu.Unlock()
-		return "", fmt.Errorf("only a session whose agent has exited can be continued (this one is %s)", st)
+	if s.closing {
+		s.unlock()
+		return "", ErrClosed
+	}
+	if st != StateExited || id == "" {
+		s.unlock()
+		return "", &StateError{State: st, Err: ErrNotExited}
 	}
 	s.hardStopped = false
 	s.connGen++ // the old process's watcher must not report its exit over this start
 	s.setStateLocked(StateStarting, "")
-	s.mu.Unlock()
+	s.unlock()
 	return s.connect(ctx, true)
 }
 
@@ -59,9 +65,9 @@ func (s *Session) connect(ctx context.Context, reattach bool) (string, error) {
 	h := s.newConnHandler(tr)
 	s.mu.Lock()
 	s.transport, s.watchDone, s.handler = tr, done, h
-	s.conn = NewConn(tr, tr, h, WithTap(s.tap), WithLogf(s.cfg.Logf))
+	s.conn = jsonrpc.NewConn(tr, tr, h, jsonrpc.WithTap(s.tap), jsonrpc.WithLogf(s.cfg.Logf))
 	conn, gen := s.conn, s.connGen
-	s.mu.Unlock()
+	s.unlock()
 	go s.watch(conn, tr, watched, gen)
 	go h.end(conn, watched, done)
 
@@ -80,13 +86,12 @@ func (s *Session) connect(ctx context.Context, reattach bool) (string, error) {
 		return "", s.fail(fmt.Errorf("initialize %s: %w", s.cfg.AgentName, s.explain(err)), err)
 	}
 	if init.ProtocolVersion != ProtocolVersion {
-		return "", s.fail(fmt.Errorf("%s speaks ACP version %d; agentdesk speaks version %d: update the agent or agentdesk",
-			s.cfg.AgentName, init.ProtocolVersion, ProtocolVersion), nil)
+		return "", s.fail(&VersionError{Agent: s.cfg.AgentName, Version: init.ProtocolVersion}, nil)
 	}
 	methods := decodeAuthMethods(init.AuthMethods)
 	s.mu.Lock()
 	s.authMethods, s.caps = methods, init.AgentCapabilities
-	s.mu.Unlock()
+	s.unlock()
 	if s.cfg.AuthMethod != "" {
 		if err := s.authenticate(ctx, methods); err != nil {
 			return "", s.fail(err, err)
@@ -104,7 +109,7 @@ func (s *Session) connect(ctx context.Context, reattach bool) (string, error) {
 
 // openSession runs session/new, or for a reattach session/resume or session/load, and moves the
 // session to idle.
-func (s *Session) openSession(ctx context.Context, conn *Conn, reattach bool) (string, error) {
+func (s *Session) openSession(ctx context.Context, conn *jsonrpc.Conn, reattach bool) (string, error) {
 	method, how := MethodSessionNew, ContinuedNew
 	if reattach && s.caps.canResume() {
 		method, how = MethodSessionResume, ContinuedResume
@@ -120,15 +125,16 @@ func (s *Session) openSession(ctx context.Context, conn *Conn, reattach bool) (s
 		params = map[string]any{"sessionId": oldID, "cwd": s.cfg.Cwd, "mcpServers": []json.RawMessage{}}
 		s.replaying = method == MethodSessionLoad
 	}
-	s.mu.Unlock()
+	s.unlock()
 
 	var res NewSessionResult
 	err := conn.Call(ctx, method, params, &res)
 	s.mu.Lock()
-	defer s.mu.Unlock()
+	defer s.unlock()
 	s.replaying = false
 	if err != nil {
 		s.agentSessionID = oldID
+		s.early = nil // updates for a session that never opened
 		return "", err
 	}
 	if method == MethodSessionNew {
@@ -169,10 +175,11 @@ func (c AgentCapabilities) sessionCap(name string) bool {
 	return r != "" && r != "null" && r != "false"
 }
 
-// fail ends a start that went wrong: error entry, state failed, agent stopped.
+// fail ends a start that went wrong: error entry, open permission requests cancelled, state
+// failed, agent stopped.
 func (s *Session) fail(err error, cause error) error {
 	var data json.RawMessage
-	var rpcErr *RPCError
+	var rpcErr *jsonrpc.Error
 	if errors.As(cause, &rpcErr) {
 		data = rpcErr.Data
 	}
@@ -183,8 +190,10 @@ func (s *Session) fail(err error, cause error) error {
 		stderr = tr.StderrTail()
 	}
 	s.pushChange(s.tr.AddError(err.Error(), data, stderr))
+	reqs := s.takePermissionsLocked() // asked during the handshake: no turn will answer them
 	s.setStateLocked(StateFailed, err.Error())
-	s.mu.Unlock()
+	s.unlock()
+	replyCancelled(reqs)
 	if tr != nil {
 		go tr.Close(s.cfg.CloseGrace)
 	}
@@ -195,26 +204,22 @@ func (s *Session) fail(err error, cause error) error {
 func (s *Session) explain(err error) error {
 	s.mu.Lock()
 	tr, conn := s.transport, s.conn
-	s.mu.Unlock()
-	if !errors.Is(err, ErrConnClosed) || tr == nil {
+	s.unlock()
+	if !errors.Is(err, jsonrpc.ErrConnClosed) || tr == nil {
 		return err
 	}
 	exitsWithin(tr, s.cfg.CloseGrace)
-	msg := goneMessage(conn.Err(), tr, false)
-	if tail := lastLines(tr.StderrTail(), 20); tail != "" {
-		msg += "; its last output on stderr:\n" + tail
-	}
-	return errors.New(msg)
+	return &GoneError{How: goneMessage(conn.Err(), tr, false), Stderr: lastLines(tr.StderrTail(), 20), Err: err}
 }
 
-// goneMessage says why an agent's connection ended, from its cause (see ErrConnClosed) and how
+// goneMessage says why an agent's connection ended, from its cause (see jsonrpc.ErrConnClosed) and how
 // the agent ended: "the agent exited (exit status 3)"; or, when the connection ended first,
 // what went wrong and that agentdesk stops (lingered: stopped) the agent.
 func goneMessage(cause error, tr Transport, lingered bool) string {
 	exited, st := exitsWithin(tr, 0), tr.ExitStatus()
 	var msg string
 	switch {
-	case cause != nil && !errors.Is(cause, ErrPeerClosed):
+	case cause != nil && !errors.Is(cause, jsonrpc.ErrPeerClosed):
 		msg = "the connection to the agent failed: " + cause.Error()
 	case lingered || !exited:
 		msg = "the agent closed its output but did not exit"

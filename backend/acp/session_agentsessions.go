@@ -32,9 +32,9 @@ type AgentSessionPage struct {
 func (s *Session) ListAgentSessions(ctx context.Context, cursor string) (AgentSessionPage, error) {
 	s.mu.Lock()
 	conn, caps := s.conn, s.caps
-	s.mu.Unlock()
+	s.unlock()
 	if conn == nil || !caps.sessionCap("list") {
-		return AgentSessionPage{}, fmt.Errorf("%s does not list its sessions", s.cfg.AgentName)
+		return AgentSessionPage{}, worded(ErrNotOffered, "%s does not list its sessions", s.cfg.AgentName)
 	}
 	params := map[string]any{"cwd": s.cfg.Cwd}
 	if cursor != "" {
@@ -52,7 +52,7 @@ func (s *Session) ListAgentSessions(ctx context.Context, cursor string) (AgentSe
 func (s *Session) closeAgentSession() {
 	s.mu.Lock()
 	conn, caps, id, state := s.conn, s.caps, s.agentSessionID, s.state
-	s.mu.Unlock()
+	s.unlock()
 	if conn == nil || id == "" || !caps.sessionCap("close") || state == StateExited || state == StateFailed {
 		return
 	}

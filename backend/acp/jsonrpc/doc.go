@@ -1,0 +1,21 @@
+// Package jsonrpc is one JSON-RPC 2.0 peer over newline-delimited JSON: one message per line on
+// a reader and a writer, as ACP speaks it over an agent's stdin and stdout. It is symmetric:
+// agentdesk uses it towards agents, and the Demo agent and the tests' agents towards agentdesk.
+// It knows no ACP method but the cancellation notification ($/cancel_request) a Pending sends
+// when its caller stops waiting; sessions, transcripts and events are package acp's.
+//
+// Guarantees, whatever the peer sends:
+//   - Wire order: notifications, requests and responses are handled by one inbound loop in the
+//     order they were read, and a response reaches its caller only after every message read
+//     before it has been handed to the Handler.
+//   - Nothing is cut short: a line may be as long as MaxLineBytes (only a longer one ends the
+//     connection, with ErrLineTooLong); a line that is not a JSON-RPC message is skipped,
+//     counted (Skipped) and logged, and the connection goes on.
+//   - Raw is kept: every message in and out is handed to the Tap as the exact bytes of its line.
+//   - Nothing is dropped: at most 1024 decoded messages wait for the inbound loop; beyond that
+//     the reader stops reading, which pushes back on the peer through its pipe.
+//   - Every inbound request is answered at most once (Request.Reply), whoever answers first.
+//   - A call waits only as long as its context; then the peer is sent $/cancel_request and a
+//     late answer is journaled and dropped. A call on a connection that has ended fails at once
+//     with an error wrapping ErrConnClosed and the cause of the end.
+package jsonrpc

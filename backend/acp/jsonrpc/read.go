@@ -1,0 +1,102 @@
+package jsonrpc
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+)
+
+// MaxLineBytes is the only limit on a line. Huge diffs and file contents arrive as one line, so
+// it is far above anything real; a longer line ends the connection with ErrLineTooLong.
+const MaxLineBytes = 256 << 20
+
+// ErrLineTooLong ends a connection whose peer sent a line over MaxLineBytes.
+var ErrLineTooLong = errors.New("protocol line longer than 256 MiB")
+
+// read is the only reader. It splits lines, decodes envelopes and queues them in order.
+func (c *Conn) read(r io.Reader) {
+	br := bufio.NewReaderSize(r, 64<<10)
+	var cause error
+	for {
+		line, err := readLine(br)
+		if len(line) > 0 {
+			if env := c.decode(line); env != nil {
+				select {
+				case c.inbound <- env:
+				case <-c.done:
+					return
+				}
+			}
+		}
+		if err != nil {
+			cause = err
+			break
+		}
+	}
+	if errors.Is(cause, io.EOF) {
+		cause = ErrPeerClosed
+	}
+	// Let the loop handle everything already read before failing pending calls, so a final
+	// response that arrived just before EOF is still delivered. The send orders readErr's write
+	// before the loop's read.
+	c.readErr = cause
+	select {
+	case c.inbound <- &envelope{Method: eofMethod}:
+	case <-c.done:
+	}
+}
+
+// eofMethod marks the end of input in the inbound queue; no real method has a NUL byte.
+const eofMethod = "\x00eof"
+
+// readLine returns one line without its "\n" or trailing "\r", in memory of its own that
+// nothing changes afterwards (decode lets values share it). A line may be as long as
+// MaxLineBytes: its pieces are kept apart and joined once, in one allocation of the line's
+// size (appending them as they come grew a 50 MB line through some 290 MB of copies).
+func readLine(br *bufio.Reader) ([]byte, error) {
+	var parts [][]byte
+	n := 0
+	for {
+		frag, err := br.ReadSlice('\n')
+		if n+len(frag) > MaxLineBytes {
+			return nil, ErrLineTooLong
+		}
+		if err == bufio.ErrBufferFull {
+			parts = append(parts, bytes.Clone(frag)) // frag is the reader's buffer: copy it now
+			n += len(frag)
+			continue
+		}
+		line := make([]byte, 0, n+len(frag))
+		for _, p := range parts {
+			line = append(line, p...)
+		}
+		line = append(line, frag...)
+		return bytes.TrimRight(line, "\r\n"), err
+	}
+}
+
+// decode turns a line into an envelope, or skips it (nil) when it is not a JSON-RPC message.
+func (c *Conn) decode(line []byte) *envelope {
+	trimmed := bytes.TrimSpace(line)
+	if len(trimmed) == 0 {
+		return nil
+	}
+	var w wireEnvelope
+	err := json.Unmarshal(trimmed, &w)
+	env := &envelope{JSONRPC: w.JSONRPC, ID: json.RawMessage(w.ID), Method: w.Method,
+		Params: json.RawMessage(w.Params), Result: json.RawMessage(w.Result), Error: w.Error}
+	if err != nil || (env.Method == "" && len(env.ID) == 0) {
+		c.skipped.Add(1)
+		if c.tap != nil {
+			c.tap(In, "", trimmed)
+		}
+		c.logf("skipped a line that is not a JSON-RPC message (%d bytes): %.120q", len(trimmed), trimmed)
+		return nil
+	}
+	if c.tap != nil {
+		c.tap(In, env.Method, trimmed)
+	}
+	return env
+}
