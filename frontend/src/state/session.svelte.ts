@@ -10,7 +10,7 @@
 // Turn ends are reported whether they arrive as events or inside a snapshot.
 import * as api from '../lib/api';
 import { realClock, type Clock } from '../lib/clock';
-import type { PermissionEvent, SessionEvent, SessionInfo, Snapshot } from '../lib/protocol';
+import type { PermissionEvent, SessionEvent, SessionInfo, Snapshot, Usage } from '../lib/protocol';
 import { applyAll, emptyState, fromSnapshot, type TranscriptState } from './transcript';
 
 export interface SessionStoreDeps {
@@ -90,6 +90,27 @@ export class SessionStore {
   get sessionId(): string | null {
     return this.current?.sessionId ?? null;
   }
+
+  // Index of the last usage entry, memoised on the entry count (a chunk never adds one); the
+  // entry itself is read fresh because usage entries are upserted in place.
+  #usageAt = { id: '', count: -1, index: -1 };
+  /** The live session's latest usage report (its last usage entry), or null. */
+  readonly usage = $derived.by((): Usage | null => {
+    const cur = this.current;
+    if (!cur) return null;
+    const entries = cur.entries;
+    if (this.#usageAt.id !== cur.sessionId || this.#usageAt.count !== entries.length) {
+      let index = -1;
+      for (let i = entries.length - 1; i >= 0; i--) {
+        if (entries[i].kind === 'usage') {
+          index = i;
+          break;
+        }
+      }
+      this.#usageAt = { id: cur.sessionId, count: entries.length, index };
+    }
+    return this.#usageAt.index >= 0 ? (entries[this.#usageAt.index]?.usage ?? null) : null;
+  });
 
   /** Shows a freshly started session (StartSession resolved): state 'starting', then a snapshot. */
   attach(info: SessionInfo): Promise<void> {

@@ -1,0 +1,18 @@
+// Focus that does not get in the person's way: something that appears (a permission prompt's
+// first allow button, the prompt box once the session is ready) takes the focus only when the
+// person is not typing in a field.
+import type { Attachment } from 'svelte/attachments';
+
+/** True when `el` (default: the focused element) is a field the person types in. */
+export function typing(el: Element | null = document.activeElement): boolean {
+  return el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement || el instanceof HTMLSelectElement;
+}
+
+/**
+ * Attachment: focuses the node (without scrolling it into view) when attached, unless the
+ * person is typing. Attach it conditionally ({@attach ready ? focusUnlessTyping : null}) to
+ * focus again each time the condition turns true.
+ */
+export const focusUnlessTyping: Attachment<HTMLElement> = (node) => {
+  if (!typing()) node.focus({ preventScroll: true });
+};
