@@ -9,9 +9,14 @@ import (
 	"agentdesk/backend/agents"
 )
 
-// The agent verbs of App: the picker's list and the agent editor (custom agents, their secrets,
-// Zed import). Secret values go one way only, from the page to the store: what the page reads
-// back is whether a secret is set, never its value.
+// Agents is the bound service of the agent catalog (backend/agents): the picker's list and the
+// agent editor (custom agents, kept in agents.json; their secrets, in the keyring or else a
+// 0600 file; Zed import). Its verbs may wait on the keyring, never on an agent. Secret values
+// go one way only, from the page to the store: what the page reads back is whether a secret
+// is set, never its value.
+type Agents struct {
+	*core
+}
 
 // AgentInfo is an agent the picker lists.
 type AgentInfo struct {
@@ -51,9 +56,9 @@ type ImportResult struct {
 
 // ListAgents lists the Demo agent first, then the presets (unavailable ones with the reason),
 // then the custom agents.
-func (a *App) ListAgents() ([]AgentInfo, error) {
+func (ags *Agents) ListAgents() ([]AgentInfo, error) {
 	out := []AgentInfo{}
-	for _, ag := range a.agents.List() {
+	for _, ag := range ags.catalog.List() {
 		out = append(out, AgentInfo{ID: ag.ID, Name: ag.Name, Available: ag.Available, Reason: ag.Reason,
 			Custom: ag.Custom, Folder: ag.Folder})
 	}
@@ -62,16 +67,16 @@ func (a *App) ListAgents() ([]AgentInfo, error) {
 
 // AgentsNotice is what the user must know about their custom agents at start-up (agents.json
 // cannot be read, and why), or "".
-func (a *App) AgentsNotice() string {
-	if err := a.agents.Problem(); err != nil {
+func (ags *Agents) AgentsNotice() string {
+	if err := ags.catalog.Problem(); err != nil {
 		return err.Error()
 	}
 	return ""
 }
 
 // GetAgent returns a custom agent for the editor; secrets say only whether they are set.
-func (a *App) GetAgent(id string) (AgentSettings, error) {
-	cu, err := a.agents.Custom(id)
+func (ags *Agents) GetAgent(id string) (AgentSettings, error) {
+	cu, err := ags.catalog.Custom(id)
 	if err != nil {
 		return AgentSettings{}, err
 	}
@@ -80,7 +85,7 @@ func (a *App) GetAgent(id string) (AgentSettings, error) {
 	for _, v := range cu.Env {
 		ev := AgentEnvVar{Name: v.Name, Value: v.Value, Secret: v.Secret}
 		if v.Secret {
-			ev.Value, ev.IsSet = "", a.agents.IsSet(cu.ID, v.Name)
+			ev.Value, ev.IsSet = "", ags.catalog.IsSet(cu.ID, v.Name)
 		}
 		s.Env = append(s.Env, ev)
 	}
@@ -90,7 +95,7 @@ func (a *App) GetAgent(id string) (AgentSettings, error) {
 // SaveAgent adds (ID "") or replaces a custom agent and stores its secret values; it returns
 // the agent as the picker lists it. An invalid agent is refused with the reason; nothing is
 // saved then.
-func (a *App) SaveAgent(s AgentSettings) (AgentInfo, error) {
+func (ags *Agents) SaveAgent(s AgentSettings) (AgentInfo, error) {
 	args, err := agents.SplitArgs(s.Args)
 	if err != nil {
 		return AgentInfo{}, err
@@ -106,33 +111,33 @@ func (a *App) SaveAgent(s AgentSettings) (AgentInfo, error) {
 			values[strings.TrimSpace(v.Name)] = v.Value
 		}
 	}
-	saved, aside, err := a.agents.Save(cu, values)
+	saved, aside, err := ags.catalog.Save(cu, values)
 	if err != nil {
 		return AgentInfo{}, err
 	}
 	if aside != "" {
 		log.Printf("agentdesk: your unreadable agents file was kept as %s", aside)
 	}
-	ag := a.agents.Resolve(saved)
+	ag := ags.catalog.Resolve(saved)
 	return AgentInfo{ID: ag.ID, Name: ag.Name, Available: ag.Available, Reason: ag.Reason, Custom: true, Folder: ag.Folder}, nil
 }
 
 // DeleteAgent deletes a custom agent and its secrets. Its saved sessions stay in the history.
-func (a *App) DeleteAgent(id string) error {
+func (ags *Agents) DeleteAgent(id string) error {
 	if agents.Reserved(id) {
 		return fmt.Errorf("%q is a built-in agent: it cannot be deleted", id)
 	}
-	return a.agents.Delete(id)
+	return ags.catalog.Delete(id)
 }
 
 // ImportZedAgents adds the custom agents of Zed's settings (the whole settings.json or just
 // {"agent_servers": {...}}; comments and trailing commas are fine). Agents already imported
 // are replaced. Variables named like credentials become secrets.
-func (a *App) ImportZedAgents(text string) (ImportResult, error) {
+func (ags *Agents) ImportZedAgents(text string) (ImportResult, error) {
 	if strings.TrimSpace(text) == "" {
 		return ImportResult{}, errors.New("paste Zed's settings.json (or its agent_servers part) first")
 	}
-	added, skipped, err := a.agents.Import(text)
+	added, skipped, err := ags.catalog.Import(text)
 	if err != nil {
 		return ImportResult{}, err
 	}

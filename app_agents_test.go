@@ -20,8 +20,8 @@ func TestTheAgentEditorNeverSendsSecretsBack(t *testing.T) {
 	const token = "tok-secret-9876"
 	saveLoginAgent(t, a, token)
 
-	list, _ := a.ListAgents()
-	got, _ := a.GetAgent("acme")
+	list, _ := a.agents.ListAgents()
+	got, _ := a.agents.GetAgent("acme")
 	for what, v := range map[string]any{"ListAgents": list, "GetAgent": got} {
 		if raw, _ := json.Marshal(v); strings.Contains(string(raw), token) {
 			t.Fatalf("%s sends the secret to the page: %s", what, raw)
@@ -45,31 +45,31 @@ func TestTheAgentEditorNeverSendsSecretsBack(t *testing.T) {
 
 	// Saved again with the secret left blank: kept. With a new value: replaced. Cleared: refused.
 	got.Name = "Acme 2"
-	if _, err := a.SaveAgent(got); err != nil {
+	if _, err := a.agents.SaveAgent(got); err != nil {
 		t.Fatal(err)
 	}
 	if v, err := agents.OpenSecrets(dir).Get("acme", "ACME_TOKEN"); err != nil || v != token {
 		t.Fatalf("a blank secret field did not keep the value: %q, %v", v, err)
 	}
 	got.Env[2].IsSet = false
-	if _, err := a.SaveAgent(got); err == nil || !strings.Contains(err.Error(), "give a value for the secret ACME_TOKEN") {
+	if _, err := a.agents.SaveAgent(got); err == nil || !strings.Contains(err.Error(), "give a value for the secret ACME_TOKEN") {
 		t.Fatalf("a secret without a value: %v", err)
 	}
 	got.Env[2].Value = "ab"
-	if _, err := a.SaveAgent(got); err == nil || !strings.Contains(err.Error(), "too short") {
+	if _, err := a.agents.SaveAgent(got); err == nil || !strings.Contains(err.Error(), "too short") {
 		t.Fatalf("a short secret: %v", err)
 	}
-	if _, err := a.SaveAgent(AgentSettings{Name: "Bad", Command: "x", Args: `"unclosed`}); err == nil {
+	if _, err := a.agents.SaveAgent(AgentSettings{Name: "Bad", Command: "x", Args: `"unclosed`}); err == nil {
 		t.Fatal("unparsable arguments were saved")
 	}
 
-	if err := a.DeleteAgent("acme"); err != nil {
+	if err := a.agents.DeleteAgent("acme"); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := agents.OpenSecrets(dir).Get("acme", "ACME_TOKEN"); err == nil {
 		t.Fatal("deleting the agent left its secret behind")
 	}
-	if err := a.DeleteAgent("gemini"); err == nil {
+	if err := a.agents.DeleteAgent("gemini"); err == nil {
 		t.Fatal("a preset was deleted")
 	}
 }
@@ -77,7 +77,7 @@ func TestTheAgentEditorNeverSendsSecretsBack(t *testing.T) {
 func TestZedAgentsImportIntoThePicker(t *testing.T) {
 	isolatedConfig(t)
 	a, _ := newTestApp(t)
-	res, err := a.ImportZedAgents(`{
+	res, err := a.agents.ImportZedAgents(`{
 	  // from Zed
 	  "agent_servers": {
 	    "Shell Agent": {"command": "/bin/sh", "args": ["-c", "exit 0"], "env": {"SHELL_AGENT_TOKEN": "zed-token-1234",}},
@@ -87,11 +87,11 @@ func TestZedAgentsImportIntoThePicker(t *testing.T) {
 	if err != nil || len(res.Added) != 1 || len(res.Skipped) != 1 {
 		t.Fatalf("import: %+v, %v", res, err)
 	}
-	got, err := a.GetAgent("shell-agent")
+	got, err := a.agents.GetAgent("shell-agent")
 	if err != nil || got.Command != "/bin/sh" || got.Args != "-c 'exit 0'" || !got.Env[0].Secret || !got.Env[0].IsSet {
 		t.Fatalf("imported agent %+v, %v", got, err)
 	}
-	if _, err := a.ImportZedAgents("  "); err == nil {
+	if _, err := a.agents.ImportZedAgents("  "); err == nil {
 		t.Fatal("an empty import was accepted")
 	}
 }
@@ -107,16 +107,16 @@ func TestSecretsAreMaskedInEveryExportPath(t *testing.T) {
 	const token = "tok-secret-9876"
 	state := saveLoginAgent(t, a, token)
 	writeStateFile(t, state) // logged in already
-	info, st := startAndWait(t, rec, func() (SessionInfo, error) { return a.StartSession("acme", t.TempDir()) })
+	info, st := startAndWait(t, rec, func() (SessionInfo, error) { return a.sessions.StartSession("acme", t.TempDir()) })
 	if st != acp.StateIdle {
 		t.Fatalf("start: %s", st)
 	}
-	if err := a.Prompt(info.SessionID, "show me your secrets"); err != nil {
+	if err := a.sessions.Prompt(info.SessionID, "show me your secrets"); err != nil {
 		t.Fatal(err)
 	}
 	rec.waitFor(t, func(e acp.Event) bool { return e.SessionID == info.SessionID && e.Kind == acp.EventTurnEnd })
 
-	lines, err := a.Messages(info.SessionID)
+	lines, err := a.sessions.Messages(info.SessionID)
 	if err != nil || len(lines) == 0 {
 		t.Fatalf("Messages: %d, %v", len(lines), err)
 	}
@@ -131,29 +131,29 @@ func TestSecretsAreMaskedInEveryExportPath(t *testing.T) {
 	for _, r := range raw {
 		journal += string(r.JSON) + "\n" // the database file itself
 	}
-	md, _ := a.ExportHistory(info.SessionID, export.Markdown)
-	js, _ := a.ExportHistory(info.SessionID, export.JSON)
+	md, _ := a.history.ExportHistory(info.SessionID, export.Markdown)
+	js, _ := a.history.ExportHistory(info.SessionID, export.JSON)
 	saved := ""
 	for _, format := range []string{export.Markdown, export.JSON} {
 		dialog := &fakeDialog{path: filepath.Join(t.TempDir(), "export."+format)}
-		a.saveDialog = dialog.show
-		if _, err := a.SaveHistoryExport(info.SessionID, format); err != nil {
+		a.history.saveDialog = dialog.show
+		if _, err := a.history.SaveHistoryExport(info.SessionID, format); err != nil {
 			t.Fatal(err)
 		}
 		data, _ := os.ReadFile(dialog.path)
 		saved += string(data) + dialog.asked[0].DefaultFilename + "\n"
 	}
-	opened, _ := a.OpenHistory(info.SessionID)
+	opened, _ := a.history.OpenHistory(info.SessionID)
 	openedJSON, _ := json.Marshal(opened)
-	if found, err := a.ListHistory(token); err != nil || len(found) != 0 {
+	if found, err := a.history.ListHistory(token); err != nil || len(found) != 0 {
 		t.Fatalf("a search for the secret found %+v, %v: the index must not know it", found, err)
 	}
-	found, _ := a.ListHistory("see token") // full-text search: the snippet quotes the match
+	found, _ := a.history.ListHistory("see token") // full-text search: the snippet quotes the match
 	foundJSON, _ := json.Marshal(found)
 	rec.mu.Lock()
 	liveJSON, _ := json.Marshal(rec.all) // what the page was sent while the turn ran
 	rec.mu.Unlock()
-	snap, _ := a.Snapshot(info.SessionID)
+	snap, _ := a.sessions.Snapshot(info.SessionID)
 	snapJSON, _ := json.Marshal(snap)
 	for what, text := range map[string]string{"journal": journal, "Markdown export": md, "JSON export": js, "saved exports": saved,
 		"saved session": string(openedJSON), "search result": string(foundJSON), "live events": string(liveJSON), "live snapshot": string(snapJSON)} {

@@ -6,8 +6,8 @@ import (
 	"agentdesk/backend/acp"
 )
 
-// The attachment verbs of App: a prompt with files of the session folder and pasted images, and
-// the file list the composer's picker shows. Thin translations like the rest of app.go.
+// The attachment verbs of Sessions: a prompt with files of the session folder and pasted
+// images, and the file list the composer's picker shows.
 
 // maxFolderFiles is how many files one ListFolderFiles call returns at most.
 const maxFolderFiles = 50
@@ -16,8 +16,8 @@ const maxFolderFiles = 50
 // relative to it or absolute; pasted images as base64 with their MIME type). It returns when the
 // prompt is sent; an attachment the agent cannot take fails it, naming the attachment and what
 // to do, and nothing is sent.
-func (a *App) PromptWith(sessionID, text string, attachments []acp.Attachment) error {
-	s, err := a.hub.Session(sessionID)
+func (ss *Sessions) PromptWith(sessionID, text string, attachments []acp.Attachment) error {
+	s, err := ss.hub.Session(sessionID)
 	if err != nil {
 		return err
 	}
@@ -27,8 +27,8 @@ func (a *App) PromptWith(sessionID, text string, attachments []acp.Attachment) e
 
 // ListFolderFiles lists up to 50 files of the live session's folder matching query (best
 // first; an empty query lists those nearest the top), for the attachment picker.
-func (a *App) ListFolderFiles(sessionID, query string) ([]acp.FolderFile, error) {
-	s, err := a.hub.Session(sessionID)
+func (ss *Sessions) ListFolderFiles(sessionID, query string) ([]acp.FolderFile, error) {
+	s, err := ss.hub.Session(sessionID)
 	if err != nil {
 		return nil, err
 	}

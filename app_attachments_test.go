@@ -25,19 +25,19 @@ func TestPromptWithAttachmentsIsShownAndSaved(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	files, err := a.ListFolderFiles(info.SessionID, "note")
+	files, err := a.sessions.ListFolderFiles(info.SessionID, "note")
 	if err != nil || len(files) != 1 || files[0].Path != "notes.md" {
 		t.Fatalf("ListFolderFiles = %+v, %v", files, err)
 	}
-	if _, err := a.ListFolderFiles("nope", ""); err == nil {
+	if _, err := a.sessions.ListFolderFiles("nope", ""); err == nil {
 		t.Fatal("files of an unknown session were listed")
 	}
-	err = a.PromptWith(info.SessionID, "x", []acp.Attachment{{Kind: acp.AttachFile, Path: "../elsewhere.txt"}})
+	err = a.sessions.PromptWith(info.SessionID, "x", []acp.Attachment{{Kind: acp.AttachFile, Path: "../elsewhere.txt"}})
 	if err == nil || !strings.Contains(err.Error(), "cannot attach elsewhere.txt") {
 		t.Fatalf("a file outside the folder: %v", err)
 	}
 
-	err = a.PromptWith(info.SessionID, "what is this?", []acp.Attachment{
+	err = a.sessions.PromptWith(info.SessionID, "what is this?", []acp.Attachment{
 		{Kind: acp.AttachFile, Path: "notes.md"},
 		{Kind: acp.AttachImage, Name: "screenshot.png", MimeType: "image/png", Data: tinyPNG},
 	})
@@ -45,12 +45,12 @@ func TestPromptWithAttachmentsIsShownAndSaved(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := rec.waitFor(t, func(e acp.Event) bool { return e.Kind == acp.EventPermission })
-	if err := a.AnswerPermission(info.SessionID, p.RequestID, "allow"); err != nil {
+	if err := a.sessions.AnswerPermission(info.SessionID, p.RequestID, "allow"); err != nil {
 		t.Fatal(err)
 	}
 	rec.waitFor(t, func(e acp.Event) bool { return e.Kind == acp.EventTurnEnd })
 
-	snap, err := a.OpenHistory(info.SessionID)
+	snap, err := a.history.OpenHistory(info.SessionID)
 	if err != nil {
 		t.Fatal(err)
 	}

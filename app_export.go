@@ -12,8 +12,9 @@ import (
 	"agentdesk/backend/store"
 )
 
-// The save-to-file verb of App: a saved session exported through the system's save dialog. The
-// dialog is App.saveDialog (runtime.SaveFileDialog), so tests fake it; backend/export writes.
+// The save-to-file verb of History: a saved session exported through the system's save dialog.
+// The dialog is History.saveDialog (runtime.SaveFileDialog), so tests fake it; backend/export
+// writes.
 
 // saveDialogFunc asks the user where to save: the chosen path, or "" when they cancelled.
 type saveDialogFunc func(ctx context.Context, opts runtime.SaveDialogOptions) (string, error)
@@ -30,31 +31,31 @@ var exportKinds = map[string]struct{ name, pattern string }{
 // written, or "" with no error when the user cancelled. A failure says what went wrong (the
 // session cannot be read, the disk is full, the folder is not writable, ...) and what to do.
 // Like ExportHistory, every secret value agentdesk knows is masked, in the file name too.
-func (a *App) SaveHistoryExport(id, format string) (string, error) {
+func (h *History) SaveHistoryExport(id, format string) (string, error) {
 	kind, ok := exportKinds[format]
 	if !ok {
 		return "", fmt.Errorf("unknown export format %q: use md or json", format)
 	}
-	if a.store == nil {
-		return "", a.dbErr
+	if h.store == nil {
+		return "", h.dbErr
 	}
-	a.flushHistory()
-	s, turns, entries, err := a.store.Session(a.ctx, id)
+	h.flushHistory()
+	s, turns, entries, err := h.store.Session(h.ctx, id)
 	if errors.Is(err, store.ErrNotFound) {
 		return "", fmt.Errorf("session %s is not in the history (it may have been deleted)", id)
 	}
 	if err != nil {
 		return "", fmt.Errorf("could not export session %s: %w", id, err)
 	}
-	mask := a.agents.Masker()
+	mask := h.catalog.Masker()
 	text, err := export.Render(mask, s, turns, entries, format)
 	if err != nil {
 		return "", err
 	}
-	if a.saveDialog == nil {
+	if h.saveDialog == nil {
 		return "", errors.New("there is no window to show a save dialog in: use `agentdesk show --format " + format + "` instead")
 	}
-	path, err := a.saveDialog(a.ctx, runtime.SaveDialogOptions{
+	path, err := h.saveDialog(h.ctx, runtime.SaveDialogOptions{
 		Title:                "Save session as " + kind.name,
 		DefaultDirectory:     exportFolder(s.Cwd),
 		DefaultFilename:      export.FileName(mask.Mask(s.Title), format),

@@ -38,7 +38,7 @@ func savedSessionApp(t *testing.T, title, cwd string, dialog *fakeDialog) (*App,
 	t.Setenv("AGENTDESK_NO_LOGIN_ENV", "1")
 	a, _ := newTestApp(t)
 	t.Cleanup(func() { a.shutdown(context.Background()) })
-	a.saveDialog = dialog.show
+	a.history.saveDialog = dialog.show
 	id, now := "3f6c1f9e-export", time.Now()
 	w := a.store.Writer()
 	w.CreateSession(store.Session{ID: id, AgentID: "demo", AgentName: "Demo agent", Cwd: cwd, Title: title,
@@ -58,7 +58,7 @@ func TestSaveHistoryExportWritesTheFileTheUserChose(t *testing.T) {
 	dialog := &fakeDialog{path: filepath.Join(out, "build.md")}
 	a, id := savedSessionApp(t, "Fix src/main.go\nplease", cwd, dialog)
 
-	path, err := a.SaveHistoryExport(id, "md")
+	path, err := a.history.SaveHistoryExport(id, "md")
 	if err != nil || path != dialog.path {
 		t.Fatalf("SaveHistoryExport = %q, %v; want %q", path, err, dialog.path)
 	}
@@ -79,7 +79,7 @@ func TestSaveHistoryExportWritesTheFileTheUserChose(t *testing.T) {
 	if err := os.WriteFile(path, []byte(strings.Repeat("old text that is longer than the export ", 100)), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := a.SaveHistoryExport(id, "md"); err != nil {
+	if _, err := a.history.SaveHistoryExport(id, "md"); err != nil {
 		t.Fatal(err)
 	}
 	if again, _ := os.ReadFile(path); string(again) != string(data) {
@@ -96,7 +96,7 @@ func TestSaveHistoryExportWritesTheFileTheUserChose(t *testing.T) {
 		t.Fatal(err)
 	}
 	dialog.path = filepath.Join(out, "session")
-	path, err = a.SaveHistoryExport(id, "json")
+	path, err = a.history.SaveHistoryExport(id, "json")
 	if err != nil || path != filepath.Join(out, "session.json") {
 		t.Fatalf("SaveHistoryExport json = %q, %v", path, err)
 	}
@@ -115,18 +115,18 @@ func TestSaveHistoryExportWritesTheFileTheUserChose(t *testing.T) {
 func TestSaveHistoryExportCancelledOrRefused(t *testing.T) {
 	dialog := &fakeDialog{}
 	a, id := savedSessionApp(t, "x", t.TempDir(), dialog)
-	if path, err := a.SaveHistoryExport(id, "md"); path != "" || err != nil {
+	if path, err := a.history.SaveHistoryExport(id, "md"); path != "" || err != nil {
 		t.Fatalf("a cancelled dialog gave %q, %v; want nothing", path, err)
 	}
 	dialog.err = errors.New("no display")
-	if _, err := a.SaveHistoryExport(id, "md"); err == nil || !strings.Contains(err.Error(), "save dialog") {
+	if _, err := a.history.SaveHistoryExport(id, "md"); err == nil || !strings.Contains(err.Error(), "save dialog") {
 		t.Fatalf("a dialog that failed: %v", err)
 	}
 	asked := len(dialog.asked)
-	if _, err := a.SaveHistoryExport(id, "pdf"); err == nil || !strings.Contains(err.Error(), "md or json") {
+	if _, err := a.history.SaveHistoryExport(id, "pdf"); err == nil || !strings.Contains(err.Error(), "md or json") {
 		t.Fatalf("an unknown format: %v", err)
 	}
-	if _, err := a.SaveHistoryExport("no-such-id", "md"); err == nil || !strings.Contains(err.Error(), "not in the history") {
+	if _, err := a.history.SaveHistoryExport("no-such-id", "md"); err == nil || !strings.Contains(err.Error(), "not in the history") {
 		t.Fatalf("an unknown session: %v", err)
 	}
 	if len(dialog.asked) != asked {
@@ -142,7 +142,7 @@ func TestSaveHistoryExportIntoAFolderThatCannotExist(t *testing.T) {
 	}
 	dialog := &fakeDialog{path: filepath.Join(file, "export.md")} // "inside" a file: even root cannot
 	a, id := savedSessionApp(t, "x", t.TempDir(), dialog)
-	_, err := a.SaveHistoryExport(id, "md")
+	_, err := a.history.SaveHistoryExport(id, "md")
 	if err == nil || !strings.Contains(err.Error(), dialog.path) || !strings.Contains(err.Error(), "Choose an existing folder") {
 		t.Fatalf("saving under a file: %v", err)
 	}
@@ -166,7 +166,7 @@ func TestSaveHistoryExportIntoAReadOnlyFolder(t *testing.T) {
 	t.Cleanup(func() { os.Chmod(out, 0o755) })
 	dialog := &fakeDialog{path: old}
 	a, id := savedSessionApp(t, "x", t.TempDir(), dialog)
-	_, err := a.SaveHistoryExport(id, "md")
+	_, err := a.history.SaveHistoryExport(id, "md")
 	if err == nil || !strings.Contains(err.Error(), old) || !strings.Contains(err.Error(), "you may not write to the folder "+out) {
 		t.Fatalf("saving into a read-only folder: %v", err)
 	}

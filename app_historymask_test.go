@@ -68,10 +68,10 @@ func TestOldHistoryIsMaskedOnceAtStart(t *testing.T) {
 	t.Setenv("AGENTDESK_DB", old)
 	a, _ := newTestApp(t)
 	<-a.masking.OnceDone()
-	if found, err := a.ListHistory(leakySecret); err != nil || len(found) != 0 {
+	if found, err := a.history.ListHistory(leakySecret); err != nil || len(found) != 0 {
 		t.Fatalf("a search for the secret still finds %+v, %v", found, err)
 	}
-	if found, err := a.ListHistory("Deploy"); err != nil || len(found) != 1 || !strings.Contains(found[0].Title, "Deploy with ") {
+	if found, err := a.history.ListHistory("Deploy"); err != nil || len(found) != 1 || !strings.Contains(found[0].Title, "Deploy with ") {
 		t.Fatalf("the masked session is no longer found by its other words: %+v, %v", found, err)
 	}
 	a.shutdown(context.Background())
@@ -123,15 +123,15 @@ func TestSecretSavedLaterIsMaskedInTheHistory(t *testing.T) {
 	t.Setenv("AGENTDESK_DEMO_PACE", "0s")
 	a, rec := newTestApp(t)
 	<-a.masking.OnceDone()
-	info, st := startAndWait(t, rec, func() (SessionInfo, error) { return a.StartSession("demo", t.TempDir()) })
+	info, st := startAndWait(t, rec, func() (SessionInfo, error) { return a.sessions.StartSession("demo", t.TempDir()) })
 	if st != acp.StateIdle {
 		t.Fatalf("start: %s", st)
 	}
-	if err := a.Prompt(info.SessionID, "my key is "+leakySecret); err != nil {
+	if err := a.sessions.Prompt(info.SessionID, "my key is "+leakySecret); err != nil {
 		t.Fatal(err)
 	}
 	p := rec.waitFor(t, func(e acp.Event) bool { return e.Kind == acp.EventPermission })
-	if err := a.AnswerPermission(info.SessionID, p.RequestID, "allow"); err != nil {
+	if err := a.sessions.AnswerPermission(info.SessionID, p.RequestID, "allow"); err != nil {
 		t.Fatal(err)
 	}
 	rec.waitFor(t, func(e acp.Event) bool { return e.Kind == acp.EventTurnEnd })

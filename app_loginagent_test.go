@@ -130,7 +130,7 @@ func saveLoginAgent(t *testing.T, a *App, token string) string {
 		t.Fatal(err)
 	}
 	state := filepath.Join(t.TempDir(), "acme-state")
-	info, err := a.SaveAgent(AgentSettings{Name: "Acme", Command: self, Env: []AgentEnvVar{
+	info, err := a.agents.SaveAgent(AgentSettings{Name: "Acme", Command: self, Env: []AgentEnvVar{
 		{Name: "AGENTDESK_TEST_AGENT", Value: "login"}, {Name: "ACME_STATE", Value: state},
 		{Name: "ACME_TOKEN", Value: token, Secret: true}}})
 	if err != nil || info.ID != "acme" || !info.Available || !info.Custom {

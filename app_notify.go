@@ -25,14 +25,14 @@ type AttentionFocus struct {
 	SessionID string `json:"sessionId"`
 }
 
-// notices is what the App needs of a notify.Notifier; tests pass a recorder.
+// notices is what Desktop needs of a notify.Notifier; tests pass a recorder.
 type notices interface {
 	Post(notify.Message)
 	Seen()
 	Close()
 }
 
-// desktopAttention is how the App gets the user's attention: a notification per session and
+// desktopAttention is how Desktop gets the user's attention: a notification per session and
 // the window's urgency hint. A nil *desktopAttention does nothing (tests, the CLI).
 type desktopAttention struct {
 	notes  notices
@@ -41,14 +41,14 @@ type desktopAttention struct {
 }
 
 // newDesktopAttention wires the real notifier (connected on first use) and window calls; a
-// click on a notification calls a.attentionClicked.
-func newDesktopAttention(a *App) *desktopAttention {
+// click on a notification calls d.attentionClicked.
+func newDesktopAttention(d *Desktop) *desktopAttention {
 	return &desktopAttention{
 		notes: notify.New(notify.Options{
 			AppName:      "agentdesk",
 			Icon:         notify.Icon("agentdesk", "dialog-information"),
 			DesktopEntry: "agentdesk", // build/linux/agentdesk.desktop
-			OnAction:     a.attentionClicked,
+			OnAction:     d.attentionClicked,
 			Logf:         func(format string, args ...any) { log.Printf("agentdesk: "+format, args...) },
 		}),
 		urgent: setUrgencyHint,
@@ -73,35 +73,35 @@ func (d *desktopAttention) close() {
 // burst of permissions becomes one "N permissions waiting") and sets the window's urgency hint,
 // and returns at once. Without a session bus or a notification server it does nothing but say
 // so once in the log. It fails for an unknown kind or a session that is not live.
-func (a *App) NotifyAttention(sessionID, kind, agent, title string) error {
+func (d *Desktop) NotifyAttention(sessionID, kind, agent, title string) error {
 	k := notify.Kind(kind)
 	if !k.Valid() {
 		return fmt.Errorf("unknown attention kind %q (want %q or %q)", kind, notify.Permission, notify.Finished)
 	}
-	if _, err := a.hub.Session(sessionID); err != nil {
+	if _, err := d.hub.Session(sessionID); err != nil {
 		return err
 	}
-	if a.attention == nil {
+	if d.attention == nil {
 		return nil
 	}
-	a.attention.urgent(true)
-	a.attention.notes.Post(notify.Message{Session: sessionID, Kind: k, Agent: agent, Title: title})
+	d.attention.urgent(true)
+	d.attention.notes.Post(notify.Message{Session: sessionID, Kind: k, Agent: agent, Title: title})
 	return nil
 }
 
 // AttentionSeen tells that the window has the user's focus again: the notifications are
 // withdrawn, the permission counts start again and the urgency hint is cleared.
-func (a *App) AttentionSeen() {
-	if a.attention == nil {
+func (d *Desktop) AttentionSeen() {
+	if d.attention == nil {
 		return
 	}
-	a.attention.urgent(false)
-	a.attention.notes.Seen()
+	d.attention.urgent(false)
+	d.attention.notes.Seen()
 }
 
 // attentionClicked is the notifier's OnAction: the user clicked the notification of sessionID,
 // so the window comes up and the page focuses that session's prompt.
-func (a *App) attentionClicked(sessionID string) {
-	a.attention.raise(a.ctx)
-	a.emit(a.ctx, attentionFocusEvent, AttentionFocus{SessionID: sessionID})
+func (d *Desktop) attentionClicked(sessionID string) {
+	d.attention.raise(d.ctx)
+	d.emit(d.ctx, attentionFocusEvent, AttentionFocus{SessionID: sessionID})
 }

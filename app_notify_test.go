@@ -8,7 +8,7 @@ import (
 	"agentdesk/backend/notify"
 )
 
-// recordedNotices stands in for the notifier: it keeps what the App asks of it.
+// recordedNotices stands in for the notifier: it keeps what Desktop asks of it.
 type recordedNotices struct {
 	posts chan notify.Message
 	seen  chan struct{}
@@ -22,7 +22,7 @@ func (r *recordedNotices) Post(m notify.Message) { r.posts <- m }
 func (r *recordedNotices) Seen()                 { r.seen <- struct{}{} }
 func (r *recordedNotices) Close()                {}
 
-// received returns what arrived on ch, failing when nothing did: the App's calls are
+// received returns what arrived on ch, failing when nothing did: Desktop's calls are
 // synchronous, so it is there already or never.
 func received[T any](t *testing.T, ch chan T, what string) T {
 	t.Helper()
@@ -40,9 +40,9 @@ func TestNotifyAttentionPostsAndSetsTheUrgencyHintUntilSeen(t *testing.T) {
 	a, _, info := startDemoApp(t)
 	notes := newRecordedNotices()
 	urgent := make(chan bool, 10)
-	a.attention = &desktopAttention{notes: notes, urgent: func(on bool) { urgent <- on }, raise: func(context.Context) {}}
+	a.desktop.attention = &desktopAttention{notes: notes, urgent: func(on bool) { urgent <- on }, raise: func(context.Context) {}}
 
-	if err := a.NotifyAttention(info.SessionID, "permission", "Demo agent", "Edit main.go"); err != nil {
+	if err := a.desktop.NotifyAttention(info.SessionID, "permission", "Demo agent", "Edit main.go"); err != nil {
 		t.Fatal(err)
 	}
 	want := notify.Message{Session: info.SessionID, Kind: notify.Permission, Agent: "Demo agent", Title: "Edit main.go"}
@@ -53,7 +53,7 @@ func TestNotifyAttentionPostsAndSetsTheUrgencyHintUntilSeen(t *testing.T) {
 		t.Fatal("the urgency hint was cleared, not set")
 	}
 
-	if err := a.NotifyAttention(info.SessionID, "finished", "Demo agent", "Fix the build"); err != nil {
+	if err := a.desktop.NotifyAttention(info.SessionID, "finished", "Demo agent", "Fix the build"); err != nil {
 		t.Fatal(err)
 	}
 	if got := received(t, notes.posts, "notification"); got.Kind != notify.Finished {
@@ -61,7 +61,7 @@ func TestNotifyAttentionPostsAndSetsTheUrgencyHintUntilSeen(t *testing.T) {
 	}
 	received(t, urgent, "urgency hint")
 
-	a.AttentionSeen()
+	a.desktop.AttentionSeen()
 	received(t, notes.seen, "Seen")
 	if received(t, urgent, "urgency hint") {
 		t.Fatal("AttentionSeen set the urgency hint instead of clearing it")
@@ -71,12 +71,12 @@ func TestNotifyAttentionPostsAndSetsTheUrgencyHintUntilSeen(t *testing.T) {
 func TestNotifyAttentionRefusesUnknownKindsAndSessions(t *testing.T) {
 	a, _, info := startDemoApp(t)
 	notes := newRecordedNotices()
-	a.attention = &desktopAttention{notes: notes, urgent: func(bool) {}, raise: func(context.Context) {}}
+	a.desktop.attention = &desktopAttention{notes: notes, urgent: func(bool) {}, raise: func(context.Context) {}}
 
-	if err := a.NotifyAttention(info.SessionID, "party", "Demo agent", "x"); err == nil || !strings.Contains(err.Error(), `unknown attention kind "party"`) {
+	if err := a.desktop.NotifyAttention(info.SessionID, "party", "Demo agent", "x"); err == nil || !strings.Contains(err.Error(), `unknown attention kind "party"`) {
 		t.Fatalf("unknown kind: %v", err)
 	}
-	if err := a.NotifyAttention("no-such-session", "permission", "Demo agent", "x"); err == nil || !strings.Contains(err.Error(), "no live session") {
+	if err := a.desktop.NotifyAttention("no-such-session", "permission", "Demo agent", "x"); err == nil || !strings.Contains(err.Error(), "no live session") {
 		t.Fatalf("unknown session: %v", err)
 	}
 	select {
@@ -86,11 +86,11 @@ func TestNotifyAttentionRefusesUnknownKindsAndSessions(t *testing.T) {
 	}
 
 	// Without a notifier (tests, a failed start-up) the calls succeed and do nothing.
-	a.attention = nil
-	if err := a.NotifyAttention(info.SessionID, "permission", "Demo agent", "x"); err != nil {
+	a.desktop.attention = nil
+	if err := a.desktop.NotifyAttention(info.SessionID, "permission", "Demo agent", "x"); err != nil {
 		t.Fatal(err)
 	}
-	a.AttentionSeen()
+	a.desktop.AttentionSeen()
 }
 
 func TestClickingANotificationRaisesTheWindowAndFocusesThePrompt(t *testing.T) {
@@ -100,11 +100,11 @@ func TestClickingANotificationRaisesTheWindowAndFocusesThePrompt(t *testing.T) {
 	}
 	events := make(chan emitted, 10)
 	raised := make(chan context.Context, 10)
-	a := &App{ctx: context.WithValue(context.Background(), struct{}{}, "wails"),
-		emit: func(_ context.Context, name string, data ...interface{}) { events <- emitted{name, data} }}
-	a.attention = &desktopAttention{notes: newRecordedNotices(), urgent: func(bool) {}, raise: func(ctx context.Context) { raised <- ctx }}
+	a := newApp(func(_ context.Context, name string, data ...interface{}) { events <- emitted{name, data} })
+	a.ctx = context.WithValue(context.Background(), struct{}{}, "wails")
+	a.desktop.attention = &desktopAttention{notes: newRecordedNotices(), urgent: func(bool) {}, raise: func(ctx context.Context) { raised <- ctx }}
 
-	a.attentionClicked("s1") // as the notifier's OnAction does, on its own goroutine
+	a.desktop.attentionClicked("s1") // as the notifier's OnAction does, on its own goroutine
 	if ctx := received(t, raised, "raise"); ctx != a.ctx {
 		t.Fatal("the window was raised with a context that is not Wails' own")
 	}

@@ -66,7 +66,7 @@ func saveLeakyAgent(t *testing.T, a *App) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	info, err := a.SaveAgent(AgentSettings{Name: "Leaky", Command: self, Args: "demo-agent --script '" + leakyScript(t) + "'",
+	info, err := a.agents.SaveAgent(AgentSettings{Name: "Leaky", Command: self, Args: "demo-agent --script '" + leakyScript(t) + "'",
 		Env: []AgentEnvVar{{Name: "LEAKY_TOKEN", Value: leakySecret, Secret: true}}})
 	if err != nil || info.ID != "leaky" {
 		t.Fatalf("SaveAgent: %+v, %v", info, err)
@@ -77,15 +77,15 @@ func saveLeakyAgent(t *testing.T, a *App) {
 // and returns the session's id once the turn has ended.
 func runLeakySession(t *testing.T, a *App, rec *recordingEmitter) string {
 	t.Helper()
-	info, st := startAndWait(t, rec, func() (SessionInfo, error) { return a.StartSession("leaky", t.TempDir()) })
+	info, st := startAndWait(t, rec, func() (SessionInfo, error) { return a.sessions.StartSession("leaky", t.TempDir()) })
 	if st != acp.StateIdle {
 		t.Fatalf("start: %s", st)
 	}
-	if err := a.Prompt(info.SessionID, "deploy using "+leakySecret+" please"); err != nil {
+	if err := a.sessions.Prompt(info.SessionID, "deploy using "+leakySecret+" please"); err != nil {
 		t.Fatal(err)
 	}
 	p := rec.waitFor(t, func(e acp.Event) bool { return e.SessionID == info.SessionID && e.Kind == acp.EventPermission })
-	if err := a.AnswerPermission(info.SessionID, p.RequestID, "allow"); err != nil {
+	if err := a.sessions.AnswerPermission(info.SessionID, p.RequestID, "allow"); err != nil {
 		t.Fatal(err)
 	}
 	end := rec.waitFor(t, func(e acp.Event) bool { return e.SessionID == info.SessionID && e.Kind == acp.EventTurnEnd })
@@ -107,7 +107,7 @@ func TestSecretsNeverReachTheHistoryFile(t *testing.T) {
 	db := os.Getenv("AGENTDESK_DB")
 	assertNoSecretBytes(t, "while the app runs", db)
 
-	saved, err := a.OpenHistory(id)
+	saved, err := a.history.OpenHistory(id)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -91,11 +91,11 @@ func TestHistoryWriteFailureIsToldAndNothingIsLost(t *testing.T) {
 	a, rec, info := startDemoApp(t)
 	turn := func(prompt string) {
 		t.Helper()
-		if err := a.Prompt(info.SessionID, prompt); err != nil {
+		if err := a.sessions.Prompt(info.SessionID, prompt); err != nil {
 			t.Fatal(err)
 		}
 		p := rec.waitFor(t, func(e acp.Event) bool { return e.Kind == acp.EventPermission })
-		if err := a.AnswerPermission(info.SessionID, p.RequestID, "reject"); err != nil {
+		if err := a.sessions.AnswerPermission(info.SessionID, p.RequestID, "reject"); err != nil {
 			t.Fatal(err)
 		}
 		rec.waitFor(t, func(e acp.Event) bool { return e.Kind == acp.EventTurnEnd })
@@ -111,10 +111,10 @@ func TestHistoryWriteFailureIsToldAndNothingIsLost(t *testing.T) {
 	if !strings.Contains(st.Problem, "Saving the history failed") || !strings.Contains(st.Problem, "keep running") || st.Since == 0 {
 		t.Errorf("problem %+v", st)
 	}
-	if got := a.HistoryStatus(); got.Saving || got.Problem != st.Problem {
+	if got := a.history.HistoryStatus(); got.Saving || got.Problem != st.Problem {
 		t.Errorf("HistoryStatus() = %+v, want the problem told", got)
 	}
-	if _, err := a.RetryHistory(); err == nil {
+	if _, err := a.history.RetryHistory(); err == nil {
 		t.Error("Retry succeeded while the disk is still full")
 	}
 	select {
@@ -124,16 +124,16 @@ func TestHistoryWriteFailureIsToldAndNothingIsLost(t *testing.T) {
 	}
 
 	lift()
-	got, err := a.RetryHistory()
+	got, err := a.history.RetryHistory()
 	if err != nil || !got.Saving {
 		t.Fatalf("Retry after the disk has room: %+v, %v", got, err)
 	}
 	waitStatus(t, rec, true)
-	live, err := a.Snapshot(info.SessionID)
+	live, err := a.sessions.Snapshot(info.SessionID)
 	if err != nil {
 		t.Fatal(err)
 	}
-	saved, err := a.OpenHistory(info.SessionID)
+	saved, err := a.history.OpenHistory(info.SessionID)
 	if err != nil {
 		t.Fatal(err)
 	}

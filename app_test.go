@@ -74,7 +74,7 @@ func cliRun(in io.Reader, out, errOut io.Writer, args ...string) int {
 func newTestApp(t *testing.T) (*App, *recordingEmitter) {
 	t.Helper()
 	rec := &recordingEmitter{feed: make(chan acp.Event, 10000), statuses: make(chan HistoryStatus, 100)}
-	a := &App{emit: rec.emit, quit: func(context.Context) {}}
+	a := newApp(rec.emit)
 	if err := a.init(context.Background()); err != nil {
 		t.Fatal(err)
 	}
@@ -87,28 +87,28 @@ func TestAppTurnIsSavedAndReopens(t *testing.T) {
 	t.Setenv("AGENTDESK_DEMO_PACE", "0s")
 	a, rec := newTestApp(t)
 
-	if _, err := a.StartSession("demo", "/no/such/folder"); err == nil || !strings.Contains(err.Error(), "does not exist") {
+	if _, err := a.sessions.StartSession("demo", "/no/such/folder"); err == nil || !strings.Contains(err.Error(), "does not exist") {
 		t.Fatalf("start in a missing folder: %v", err)
 	}
-	info, err := a.StartSession("demo", t.TempDir())
+	info, err := a.sessions.StartSession("demo", t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
 	rec.waitFor(t, func(e acp.Event) bool { return e.Kind == acp.EventState && e.State == acp.StateIdle })
-	if err := a.Prompt(info.SessionID, "hello"); err != nil {
+	if err := a.sessions.Prompt(info.SessionID, "hello"); err != nil {
 		t.Fatal(err)
 	}
 	p := rec.waitFor(t, func(e acp.Event) bool { return e.Kind == acp.EventPermission })
-	if err := a.AnswerPermission(info.SessionID, p.RequestID, "no-such-option"); err == nil {
+	if err := a.sessions.AnswerPermission(info.SessionID, p.RequestID, "no-such-option"); err == nil {
 		t.Fatal("an option the agent did not offer was accepted")
 	}
-	if err := a.AnswerPermission(info.SessionID, p.RequestID, "allow"); err != nil {
+	if err := a.sessions.AnswerPermission(info.SessionID, p.RequestID, "allow"); err != nil {
 		t.Fatal(err)
 	}
 	if end := rec.waitFor(t, func(e acp.Event) bool { return e.Kind == acp.EventTurnEnd }); end.StopReason != acp.StopEndTurn {
 		t.Fatalf("stop reason %q", end.StopReason)
 	}
-	live, err := a.Snapshot(info.SessionID)
+	live, err := a.sessions.Snapshot(info.SessionID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -117,11 +117,11 @@ func TestAppTurnIsSavedAndReopens(t *testing.T) {
 	// A restarted app finds the session in the history, rendered as it was live.
 	b, _ := newTestApp(t)
 	defer b.shutdown(context.Background())
-	items, err := b.ListHistory("")
+	items, err := b.history.ListHistory("")
 	if err != nil || len(items) != 1 || items[0].ID != info.SessionID || items[0].Title != "hello" || items[0].Outcome != acp.StopEndTurn {
 		t.Fatalf("history = %+v, %v", items, err)
 	}
-	saved, err := b.OpenHistory(info.SessionID)
+	saved, err := b.history.OpenHistory(info.SessionID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,7 +129,7 @@ func TestAppTurnIsSavedAndReopens(t *testing.T) {
 		t.Fatalf("the saved transcript differs from the live one:\n--- saved\n%s\n--- live\n%s", got, want)
 	}
 	// Search finds what a tool call showed: here the output of the checks run in our terminal.
-	if found, err := b.ListHistory("example.com/app/store"); err != nil || len(found) != 1 || !strings.Contains(found[0].Snippet, "[[") {
+	if found, err := b.history.ListHistory("example.com/app/store"); err != nil || len(found) != 1 || !strings.Contains(found[0].Snippet, "[[") {
 		t.Fatalf("a search for the terminal output found %+v, %v", found, err)
 	}
 	for _, e := range saved.Entries {
@@ -141,12 +141,12 @@ func TestAppTurnIsSavedAndReopens(t *testing.T) {
 		t.Fatalf("saved turns %+v", saved.Turns)
 	}
 	n := len(saved.Entries)
-	tail, err := b.OpenHistoryPart(info.SessionID, -1, 2)
+	tail, err := b.history.OpenHistoryPart(info.SessionID, -1, 2)
 	if err != nil || tail.From != n-2 || tail.Total != n || tail.Snapshot.Title != saved.Title ||
 		transcriptMarkdown(tail.Snapshot.Entries) != transcriptMarkdown(saved.Entries[n-2:]) {
 		t.Fatalf("the end, 2 entries (%v): from %d of %d, %+v; want the last 2 of %d entries", err, tail.From, tail.Total, tail.Snapshot.Entries, n)
 	}
-	head, err := b.OpenHistoryPart(info.SessionID, 0, n-2)
+	head, err := b.history.OpenHistoryPart(info.SessionID, 0, n-2)
 	if err != nil || head.From != 0 || transcriptMarkdown(head.Snapshot.Entries) != transcriptMarkdown(saved.Entries[:n-2]) {
 		t.Fatalf("the rest (%v): from %d, %+v", err, head.From, head.Snapshot.Entries)
 	}
@@ -155,40 +155,40 @@ func TestAppTurnIsSavedAndReopens(t *testing.T) {
 		perms[0].DecidedBy != "user" || perms[0].Turn != 1 || perms[0].ToolCallID != p.ToolCallID {
 		t.Fatalf("saved permissions %+v, %v", perms, err)
 	}
-	if err := b.RenameHistory(info.SessionID, "  Greeting  "); err != nil {
+	if err := b.history.RenameHistory(info.SessionID, "  Greeting  "); err != nil {
 		t.Fatal(err)
 	}
-	if err := b.RenameHistory(info.SessionID, " "); err == nil {
+	if err := b.history.RenameHistory(info.SessionID, " "); err == nil {
 		t.Fatal("an empty title was accepted")
 	}
-	if items, _ := b.ListHistory(""); items[0].Title != "Greeting" {
+	if items, _ := b.history.ListHistory(""); items[0].Title != "Greeting" {
 		t.Fatalf("title after rename: %q", items[0].Title)
 	}
-	md, err := b.ExportHistory(info.SessionID, "md")
+	md, err := b.history.ExportHistory(info.SessionID, "md")
 	if err != nil || !strings.HasPrefix(md, "# Greeting\n") || !strings.Contains(md, "*Turn 1 ended: end_turn*") {
 		t.Fatalf("markdown export (%v):\n%s", err, md)
 	}
-	js, err := b.ExportHistory(info.SessionID, "json")
+	js, err := b.history.ExportHistory(info.SessionID, "json")
 	var doc struct{ Entries []acp.Entry }
 	if err != nil || json.Unmarshal([]byte(js), &doc) != nil || len(doc.Entries) != len(live.Entries) {
 		t.Fatalf("json export (%v): %d entries, want %d", err, len(doc.Entries), len(live.Entries))
 	}
-	if _, err := b.ExportHistory(info.SessionID, "pdf"); err == nil {
+	if _, err := b.history.ExportHistory(info.SessionID, "pdf"); err == nil {
 		t.Fatal("an unknown export format was accepted")
 	}
-	if err := b.DeleteHistory(info.SessionID); err != nil {
+	if err := b.history.DeleteHistory(info.SessionID); err != nil {
 		t.Fatal(err)
 	}
-	if items, _ := b.ListHistory(""); len(items) != 0 {
+	if items, _ := b.history.ListHistory(""); len(items) != 0 {
 		t.Fatalf("history after delete: %+v", items)
 	}
-	if _, err := b.OpenHistory(info.SessionID); err == nil || !strings.Contains(err.Error(), "not in the history") {
+	if _, err := b.history.OpenHistory(info.SessionID); err == nil || !strings.Contains(err.Error(), "not in the history") {
 		t.Fatalf("opening a deleted session: %v", err)
 	}
-	if _, err := b.OpenHistoryPart(info.SessionID, -1, 10); err == nil || !strings.Contains(err.Error(), "not in the history") {
+	if _, err := b.history.OpenHistoryPart(info.SessionID, -1, 10); err == nil || !strings.Contains(err.Error(), "not in the history") {
 		t.Fatalf("opening the end of a deleted session: %v", err)
 	}
-	if err := b.Prompt(info.SessionID, "x"); err == nil {
+	if err := b.sessions.Prompt(info.SessionID, "x"); err == nil {
 		t.Fatal("a session of an earlier run accepted a prompt")
 	}
 }
@@ -201,7 +201,7 @@ func startDemoApp(t *testing.T) (*App, *recordingEmitter, SessionInfo) {
 	t.Setenv("AGENTDESK_DEMO_PACE", "0s")
 	a, rec := newTestApp(t)
 	t.Cleanup(func() { a.shutdown(context.Background()) })
-	info, err := a.StartSession("demo", t.TempDir())
+	info, err := a.sessions.StartSession("demo", t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -219,20 +219,20 @@ func transcriptMarkdown(entries []acp.Entry) string {
 
 func TestDeletingALiveSessionsHistoryStopsSavingIt(t *testing.T) {
 	a, rec, info := startDemoApp(t)
-	if err := a.DeleteHistory(info.SessionID); err != nil {
+	if err := a.history.DeleteHistory(info.SessionID); err != nil {
 		t.Fatal(err)
 	}
-	if err := a.Prompt(info.SessionID, "still here?"); err != nil {
+	if err := a.sessions.Prompt(info.SessionID, "still here?"); err != nil {
 		t.Fatalf("the live session stopped with its history: %v", err)
 	}
 	p := rec.waitFor(t, func(e acp.Event) bool { return e.Kind == acp.EventPermission })
-	if err := a.AnswerPermission(info.SessionID, p.RequestID, "allow"); err != nil {
+	if err := a.sessions.AnswerPermission(info.SessionID, p.RequestID, "allow"); err != nil {
 		t.Fatal(err)
 	}
 	if end := rec.waitFor(t, func(e acp.Event) bool { return e.Kind == acp.EventTurnEnd }); end.StopReason != acp.StopEndTurn {
 		t.Fatalf("turn ended %+v", end)
 	}
-	if items, err := a.ListHistory(""); err != nil || len(items) != 0 {
+	if items, err := a.history.ListHistory(""); err != nil || len(items) != 0 {
 		t.Fatalf("history after the delete and another turn: %+v, %v", items, err)
 	}
 }
@@ -243,13 +243,13 @@ func TestHistoryNoticeSaysWhyNothingIsSaved(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Setenv("AGENTDESK_DB", dir+"/not-a-db") // a file the user chose: refused, never moved
-	a := &App{emit: func(context.Context, string, ...interface{}) {}, quit: func(context.Context) {}}
+	a := newApp(func(context.Context, string, ...interface{}) {})
 	_ = a.init(context.Background())
 	a.ctx = context.Background()
-	if n := a.HistoryNotice(); !strings.Contains(n, "not being saved") || !strings.Contains(n, "not-a-db") {
+	if n := a.history.HistoryNotice(); !strings.Contains(n, "not being saved") || !strings.Contains(n, "not-a-db") {
 		t.Fatalf("notice %q", n)
 	}
-	if _, err := a.StartSession("demo", dir); err != nil {
+	if _, err := a.sessions.StartSession("demo", dir); err != nil {
 		t.Fatalf("without a history the app must still run sessions: %v", err)
 	}
 	a.shutdown(context.Background())

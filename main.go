@@ -1,8 +1,8 @@
 // Command agentdesk is a desktop client for ACP coding agents (Wails v2: Go backend, Svelte
 // frontend in the system webview). The same binary has a headless command line (backend/cli)
 // and serves the built-in Demo agent (`agentdesk demo-agent`). This package is the Wails edge
-// only: the window's options, the bound App (app*.go) and the build-tagged seams; the core it
-// drives is backend/hub.
+// only: the window's options, the App with its bound services (app*.go) and the build-tagged
+// seams; the core it drives is backend/hub.
 package main
 
 import (
@@ -59,7 +59,7 @@ func main() {
 		OnStartup:        app.startup,
 		OnDomReady:       app.domReady,
 		OnShutdown:       app.shutdown,
-		Bind:             []interface{}{app},
+		Bind:             app.services(),
 		Linux: &linux.Options{
 			Icon:        icon,
 			ProgramName: "agentdesk",

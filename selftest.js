@@ -51,5 +51,5 @@
   } catch (e) {
     lines.push('FAIL the self-test threw: ' + e);
   }
-  await window.go.main.App.SelfTestDone(lines.join('\n'));
+  await window.go.main.Desktop.SelfTestDone(lines.join('\n'));
 })();

@@ -51,7 +51,7 @@ test('opening a long saved session: the earlier parts arrive above a scrolled-up
 
   // Hold the earlier parts back until the view is scrolled up (the tail part passes).
   await page.evaluate(() => {
-    const bound = window.go.main.App;
+    const bound = window.go.main.History;
     const open = bound.OpenHistoryPart;
     let release;
     window.__release = new Promise((resolve) => (release = resolve));

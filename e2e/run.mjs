@@ -227,10 +227,10 @@ test('deleting a saved session removes it from the history, also after a reload;
   await turnEnds(page, 'end_turn', 2);
 
   await page.reload();
-  await page.waitForFunction(() => window.go?.main?.App && window.runtime, null, { timeout: 15_000 });
+  await page.waitForFunction(() => window.go?.main?.History && window.runtime, null, { timeout: 15_000 });
   await waitFor(async () => (await page.locator('[data-testid=agent-option][data-agent-id=demo]').count()) === 1,
     { message: 'the page to load again' });
-  const listed = await page.evaluate(async () => (await window.go.main.App.ListHistory('')).map((h) => h.id));
+  const listed = await page.evaluate(async () => (await window.go.main.History.ListHistory('')).map((h) => h.id));
   if (listed.includes(id)) throw new Error(`the deleted session ${id} is listed again after a reload`);
   await waitFor(async () => (await page.getByTestId('history-list').locator('.empty').count()) === 1,
     { message: 'an empty history list' });

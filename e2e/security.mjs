@@ -10,8 +10,8 @@ import { project, scriptedAgent, send, startSession, stateIs, turnEnds } from '.
 // data (every saved session), and open a dialog. Any one of them is caught below.
 const payload = (id) =>
   `window.__pwn&&window.__pwn('${id}');` +
-  `window.go.main.App.ListHistory('').then(l=>l.forEach(h=>window.go.main.App.DeleteHistory(h.id)));` +
-  `window.go.main.App.DeleteHistory('pwned-${id}');alert('pwned-${id}')`;
+  `window.go.main.History.ListHistory('').then(l=>l.forEach(h=>window.go.main.History.DeleteHistory(h.id)));` +
+  `window.go.main.History.DeleteHistory('pwned-${id}');alert('pwned-${id}')`;
 
 const TOOL_TITLE = `Edit <img src=x onerror="${payload('tool-title')}"><script>${payload('tool-title-2')}</script>`;
 const LOCATION = `/tmp/<script>${payload('location')}</script>/main.go`;
@@ -131,7 +131,7 @@ function tripwire() {
       };
     }
   };
-  wrap(window.go.main.App, 'App.');
+  for (const [service, bound] of Object.entries(window.go.main)) wrap(bound, `${service}.`);
   wrap(window.runtime, 'runtime.');
 }
 
@@ -280,7 +280,7 @@ test('hostile agent output: nothing executes, no bound method is reached, HTML i
 
   // The same session from the history (rendered from the database, not the live stream).
   await page.reload();
-  await page.waitForFunction(() => window.go?.main?.App && window.runtime, null, { timeout: 15_000 });
+  await page.waitForFunction(() => window.go?.main?.History && window.runtime, null, { timeout: 15_000 });
   await page.evaluate(tripwire);
   seen.navigations.length = 0; // the reload itself
   const item = page.getByTestId('history-item');
@@ -292,7 +292,7 @@ test('hostile agent output: nothing executes, no bound method is reached, HTML i
   const saved = await nothingRan(page, seen, 'in the saved session');
 
   // No bound method was reached: the session is still in the history, and in the database.
-  const ids = await page.evaluate(async () => (await window.go.main.App.ListHistory('')).map((h) => h.id));
+  const ids = await page.evaluate(async () => (await window.go.main.History.ListHistory('')).map((h) => h.id));
   if (ids.length !== 1) throw new Error(`the history lists ${ids.length} sessions after the hostile turn`);
 
   // CSP reports are blocks, not executions, and markup that got past the sanitiser has failed the

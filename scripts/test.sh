@@ -40,7 +40,7 @@ begin "go vet ./..."
 go vet "${GO_TEST_FLAGS[@]}" ./...
 
 begin "dependency rule: no package but the root imports Wails"
-# The root (package main: the window, the bound App, the build-tag seams) is the only Wails-aware
+# The root (package main: the window, the bound services, the build-tag seams) is the only Wails-aware
 # package; the core (backend/hub, backend/cli, backend/export) and everything beneath it must
 # build without it. Capture first: `go list | grep -q` under pipefail can fail on SIGPIPE and
 # hide a match.

@@ -1,61 +1,33 @@
-// Types of the agent editor's and the login prompt's bindings (agents_app.go, auth_app.go), and
-// the pure helpers their stores use. Secret values travel one way only, from the page to the
-// backend: what comes back says whether a secret is set (`isSet`), never its value.
+// Types of the agent editor's and the login prompt's bindings (the Agents and Logins services:
+// app_agents.go, app_logins.go), and the pure helpers their stores use. The types are Wails'
+// generated models, re-exported so components import from one place. Secret values travel one
+// way only, from the page to the backend: what comes back says whether a secret is set
+// (`isSet`), never its value.
+import type { main } from '../../wailsjs/go/models';
 
-/** One variable of a custom agent. A secret's `value` is always '' when it comes from Go. */
-export interface AgentEnvVar {
-  name: string;
-  value: string;
-  secret: boolean;
-  /** A secret has a stored value; saved with value '', it keeps it. */
-  isSet: boolean;
-}
+/**
+ * One variable of a custom agent. A secret's `value` is always '' when it comes from Go; `isSet`
+ * says it has a stored value, which it keeps when saved with value ''.
+ */
+export type AgentEnvVar = main.AgentEnvVar;
 
-/** A custom agent in the editor. `args` is one line, split like a shell would. */
-export interface AgentSettings {
-  id: string;
-  name: string;
-  command: string;
-  args: string;
-  env: AgentEnvVar[];
-  folder: string;
-}
+/** A custom agent in the editor (`id` '' for a new one). `args` is one line, split like a shell would. */
+export type AgentSettings = main.AgentSettings;
 
-export interface ImportResult {
-  added: string[];
-  skipped: string[];
-}
+/** What ImportZedAgents did: the agents added or replaced, and the entries skipped with their reason. */
+export type ImportResult = main.ImportResult;
 
-export interface AuthVarInfo {
-  name: string;
-  label?: string;
-  optional: boolean;
-  secret: boolean;
-  isSet: boolean;
-}
+/** A value an env_var login asks for; `isSet`: one is stored already. */
+export type AuthVarInfo = main.AuthVarInfo;
 
-export type AuthMethodType = 'agent' | 'env_var' | 'terminal';
-
-export interface AuthMethodInfo {
-  id: string;
-  name: string;
-  description?: string;
-  type: AuthMethodType | string;
-  vars?: AuthVarInfo[];
-  link?: string;
-  /** terminal: the exact command line to run. */
-  command?: string;
-}
+/**
+ * One login method of the agent. `type` is 'agent', 'env_var' or 'terminal' (or a type of the
+ * agent's own that agentdesk does not know); `command` (terminal): the exact command line to run.
+ */
+export type AuthMethodInfo = main.AuthMethodInfo;
 
 /** The login methods of a session whose agent needs a login (`methods` empty otherwise). */
-export interface AuthPrompt {
-  sessionId: string;
-  agentId: string;
-  agentName: string;
-  message: string;
-  methods: AuthMethodInfo[];
-  canRunTerminal: boolean;
-}
+export type AuthPrompt = main.AuthPrompt;
 
 export function emptyAgent(): AgentSettings {
   return { id: '', name: '', command: '', args: '', env: [], folder: '' };

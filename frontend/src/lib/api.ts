@@ -1,22 +1,39 @@
-// The ONLY importer of the generated Go bindings. Components and stores call these wrappers,
-// which give the untyped bridge the types of protocol.ts. A Go error rejects the promise with
-// its message (a string); errorMessage() turns any rejection into text for the error banner.
-import * as App from '../../wailsjs/go/main/App.js';
+// The ONLY importer of the generated Go bindings: one module per bound service (Sessions,
+// Logins, History, Agents, Desktop: the app_*.go files of the repository root). Components and
+// stores call these wrappers, which give the bridge the types of protocol.ts and agents.ts
+// (the generated models, and the hand-written event contract for snapshots). A Go error
+// rejects the promise with its message (a string); errorMessage() turns any rejection into text
+// for the error banner.
+import * as Agents from '../../wailsjs/go/main/Agents.js';
+import * as Desktop from '../../wailsjs/go/main/Desktop.js';
+import * as History from '../../wailsjs/go/main/History.js';
+import * as Logins from '../../wailsjs/go/main/Logins.js';
+import * as Sessions from '../../wailsjs/go/main/Sessions.js';
+import type { acp } from '../../wailsjs/go/models';
 import type { AgentSettings, AuthPrompt, ImportResult } from './agents';
 import type { AgentInfo, Attachment, AttentionKind, FolderFile, HistoryItem, HistoryPart, HistoryStatus, JournalLine, SessionInfo, Snapshot } from './protocol';
 
+/**
+ * A snapshot as the page reads it. The generated acp.Snapshot describes the same JSON (protocol.ts
+ * checks that the two name the same fields) but without the event contract's unions, which the
+ * page switches on: the hand-written type is the one to read it with.
+ */
+function snapshot(v: acp.Snapshot): Snapshot {
+  return v as Snapshot;
+}
+
 export function ListAgents(): Promise<AgentInfo[]> {
-  return App.ListAgents().then((v) => (v ?? []) as unknown as AgentInfo[]);
+  return Agents.ListAgents().then((v) => v ?? []);
 }
 
 /** What the user must know about the history at start-up (unavailable, or a file set aside), or "". */
 export function HistoryNotice(): Promise<string> {
-  return App.HistoryNotice().then((v) => v ?? '');
+  return History.HistoryNotice().then((v) => v ?? '');
 }
 
 /** Whether the history is being saved now; changes arrive later through onHistoryStatus. */
 export function HistoryStatus(): Promise<HistoryStatus> {
-  return App.HistoryStatus().then((v) => v as HistoryStatus);
+  return History.HistoryStatus();
 }
 
 /**
@@ -24,56 +41,56 @@ export function HistoryStatus(): Promise<HistoryStatus> {
  * history still cannot be written.
  */
 export function RetryHistory(): Promise<HistoryStatus> {
-  return App.RetryHistory().then((v) => v as HistoryStatus);
+  return History.RetryHistory();
 }
 
 export function DefaultFolder(): Promise<string> {
-  return App.DefaultFolder().then((v) => (v ?? '') as unknown as string);
+  return Sessions.DefaultFolder().then((v) => v ?? '');
 }
 
 /** Resolves at once (state 'starting'); the session's events follow. */
 export function StartSession(agentId: string, cwd: string): Promise<SessionInfo> {
-  return App.StartSession(agentId, cwd).then((v) => v as unknown as SessionInfo);
+  return Sessions.StartSession(agentId, cwd);
 }
 
 /** Resolves when the prompt is sent; the turn ends with a turn_end event. */
 export function Prompt(sessionId: string, text: string): Promise<void> {
-  return App.Prompt(sessionId, text).then(() => undefined);
+  return Sessions.Prompt(sessionId, text).then(() => undefined);
 }
 
 export function Stop(sessionId: string): Promise<void> {
-  return App.Stop(sessionId).then(() => undefined);
+  return Sessions.Stop(sessionId).then(() => undefined);
 }
 
 export function HardStop(sessionId: string): Promise<void> {
-  return App.HardStop(sessionId).then(() => undefined);
+  return Sessions.HardStop(sessionId).then(() => undefined);
 }
 
 /** Restarts an exited agent and reattaches: resolves to "resumed", "loaded" or "new session". */
 export function ContinueSession(sessionId: string): Promise<string> {
-  return App.ContinueSession(sessionId);
+  return Sessions.ContinueSession(sessionId);
 }
 
 export function AnswerPermission(sessionId: string, requestId: string, optionId: string): Promise<void> {
-  return App.AnswerPermission(sessionId, requestId, optionId).then(() => undefined);
+  return Sessions.AnswerPermission(sessionId, requestId, optionId).then(() => undefined);
 }
 
 export function Snapshot(sessionId: string): Promise<Snapshot> {
-  return App.Snapshot(sessionId).then((v) => v as unknown as Snapshot);
+  return Sessions.Snapshot(sessionId).then(snapshot);
 }
 
 export function ListHistory(query: string): Promise<HistoryItem[]> {
-  return App.ListHistory(query).then((v) => (v ?? []) as unknown as HistoryItem[]);
+  return History.ListHistory(query).then((v) => v ?? []);
 }
 
 /** `limit` entries of a saved session from position `from` (negative: its last `limit`). */
 export function OpenHistoryPart(id: string, from: number, limit: number): Promise<HistoryPart> {
-  return App.OpenHistoryPart(id, from, limit).then((v) => v as unknown as HistoryPart);
+  return History.OpenHistoryPart(id, from, limit).then((p) => ({ ...p, snapshot: snapshot(p.snapshot) }));
 }
 
 /** A saved session as Markdown ("md") or JSON ("json"). */
 export function ExportHistory(id: string, format: 'md' | 'json'): Promise<string> {
-  return App.ExportHistory(id, format);
+  return History.ExportHistory(id, format);
 }
 
 /**
@@ -82,17 +99,17 @@ export function ExportHistory(id: string, format: 'md' | 'json'): Promise<string
  * what failed and what to do.
  */
 export function SaveHistoryExport(id: string, format: 'md' | 'json'): Promise<string> {
-  return App.SaveHistoryExport(id, format).then((v) => v ?? '');
+  return History.SaveHistoryExport(id, format).then((v) => v ?? '');
 }
 
 /** Deletes a saved session with its transcript and journal. */
 export function DeleteHistory(id: string): Promise<void> {
-  return App.DeleteHistory(id).then(() => undefined);
+  return History.DeleteHistory(id).then(() => undefined);
 }
 
 /** Gives a saved session a title of the user's choosing. */
 export function RenameHistory(id: string, title: string): Promise<void> {
-  return App.RenameHistory(id, title).then(() => undefined);
+  return History.RenameHistory(id, title).then(() => undefined);
 }
 
 /**
@@ -100,17 +117,17 @@ export function RenameHistory(id: string, title: string): Promise<void> {
  * boolean for a switch. The info event that follows carries the agent's new state.
  */
 export function SetConfigOption(sessionId: string, configId: string, value: string | boolean): Promise<void> {
-  return App.SetConfigOption(sessionId, configId, JSON.stringify(value)).then(() => undefined);
+  return Sessions.SetConfigOption(sessionId, configId, JSON.stringify(value)).then(() => undefined);
 }
 
 /** Legacy mode switch (agents without config options). */
 export function SetMode(sessionId: string, modeId: string): Promise<void> {
-  return App.SetMode(sessionId, modeId).then(() => undefined);
+  return Sessions.SetMode(sessionId, modeId).then(() => undefined);
 }
 
 /** Legacy model switch (agents without config options). */
 export function SetModel(sessionId: string, modelId: string): Promise<void> {
-  return App.SetModel(sessionId, modelId).then(() => undefined);
+  return Sessions.SetModel(sessionId, modelId).then(() => undefined);
 }
 
 /**
@@ -118,17 +135,17 @@ export function SetModel(sessionId: string, modelId: string): Promise<void> {
  * the attachment and what to do, when one cannot be sent (nothing is sent then).
  */
 export function PromptWith(sessionId: string, text: string, attachments: Attachment[]): Promise<void> {
-  return App.PromptWith(sessionId, text, attachments).then(() => undefined);
+  return Sessions.PromptWith(sessionId, text, attachments).then(() => undefined);
 }
 
 /** Up to 50 files of the live session's folder matching query, best first (attachment picker). */
 export function ListFolderFiles(sessionId: string, query: string): Promise<FolderFile[]> {
-  return App.ListFolderFiles(sessionId, query).then((v) => (v ?? []) as FolderFile[]);
+  return Sessions.ListFolderFiles(sessionId, query).then((v) => v ?? []);
 }
 
 /** The raw JSON-RPC traffic of a live or saved session, oldest first (protocol inspector). */
 export function Messages(sessionId: string): Promise<JournalLine[]> {
-  return App.Messages(sessionId).then((v) => (v ?? []) as unknown as JournalLine[]);
+  return Sessions.Messages(sessionId).then((v) => v ?? []);
 }
 
 /**
@@ -137,47 +154,47 @@ export function Messages(sessionId: string): Promise<JournalLine[]> {
  * for an unknown kind or a session that is not live.
  */
 export function NotifyAttention(sessionId: string, kind: AttentionKind, agent: string, title: string): Promise<void> {
-  return App.NotifyAttention(sessionId, kind, agent, title).then(() => undefined);
+  return Desktop.NotifyAttention(sessionId, kind, agent, title).then(() => undefined);
 }
 
 /** The window has the focus again: withdraws the notifications and clears the urgency hint. */
 export function AttentionSeen(): Promise<void> {
-  return App.AttentionSeen().then(() => undefined);
+  return Desktop.AttentionSeen().then(() => undefined);
 }
 
 /** Used only by the smoke test's injected script, never by the UI. */
 export function SelfTestDone(report: string): Promise<void> {
-  return App.SelfTestDone(report).then(() => undefined);
+  return Desktop.SelfTestDone(report).then(() => undefined);
 }
 
 /** Why the custom agents file cannot be read, or "" (said once, at start-up). */
 export function AgentsNotice(): Promise<string> {
-  return App.AgentsNotice().then((v) => v ?? '');
+  return Agents.AgentsNotice().then((v) => v ?? '');
 }
 
 /** A custom agent for the editor; secrets say whether they are set, never their value. */
 export function GetAgent(id: string): Promise<AgentSettings> {
-  return App.GetAgent(id).then((v) => v as unknown as AgentSettings);
+  return Agents.GetAgent(id);
 }
 
 /** Adds (id '') or replaces a custom agent; rejects with the reason when it is not valid. */
 export function SaveAgent(settings: AgentSettings): Promise<AgentInfo> {
-  return App.SaveAgent(settings).then((v) => v as unknown as AgentInfo);
+  return Agents.SaveAgent(settings);
 }
 
 /** Deletes a custom agent and its secrets. */
 export function DeleteAgent(id: string): Promise<void> {
-  return App.DeleteAgent(id).then(() => undefined);
+  return Agents.DeleteAgent(id).then(() => undefined);
 }
 
 /** Adds the agents of Zed's settings (comments and trailing commas allowed). */
 export function ImportZedAgents(text: string): Promise<ImportResult> {
-  return App.ImportZedAgents(text).then((v) => v as unknown as ImportResult);
+  return Agents.ImportZedAgents(text);
 }
 
 /** The login methods of a session that failed because its agent needs a login (none otherwise). */
 export function SessionAuth(sessionId: string): Promise<AuthPrompt> {
-  return App.SessionAuth(sessionId).then((v) => v as unknown as AuthPrompt);
+  return Logins.SessionAuth(sessionId);
 }
 
 /**
@@ -185,12 +202,12 @@ export function SessionAuth(sessionId: string): Promise<AuthPrompt> {
  * stored as the agent's secrets first). Resolves at once, like StartSession.
  */
 export function StartSessionWithAuth(sessionId: string, methodId: string, values: Record<string, string>): Promise<SessionInfo> {
-  return App.StartSessionWithAuth(sessionId, methodId, values).then((v) => v as unknown as SessionInfo);
+  return Logins.StartSessionWithAuth(sessionId, methodId, values);
 }
 
 /** Opens a terminal window running a terminal login method's command. */
 export function RunAuthInTerminal(sessionId: string, methodId: string): Promise<void> {
-  return App.RunAuthInTerminal(sessionId, methodId).then(() => undefined);
+  return Logins.RunAuthInTerminal(sessionId, methodId).then(() => undefined);
 }
 
 /** The text to show for a rejected binding call (Go errors reject with a plain string). */

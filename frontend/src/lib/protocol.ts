@@ -1,8 +1,18 @@
-// TS mirror of the Go event contract (backend/acp/event.go) and of the bound verbs' payloads.
-// One Wails event name, one payload type, discriminated on `kind`. Keep in sync with Go; the shared
-// golden files in testdata/events/ pin the JSON shapes for both sides.
+// The types of the Go side as the page sees them. Two kinds:
 //
-// Go marshals nil slices as `null`, so every list below may arrive as null; readers normalise.
+// - The event contract (backend/acp/event.go and the snapshot that replays it) is written by
+//   hand: one Wails event name, one payload type, discriminated on `kind`, with the unions the
+//   page switches on. The shared golden files in testdata/events/ pin its JSON shapes for both
+//   sides, and FieldsMatch (below) fails the type check when a Go field is added, renamed or
+//   removed: Wails generates acp's types too, but without the unions, and with json.RawMessage as
+//   number[] (so they are only compared, never used).
+// - The bound verbs' own payloads are Wails' generated models (wailsjs/go/models, kept in step
+//   with Go by `scripts/bindings.sh --check`), re-exported here so components import from one
+//   place.
+//
+// Go marshals nil slices as `null`, so every list of the event contract may arrive as null;
+// readers normalise.
+import type { acp, main } from '../../wailsjs/go/models';
 
 /** The one Wails event name carrying session events. */
 export const SESSION_EVENT = 'session:event';
@@ -242,62 +252,36 @@ export interface Snapshot {
   controls?: Controls | null;
 }
 
-/** A run of a saved session's entries (OpenHistoryPart), with the turns they belong to. */
-export interface HistoryPart {
+/**
+ * A run of a saved session's entries (OpenHistoryPart), with the turns they belong to: the
+ * generated model with the hand-written Snapshot. `from` is the position of the first entry among
+ * the session's entries (0: they start at the first); `total` how many entries the session has.
+ */
+export interface HistoryPart extends Omit<main.HistoryPart, 'snapshot'> {
   snapshot: Snapshot;
-  /** Position of the first entry among the session's entries (0: they start at the first). */
-  from: number;
-  /** How many entries the session has. */
-  total: number;
 }
 
-// ---- bound verbs' payloads ----
+// ---- bound verbs' payloads (generated) ----
 
-export interface AgentInfo {
-  id: string;
-  name: string;
-  available: boolean;
-  reason?: string | null;
-  /** The user's own agent (agents.json): it can be edited and deleted. */
-  custom?: boolean;
-  /** A custom agent's default project folder. */
-  folder?: string;
-}
+/** An agent the picker lists; `custom`: the user's own (agents.json), which can be edited and deleted. */
+export type AgentInfo = main.AgentInfo;
 
-export interface SessionInfo {
-  sessionId: string;
-  agentId: string;
-  agentName: string;
-  cwd: string;
-}
+/** A started session (StartSession, StartSessionWithAuth); its events follow. */
+export type SessionInfo = main.SessionInfo;
 
-export interface HistoryItem {
-  id: string;
-  title: string;
-  agentName: string;
-  cwd: string;
-  /** RFC 3339. */
-  createdAt: string;
-  /** RFC 3339. */
-  updatedAt: string;
-  outcome: string;
-  turns: number;
-  /** Search excerpt; `[[` and `]]` mark the matches. */
-  snippet?: string | null;
-}
+/**
+ * A saved session in the history list. `createdAt`, `updatedAt`: RFC 3339. `snippet`: the search
+ * excerpt, with `[[` and `]]` marking the matches.
+ */
+export type HistoryItem = main.HistoryItem;
 
-/** Whether the history is being saved (HistoryStatus(), and the `history:status` event). */
-export interface HistoryStatus {
-  /** False while writes fail; live sessions keep running in memory meanwhile. */
-  saving: boolean;
-  /** What failed and what to do; absent while saving. */
-  problem?: string | null;
-  /**
-   * When writes started failing (unix ms). Absent when the history could not be opened at all,
-   * which a retry cannot mend (the app must be restarted).
-   */
-  since?: number | null;
-}
+/**
+ * Whether the history is being saved (HistoryStatus(), and the `history:status` event). `saving`
+ * is false while writes fail (live sessions keep running in memory meanwhile); `problem` says what
+ * failed and what to do; `since` is when writes started failing (unix ms), absent when the
+ * history could not be opened at all, which a retry cannot mend (the app must be restarted).
+ */
+export type HistoryStatus = main.HistoryStatus;
 
 export const HISTORY_STATUS_EVENT = 'history:status';
 
@@ -321,17 +305,12 @@ export function isAttentionFocus(v: unknown): v is AttentionFocus {
   return !!v && typeof v === 'object' && typeof (v as Record<string, unknown>).sessionId === 'string';
 }
 
-/** One raw protocol message of a session (Messages()). */
-export interface JournalLine {
-  /** in: agent -> agentdesk; out: agentdesk -> agent. */
-  direction: 'in' | 'out' | (string & {});
-  /** Requests and notifications only; absent on responses. */
-  method?: string | null;
-  /** The message as sent on the wire. */
-  json: string;
-  /** RFC 3339 with milliseconds. */
-  at: string;
-}
+/**
+ * One raw protocol message of a session (Messages()). `direction` in: agent -> agentdesk, out:
+ * agentdesk -> agent; `method` only on requests and notifications; `json` the message as sent on
+ * the wire; `at` RFC 3339 with milliseconds.
+ */
+export type JournalLine = main.JournalLine;
 
 export function isSessionState(s: unknown): s is SessionState {
   return typeof s === 'string' && (SESSION_STATES as readonly string[]).includes(s);
@@ -370,21 +349,54 @@ export interface AttachmentInfo {
   thumbnail?: string | null;
 }
 
-/** An attachment as PromptWith takes it: a file of the session folder, or image data. */
-export interface Attachment {
+/**
+ * An attachment as PromptWith takes it: a file of the session folder (`path` relative to it, or
+ * absolute inside it), or an image (`mimeType` and base64 `data`). The generated model, with
+ * the kinds the Go side accepts.
+ */
+export interface Attachment extends acp.Attachment {
   kind: 'file' | 'image';
-  /** file: relative to the session folder (or absolute inside it). */
-  path?: string;
-  name?: string;
-  /** image: its MIME type and base64 data. */
-  mimeType?: string;
-  data?: string;
 }
 
-/** A file of the session folder offered by the attachment picker (ListFolderFiles()). */
-export interface FolderFile {
-  /** Relative to the session folder, with forward slashes. */
-  path: string;
-  name: string;
-  size: number;
-}
+/** A file of the session folder offered by the attachment picker (ListFolderFiles()): `path` relative to it, with forward slashes. */
+export type FolderFile = acp.FolderFile;
+
+// ---- the hand-written contract against the generated models ----
+
+/** Every field name of T, of each member when T is a union. */
+type AllFields<T> = T extends unknown ? keyof T : never;
+
+/** true when A and B name the same fields; else what differs, for the error message. */
+type SameFields<A, B> = [Exclude<AllFields<A>, AllFields<B>> | Exclude<AllFields<B>, AllFields<A>>] extends [never]
+  ? true
+  : { onlyHere: Exclude<AllFields<A>, AllFields<B>>; onlyInGo: Exclude<AllFields<B>, AllFields<A>> };
+
+type Holds<T extends true> = T;
+
+/**
+ * Fails the type check when a hand-written type of the event contract and the model Wails
+ * generates from its Go struct do not name the same fields (after `scripts/bindings.sh`).
+ */
+export type FieldsMatch = [
+  Holds<SameFields<Snapshot, acp.Snapshot>>,
+  Holds<SameFields<Entry, acp.Entry>>,
+  Holds<SameFields<ToolContent, acp.ToolContent>>,
+  Holds<SameFields<Location, acp.Location>>,
+  Holds<SameFields<TerminalExitStatus, acp.TerminalExitStatus>>,
+  Holds<SameFields<PlanItem, acp.PlanEntry>>,
+  Holds<SameFields<Usage, acp.Usage>>,
+  Holds<SameFields<NonNullable<Usage['cost']>, acp.Cost>>,
+  Holds<SameFields<PermissionRequest, acp.PermissionSummary>>,
+  Holds<SameFields<PermissionOption, acp.OptionSummary>>,
+  Holds<SameFields<TurnInfo, acp.TurnSummary>>,
+  Holds<SameFields<Controls, acp.Controls>>,
+  Holds<SameFields<NonNullable<Controls['modes']>, acp.Modes>>,
+  Holds<SameFields<NonNullable<Controls['modes']>['availableModes'][number], acp.Mode>>,
+  Holds<SameFields<NonNullable<Controls['models']>, acp.Models>>,
+  Holds<SameFields<NonNullable<Controls['models']>['availableModels'][number], acp.Model>>,
+  Holds<SameFields<NonNullable<Controls['commands']>[number], acp.SlashCommand>>,
+  Holds<SameFields<NonNullable<NonNullable<Controls['commands']>[number]['input']>, acp.CommandInput>>,
+  Holds<SameFields<ConfigOption, acp.ConfigOption>>,
+  Holds<SameFields<PromptCapabilities, acp.PromptCapabilities>>,
+  Holds<SameFields<AttachmentInfo, acp.AttachmentInfo>>,
+];

@@ -3,7 +3,11 @@ import { manualClock } from '../lib/clock';
 import type { HistoryItem } from '../lib/protocol';
 import { HistoryStore } from './history.svelte';
 
-vi.mock('../../wailsjs/go/main/App.js', () => ({}));
+vi.mock('../../wailsjs/go/main/Sessions.js', () => ({}));
+vi.mock('../../wailsjs/go/main/Logins.js', () => ({}));
+vi.mock('../../wailsjs/go/main/History.js', () => ({}));
+vi.mock('../../wailsjs/go/main/Agents.js', () => ({}));
+vi.mock('../../wailsjs/go/main/Desktop.js', () => ({}));
 vi.mock('../../wailsjs/runtime/runtime.js', () => ({}));
 
 function item(id: string, title: string): HistoryItem {

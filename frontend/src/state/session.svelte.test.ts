@@ -5,7 +5,7 @@ import { manualClock } from '../lib/clock';
 
 // The store uses api.Snapshot by default; mock the generated bindings underneath it.
 const snapshots: Snapshot[] = [];
-vi.mock('../../wailsjs/go/main/App.js', () => ({
+vi.mock('../../wailsjs/go/main/Sessions.js', () => ({
   Snapshot: vi.fn(async (id: string) => {
     const s = snapshots.shift();
     if (!s) throw 'no snapshot for ' + id;
@@ -13,7 +13,7 @@ vi.mock('../../wailsjs/go/main/App.js', () => ({
   }),
 }));
 
-import * as App from '../../wailsjs/go/main/App.js';
+import * as App from '../../wailsjs/go/main/Sessions.js';
 import { REORDER_WAIT_MS, SessionStore } from './session.svelte';
 
 const SID = 'live-1';

@@ -1,18 +1,23 @@
-// Test doubles for the two wailsjs modules (toolchain.md §6d). Use from a test file with:
+// Test doubles for the wailsjs modules (toolchain.md §6d): one per bound service, and the runtime.
+// Use from a test file with (paths relative to the test file):
 //
-//   vi.mock('../wailsjs/go/main/App.js', async () => (await import('./test/mocks')).appMock());
+//   vi.mock('../wailsjs/go/main/Sessions.js', async () => (await import('./test/mocks')).serviceMock('Sessions'));
+//   vi.mock('../wailsjs/go/main/Logins.js', async () => (await import('./test/mocks')).serviceMock('Logins'));
+//   vi.mock('../wailsjs/go/main/History.js', async () => (await import('./test/mocks')).serviceMock('History'));
+//   vi.mock('../wailsjs/go/main/Agents.js', async () => (await import('./test/mocks')).serviceMock('Agents'));
+//   vi.mock('../wailsjs/go/main/Desktop.js', async () => (await import('./test/mocks')).serviceMock('Desktop'));
 //   vi.mock('../wailsjs/runtime/runtime.js', async () => (await import('./test/mocks')).runtimeMock());
 //
-// (paths relative to the test file), then drive the page with ./harness.ts. This module must not
-// import the wailsjs modules itself (it builds their mocks).
+// then drive the page with ./harness.ts, whose `app` holds every service's verbs. This module
+// must not import the wailsjs modules itself (it builds their mocks); it reads their types only.
 import { vi } from 'vitest';
 import type { AgentSettings, AuthPrompt, ImportResult } from '../lib/agents';
 import type { AgentInfo, Attachment, FolderFile, HistoryItem, JournalLine, Snapshot } from '../lib/protocol';
 
 export const AGENTS: AgentInfo[] = [
-  { id: 'demo', name: 'Demo agent', available: true },
-  { id: 'claude', name: 'Claude Code', available: true },
-  { id: 'codex', name: 'Codex', available: false, reason: 'codex-acp not found on PATH' },
+  { id: 'demo', name: 'Demo agent', available: true, custom: false },
+  { id: 'claude', name: 'Claude Code', available: true, custom: false },
+  { id: 'codex', name: 'Codex', available: false, reason: 'codex-acp not found on PATH', custom: false },
 ];
 
 export const FOLDER = '/home/me/project';
@@ -33,9 +38,10 @@ export function emptySnapshot(sessionId: string, extra: Partial<Snapshot> = {}):
   };
 }
 
-/** The first appMock() made: the one vi.mock installs as the bindings module (tests set its implementations). */
+/** The first appMock() made: the verbs vi.mock installs as the service modules (tests set their implementations). */
 let installed: ReturnType<typeof appMock> | null = null;
 
+/** Every bound verb, each a vi.fn with a harmless default; serviceMock parts them by service. */
 export function appMock() {
   const mock = {
     ListAgents: vi.fn(async () => AGENTS),
@@ -87,9 +93,66 @@ export function appMock() {
     Messages: vi.fn(async (_sessionId: string): Promise<JournalLine[]> => []),
     PromptWith: vi.fn(async (_sessionId: string, _text: string, _attachments: Attachment[]) => {}),
     ListFolderFiles: vi.fn(async (_sessionId: string, _query: string): Promise<FolderFile[]> => []),
-  };
+  } satisfies Record<Verb, unknown>;
   installed ??= mock;
   return mock;
+}
+
+/** The generated service modules (types only: see above). */
+interface Services {
+  Sessions: typeof import('../../wailsjs/go/main/Sessions.js');
+  Logins: typeof import('../../wailsjs/go/main/Logins.js');
+  History: typeof import('../../wailsjs/go/main/History.js');
+  Agents: typeof import('../../wailsjs/go/main/Agents.js');
+  Desktop: typeof import('../../wailsjs/go/main/Desktop.js');
+}
+
+/**
+ * Which service binds which verb, as main.go binds them. Typed against the generated modules: a
+ * verb moved, added or removed on the Go side fails the type check until this follows.
+ */
+const SERVICES: { [S in keyof Services]: Record<keyof Services[S], true> } = {
+  Sessions: {
+    DefaultFolder: true,
+    StartSession: true,
+    ContinueSession: true,
+    Prompt: true,
+    PromptWith: true,
+    Stop: true,
+    HardStop: true,
+    AnswerPermission: true,
+    Snapshot: true,
+    ListFolderFiles: true,
+    SetMode: true,
+    SetModel: true,
+    SetConfigOption: true,
+    Messages: true,
+  },
+  Logins: { SessionAuth: true, StartSessionWithAuth: true, RunAuthInTerminal: true },
+  History: {
+    HistoryNotice: true,
+    ListHistory: true,
+    OpenHistory: true,
+    OpenHistoryPart: true,
+    ExportHistory: true,
+    SaveHistoryExport: true,
+    DeleteHistory: true,
+    RenameHistory: true,
+    HistoryStatus: true,
+    RetryHistory: true,
+  },
+  Agents: { ListAgents: true, AgentsNotice: true, GetAgent: true, SaveAgent: true, DeleteAgent: true, ImportZedAgents: true },
+  Desktop: { NotifyAttention: true, AttentionSeen: true, SelfTestDone: true },
+};
+
+/** A verb of any service. */
+type Verb = { [S in keyof Services]: keyof Services[S] }[keyof Services];
+
+/** The mock of one service module: its verbs, the very vi.fn of the installed appMock(). */
+export function serviceMock(service: keyof Services) {
+  const all = (installed ??= appMock());
+  const verbs = Object.keys(SERVICES[service]) as Verb[];
+  return Object.fromEntries(verbs.map((verb) => [verb, all[verb]]));
 }
 
 export function runtimeMock() {

@@ -245,7 +245,7 @@ export namespace main {
 	    skipped: string[];
 	}
 	export interface JournalLine {
-	    direction: string;
+	    direction: 'in' | 'out';
 	    method?: string;
 	    json: string;
 	    at: string;

@@ -12,10 +12,15 @@ import (
 	"agentdesk/backend/hub"
 )
 
-// The login verbs of App: when a session failed to start because its agent needs a login, or
-// its agent answered a prompt so (the Claude Code adapter asks only then), the page asks for the
-// agent's methods (SessionAuth), runs one and starts again in a new session
-// (StartSessionWithAuth), or opens a terminal for a terminal login (RunAuthInTerminal).
+// Logins is the bound service of agent logins: when a session failed to start because its
+// agent needs a login, or its agent answered a prompt so (the Claude Code adapter asks only
+// then), the page asks for the agent's methods (SessionAuth), runs one and starts again in a
+// new session (StartSessionWithAuth), or opens a terminal for a terminal login
+// (RunAuthInTerminal). Each verb waits at most authWait for a start still running. Secret
+// values go one way, from the page to the store: what comes back says whether one is set.
+type Logins struct {
+	*core
+}
 
 // AuthPrompt is what the page shows for a session whose agent needs a login. Methods is empty
 // when the session did not fail for that reason.
@@ -54,17 +59,17 @@ const authWait = 10 * time.Second
 
 // SessionAuth returns the login methods of the agent of sessionID when its start, or its last
 // prompt, failed because the agent needs a login, and an AuthPrompt without methods otherwise.
-func (a *App) SessionAuth(sessionID string) (AuthPrompt, error) {
+func (l *Logins) SessionAuth(sessionID string) (AuthPrompt, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), authWait)
 	defer cancel()
-	login, err := a.hub.AuthRequired(ctx, sessionID)
+	login, err := l.hub.AuthRequired(ctx, sessionID)
 	if err != nil || login == nil {
 		return AuthPrompt{SessionID: sessionID, Methods: []AuthMethodInfo{}}, err
 	}
-	ag, _ := agents.Find(a.agents.List(), login.AgentID)
+	ag, _ := agents.Find(l.catalog.List(), login.AgentID)
 	p := AuthPrompt{SessionID: sessionID, AgentID: login.AgentID, AgentName: ag.Name, Methods: []AuthMethodInfo{},
-		Message: a.agents.Masker().Mask(login.Err.Err.Message)}
-	_, termErr := agents.FindTerminal(agents.Getenv(a.agents.BaseEnv(), "PATH"))
+		Message: l.catalog.Masker().Mask(login.Err.Err.Message)}
+	_, termErr := agents.FindTerminal(agents.Getenv(l.catalog.BaseEnv(), "PATH"))
 	p.CanRunTerminal = termErr == nil
 	for _, m := range login.Err.Methods {
 		info := AuthMethodInfo{ID: m.ID, Name: m.Name, Description: m.Description, Type: m.Kind(), Link: m.Link}
@@ -72,10 +77,10 @@ func (a *App) SessionAuth(sessionID string) (AuthPrompt, error) {
 		case acp.AuthEnvVar:
 			for _, v := range m.Vars {
 				info.Vars = append(info.Vars, AuthVarInfo{Name: v.Name, Label: v.Label, Optional: v.Optional,
-					Secret: v.Secret == nil || *v.Secret, IsSet: a.agents.IsSet(login.AgentID, v.Name)})
+					Secret: v.Secret == nil || *v.Secret, IsSet: l.catalog.IsSet(login.AgentID, v.Name)})
 			}
 		case acp.AuthTerminal:
-			if cmd, args, env, err := a.terminalLogin(login.AgentID, m); err == nil {
+			if cmd, args, env, err := l.terminalLogin(login.AgentID, m); err == nil {
 				info.Command = agents.CommandLine(env, cmd, args)
 			}
 		}
@@ -90,10 +95,10 @@ func (a *App) SessionAuth(sessionID string) (AuthPrompt, error) {
 // env_var method first stores values (variable → value; a variable left out keeps its stored
 // value) as secrets of the agent, which then starts with them in its environment; a terminal
 // method only starts again, the user having run its command. Events follow as for StartSession.
-func (a *App) StartSessionWithAuth(sessionID, methodID string, values map[string]string) (SessionInfo, error) {
+func (l *Logins) StartSessionWithAuth(sessionID, methodID string, values map[string]string) (SessionInfo, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), authWait)
 	defer cancel()
-	login, err := a.hub.AuthRequired(ctx, sessionID)
+	login, err := l.hub.AuthRequired(ctx, sessionID)
 	if err != nil {
 		return SessionInfo{}, err
 	}
@@ -113,35 +118,35 @@ func (a *App) StartSessionWithAuth(sessionID, methodID string, values map[string
 		keep := map[string]string{}
 		for _, v := range m.Vars {
 			val := values[v.Name]
-			if val == "" && !v.Optional && !a.agents.IsSet(login.AgentID, v.Name) {
+			if val == "" && !v.Optional && !l.catalog.IsSet(login.AgentID, v.Name) {
 				return SessionInfo{}, fmt.Errorf("give a value for %s", varLabel(v))
 			}
 			if val != "" {
 				keep[v.Name] = val
 			}
 		}
-		if err := a.agents.SetLoginSecrets(login.AgentID, keep); err != nil {
+		if err := l.catalog.SetLoginSecrets(login.AgentID, keep); err != nil {
 			return SessionInfo{}, err
 		}
 	}
-	_, info, err := a.hub.Start(hub.StartRequest{AgentID: login.AgentID, Cwd: login.Cwd, AuthMethod: authMethod},
-		a.pageEmitter())
+	_, info, err := l.hub.Start(hub.StartRequest{AgentID: login.AgentID, Cwd: login.Cwd, AuthMethod: authMethod},
+		l.pageEmitter())
 	return SessionInfo(info), err
 }
 
 // RunAuthInTerminal opens a terminal window running the command of the terminal login method
 // methodID of the failed session sessionID. It returns once the window is open; the user then
 // presses "Done, retry" (StartSessionWithAuth).
-func (a *App) RunAuthInTerminal(sessionID, methodID string) error {
-	_, err := a.runAuthInTerminal(sessionID, methodID)
+func (l *Logins) RunAuthInTerminal(sessionID, methodID string) error {
+	_, err := l.runAuthInTerminal(sessionID, methodID)
 	return err
 }
 
 // runAuthInTerminal is RunAuthInTerminal; the channel is closed when the window has closed.
-func (a *App) runAuthInTerminal(sessionID, methodID string) (<-chan struct{}, error) {
+func (l *Logins) runAuthInTerminal(sessionID, methodID string) (<-chan struct{}, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), authWait)
 	defer cancel()
-	login, err := a.hub.AuthRequired(ctx, sessionID)
+	login, err := l.hub.AuthRequired(ctx, sessionID)
 	if err != nil || login == nil {
 		return nil, fmt.Errorf("session %s does not need a login: %v", sessionID, err)
 	}
@@ -149,16 +154,16 @@ func (a *App) runAuthInTerminal(sessionID, methodID string) (<-chan struct{}, er
 	if i < 0 {
 		return nil, fmt.Errorf("%s offers no terminal login %q", login.Err.Agent, methodID)
 	}
-	cmd, args, env, err := a.terminalLogin(login.AgentID, login.Err.Methods[i])
+	cmd, args, env, err := l.terminalLogin(login.AgentID, login.Err.Methods[i])
 	if err != nil {
 		return nil, err
 	}
-	term, err := agents.FindTerminal(agents.Getenv(a.agents.BaseEnv(), "PATH"))
+	term, err := agents.FindTerminal(agents.Getenv(l.catalog.BaseEnv(), "PATH"))
 	if err != nil {
 		return nil, fmt.Errorf("%v: run the command yourself in a terminal, then press Done", err)
 	}
-	base := a.agents.BaseEnv()
-	if full, err := a.agents.Find(login.AgentID); err == nil && full.Env != nil {
+	base := l.catalog.BaseEnv()
+	if full, err := l.catalog.Find(login.AgentID); err == nil && full.Env != nil {
 		base = full.Env // its secrets too: a login may need them
 	}
 	c := term.Command(agents.WithEnv(base, env), cmd, args)
@@ -173,8 +178,8 @@ func (a *App) runAuthInTerminal(sessionID, methodID string) (<-chan struct{}, er
 
 // terminalLogin is the exact command of a terminal login method: the agent's own program with
 // the method's arguments, and the method's variables (NAME=VALUE, sorted).
-func (a *App) terminalLogin(agentID string, m acp.AuthMethod) (string, []string, []string, error) {
-	ag, err := agents.Find(a.agents.List(), agentID)
+func (l *Logins) terminalLogin(agentID string, m acp.AuthMethod) (string, []string, []string, error) {
+	ag, err := agents.Find(l.catalog.List(), agentID)
 	if err != nil {
 		return "", nil, nil, err
 	}

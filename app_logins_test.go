@@ -35,11 +35,11 @@ func TestEachAuthMethodTypeLogsInAndRetries(t *testing.T) {
 	failedStart := func() AuthPrompt {
 		t.Helper()
 		_ = os.Remove(state) // logged out
-		info, st := startAndWait(t, rec, func() (SessionInfo, error) { return a.StartSession("acme", cwd) })
+		info, st := startAndWait(t, rec, func() (SessionInfo, error) { return a.sessions.StartSession("acme", cwd) })
 		if st != acp.StateFailed {
 			t.Fatalf("a logged-out start: %s, want failed", st)
 		}
-		p, err := a.SessionAuth(info.SessionID)
+		p, err := a.logins.SessionAuth(info.SessionID)
 		if err != nil || len(p.Methods) != 3 || p.AgentID != "acme" || !strings.Contains(p.Message, "log in to Acme") {
 			t.Fatalf("SessionAuth: %+v, %v", p, err)
 		}
@@ -51,7 +51,7 @@ func TestEachAuthMethodTypeLogsInAndRetries(t *testing.T) {
 		if m := p.Methods[0]; m.Type != "agent" || m.Description != "Opens acme.example in your browser" {
 			t.Fatalf("agent method %+v", m)
 		}
-		_, st := startAndWait(t, rec, func() (SessionInfo, error) { return a.StartSessionWithAuth(p.SessionID, "browser", nil) })
+		_, st := startAndWait(t, rec, func() (SessionInfo, error) { return a.logins.StartSessionWithAuth(p.SessionID, "browser", nil) })
 		if how, _ := os.ReadFile(state); st != acp.StateIdle || string(how) != "browser" {
 			t.Fatalf("after the browser login: %s, state file %q", st, how)
 		}
@@ -63,12 +63,12 @@ func TestEachAuthMethodTypeLogsInAndRetries(t *testing.T) {
 		if m.Type != "env_var" || m.Link != "https://acme.example/keys" || len(m.Vars) != 1 || !m.Vars[0].Secret || m.Vars[0].IsSet || m.Vars[0].Label != "Acme API key" {
 			t.Fatalf("env_var method %+v", m)
 		}
-		if _, err := a.StartSessionWithAuth(p.SessionID, "api-key", map[string]string{}); err == nil || !strings.Contains(err.Error(), "Acme API key (ACME_API_KEY)") {
+		if _, err := a.logins.StartSessionWithAuth(p.SessionID, "api-key", map[string]string{}); err == nil || !strings.Contains(err.Error(), "Acme API key (ACME_API_KEY)") {
 			t.Fatalf("no value: %v", err)
 		}
 		const key = "key-abcdef-1234"
 		info, st := startAndWait(t, rec, func() (SessionInfo, error) {
-			return a.StartSessionWithAuth(p.SessionID, "api-key", map[string]string{"ACME_API_KEY": key})
+			return a.logins.StartSessionWithAuth(p.SessionID, "api-key", map[string]string{"ACME_API_KEY": key})
 		})
 		if st != acp.StateIdle {
 			t.Fatalf("after the key: %s", st)
@@ -77,11 +77,11 @@ func TestEachAuthMethodTypeLogsInAndRetries(t *testing.T) {
 		if again := failedStart(); !again.Methods[1].Vars[0].IsSet {
 			t.Fatal("the stored key is not shown as set")
 		}
-		if err := a.Prompt(info.SessionID, "echo"); err != nil {
+		if err := a.sessions.Prompt(info.SessionID, "echo"); err != nil {
 			t.Fatal(err)
 		}
 		rec.waitFor(t, func(e acp.Event) bool { return e.SessionID == info.SessionID && e.Kind == acp.EventTurnEnd })
-		md, _ := a.ExportHistory(info.SessionID, export.Markdown)
+		md, _ := a.history.ExportHistory(info.SessionID, export.Markdown)
 		if strings.Contains(md, key) || !strings.Contains(md, "key=••••••") {
 			t.Fatalf("the login's key is not masked in the export:\n%s", md)
 		}
@@ -94,7 +94,7 @@ func TestEachAuthMethodTypeLogsInAndRetries(t *testing.T) {
 		if m.Type != "terminal" || m.Command != "ACME_LOGIN=1 "+self+" login" || !p.CanRunTerminal {
 			t.Fatalf("terminal method %+v (terminal found: %v)", m, p.CanRunTerminal)
 		}
-		done, err := a.runAuthInTerminal(p.SessionID, "cli-login")
+		done, err := a.logins.runAuthInTerminal(p.SessionID, "cli-login")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -103,11 +103,11 @@ func TestEachAuthMethodTypeLogsInAndRetries(t *testing.T) {
 			args, _ := os.ReadFile(argsFile)
 			t.Fatalf("the terminal did not log in (state %q); it was called with:\n%s", how, args)
 		}
-		_, st := startAndWait(t, rec, func() (SessionInfo, error) { return a.StartSessionWithAuth(p.SessionID, "cli-login", nil) })
+		_, st := startAndWait(t, rec, func() (SessionInfo, error) { return a.logins.StartSessionWithAuth(p.SessionID, "cli-login", nil) })
 		if st != acp.StateIdle {
 			t.Fatalf("after the terminal login: %s", st)
 		}
-		if err := a.RunAuthInTerminal(p.SessionID, "browser"); err == nil {
+		if err := a.logins.RunAuthInTerminal(p.SessionID, "browser"); err == nil {
 			t.Fatal("an agent method was run in a terminal")
 		}
 	})
@@ -121,13 +121,13 @@ func TestALoginAskedForOnPromptIsOffered(t *testing.T) {
 	t.Setenv("ACME_ASK_ON", "prompt")
 	a, rec := newTestApp(t)
 	state := saveLoginAgent(t, a, "tok-secret-9876")
-	info, st := startAndWait(t, rec, func() (SessionInfo, error) { return a.StartSession("acme", t.TempDir()) })
-	if p, err := a.SessionAuth(info.SessionID); st != acp.StateIdle || err != nil || len(p.Methods) != 0 {
+	info, st := startAndWait(t, rec, func() (SessionInfo, error) { return a.sessions.StartSession("acme", t.TempDir()) })
+	if p, err := a.logins.SessionAuth(info.SessionID); st != acp.StateIdle || err != nil || len(p.Methods) != 0 {
 		t.Fatalf("a logged-out agent that opens sessions: %s, %+v, %v", st, p, err)
 	}
 	turnEnd := func(id string) acp.Event {
 		t.Helper()
-		if err := a.Prompt(id, "hello"); err != nil {
+		if err := a.sessions.Prompt(id, "hello"); err != nil {
 			t.Fatal(err)
 		}
 		return rec.waitFor(t, func(e acp.Event) bool { return e.SessionID == id && e.Kind == acp.EventTurnEnd })
@@ -135,25 +135,25 @@ func TestALoginAskedForOnPromptIsOffered(t *testing.T) {
 	if end := turnEnd(info.SessionID); end.StopReason != acp.StopError || !strings.Contains(end.Message, "Acme needs you to log in") {
 		t.Fatalf("the logged-out prompt ended %q: %s", end.StopReason, end.Message)
 	}
-	p, err := a.SessionAuth(info.SessionID)
+	p, err := a.logins.SessionAuth(info.SessionID)
 	if err != nil || len(p.Methods) != 3 || p.AgentID != "acme" || !strings.Contains(p.Message, "log in to Acme") {
 		t.Fatalf("SessionAuth after the prompt: %+v, %v", p, err)
 	}
-	next, st := startAndWait(t, rec, func() (SessionInfo, error) { return a.StartSessionWithAuth(info.SessionID, "browser", nil) })
+	next, st := startAndWait(t, rec, func() (SessionInfo, error) { return a.logins.StartSessionWithAuth(info.SessionID, "browser", nil) })
 	if how, _ := os.ReadFile(state); st != acp.StateIdle || string(how) != "browser" || next.SessionID == info.SessionID {
 		t.Fatalf("after the browser login: %s, state file %q, session %s", st, how, next.SessionID)
 	}
 	if end := turnEnd(next.SessionID); end.StopReason != acp.StopEndTurn {
 		t.Fatalf("the prompt after the login ended %q: %s", end.StopReason, end.Message)
 	}
-	if p, _ := a.SessionAuth(next.SessionID); len(p.Methods) != 0 {
+	if p, _ := a.logins.SessionAuth(next.SessionID); len(p.Methods) != 0 {
 		t.Fatalf("a session whose turn ran still offers a login: %+v", p)
 	}
 	// The first session, logged in now too, takes a prompt; then it needs no login either.
 	if end := turnEnd(info.SessionID); end.StopReason != acp.StopEndTurn {
 		t.Fatalf("the first session's next prompt ended %q: %s", end.StopReason, end.Message)
 	}
-	if p, _ := a.SessionAuth(info.SessionID); len(p.Methods) != 0 {
+	if p, _ := a.logins.SessionAuth(info.SessionID); len(p.Methods) != 0 {
 		t.Fatalf("the first session still offers a login after a turn that ran: %+v", p)
 	}
 }
@@ -163,15 +163,15 @@ func TestNoLoginOffersForOtherFailures(t *testing.T) {
 	isolatedConfig(t)
 	t.Setenv("AGENTDESK_DEMO_PACE", "0s")
 	a, rec := newTestApp(t)
-	info, st := startAndWait(t, rec, func() (SessionInfo, error) { return a.StartSession("demo", t.TempDir()) })
-	p, err := a.SessionAuth(info.SessionID)
+	info, st := startAndWait(t, rec, func() (SessionInfo, error) { return a.sessions.StartSession("demo", t.TempDir()) })
+	p, err := a.logins.SessionAuth(info.SessionID)
 	if st != acp.StateIdle || err != nil || len(p.Methods) != 0 {
 		t.Fatalf("a started session: %s, %+v, %v", st, p, err)
 	}
-	if _, err := a.StartSessionWithAuth(info.SessionID, "browser", nil); err == nil {
+	if _, err := a.logins.StartSessionWithAuth(info.SessionID, "browser", nil); err == nil {
 		t.Fatal("a login was run for a session that needs none")
 	}
-	if _, err := a.SessionAuth("nope"); err == nil {
+	if _, err := a.logins.SessionAuth("nope"); err == nil {
 		t.Fatal("an unknown session")
 	}
 }

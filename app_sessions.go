@@ -1,0 +1,127 @@
+package main
+
+import (
+	"context"
+	"os"
+
+	"agentdesk/backend/acp"
+	"agentdesk/backend/hub"
+)
+
+// Sessions is the bound service of live sessions: start one, prompt it (with files and images:
+// app_attachments.go), stop or restart its agent, answer its permission requests, read its
+// state, switch its mode, model and config options, and read its raw protocol traffic, live or
+// saved (app_controls.go). A session is named by the id StartSession returned; a verb for an id
+// that is not live fails with the hub's error. StartSession and the prompts return once the
+// request is sent: what the agent does follows as session events (acp.EventName), with secret
+// values masked. ContinueSession waits for the agent to restart (at most hub.StartTimeout).
+type Sessions struct {
+	*core
+}
+
+// DefaultFolder is the folder the session form starts with: the user's home folder.
+func (ss *Sessions) DefaultFolder() string {
+	if home, err := os.UserHomeDir(); err == nil {
+		return home
+	}
+	dir, _ := os.Getwd()
+	return dir
+}
+
+// SessionInfo describes a started session to the page: hub.SessionInfo, bound as this
+// package's own type so the page's generated models keep their names.
+type SessionInfo hub.SessionInfo
+
+// StartSession starts agentID in cwd and returns at once; events follow under acp.EventName.
+func (ss *Sessions) StartSession(agentID, cwd string) (SessionInfo, error) {
+	_, info, err := ss.hub.Start(hub.StartRequest{AgentID: agentID, Cwd: cwd}, ss.pageEmitter())
+	return SessionInfo(info), err
+}
+
+// pageEmitter sends a session's events to the page under acp.EventName. They arrive with the
+// secrets masked: the hub masks a session's events before the history and the page see them
+// (hub's live masking). A batch goes as one Wails event with one payload per session event (the page's
+// listener receives them all, in order): during a stream that is one message per flush
+// instead of one per event.
+type pageEmitter struct {
+	c *core
+}
+
+// The hub passes batches on only to a BatchEmitter (acp.EmitAll asserts it at run time).
+var _ acp.BatchEmitter = (*pageEmitter)(nil)
+
+// pageEmitter returns a new session's emitter.
+func (c *core) pageEmitter() *pageEmitter {
+	return &pageEmitter{c: c}
+}
+
+// Emit sends one event.
+func (p *pageEmitter) Emit(ev acp.Event) { p.c.emit(p.c.ctx, acp.EventName, ev) }
+
+// EmitBatch sends evs as one message.
+func (p *pageEmitter) EmitBatch(evs []acp.Event) {
+	data := make([]interface{}, len(evs))
+	for i, ev := range evs {
+		data[i] = ev
+	}
+	p.c.emit(p.c.ctx, acp.EventName, data...)
+}
+
+// Prompt starts a turn; it returns when the prompt is sent, and the turn ends with turn_end.
+func (ss *Sessions) Prompt(sessionID, text string) error {
+	s, err := ss.hub.Session(sessionID)
+	if err != nil {
+		return err
+	}
+	_, err = s.Prompt(text)
+	return err
+}
+
+// Stop cancels the running turn of sessionID (a no-op when none runs).
+func (ss *Sessions) Stop(sessionID string) error {
+	s, err := ss.hub.Session(sessionID)
+	if err != nil {
+		return err
+	}
+	return s.Stop()
+}
+
+// HardStop kills the agent of sessionID and its whole process group.
+func (ss *Sessions) HardStop(sessionID string) error {
+	s, err := ss.hub.Session(sessionID)
+	if err != nil {
+		return err
+	}
+	return s.HardStop()
+}
+
+// ContinueSession restarts the exited agent of sessionID (after a hard stop or a crash) and
+// reattaches to its session. It returns how: "resumed", "loaded" or "new session" (the agent
+// could not reattach and starts without memory of earlier turns).
+func (ss *Sessions) ContinueSession(sessionID string) (string, error) {
+	s, err := ss.hub.Session(sessionID)
+	if err != nil {
+		return "", err
+	}
+	ctx, cancel := context.WithTimeout(ss.ctx, hub.StartTimeout)
+	defer cancel()
+	return s.Continue(ctx)
+}
+
+// AnswerPermission answers an open permission request with one of its options.
+func (ss *Sessions) AnswerPermission(sessionID, requestID, optionID string) error {
+	s, err := ss.hub.Session(sessionID)
+	if err != nil {
+		return err
+	}
+	return s.AnswerPermission(requestID, optionID)
+}
+
+// Snapshot returns the live session's whole state at its last emitted seq.
+func (ss *Sessions) Snapshot(sessionID string) (acp.Snapshot, error) {
+	s, err := ss.hub.Session(sessionID)
+	if err != nil {
+		return acp.Snapshot{}, err
+	}
+	return hub.MaskSnapshot(ss.catalog.Masker(), s.Snapshot()), nil
+}
