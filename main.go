@@ -64,7 +64,7 @@ func main() {
 			Icon:        icon,
 			ProgramName: "agentdesk",
 			// Set explicitly: a non-nil Linux options' zero value means "Always", which loses
-			// paint under Xvfb (toolchain.md §5).
+			// paint under Xvfb (docs/development.md).
 			WebviewGpuPolicy: linux.WebviewGpuPolicyNever,
 		},
 	})

@@ -11,7 +11,7 @@ import (
 // MethodAuthenticate logs the agent in with one of its auth methods.
 const MethodAuthenticate = "authenticate"
 
-// Auth method types (acp-client.md §2). An absent type means "agent".
+// Auth method types (docs/acp.md). An absent type means "agent".
 const (
 	AuthAgent    = "agent"    // call authenticate; the agent does the rest (e.g. a browser login)
 	AuthEnvVar   = "env_var"  // the agent reads credentials from its environment, then authenticate

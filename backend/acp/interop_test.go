@@ -2,7 +2,7 @@ package acp_test
 
 // Interop tests: the engine against a second, independent implementation of ACP, the example
 // agent of github.com/coder/acp-go-sdk (the version pinned in go.mod), run as a real process.
-// Its scripted turn takes about 5 s and is described in docs/acp-client.md §8:
+// Its scripted turn takes about 5 s and is described in docs/acp.md ("Testing against agents"):
 //
 //	t≈0     agent_message_chunk (disclaimer)
 //	t≈0.25  agent_message_chunk

@@ -118,7 +118,7 @@ func (s *Session) exitMessage(lingered bool) string {
 }
 
 // DefaultHardStopAfter is how long after Stop a session waits for the agent to end the turn
-// before it stops the agent hard by itself (acp-client.md §5, "Escalation"). It is longer than
+// before it stops the agent hard by itself (docs/acp.md, "Escalation"). It is longer than
 // the grace period after which the UI offers Hard stop (10 s), because some agents take about
 // 20 s to honour a cancel.
 const DefaultHardStopAfter = 30 * time.Second

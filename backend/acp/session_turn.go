@@ -116,7 +116,7 @@ func (s *Session) endTurn(turn int, res PromptResult, err error) {
 	case ts.StopReason == "":
 		ts.StopReason = StopEndTurn
 	}
-	// No card stays "jsonrpc.Pending" under a finished turn (acp-client.md §7): after Stop the calls
+	// No card stays "pending" under a finished turn (docs/acp.md): after Stop the calls
 	// that came late are cancelled too; otherwise the agent left them open.
 	open := StatusIncomplete
 	if ts.StopReason == StopCancelled || ts.StopReason == StopInterrupted {

@@ -17,7 +17,7 @@ type Change struct {
 // Transcript is the pure reducer from protocol updates to transcript entries. It does no I/O
 // and is not safe for concurrent use: the Session serialises access.
 //
-// Rules (acp-client.md §4): tool calls are upserted by id from whichever of tool_call,
+// Rules (docs/acp.md): tool calls are upserted by id from whichever of tool_call,
 // tool_call_update or a permission request arrives first, and a tool_call in a later turn that
 // reuses an id starts a new card; chunks join the open message of their kind until a different
 // messageId or another item closes it; the plan and usage are replaced, one entry per turn;

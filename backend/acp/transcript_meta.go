@@ -3,7 +3,7 @@ package acp
 import "encoding/json"
 
 // Terminals that the agent runs itself and reports in a tool call's _meta, as the Claude Code
-// and Codex adapters and Gemini CLI do (acp-client.md, "_meta"): terminal_info names the
+// and Codex adapters and Gemini CLI do (docs/acp.md, "_meta"): terminal_info names the
 // terminal, terminal_output (or terminal_output_delta) carries the next piece of its output and
 // terminal_exit how it ended. The card shows them as it shows a terminal of ours: the tail of
 // the output, ANSI escapes stripped, and the exit status. Nothing else in _meta is read; the raw

@@ -40,7 +40,7 @@ type Agent struct {
 }
 
 // preset is a well-known agent: its own command, and the npx package that runs it when that
-// command is not installed (acp-client.md §7.3).
+// command is not installed (docs/acp.md).
 type preset struct {
 	id, name string
 	command  string

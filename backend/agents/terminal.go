@@ -51,7 +51,7 @@ func (t Terminal) Command(env []string, command string, args []string) *exec.Cmd
 }
 
 // LoginCommand is how to run agent a's own program with a terminal login method's args
-// (acp-client.md §2): its command, and for an agent started through npx the package as well
+// (docs/acp.md): its command, and for an agent started through npx the package as well
 // (`npx -y PACKAGE ARGS...`), since the package is the agent's program there.
 func LoginCommand(a Agent, args []string) (string, []string, error) {
 	if a.Command == "" {

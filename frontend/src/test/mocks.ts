@@ -1,4 +1,4 @@
-// Test doubles for the wailsjs modules (toolchain.md §6d): one per bound service, and the runtime.
+// Test doubles for the wailsjs modules (docs/development.md): one per bound service, and the runtime.
 // Use from a test file with (paths relative to the test file):
 //
 //   vi.mock('../wailsjs/go/main/Sessions.js', async () => (await import('./test/mocks')).serviceMock('Sessions'));
