@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Regenerate frontend/wailsjs (TS bindings + JS runtime) from the bound Go methods.
 # The frontend build and CI don't run the Wails CLI, so these files are committed; --check
-# fails when they drift from the Go code (toolchain.md §3).
+# fails when they drift from the Go code (docs/development.md).
 #
 # Usage: scripts/bindings.sh [--check]
 set -euo pipefail

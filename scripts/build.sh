@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Build without the Wails CLI (toolchain.md §3): the frontend, then `go build` with the tags
+# Build without the Wails CLI (docs/development.md): the frontend, then `go build` with the tags
 # `wails build` would use. Same Go flags as every other script, so the build cache is shared.
 #
 # Usage: scripts/build.sh [--dev] [--no-frontend]

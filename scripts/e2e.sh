@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# End-to-end tests (toolchain.md §6b): headless Chromium drives the UI served by the dev-tag
+# End-to-end tests (docs/development.md): headless Chromium drives the UI served by the dev-tag
 # binary's embedded dev server, with the real Go backend behind it. The dev binary also opens
 # its GTK window, hence Xvfb. e2e/run.mjs prints "N passed, N failed" and exits non-zero on failure.
 # Extra arguments go to e2e/run.mjs; E2E_GREP=<regexp> selects tests (see e2e/lib/harness.mjs).

@@ -65,7 +65,7 @@ ensure_setup() {
 }
 
 # Give a test run its own D-Bus session bus: Wails' SingleInstanceLock lives on the session bus,
-# so a test instance must never meet a developer's running agentdesk (toolchain.md §7).
+# so a test instance must never meet a developer's running agentdesk (docs/development.md).
 # Started by hand rather than with dbus-run-session, whose daemon prints a harmless but noisy
 # "Failed to set fd limit" line as root in a container.
 with_session_bus() {

@@ -6,7 +6,7 @@ set -euo pipefail
 # shellcheck source=scripts/env.sh
 source "$(dirname "$0")/env.sh"
 
-convert=/usr/bin/convert # by path: another `convert` may come first on PATH (toolchain.md §5)
+convert=/usr/bin/convert # by path: another `convert` may come first on PATH (docs/development.md)
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Build build/bin/agentdesk_<version>_<arch>.deb with dpkg-deb (toolchain.md §8): Wails 2.9.2's
+# Build build/bin/agentdesk_<version>_<arch>.deb with dpkg-deb (docs/development.md): Wails 2.9.2's
 # Linux packaging step is a no-op, and AppImage tooling is not reachable from our machines.
 #
 # Usage: scripts/package-deb.sh [--no-build]

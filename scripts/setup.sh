@@ -8,7 +8,7 @@ source "$(dirname "$0")/env.sh"
 
 # --- apt packages -----------------------------------------------------------------------------
 # Build set, display set (Xvfb + screenshots + xdotool), chromium for e2e, fonts/dbus that a
-# minimal image lacks, dpkg-dev for packaging. Keep in sync with docs/toolchain.md §1.
+# minimal image lacks, dpkg-dev for packaging. Keep in sync with docs/development.md
 APT_PKGS=(
 	build-essential pkg-config libgtk-3-dev "$WEBKIT_DEV_PKG"
 	xvfb xauth xdotool imagemagick
@@ -39,7 +39,7 @@ if ((${#missing[@]})); then
 fi
 
 # --- Go ---------------------------------------------------------------------------------------
-# modernc.org/sqlite and friends declare go 1.26.0 (toolchain.md §3).
+# modernc.org/sqlite and friends declare go 1.26.0 (docs/development.md).
 command -v go >/dev/null 2>&1 ||
 	die "Go >= 1.26 is required and 'go' is not on PATH (see https://go.dev/dl/; Debian 12's golang is too old)"
 gover="$(go env GOVERSION)" # e.g. go1.26.8
@@ -85,7 +85,7 @@ npm_ci frontend
 npm_ci e2e
 
 # --- Wails CLI --------------------------------------------------------------------------------
-# Pinned in tools/wails/go.mod because `go install ...@v2.9.2` fails on Go >= 1.23 (toolchain.md §2).
+# Pinned in tools/wails/go.mod because `go install ...@v2.9.2` fails on Go >= 1.23 (docs/development.md).
 # Needed for `wails generate module` (bindings drift check) and `wails dev`.
 want="$(sed -n 's#^[[:space:]]*github.com/wailsapp/wails/v2 \(v[^ ]*\).*#\1#p' tools/wails/go.mod)"
 [[ -n "$want" ]] || die "cannot read the Wails version from tools/wails/go.mod"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Real-window self-test of the PRODUCTION binary (toolchain.md §6c): the app runs under Xvfb in
+# Real-window self-test of the PRODUCTION binary (docs/development.md): the app runs under Xvfb in
 # real WebKitGTK with native IPC. With AGENTDESK_SELFTEST=<report> set, the app drives its own UI,
 # writes "ok ..." / "FAIL ..." lines to the report and quits. Protocol with this script:
 #   1. the app appends a line "ready-for-screenshot" when the window shows something worth seeing;
