@@ -326,7 +326,7 @@ export async function openPage(ctx, url, { timeout = 15_000 } = {}) {
     if (msg.type() === 'error' || msg.type() === 'warning') entry.messages.push(`console.${msg.type()}: ${msg.text()}`);
   });
   await page.goto(url);
-  await page.waitForFunction(() => window.go?.main?.App && window.runtime, null, { timeout });
+  await page.waitForFunction(() => window.go?.main?.Sessions && window.runtime, null, { timeout });
   return page;
 }
 
