@@ -3,6 +3,8 @@ package acp_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"strings"
 	"testing"
 
 	"agentdesk/backend/acp"
@@ -54,5 +56,61 @@ func TestUpdatesBeforeSessionNewAreKept(t *testing.T) {
 	}
 	if entries[1].Kind != acp.KindAgent || entries[1].Text != "ready" {
 		t.Fatalf("second entry %+v", entries[1])
+	}
+}
+
+// floodAgent streams more message chunks than MaxEarlyUpdates before it answers session/new.
+type floodAgent struct {
+	conn *jsonrpc.Conn
+	n    int
+}
+
+func (a *floodAgent) HandleNotification(string, json.RawMessage) {}
+func (a *floodAgent) HandleRequest(req *jsonrpc.Request) {
+	switch req.Method {
+	case acp.MethodInitialize:
+		req.Reply(map[string]any{"protocolVersion": 1, "agentCapabilities": map[string]any{}}, nil)
+	case acp.MethodSessionNew:
+		for i := 0; i < a.n; i++ {
+			_ = a.conn.Notify(acp.MethodSessionUpdate, map[string]any{"sessionId": "flood-1",
+				"update": json.RawMessage(`{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"x"}}`)})
+		}
+		req.Reply(map[string]any{"sessionId": "flood-1"}, nil)
+	default:
+		req.Reply(nil, &jsonrpc.Error{Code: acp.CodeMethodNotFound, Message: req.Method})
+	}
+}
+
+func TestUpdatesBeforeSessionNewAreBounded(t *testing.T) {
+	logs := make(chan string, 64)
+	s := acp.NewSession(acp.Config{ID: "s1", AgentName: "flood", Cwd: "/p", Emitter: newEvents(),
+		Logf: func(f string, a ...any) {
+			select {
+			case logs <- fmt.Sprintf(f, a...):
+			default:
+			}
+		},
+		Launch: func(context.Context) (acp.Transport, error) {
+			return acptest.ServeHandler(func(c *jsonrpc.Conn) jsonrpc.Handler {
+				return &floodAgent{conn: c, n: acp.MaxEarlyUpdates + 100}
+			}), nil
+		}})
+	defer s.Close()
+	if err := s.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	entries := s.Snapshot().Entries
+	if len(entries) != 1 || len(entries[0].Text) != acp.MaxEarlyUpdates {
+		t.Fatalf("%d entries, want one message of the first %d chunks", len(entries), acp.MaxEarlyUpdates)
+	}
+	for {
+		select {
+		case l := <-logs:
+			if strings.Contains(l, "dropped 100 session/update") {
+				return
+			}
+		default:
+			t.Fatal("no log line says 100 early updates were dropped")
+		}
 	}
 }

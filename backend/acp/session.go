@@ -65,6 +65,8 @@ type Session struct {
 	loginNeeded    *AuthRequiredError // the last turn failed for want of a login (LoginNeeded)
 	controls       Controls
 	early          []json.RawMessage // session/update params that arrived before session/new returned
+	earlyBytes     int               // the size of early
+	earlyDropped   int               // updates dropped beyond MaxEarlyUpdates/MaxEarlyBytes
 	transport      Transport
 	conn           *jsonrpc.Conn
 	handler        *connHandler // the current connection's: its workers are shut by Close

@@ -134,7 +134,7 @@ func (s *Session) openSession(ctx context.Context, conn *jsonrpc.Conn, reattach 
 	s.replaying = false
 	if err != nil {
 		s.agentSessionID = oldID
-		s.early = nil // updates for a session that never opened
+		s.early, s.earlyBytes, s.earlyDropped = nil, 0, 0 // updates for a session that never opened
 		return "", err
 	}
 	if method == MethodSessionNew {
@@ -148,7 +148,11 @@ func (s *Session) openSession(ctx context.Context, conn *jsonrpc.Conn, reattach 
 		PromptCapabilities: &pc}
 	s.pushInfoLocked()
 	early := s.early
-	s.early = nil
+	if s.earlyDropped > 0 {
+		s.cfg.Logf("%s: dropped %d session/update messages sent before session/new answered (more than %d, or %d bytes)",
+			s.cfg.AgentName, s.earlyDropped, MaxEarlyUpdates, MaxEarlyBytes)
+	}
+	s.early, s.earlyBytes, s.earlyDropped = nil, 0, 0
 	for _, raw := range early {
 		s.applyUpdateLocked(raw)
 	}

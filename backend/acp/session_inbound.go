@@ -116,12 +116,27 @@ func (s *Session) applyUpdate(params json.RawMessage) {
 	s.applyUpdateLocked(params)
 }
 
+// MaxEarlyUpdates and MaxEarlyBytes bound the session/update params kept while session/new has
+// not answered (agents announce their commands and settings then; a few, not thousands).
+// Updates beyond either bound are dropped, and the drop is logged when session/new answers.
+const (
+	MaxEarlyUpdates = 1024
+	MaxEarlyBytes   = 16 << 20
+)
+
 // applyUpdateLocked reduces one session/update into the transcript and queues its events.
 // Updates for a session id we do not know yet (session/new has not returned) are kept in order
 // and applied when it does.
 func (s *Session) applyUpdateLocked(params json.RawMessage) {
 	if s.agentSessionID == "" {
+		// Bounded: an agent that streams without ever answering session/new must not grow
+		// agentdesk's memory without limit. What is beyond the bound is dropped and counted.
+		if len(s.early) >= MaxEarlyUpdates || s.earlyBytes+len(params) > MaxEarlyBytes {
+			s.earlyDropped++
+			return
+		}
 		s.early = append(s.early, params)
+		s.earlyBytes += len(params)
 		return
 	}
 	sessionID, u, err := DecodeNotification(params)

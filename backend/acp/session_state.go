@@ -42,7 +42,8 @@ import (
 //     failed: Stop, endTurn, the watch and fail answer them all "cancelled", and one that
 //     arrives then is answered at once. Every request is answered exactly once.
 //   - agentSessionID: "" until session/new has answered. session/update params that arrive
-//     meanwhile wait in early, in order, and are applied when it answers; so early is empty
+//     meanwhile wait in early, in order (at most MaxEarlyUpdates / MaxEarlyBytes; the rest are
+//     dropped and counted in earlyDropped), and are applied when it answers; so early is empty
 //     whenever agentSessionID is set.
 //   - replaying: session/load is replaying history we already show; only while starting.
 //   - connGen: moved on by Continue before it launches an agent, so that the watch of the old
