@@ -3,6 +3,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 vi.mock('../../wailsjs/go/main/App.js', async () => (await import('../test/mocks')).appMock());
 vi.mock('../../wailsjs/runtime/runtime.js', async () => (await import('../test/mocks')).runtimeMock());
 
+import type { Attachment } from '../lib/protocol';
 import { app } from '../test/harness';
 import { SessionActions } from './session-actions';
 
@@ -55,7 +56,7 @@ describe('the actions', () => {
   it('send: a plain prompt, or one with attachments; false when it failed (reported)', async () => {
     expect(await actions.send('hi', [])).toBe(true);
     expect(app.Prompt).toHaveBeenCalledWith('s1', 'hi');
-    const files = [{ kind: 'file', name: 'a.md', path: 'a.md' }];
+    const files: Attachment[] = [{ kind: 'file', name: 'a.md', path: 'a.md' }];
     expect(await actions.send('with', files)).toBe(true);
     expect(app.PromptWith).toHaveBeenCalledWith('s1', 'with', files);
     app.Prompt.mockRejectedValueOnce('busy');
