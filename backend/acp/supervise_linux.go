@@ -150,6 +150,9 @@ func mirrorExit(st syscall.WaitStatus) int {
 	}
 	signal.Reset(st.Signal())
 	_ = syscall.Kill(os.Getpid(), st.Signal())
+	// The signal may be taken on another thread: wait for it to end the process instead of racing
+	// it to os.Exit (which made the supervisor exit 143 rather than die of SIGTERM now and then).
+	time.Sleep(time.Second)
 	return 128 + int(st.Signal()) // a signal that does not end a process
 }
 
