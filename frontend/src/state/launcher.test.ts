@@ -13,8 +13,8 @@ import { FOLDER } from '../test/mocks';
 import { Launcher } from './launcher.svelte';
 
 const AGENTS: AgentInfo[] = [
-  { id: 'off', name: 'Off', available: false },
-  { id: 'plain', name: 'Plain', available: true },
+  { id: 'off', name: 'Off', available: false, custom: false },
+  { id: 'plain', name: 'Plain', available: true, custom: false },
   { id: 'acme', name: 'Acme', available: true, custom: true, folder: '/src/acme' },
 ];
 
