@@ -19,10 +19,10 @@ const maxFolderFiles = 50
 func (ss *Sessions) PromptWith(sessionID, text string, attachments []acp.Attachment) error {
 	s, err := ss.hub.Session(sessionID)
 	if err != nil {
-		return err
+		return forWindow(err)
 	}
 	_, err = s.PromptWith(text, attachments)
-	return err
+	return forWindow(err)
 }
 
 // ListFolderFiles lists up to 50 files of the live session's folder matching query (best
@@ -30,7 +30,7 @@ func (ss *Sessions) PromptWith(sessionID, text string, attachments []acp.Attachm
 func (ss *Sessions) ListFolderFiles(sessionID, query string) ([]acp.FolderFile, error) {
 	s, err := ss.hub.Session(sessionID)
 	if err != nil {
-		return nil, err
+		return nil, forWindow(err)
 	}
 	files, err := s.FindFiles(query, maxFolderFiles)
 	if err != nil {

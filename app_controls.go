@@ -12,18 +12,18 @@ import (
 func (ss *Sessions) SetMode(sessionID, modeID string) error {
 	s, err := ss.hub.Session(sessionID)
 	if err != nil {
-		return err
+		return forWindow(err)
 	}
-	return s.SetMode(ss.ctx, modeID)
+	return forWindow(s.SetMode(ss.ctx, modeID))
 }
 
 // SetModel switches the live session's legacy model.
 func (ss *Sessions) SetModel(sessionID, modelID string) error {
 	s, err := ss.hub.Session(sessionID)
 	if err != nil {
-		return err
+		return forWindow(err)
 	}
-	return s.SetModel(ss.ctx, modelID)
+	return forWindow(s.SetModel(ss.ctx, modelID))
 }
 
 // SetConfigOption sets a config option of the live session; valueJSON is the value as JSON (a
@@ -34,9 +34,9 @@ func (ss *Sessions) SetConfigOption(sessionID, configID, valueJSON string) error
 	}
 	s, err := ss.hub.Session(sessionID)
 	if err != nil {
-		return err
+		return forWindow(err)
 	}
-	return s.SetConfigOption(ss.ctx, configID, json.RawMessage(valueJSON))
+	return forWindow(s.SetConfigOption(ss.ctx, configID, json.RawMessage(valueJSON)))
 }
 
 // JournalLine is one raw JSON-RPC message of a session, for the protocol inspector.

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"agentdesk/backend/acp"
+	"agentdesk/backend/acp/jsonrpc"
 )
 
 // The login agent is a scripted fake agent run as a real process (this test binary, with
@@ -36,7 +37,7 @@ func init() {
 		os.Exit(writeState("terminal"))
 	}
 	a := &loginAgent{}
-	a.conn = acp.NewConn(os.Stdin, os.Stdout, a, acp.WithLogf(func(string, ...any) {}))
+	a.conn = jsonrpc.NewConn(os.Stdin, os.Stdout, a, jsonrpc.WithLogf(func(string, ...any) {}))
 	<-a.conn.Done()
 	os.Exit(0)
 }
@@ -48,7 +49,7 @@ const loginAgentMethods = `[
  {"id":"cli-login","name":"Log in in a terminal","type":"terminal","args":["login"],"env":{"ACME_LOGIN":"1"}}]`
 
 type loginAgent struct {
-	conn      *acp.Conn
+	conn      *jsonrpc.Conn
 	keyAuthed bool // authenticate api-key succeeded in this process
 }
 
@@ -68,8 +69,8 @@ func writeState(how string) int {
 
 func (a *loginAgent) HandleNotification(string, json.RawMessage) {}
 
-func (a *loginAgent) HandleRequest(req *acp.Request) {
-	authRequired := &acp.RPCError{Code: acp.CodeAuthRequired, Message: "Authentication required: log in to Acme"}
+func (a *loginAgent) HandleRequest(req *jsonrpc.Request) {
+	authRequired := &jsonrpc.Error{Code: acp.CodeAuthRequired, Message: "Authentication required: log in to Acme"}
 	switch req.Method {
 	case acp.MethodInitialize:
 		req.Reply(map[string]any{"protocolVersion": 1, "agentCapabilities": map[string]any{}, "authMethods": json.RawMessage(loginAgentMethods)}, nil)
@@ -104,7 +105,7 @@ func (a *loginAgent) HandleRequest(req *acp.Request) {
 			"sessionUpdate": "agent_message_chunk", "content": map[string]any{"type": "text", "text": "I see " + secrets}}})
 		req.Reply(map[string]any{"stopReason": "end_turn"}, nil)
 	default:
-		req.Reply(nil, &acp.RPCError{Code: acp.CodeMethodNotFound, Message: req.Method})
+		req.Reply(nil, &jsonrpc.Error{Code: acp.CodeMethodNotFound, Message: req.Method})
 	}
 }
 

@@ -131,7 +131,7 @@ func (l *Logins) StartSessionWithAuth(sessionID, methodID string, values map[str
 	}
 	_, info, err := l.hub.Start(hub.StartRequest{AgentID: login.AgentID, Cwd: login.Cwd, AuthMethod: authMethod},
 		l.pageEmitter())
-	return SessionInfo(info), err
+	return SessionInfo(info), forWindow(err)
 }
 
 // RunAuthInTerminal opens a terminal window running the command of the terminal login method

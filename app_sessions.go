@@ -35,7 +35,7 @@ type SessionInfo hub.SessionInfo
 // StartSession starts agentID in cwd and returns at once; events follow under acp.EventName.
 func (ss *Sessions) StartSession(agentID, cwd string) (SessionInfo, error) {
 	_, info, err := ss.hub.Start(hub.StartRequest{AgentID: agentID, Cwd: cwd}, ss.pageEmitter())
-	return SessionInfo(info), err
+	return SessionInfo(info), forWindow(err)
 }
 
 // pageEmitter sends a session's events to the page under acp.EventName. They arrive with the
@@ -71,28 +71,28 @@ func (p *pageEmitter) EmitBatch(evs []acp.Event) {
 func (ss *Sessions) Prompt(sessionID, text string) error {
 	s, err := ss.hub.Session(sessionID)
 	if err != nil {
-		return err
+		return forWindow(err)
 	}
 	_, err = s.Prompt(text)
-	return err
+	return forWindow(err)
 }
 
 // Stop cancels the running turn of sessionID (a no-op when none runs).
 func (ss *Sessions) Stop(sessionID string) error {
 	s, err := ss.hub.Session(sessionID)
 	if err != nil {
-		return err
+		return forWindow(err)
 	}
-	return s.Stop()
+	return forWindow(s.Stop())
 }
 
 // HardStop kills the agent of sessionID and its whole process group.
 func (ss *Sessions) HardStop(sessionID string) error {
 	s, err := ss.hub.Session(sessionID)
 	if err != nil {
-		return err
+		return forWindow(err)
 	}
-	return s.HardStop()
+	return forWindow(s.HardStop())
 }
 
 // ContinueSession restarts the exited agent of sessionID (after a hard stop or a crash) and
@@ -101,27 +101,28 @@ func (ss *Sessions) HardStop(sessionID string) error {
 func (ss *Sessions) ContinueSession(sessionID string) (string, error) {
 	s, err := ss.hub.Session(sessionID)
 	if err != nil {
-		return "", err
+		return "", forWindow(err)
 	}
 	ctx, cancel := context.WithTimeout(ss.ctx, hub.StartTimeout)
 	defer cancel()
-	return s.Continue(ctx)
+	how, err := s.Continue(ctx)
+	return how, forWindow(err)
 }
 
 // AnswerPermission answers an open permission request with one of its options.
 func (ss *Sessions) AnswerPermission(sessionID, requestID, optionID string) error {
 	s, err := ss.hub.Session(sessionID)
 	if err != nil {
-		return err
+		return forWindow(err)
 	}
-	return s.AnswerPermission(requestID, optionID)
+	return forWindow(s.AnswerPermission(requestID, optionID))
 }
 
 // Snapshot returns the live session's whole state at its last emitted seq.
 func (ss *Sessions) Snapshot(sessionID string) (acp.Snapshot, error) {
 	s, err := ss.hub.Session(sessionID)
 	if err != nil {
-		return acp.Snapshot{}, err
+		return acp.Snapshot{}, forWindow(err)
 	}
 	return hub.MaskSnapshot(ss.catalog.Masker(), s.Snapshot()), nil
 }

@@ -63,18 +63,19 @@ type AttachmentInfo struct {
 	Thumbnail string `json:"thumbnail,omitempty"` // image: a data: URL of at most ThumbSize pixels
 }
 
-// AttachError is a refused attachment: Reason says why, for the window and the CLI to word; Msg
-// is today's wording of it, which names the attachment and what to do.
+// AttachError is a refused attachment: Reason says why, for the edge to say what to do; Detail
+// states the fault with its particulars (the path, the folder, the type).
 type AttachError struct {
 	Name   string
 	Reason AttachReason
 	Size   int64 // AttachTooLarge: the image's size in bytes (the limit is MaxImageBytes)
-	Msg    string
+	Detail string
 }
 
 var _ error = (*AttachError)(nil)
 
-func (e *AttachError) Error() string { return fmt.Sprintf("cannot attach %s: %s", e.Name, e.Msg) }
+// Error is "cannot attach NAME: DETAIL".
+func (e *AttachError) Error() string { return fmt.Sprintf("cannot attach %s: %s", e.Name, e.Detail) }
 
 // AttachReason says why an attachment was refused.
 type AttachReason string
@@ -85,7 +86,7 @@ const (
 	AttachNoPath        AttachReason = "no_path"        // a file without a path
 	AttachOutside       AttachReason = "outside"        // a file outside the session folder
 	AttachMissing       AttachReason = "missing"        // a file that does not exist
-	AttachUnreadable    AttachReason = "unreadable"     // a file that cannot be read (Msg says why)
+	AttachUnreadable    AttachReason = "unreadable"     // a file that cannot be read (Detail says why)
 	AttachIsFolder      AttachReason = "folder"         // a folder, not a file
 	AttachNotRegular    AttachReason = "not_regular"    // a device, FIFO or socket
 	AttachImagesRefused AttachReason = "images_refused" // the agent does not accept images
@@ -123,7 +124,7 @@ func buildAttachments(folder, agent string, caps PromptCapabilities, atts []Atta
 		case AttachImage:
 			b, info, err = imageBlock(agent, caps, a)
 		default:
-			err = &AttachError{Name: orDefault(a.Name, a.Path), Reason: AttachUnknownKind, Msg: fmt.Sprintf("unknown attachment kind %q (file or image)", a.Kind)}
+			err = &AttachError{Name: orDefault(a.Name, a.Path), Reason: AttachUnknownKind, Detail: fmt.Sprintf("unknown attachment kind %q (file or image)", a.Kind)}
 		}
 		if err != nil {
 			return nil, nil, err
@@ -139,7 +140,7 @@ func buildAttachments(folder, agent string, caps PromptCapabilities, atts []Atta
 func fileBlock(root *Folder, folder string, caps PromptCapabilities, path string) (ContentBlock, AttachmentInfo, error) {
 	name := filepath.Base(path)
 	if strings.TrimSpace(path) == "" {
-		return ContentBlock{}, AttachmentInfo{}, &AttachError{Name: "a file", Reason: AttachNoPath, Msg: "no path given: pick a file of the session folder"}
+		return ContentBlock{}, AttachmentInfo{}, &AttachError{Name: "a file", Reason: AttachNoPath, Detail: "no path given"}
 	}
 	if !filepath.IsAbs(path) {
 		path = filepath.Join(folder, path)
@@ -148,23 +149,23 @@ func fileBlock(root *Folder, folder string, caps PromptCapabilities, path string
 	real, err := root.resolve(path)
 	if err != nil {
 		return ContentBlock{}, AttachmentInfo{}, &AttachError{Name: name, Reason: AttachOutside,
-			Msg: fmt.Sprintf("%s is outside the session folder %s: attach files from inside it (links are followed)", path, folder)}
+			Detail: fmt.Sprintf("%s is outside the session folder %s", path, folder)}
 	}
 	st, err := os.Stat(real)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return ContentBlock{}, AttachmentInfo{}, &AttachError{Name: name, Reason: AttachMissing, Msg: fmt.Sprintf("%s does not exist (was it moved or deleted?): pick it again", path)}
+		return ContentBlock{}, AttachmentInfo{}, &AttachError{Name: name, Reason: AttachMissing, Detail: fmt.Sprintf("%s does not exist (was it moved or deleted?)", path)}
 	case err != nil:
-		return ContentBlock{}, AttachmentInfo{}, &AttachError{Name: name, Reason: AttachUnreadable, Msg: err.Error()}
+		return ContentBlock{}, AttachmentInfo{}, &AttachError{Name: name, Reason: AttachUnreadable, Detail: err.Error()}
 	case st.IsDir():
-		return ContentBlock{}, AttachmentInfo{}, &AttachError{Name: name, Reason: AttachIsFolder, Msg: "it is a folder: attach the files in it instead"}
+		return ContentBlock{}, AttachmentInfo{}, &AttachError{Name: name, Reason: AttachIsFolder, Detail: "it is a folder"}
 	case !st.Mode().IsRegular():
-		return ContentBlock{}, AttachmentInfo{}, &AttachError{Name: name, Reason: AttachNotRegular, Msg: "it is not a regular file"}
+		return ContentBlock{}, AttachmentInfo{}, &AttachError{Name: name, Reason: AttachNotRegular, Detail: "it is not a regular file"}
 	}
 	size := st.Size()
 	head, err := readHead(real, MaxEmbedBytes+1)
 	if err != nil {
-		return ContentBlock{}, AttachmentInfo{}, &AttachError{Name: name, Reason: AttachUnreadable, Msg: fmt.Sprintf("could not read it: %v", err)}
+		return ContentBlock{}, AttachmentInfo{}, &AttachError{Name: name, Reason: AttachUnreadable, Detail: fmt.Sprintf("could not read it: %v", err)}
 	}
 	text := isText(head)
 	mimeType := fileMime(name, head, text)
@@ -182,18 +183,18 @@ func imageBlock(agent string, caps PromptCapabilities, a Attachment) (ContentBlo
 	name := orDefault(a.Name, "pasted image")
 	if !caps.Image {
 		return ContentBlock{}, AttachmentInfo{}, &AttachError{Name: name, Reason: AttachImagesRefused,
-			Msg: fmt.Sprintf("%s does not accept images: remove the image, or save it in the session folder and attach the file", agent)}
+			Detail: fmt.Sprintf("%s does not accept images", agent)}
 	}
 	mimeType, _, err := mime.ParseMediaType(a.MimeType)
 	if err != nil || !strings.HasPrefix(mimeType, "image/") {
-		return ContentBlock{}, AttachmentInfo{}, &AttachError{Name: name, Reason: AttachNotImage, Msg: fmt.Sprintf("%q is not an image type: paste an image (PNG, JPEG, GIF or WebP)", a.MimeType)}
+		return ContentBlock{}, AttachmentInfo{}, &AttachError{Name: name, Reason: AttachNotImage, Detail: fmt.Sprintf("%q is not an image type", a.MimeType)}
 	}
 	if n := int64(base64.StdEncoding.DecodedLen(len(a.Data))); n > MaxImageBytes+3 {
 		return ContentBlock{}, AttachmentInfo{}, tooBig(name, n)
 	}
 	data, err := base64.StdEncoding.DecodeString(a.Data)
 	if err != nil || len(data) == 0 {
-		return ContentBlock{}, AttachmentInfo{}, &AttachError{Name: name, Reason: AttachBadData, Msg: "its data is not base64-encoded image data: paste it again"}
+		return ContentBlock{}, AttachmentInfo{}, &AttachError{Name: name, Reason: AttachBadData, Detail: "its data is not base64-encoded image data"}
 	}
 	if len(data) > MaxImageBytes {
 		return ContentBlock{}, AttachmentInfo{}, tooBig(name, int64(len(data)))
@@ -206,7 +207,7 @@ func imageBlock(agent string, caps PromptCapabilities, a Attachment) (ContentBlo
 // tooBig refuses an image of n bytes.
 func tooBig(name string, n int64) *AttachError {
 	return &AttachError{Name: name, Reason: AttachTooLarge, Size: n,
-		Msg: fmt.Sprintf("the image is %.1f MiB; images up to %d MiB can be attached: paste a smaller one", float64(n)/(1<<20), MaxImageBytes>>20)}
+		Detail: fmt.Sprintf("the image is %.1f MiB; images up to %d MiB can be attached", float64(n)/(1<<20), MaxImageBytes>>20)}
 }
 
 // readHead reads at most n bytes of the file at path.

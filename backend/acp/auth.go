@@ -58,12 +58,13 @@ type AuthRequiredError struct {
 
 var _ error = (*AuthRequiredError)(nil)
 
-// Error lists the methods so the message alone tells the user what to do.
+// Error lists the methods; how to pick one is the edge's to say (the window's login prompt,
+// the command line's --auth).
 func (e *AuthRequiredError) Error() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s needs you to log in (%s)", e.Agent, e.Err.Message)
 	if len(e.Methods) == 0 {
-		b.WriteString("; it offers no login method: see its documentation and its stderr")
+		b.WriteString("; it offers no login method")
 		return b.String()
 	}
 	b.WriteString("; it offers:")
@@ -80,7 +81,6 @@ func (e *AuthRequiredError) Error() string {
 			fmt.Fprintf(&b, " (run the agent with: %s)", strings.Join(m.Args, " "))
 		}
 	}
-	b.WriteString("\nlog in with one of them: in the window, pick it in the login prompt; on the command line, add --auth METHOD_ID")
 	return b.String()
 }
 

@@ -64,7 +64,7 @@ func TestAuthRequiredListsTheMethods(t *testing.T) {
 	if !errors.As(err, &authErr) || len(authErr.Methods) != 3 {
 		t.Fatalf("Start: %v, want an AuthRequiredError with the three methods", err)
 	}
-	for _, want := range []string{"browser (agent)", "api-key (env_var)", "set ACME_API_KEY", "cli-login (terminal)", "auth login", "--auth"} {
+	for _, want := range []string{"browser (agent)", "api-key (env_var)", "set ACME_API_KEY", "cli-login (terminal)", "auth login"} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("message lacks %q:\n%s", want, err)
 		}

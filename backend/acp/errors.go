@@ -3,17 +3,21 @@ package acp
 import (
 	"errors"
 	"fmt"
+	"strings"
 )
 
-// The engine's errors. Each refusal is a sentinel (errors.Is) or a typed error (errors.As), so
-// the window and the command line can word it for their own user; a failure of the agent or the
-// connection wraps its cause (jsonrpc.ErrConnClosed, a *jsonrpc.Error) with context once.
+// The engine's errors. Each refusal is a sentinel (errors.Is) or a typed error (errors.As) whose
+// text states what happened and nothing more: what a person should do about it is chosen at the
+// edge, by the window (the root's app_errors.go) and the command line (backend/cli/words.go),
+// each for its own user. A failure of the agent or the connection wraps its cause
+// (jsonrpc.ErrConnClosed, a *jsonrpc.Error) with context once.
 //
-// Until the edge words them itself (issue 14), each keeps the text a person reads today; where
-// that text differs from its sentinel's, the error is a *wordedError around the sentinel.
+// The exceptions are texts carried by events (a failed start's message, a turn's error): both
+// users read those as the engine wrote them, so they may say what to do where that is the same
+// for both (VersionError).
 var (
 	// ErrBusy: Prompt on a session whose turn is still running (or being cancelled).
-	ErrBusy = errors.New("the agent is busy with a turn; wait for it to end or press Stop")
+	ErrBusy = errors.New("a turn is running")
 
 	// ErrClosed: Prompt, Continue and the like once Close has been called.
 	ErrClosed = errors.New("the session is closed")
@@ -31,12 +35,12 @@ var (
 	// ErrNotStarted: a control (mode, model, setting) changed before the session opened.
 	ErrNotStarted = errors.New("the session has not started")
 
-	// ErrNotOffered: the agent offers no such thing: no modes or models at all, no mode, model,
-	// setting or auth method of that id, no session/list.
+	// ErrNotOffered: the agent offers no such thing (see *NotOfferedError for what).
 	ErrNotOffered = errors.New("the agent does not offer it")
 
 	// ErrTerminalLogin: Config.AuthMethod names a terminal login, which the user carries out in
-	// a terminal (the method's Args), never agentdesk through authenticate.
+	// a terminal (the method's Args), never agentdesk through authenticate (see
+	// *TerminalLoginError).
 	ErrTerminalLogin = errors.New("the auth method is a terminal login")
 
 	// ErrPermissionNotOpen: Decide on a request that is not open (answered, cancelled, unknown).
@@ -55,16 +59,84 @@ type StateError struct {
 
 var _ error = (*StateError)(nil)
 
-// Error words the refusal as the window and the CLI show it today.
-func (e *StateError) Error() string {
-	if e.Err == ErrNotExited {
-		return fmt.Sprintf("only a session whose agent has exited can be continued (this one is %s)", e.State)
-	}
-	return fmt.Sprintf("the session has %s: start a new session", e.State)
-}
+// Error is the sentinel's text and the state: "the session has ended (it is exited)".
+func (e *StateError) Error() string { return fmt.Sprintf("%v (it is %s)", e.Err, e.State) }
 
 // Unwrap returns the sentinel.
 func (e *StateError) Unwrap() error { return e.Err }
+
+// NotOfferedError is a request for something the agent does not offer. errors.Is finds
+// ErrNotOffered.
+type NotOfferedError struct {
+	Agent   string   // the agent's name (Config.AgentName)
+	What    string   // "mode", "model", "setting", "auth method", "session list"
+	ID      string   // the id asked for; "" when the agent offers no What at all
+	Offered []string // the ids it does offer, when known
+}
+
+var _ error = (*NotOfferedError)(nil)
+
+// Error says what the agent lacks: `Claude offers no mode "plan"`, "Gemini offers no modes".
+func (e *NotOfferedError) Error() string {
+	var s string
+	if e.ID == "" {
+		s = fmt.Sprintf("%s offers no %s", e.Agent, plural(e.What))
+	} else {
+		s = fmt.Sprintf("%s offers no %s %q", e.Agent, e.What, e.ID)
+	}
+	if len(e.Offered) > 0 {
+		s += " (it offers: " + strings.Join(e.Offered, ", ") + ")"
+	}
+	return s
+}
+
+// Is reports ErrNotOffered.
+func (e *NotOfferedError) Is(target error) bool { return target == ErrNotOffered }
+
+// plural is what + "s", for the few nouns NotOfferedError names.
+func plural(what string) string {
+	if what == "session list" {
+		return "session lists"
+	}
+	return what + "s"
+}
+
+// TerminalLoginError is a start with an auth method the user runs in a terminal: the agent's own
+// command with Args (agents.LoginCommand builds it). errors.Is finds ErrTerminalLogin.
+type TerminalLoginError struct {
+	Method string   // the method's id
+	Args   []string // its arguments to the agent's command
+}
+
+var _ error = (*TerminalLoginError)(nil)
+
+// Error names the method and its arguments.
+func (e *TerminalLoginError) Error() string {
+	return fmt.Sprintf("auth method %q is a terminal login (the agent's command with %q)", e.Method, strings.Join(e.Args, " "))
+}
+
+// Is reports ErrTerminalLogin.
+func (e *TerminalLoginError) Is(target error) bool { return target == ErrTerminalLogin }
+
+// PermissionError is a Decide that was refused: Err is ErrPermissionNotOpen or ErrNoSuchOption.
+type PermissionError struct {
+	RequestID string
+	OptionID  string // the option asked for
+	Err       error
+}
+
+var _ error = (*PermissionError)(nil)
+
+// Error names the request (and the option when that was the fault).
+func (e *PermissionError) Error() string {
+	if e.Err == ErrNoSuchOption {
+		return fmt.Sprintf("permission request %s has no option %q", e.RequestID, e.OptionID)
+	}
+	return fmt.Sprintf("permission request %s is not open (already answered or cancelled)", e.RequestID)
+}
+
+// Unwrap returns the sentinel.
+func (e *PermissionError) Unwrap() error { return e.Err }
 
 // VersionError is a start that failed because the agent speaks another major version of ACP
 // than ProtocolVersion.
@@ -75,7 +147,7 @@ type VersionError struct {
 
 var _ error = (*VersionError)(nil)
 
-// Error words the mismatch as the window and the CLI show it today.
+// Error names both versions and what to update (an event carries it: see above).
 func (e *VersionError) Error() string {
 	return fmt.Sprintf("%s speaks ACP version %d; agentdesk speaks version %d: update the agent or agentdesk",
 		e.Agent, e.Version, ProtocolVersion)
@@ -102,20 +174,3 @@ func (e *GoneError) Error() string {
 
 // Unwrap returns the call's error.
 func (e *GoneError) Unwrap() error { return e.Err }
-
-// wordedError is a sentinel with the words a person reads today (Error); errors.Is finds the
-// sentinel. Once the window and the CLI word the sentinels themselves, it goes.
-type wordedError struct {
-	err  error
-	text string
-}
-
-var _ error = (*wordedError)(nil)
-
-// worded returns err worded with format and args for a person.
-func worded(err error, format string, args ...any) error {
-	return &wordedError{err: err, text: fmt.Sprintf(format, args...)}
-}
-
-func (e *wordedError) Error() string { return e.text }
-func (e *wordedError) Unwrap() error { return e.err }

@@ -34,7 +34,7 @@ func (s *Session) ListAgentSessions(ctx context.Context, cursor string) (AgentSe
 	conn, caps := s.conn, s.caps
 	s.unlock()
 	if conn == nil || !caps.sessionCap("list") {
-		return AgentSessionPage{}, worded(ErrNotOffered, "%s does not list its sessions", s.cfg.AgentName)
+		return AgentSessionPage{}, &NotOfferedError{Agent: s.cfg.AgentName, What: "session list"}
 	}
 	params := map[string]any{"cwd": s.cfg.Cwd}
 	if cursor != "" {

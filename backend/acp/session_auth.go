@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 
 	"agentdesk/backend/acp/jsonrpc"
 )
@@ -24,11 +23,10 @@ func (s *Session) authenticate(ctx context.Context, methods []AuthMethod) error 
 		for i, m := range methods {
 			ids[i] = m.ID
 		}
-		return worded(ErrNotOffered, "%s offers no auth method %q (it offers: %s)", s.cfg.AgentName, id, strings.Join(ids, ", "))
+		return &NotOfferedError{Agent: s.cfg.AgentName, What: "auth method", ID: id, Offered: ids}
 	}
 	if method.Kind() == AuthTerminal {
-		return worded(ErrTerminalLogin, "auth method %q is a terminal login: run the agent's command with %q in a terminal, then start again without choosing a method",
-			id, strings.Join(method.Args, " "))
+		return &TerminalLoginError{Method: id, Args: method.Args}
 	}
 	if err := s.conn.Call(ctx, MethodAuthenticate, map[string]string{"methodId": id}, nil); err != nil {
 		return fmt.Errorf("log in to %s with %q: %w", s.cfg.AgentName, id, s.explain(err))

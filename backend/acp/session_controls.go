@@ -65,10 +65,10 @@ func (s *Session) SetMode(ctx context.Context, modeID string) error {
 	modes := s.controls.Modes
 	s.unlock()
 	if modes == nil {
-		return worded(ErrNotOffered, "%s offers no modes", s.cfg.AgentName)
+		return &NotOfferedError{Agent: s.cfg.AgentName, What: "mode"}
 	}
 	if !slices.ContainsFunc(modes.AvailableModes, func(m Mode) bool { return m.ID == modeID }) {
-		return worded(ErrNotOffered, "%s has no mode %q", s.cfg.AgentName, modeID)
+		return &NotOfferedError{Agent: s.cfg.AgentName, What: "mode", ID: modeID}
 	}
 	if err := s.callSession(ctx, MethodSetMode, map[string]any{"modeId": modeID}, nil); err != nil {
 		return err
@@ -87,10 +87,10 @@ func (s *Session) SetModel(ctx context.Context, modelID string) error {
 	models := s.controls.Models
 	s.unlock()
 	if models == nil {
-		return worded(ErrNotOffered, "%s offers no model choice", s.cfg.AgentName)
+		return &NotOfferedError{Agent: s.cfg.AgentName, What: "model"}
 	}
 	if !slices.ContainsFunc(models.AvailableModels, func(m Model) bool { return m.ModelID == modelID }) {
-		return worded(ErrNotOffered, "%s has no model %q", s.cfg.AgentName, modelID)
+		return &NotOfferedError{Agent: s.cfg.AgentName, What: "model", ID: modelID}
 	}
 	if err := s.callSession(ctx, MethodSetModel, map[string]any{"modelId": modelID}, nil); err != nil {
 		return err
@@ -114,7 +114,7 @@ func (s *Session) SetConfigOption(ctx context.Context, configID string, value js
 	}
 	s.unlock()
 	if opt == nil {
-		return worded(ErrNotOffered, "%s has no setting %q", s.cfg.AgentName, configID)
+		return &NotOfferedError{Agent: s.cfg.AgentName, What: "setting", ID: configID}
 	}
 	params := map[string]any{"configId": configID, "value": value}
 	if opt.Type == "boolean" {
@@ -141,7 +141,7 @@ func (s *Session) callSession(ctx context.Context, method string, params map[str
 	conn, id := s.conn, s.agentSessionID
 	s.unlock()
 	if conn == nil || id == "" {
-		return worded(ErrNotStarted, "%s: the session has not started", s.cfg.AgentName)
+		return fmt.Errorf("%s: %w", s.cfg.AgentName, ErrNotStarted)
 	}
 	params["sessionId"] = id
 	if err := conn.Call(ctx, method, params, result); err != nil {

@@ -63,7 +63,7 @@ func (s *Session) Decide(requestID, optionID, decidedBy string) error {
 	p, ok := s.perms[requestID]
 	if !ok {
 		s.unlock()
-		return worded(ErrPermissionNotOpen, "permission request %s is not open (already answered or cancelled)", requestID)
+		return &PermissionError{RequestID: requestID, OptionID: optionID, Err: ErrPermissionNotOpen}
 	}
 	valid := false
 	for _, o := range p.summary.Options {
@@ -71,7 +71,7 @@ func (s *Session) Decide(requestID, optionID, decidedBy string) error {
 	}
 	if !valid {
 		s.unlock()
-		return worded(ErrNoSuchOption, "permission request %s has no option %q", requestID, optionID)
+		return &PermissionError{RequestID: requestID, OptionID: optionID, Err: ErrNoSuchOption}
 	}
 	delete(s.perms, requestID)
 	s.pushEvent(Event{Kind: EventPermissionDone, RequestID: requestID, Outcome: "selected", OptionID: optionID, DecidedBy: decidedBy})

@@ -121,6 +121,7 @@ func runTurn(ctx context.Context, f runFlags, prompt string, stdio Stdio) int {
 			fmt.Fprintf(stderr, "agentdesk run: %v\n", err)
 		}
 	}
+	agent, _ := cat.Find(agentID) // a missing one fails Start below
 	h := hub.New(st, cat, func(string, ...any) {})
 	out := newPrinter(stdout)
 	events := make(chan acp.Event, 64)
@@ -136,7 +137,7 @@ func runTurn(ctx context.Context, f runFlags, prompt string, stdio Stdio) int {
 		}
 	}))
 	if err != nil {
-		fmt.Fprintf(stderr, "agentdesk run: %v\n", err)
+		fmt.Fprintf(stderr, "agentdesk run: %s\n", describe(err, agent))
 		return ExitFailed
 	}
 	if st != nil {
@@ -152,6 +153,9 @@ func runTurn(ctx context.Context, f runFlags, prompt string, stdio Stdio) int {
 		defer close(done)
 		return driveTurn(sess, prompt, f.policy, f.cancelAfter, events, bufio.NewReader(stdio.In), out, stderr)
 	}()
+	if code == ExitFailed {
+		sayWhatToDo(ctx, h, sess, agent, stderr)
+	}
 	closeCtx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
 	if !health.Status().Saving {

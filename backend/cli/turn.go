@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"agentdesk/backend/acp"
+	"agentdesk/backend/agents"
 )
 
 // driveTurn waits for the session to start, sends the prompt, answers permissions by policy,
@@ -38,7 +39,7 @@ func driveTurn(sess *acp.Session, prompt, policy string, cancelAfter time.Durati
 				if ev.State == acp.StateIdle && !sent {
 					sent = true
 					if _, err := sess.Prompt(prompt); err != nil {
-						fmt.Fprintf(stderr, "agentdesk run: %v\n", err)
+						fmt.Fprintf(stderr, "agentdesk run: %s\n", describe(err, agents.Agent{}))
 						return ExitFailed
 					}
 					if cancelAfter > 0 {

@@ -60,3 +60,21 @@ func (h *Hub) AuthRequired(ctx context.Context, id string) (*FailedLogin, error)
 	}
 	return nil, nil
 }
+
+// StartError waits (at most until ctx ends) for the start of session id and returns why it
+// failed; nil when it started, when ctx ended first, or when id was not started in this run.
+// The command line calls it after a "failed" state event to say what to do about the failure.
+func (h *Hub) StartError(ctx context.Context, id string) error {
+	h.mu.Lock()
+	o, ok := h.starts[id]
+	h.mu.Unlock()
+	if !ok {
+		return nil
+	}
+	select {
+	case <-o.done:
+		return o.err
+	case <-ctx.Done():
+		return nil
+	}
+}

@@ -2,7 +2,6 @@ package hub
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -170,14 +169,13 @@ func (h *Hub) Start(req StartRequest, out acp.Emitter) (*acp.Session, SessionInf
 	return s, info, nil
 }
 
-// Session returns the live session with id, or an error worded for the person who asked for
-// it (it has ended, or it belongs to an earlier run).
+// Session returns the live session with id, or a *NoLiveSessionError.
 func (h *Hub) Session(id string) (*acp.Session, error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	s, ok := h.sessions[id]
 	if !ok {
-		return nil, fmt.Errorf("no live session %s: it has ended or belongs to an earlier run; open it from the history", id)
+		return nil, &NoLiveSessionError{ID: id}
 	}
 	return s, nil
 }
@@ -217,7 +215,7 @@ func (h *Hub) Resave() {
 	}
 	h.mu.Unlock()
 	for _, p := range live {
-		asid := p.s.AgentSessionID() // before Checkpoint, which holds the session's lock
+		asid := p.s.AgentSessionID() // not inside fn: it runs on the session's event pump
 		p.s.Checkpoint(func(snap acp.Snapshot) { p.rec.saveCopy(snap, asid) })
 	}
 }
@@ -243,11 +241,12 @@ func (h *Hub) CloseAll(ctx context.Context) error {
 	return nil
 }
 
-// checkFolder expands ~ and requires an existing folder; it returns the absolute path.
+// checkFolder expands ~ and requires an existing folder (ErrNoFolder, *FolderError); it returns
+// the absolute path.
 func checkFolder(dir string) (string, error) {
 	dir = strings.TrimSpace(dir)
 	if dir == "" {
-		return "", errors.New("choose a project folder for the session")
+		return "", ErrNoFolder
 	}
 	if dir == "~" || strings.HasPrefix(dir, "~/") {
 		if home, err := os.UserHomeDir(); err == nil {
@@ -260,7 +259,7 @@ func checkFolder(dir string) (string, error) {
 	}
 	st, err := os.Stat(abs)
 	if err != nil || !st.IsDir() {
-		return "", fmt.Errorf("folder %q does not exist: choose an existing project folder", abs)
+		return "", &FolderError{Path: abs, Err: err}
 	}
 	return abs, nil
 }
@@ -270,6 +269,8 @@ type recordThen struct {
 	rec *recorder
 	out acp.Emitter
 }
+
+var _ acp.BatchEmitter = recordThen{}
 
 // Emit records ev and passes it on.
 func (r recordThen) Emit(ev acp.Event) {

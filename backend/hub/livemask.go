@@ -92,6 +92,10 @@ type maskedEmitter struct {
 	buf  []acp.Event // EmitBatch's masked copy, reused (one emitting goroutine)
 }
 
+// The pump hands batches to an emitter that takes them (acp.EmitAll), so the masked stream keeps
+// its batches.
+var _ acp.BatchEmitter = (*maskedEmitter)(nil)
+
 // Emit masks ev and passes it on.
 func (m *maskedEmitter) Emit(ev acp.Event) {
 	m.out.Emit(m.mask.event(ev))

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"agentdesk/backend/acp"
+	"agentdesk/backend/acp/jsonrpc"
 	"agentdesk/backend/agents"
 	"agentdesk/backend/store"
 )
@@ -140,7 +141,7 @@ func (r *recorder) saveCopy(snap acp.Snapshot, agentSessionID string) {
 
 // Journal queues one raw protocol message, with the agents' secret values masked (an agent
 // that echoes its API key, a login's parameters): the journal is what the inspector shows.
-func (r *recorder) Journal(dir acp.Direction, method string, line []byte) {
+func (r *recorder) Journal(dir jsonrpc.Direction, method string, line []byte) {
 	if r.detached.Load() {
 		return
 	}

@@ -1,0 +1,84 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"agentdesk/backend/acp"
+	"agentdesk/backend/hub"
+)
+
+// The window's words for the engine's and the hub's errors. Those state what happened (see
+// backend/acp/errors.go); here each refusal gains what the window's user can do about it, in
+// the window's own terms (its buttons, its history). The command line words the same errors for
+// its user in backend/cli/words.go.
+
+// windowError is an error as the window shows it; errors.Is and errors.As still find the
+// engine's error underneath.
+type windowError struct {
+	text string
+	err  error
+}
+
+var _ error = (*windowError)(nil)
+
+func (e *windowError) Error() string { return e.text }
+func (e *windowError) Unwrap() error { return e.err }
+
+// forWindow returns err with the window's words, or err itself when the window has nothing to
+// add (nil stays nil). Every bound verb that reaches the hub or a session passes its error
+// through it once.
+func forWindow(err error) error {
+	if err == nil {
+		return nil
+	}
+	if text := windowWords(err); text != "" {
+		return &windowError{text: text, err: err}
+	}
+	return err
+}
+
+// windowWords is the window's text for err, or "" to show err as it is.
+func windowWords(err error) string {
+	var (
+		state  *acp.StateError
+		attach *acp.AttachError
+		login  *acp.TerminalLoginError
+		folder *hub.FolderError
+	)
+	switch {
+	case errors.Is(err, acp.ErrBusy):
+		return "the agent is busy with a turn; wait for it to end or press Stop"
+	case errors.As(err, &state) && state.Err == acp.ErrNotExited:
+		return fmt.Sprintf("only a session whose agent has exited can be continued (this one is %s)", state.State)
+	case errors.As(err, &state):
+		return fmt.Sprintf("the session has %s: start a new session", state.State)
+	case errors.Is(err, hub.ErrNoLiveSession):
+		return err.Error() + "; open it from the history"
+	case errors.Is(err, hub.ErrNoFolder):
+		return "choose a project folder for the session"
+	case errors.As(err, &folder):
+		return folder.Error() + ": choose an existing project folder"
+	case errors.As(err, &login):
+		return fmt.Sprintf("auth method %q is a terminal login: run the agent's command with %q in a terminal, then start again without choosing a method",
+			login.Method, strings.Join(login.Args, " "))
+	case errors.As(err, &attach):
+		if advice := attachAdvice[attach.Reason]; advice != "" {
+			return attach.Error() + ": " + advice
+		}
+	}
+	return ""
+}
+
+// attachAdvice is what the window's user does about a refused attachment, by reason.
+var attachAdvice = map[acp.AttachReason]string{
+	acp.AttachNoPath:        "pick a file of the session folder",
+	acp.AttachOutside:       "attach files from inside it (links are followed)",
+	acp.AttachMissing:       "pick it again",
+	acp.AttachIsFolder:      "attach the files in it instead",
+	acp.AttachImagesRefused: "remove the image, or save it in the session folder and attach the file",
+	acp.AttachNotImage:      "paste an image (PNG, JPEG, GIF or WebP)",
+	acp.AttachBadData:       "paste it again",
+	acp.AttachTooLarge:      "paste a smaller one",
+}

@@ -1,0 +1,87 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"agentdesk/backend/acp"
+	"agentdesk/backend/agents"
+	"agentdesk/backend/hub"
+)
+
+// The command line's words for the engine's and the hub's errors. Those state what happened
+// (backend/acp/errors.go); here each gains what the command line's user can do about it, in
+// its own terms (flags, Ctrl-C, running again). The window words the same errors for its user
+// (the root's app_errors.go).
+
+// describe is err as run prints it: the error, then on a line of its own what to do (hint).
+func describe(err error, agent agents.Agent) string {
+	if h := hint(err, agent); h != "" {
+		return err.Error() + "\n" + h
+	}
+	return err.Error()
+}
+
+// hint is what the user of the command line can do about err, or "" when the error says it all.
+// agent is the session's agent (for the command of a terminal login).
+func hint(err error, agent agents.Agent) string {
+	var (
+		auth   *acp.AuthRequiredError
+		login  *acp.TerminalLoginError
+		state  *acp.StateError
+		folder *hub.FolderError
+	)
+	switch {
+	case errors.As(err, &auth):
+		if len(auth.Methods) == 0 {
+			return "log in as the agent's documentation says, then run again"
+		}
+		ids := make([]string, len(auth.Methods))
+		for i, m := range auth.Methods {
+			ids[i] = m.ID
+		}
+		return "log in: run again with --auth METHOD_ID (" + strings.Join(ids, ", ") + ")"
+	case errors.As(err, &login):
+		cmd, args, lerr := agents.LoginCommand(agent, login.Args)
+		if lerr != nil {
+			return "run the agent's login command in a terminal, then run again without --auth"
+		}
+		return fmt.Sprintf("run `%s` in a terminal, then run again without --auth", strings.Join(append([]string{cmd}, args...), " "))
+	case errors.Is(err, acp.ErrBusy):
+		return "a turn is running (Ctrl-C stops it)"
+	case errors.As(err, &state) && state.Err == acp.ErrEnded:
+		return "run again to start a new session"
+	case errors.Is(err, hub.ErrNoFolder):
+		return "give the project folder with --cwd DIR"
+	case errors.As(err, &folder):
+		return "give an existing project folder with --cwd DIR"
+	}
+	return ""
+}
+
+// startWait bounds how long sayWhatToDo waits for a failed start to return its error (its
+// "failed" event can come first).
+const startWait = 5 * time.Second
+
+// sayWhatToDo prints the hint for a session whose start or last turn failed, when there is one:
+// driveTurn has printed what failed, from the events.
+func sayWhatToDo(ctx context.Context, h *hub.Hub, sess *acp.Session, agent agents.Agent, stderr io.Writer) {
+	ctx, cancel := context.WithTimeout(ctx, startWait)
+	defer cancel()
+	err := h.StartError(ctx, sess.ID())
+	if err == nil {
+		if login := sess.LoginNeeded(); login != nil {
+			err = login
+		}
+	}
+	if err == nil {
+		return
+	}
+	if h := hint(err, agent); h != "" {
+		fmt.Fprintf(stderr, "agentdesk run: %s\n", h)
+	}
+}

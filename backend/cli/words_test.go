@@ -1,0 +1,72 @@
+package cli
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+
+	"agentdesk/backend/acp"
+	"agentdesk/backend/agents"
+	"agentdesk/backend/hub"
+)
+
+// TestCLIWordsTheEngineErrors: each refusal of the engine and the hub gets the command line's own
+// advice (flags, Ctrl-C), never the window's (buttons, the history).
+func TestCLIWordsTheEngineErrors(t *testing.T) {
+	agent := agents.Agent{Command: "/usr/bin/acme", Args: []string{"--acp"}}
+	for _, c := range []struct {
+		err  error
+		want string
+	}{
+		{fmt.Errorf("prompt: %w", acp.ErrBusy), "a turn is running (Ctrl-C stops it)"},
+		{&acp.StateError{State: acp.StateExited, Err: acp.ErrEnded}, "run again to start a new session"},
+		{&acp.TerminalLoginError{Method: "cli-login", Args: []string{"auth", "login"}}, "run `/usr/bin/acme auth login` in a terminal, then run again without --auth"},
+		{&acp.AuthRequiredError{Agent: "Acme", Methods: []acp.AuthMethod{{ID: "browser"}, {ID: "api-key"}}, Err: nil}, "run again with --auth METHOD_ID (browser, api-key)"},
+		{hub.ErrNoFolder, "--cwd DIR"},
+		{&hub.FolderError{Path: "/nowhere"}, "give an existing project folder with --cwd DIR"},
+	} {
+		got := hint(c.err, agent)
+		if !strings.Contains(got, c.want) {
+			t.Errorf("hint(%T) = %q, want it to contain %q", c.err, got, c.want)
+		}
+		for _, window := range []string{"press Stop", "open it from the history", "login prompt"} {
+			if strings.Contains(got, window) {
+				t.Errorf("hint(%T) = %q: the window's words", c.err, got)
+			}
+		}
+	}
+	if h := hint(&acp.VersionError{Agent: "Acme", Version: 2}, agent); h != "" {
+		t.Errorf("a version mismatch says what to do itself; hint %q", h)
+	}
+}
+
+// TestCLITellsHowToLogIn: an agent that needs a login lists its methods, and run says to pick
+// one with --auth; a terminal method given with --auth says which command to run first.
+func TestCLITellsHowToLogIn(t *testing.T) {
+	dir := t.TempDir()
+	script := dir + "/login.json"
+	if err := os.WriteFile(script, []byte(`[
+		{"expect":"initialize"}, {"reply":{"protocolVersion":1,"agentCapabilities":{},"authMethods":[
+			{"id":"browser","name":"Log in with a browser"},
+			{"id":"cli-login","name":"Log in in a terminal","type":"terminal","args":["auth","login"]}]}},
+		{"expect":"session/new"}, {"error":{"code":-32000,"message":"Authentication required"}}]`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	self, _ := os.Executable()
+	agentCmd := "'" + self + "' demo-agent --script " + script
+	var out, errOut bytes.Buffer
+	code := runCLI([]string{"--db", dir + "/c.db", "--agent-cmd", agentCmd, "--cwd", dir, "hi"}, strings.NewReader(""), &out, &errOut)
+	if code != ExitFailed || !strings.Contains(errOut.String(), "browser (agent)") ||
+		!strings.Contains(errOut.String(), "agentdesk run: log in: run again with --auth METHOD_ID (browser, cli-login)") {
+		t.Fatalf("exit %d, stderr:\n%s", code, errOut.String())
+	}
+	out.Reset()
+	errOut.Reset()
+	code = runCLI([]string{"--db", dir + "/c.db", "--agent-cmd", agentCmd, "--auth", "cli-login", "--cwd", dir, "hi"}, strings.NewReader(""), &out, &errOut)
+	want := "run `" + self + " auth login` in a terminal, then run again without --auth" // the agent's program, the method's args
+	if code != ExitFailed || !strings.Contains(errOut.String(), want) {
+		t.Fatalf("exit %d, stderr:\n%s\nwant %q", code, errOut.String(), want)
+	}
+}
