@@ -19,14 +19,7 @@ const crashChildEnv = "AGENTDESK_STORE_CRASH_CHILD"
 // N entries durable, until the parent kills it with SIGKILL.
 func crashChild(path string) {
 	ctx := context.Background()
-	s, err := Open(ctx, path, WithErrorHandler(func(err error) {
-		fmt.Fprintln(os.Stderr, "child writer error:", err)
-		os.Exit(3)
-	}))
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "child open:", err)
-		os.Exit(2)
-	}
+	s := openInChild(ctx, path)
 	w := s.Writer()
 	w.CreateSession(Session{ID: "crash", Title: "crash test"})
 	w.StartTurn(Turn{SessionID: "crash", Turn: 1, Prompt: "write until killed"})
@@ -112,4 +105,18 @@ func TestCrashKill9(t *testing.T) {
 	}
 	// The search index agrees with the tables it indexes.
 	checkFTS(t, s.db)
+}
+
+// openInChild opens the store of a child process of a kill test; any error ends the child
+// (2: the open failed, 3: a write failed), which the parent reports.
+func openInChild(ctx context.Context, path string) *Store {
+	s, err := Open(ctx, path, WithErrorHandler(func(err error) {
+		fmt.Fprintln(os.Stderr, "child writer error:", err)
+		os.Exit(3)
+	}))
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "child open:", err)
+		os.Exit(2)
+	}
+	return s
 }

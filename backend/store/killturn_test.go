@@ -22,14 +22,7 @@ var killChunks = map[bool]int{false: 200_000, true: 40_000}[raceEnabled]
 // the parent kills it with SIGKILL.
 func killChild(path string) {
 	ctx := context.Background()
-	s, err := Open(ctx, path, WithErrorHandler(func(err error) {
-		fmt.Fprintln(os.Stderr, "child writer error:", err)
-		os.Exit(3)
-	}))
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "child open:", err)
-		os.Exit(2)
-	}
+	s := openInChild(ctx, path)
 	w := s.Writer()
 	w.CreateSession(Session{ID: "kill", Title: "kill after the turn end"})
 	w.StartTurn(Turn{SessionID: "kill", Turn: 1, Prompt: "stream"})

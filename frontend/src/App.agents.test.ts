@@ -5,13 +5,6 @@
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/svelte';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
-vi.mock('../wailsjs/go/main/Sessions.js', async () => (await import('./test/mocks')).serviceMock('Sessions'));
-vi.mock('../wailsjs/go/main/Logins.js', async () => (await import('./test/mocks')).serviceMock('Logins'));
-vi.mock('../wailsjs/go/main/History.js', async () => (await import('./test/mocks')).serviceMock('History'));
-vi.mock('../wailsjs/go/main/Agents.js', async () => (await import('./test/mocks')).serviceMock('Agents'));
-vi.mock('../wailsjs/go/main/Desktop.js', async () => (await import('./test/mocks')).serviceMock('Desktop'));
-vi.mock('../wailsjs/runtime/runtime.js', async () => (await import('./test/mocks')).runtimeMock());
-
 import App from './App.svelte';
 import type { AuthPrompt } from './lib/agents';
 import type { ManualClock } from './lib/clock';

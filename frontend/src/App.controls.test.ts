@@ -3,13 +3,6 @@
 import { cleanup, fireEvent, screen } from '@testing-library/svelte';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
-vi.mock('../wailsjs/go/main/Sessions.js', async () => (await import('./test/mocks')).serviceMock('Sessions'));
-vi.mock('../wailsjs/go/main/Logins.js', async () => (await import('./test/mocks')).serviceMock('Logins'));
-vi.mock('../wailsjs/go/main/History.js', async () => (await import('./test/mocks')).serviceMock('History'));
-vi.mock('../wailsjs/go/main/Agents.js', async () => (await import('./test/mocks')).serviceMock('Agents'));
-vi.mock('../wailsjs/go/main/Desktop.js', async () => (await import('./test/mocks')).serviceMock('Desktop'));
-vi.mock('../wailsjs/runtime/runtime.js', async () => (await import('./test/mocks')).runtimeMock());
-
 import type { ManualClock } from './lib/clock';
 import type { Controls } from './lib/protocol';
 import { app, emit, settle } from './test/harness';

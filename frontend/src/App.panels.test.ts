@@ -4,13 +4,6 @@ import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/sv
 import { flushSync } from 'svelte';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
-vi.mock('../wailsjs/go/main/Sessions.js', async () => (await import('./test/mocks')).serviceMock('Sessions'));
-vi.mock('../wailsjs/go/main/Logins.js', async () => (await import('./test/mocks')).serviceMock('Logins'));
-vi.mock('../wailsjs/go/main/History.js', async () => (await import('./test/mocks')).serviceMock('History'));
-vi.mock('../wailsjs/go/main/Agents.js', async () => (await import('./test/mocks')).serviceMock('Agents'));
-vi.mock('../wailsjs/go/main/Desktop.js', async () => (await import('./test/mocks')).serviceMock('Desktop'));
-vi.mock('../wailsjs/runtime/runtime.js', async () => (await import('./test/mocks')).runtimeMock());
-
 import type { ManualClock } from './lib/clock';
 import type { HistoryItem, JournalLine } from './lib/protocol';
 import { app, emit, ev, runtime, settle } from './test/harness';

@@ -8,13 +8,6 @@ import type { AgentInfo } from '../lib/protocol';
 import { AgentEditorStore } from '../state/agents.svelte';
 import AgentEditor from './AgentEditor.svelte';
 
-vi.mock('../../wailsjs/go/main/Sessions.js', () => ({}));
-vi.mock('../../wailsjs/go/main/Logins.js', () => ({}));
-vi.mock('../../wailsjs/go/main/History.js', () => ({}));
-vi.mock('../../wailsjs/go/main/Agents.js', () => ({}));
-vi.mock('../../wailsjs/go/main/Desktop.js', () => ({}));
-vi.mock('../../wailsjs/runtime/runtime.js', () => ({}));
-
 /** A fake backend: agents by id, secrets kept apart and never returned. */
 function fakeBackend() {
   const saved = new Map<string, AgentSettings>();

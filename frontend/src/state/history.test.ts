@@ -3,13 +3,6 @@ import { manualClock } from '../lib/clock';
 import type { HistoryItem } from '../lib/protocol';
 import { HistoryStore } from './history.svelte';
 
-vi.mock('../../wailsjs/go/main/Sessions.js', () => ({}));
-vi.mock('../../wailsjs/go/main/Logins.js', () => ({}));
-vi.mock('../../wailsjs/go/main/History.js', () => ({}));
-vi.mock('../../wailsjs/go/main/Agents.js', () => ({}));
-vi.mock('../../wailsjs/go/main/Desktop.js', () => ({}));
-vi.mock('../../wailsjs/runtime/runtime.js', () => ({}));
-
 function item(id: string, title: string): HistoryItem {
   return { id, title, agentName: 'Demo agent', cwd: '/p', createdAt: '', updatedAt: '', outcome: 'end_turn', turns: 1 };
 }

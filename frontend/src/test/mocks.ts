@@ -1,14 +1,6 @@
 // Test doubles for the wailsjs modules (docs/development.md): one per bound service, and the runtime.
-// Use from a test file with (paths relative to the test file):
-//
-//   vi.mock('../wailsjs/go/main/Sessions.js', async () => (await import('./test/mocks')).serviceMock('Sessions'));
-//   vi.mock('../wailsjs/go/main/Logins.js', async () => (await import('./test/mocks')).serviceMock('Logins'));
-//   vi.mock('../wailsjs/go/main/History.js', async () => (await import('./test/mocks')).serviceMock('History'));
-//   vi.mock('../wailsjs/go/main/Agents.js', async () => (await import('./test/mocks')).serviceMock('Agents'));
-//   vi.mock('../wailsjs/go/main/Desktop.js', async () => (await import('./test/mocks')).serviceMock('Desktop'));
-//   vi.mock('../wailsjs/runtime/runtime.js', async () => (await import('./test/mocks')).runtimeMock());
-//
-// then drive the page with ./harness.ts, whose `app` holds every service's verbs. This module
+// src/test/setup.ts mocks every wailsjs module with these for every test file;
+// drive the page with ./harness.ts, whose `app` holds every service's verbs. This module
 // must not import the wailsjs modules itself (it builds their mocks); it reads their types only.
 import { vi } from 'vitest';
 import type { AgentSettings, AuthPrompt, ImportResult } from '../lib/agents';

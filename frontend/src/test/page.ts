@@ -1,5 +1,5 @@
 // Shared set-up for the page-level feature tests (App.controls.test.ts, App.panels.test.ts).
-// The test file must mock the wailsjs modules (see ./mocks.ts) before importing this module.
+// The wailsjs modules are mocked for every test file (./setup.ts, ./mocks.ts).
 import { fireEvent, render, screen, waitFor } from '@testing-library/svelte';
 import { expect, vi } from 'vitest';
 import App from '../App.svelte';

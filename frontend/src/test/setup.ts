@@ -1,5 +1,16 @@
 // vitest setup (test-only; never bundled into the app).
 //
+// The wailsjs bindings are never real under vitest (there is no window.go): every test file gets
+// the doubles of ./mocks.ts, one per bound service and the runtime, driven through ./harness.ts.
+import { vi } from 'vitest';
+
+vi.mock('../../wailsjs/go/main/Sessions.js', async () => (await import('./mocks')).serviceMock('Sessions'));
+vi.mock('../../wailsjs/go/main/Logins.js', async () => (await import('./mocks')).serviceMock('Logins'));
+vi.mock('../../wailsjs/go/main/History.js', async () => (await import('./mocks')).serviceMock('History'));
+vi.mock('../../wailsjs/go/main/Agents.js', async () => (await import('./mocks')).serviceMock('Agents'));
+vi.mock('../../wailsjs/go/main/Desktop.js', async () => (await import('./mocks')).serviceMock('Desktop'));
+vi.mock('../../wailsjs/runtime/runtime.js', async () => (await import('./mocks')).runtimeMock());
+
 // happy-dom bug capricorn86/happy-dom#2182: the Node.prototype.nodeName getter returns '' for
 // every node, while DOMPurify >= 3.4.8 reads tag names through that getter (anti-clobbering).
 // Without this shim DOMPurify drops allowed tags and keeps dangerous attributes under happy-dom.
