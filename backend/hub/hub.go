@@ -130,7 +130,7 @@ func (h *Hub) Start(req StartRequest, out acp.Emitter) (*acp.Session, SessionInf
 		rec.mask = h.agents.Masker()
 		now := h.now()
 		h.store.Writer().CreateSession(store.Session{ID: id, AgentID: agent.ID, AgentName: agent.Name, Cwd: dir,
-			Title: "New session", Outcome: store.OutcomeRunning, CreatedAt: now, UpdatedAt: now})
+			Title: "New session", Outcome: store.OutcomeReady, CreatedAt: now, UpdatedAt: now})
 		cfg.Journal = rec.Journal
 		emitter = recordThen{rec, out}
 	}

@@ -1,6 +1,7 @@
 package hub
 
 import (
+	"cmp"
 	"encoding/json"
 	"strings"
 	"sync"
@@ -28,17 +29,18 @@ type recorder struct {
 	now       func() time.Time
 	mask      *agents.Masker // masks the journal and copies (nil: no value known)
 
-	mu      sync.Mutex     // Record and saveCopy (events vs. a checkpoint's goroutine)
-	seqs    map[string]int // entry id → its position in the transcript
-	turn    int            // the turn in progress, for permission rows
-	outcome string         // the session's outcome as last recorded
+	mu       sync.Mutex     // Record and saveCopy (events vs. a checkpoint's goroutine)
+	seqs     map[string]int // entry id → its position in the transcript
+	turn     int            // the turn in progress, for permission rows
+	outcome  string         // the session's outcome as last recorded (store's outcomes)
+	lastStop string         // the stop reason of the last turn that ended; "" before one has
 
 	detached atomic.Bool // the saved copy was deleted: record nothing more
 	titled   atomic.Bool // the user named the session: the agent's titles no longer apply
 }
 
 func newRecorder(w *store.Writer, sessionID, agentID string, now func() time.Time) *recorder {
-	return &recorder{w: w, sessionID: sessionID, agentID: agentID, now: now, seqs: map[string]int{}, outcome: store.OutcomeRunning}
+	return &recorder{w: w, sessionID: sessionID, agentID: agentID, now: now, seqs: map[string]int{}, outcome: store.OutcomeReady}
 }
 
 // Record is called from the session's event goroutine, in seq order, with masked events.
@@ -55,6 +57,7 @@ func (r *recorder) Record(ev acp.Event) {
 			r.turn = e.Turn
 			if _, seen := r.seqs[e.ID]; !seen {
 				r.w.StartTurn(store.Turn{SessionID: r.sessionID, Turn: e.Turn, Prompt: e.Text, StartedAt: r.now()})
+				r.setOutcome(store.OutcomeRunning)
 				if e.Turn == 1 { // until the agent names the session, its first prompt does
 					title := shorten(e.Text, 80)
 					r.w.UpdateSession(r.sessionID, nil, &title)
@@ -66,8 +69,8 @@ func (r *recorder) Record(ev acp.Event) {
 		r.w.AppendText(r.sessionID, ev.EntryID, ev.Text)
 	case acp.EventTurnEnd:
 		r.w.EndTurn(r.sessionID, ev.Turn, ev.StopReason, ev.Message, r.now())
-		r.outcome = ev.StopReason
-		r.w.SetOutcome(r.sessionID, r.outcome)
+		r.lastStop = ev.StopReason
+		r.setOutcome(ev.StopReason)
 	case acp.EventPermission:
 		options, _ := json.Marshal(ev.Options)
 		r.w.RequestPermission(store.Permission{SessionID: r.sessionID, RequestID: ev.RequestID, ToolCallID: ev.ToolCallID,
@@ -80,11 +83,30 @@ func (r *recorder) Record(ev acp.Event) {
 			r.w.UpdateSession(r.sessionID, nil, &title)
 		}
 	case acp.EventState:
-		// An exit agentdesk caused (Close) has no message and keeps the last turn's outcome.
-		if ev.State == acp.StateFailed || (ev.State == acp.StateExited && ev.Message != "") {
-			r.outcome = string(ev.State)
-			r.w.SetOutcome(r.sessionID, r.outcome)
-		}
+		r.recordState(ev)
+	}
+}
+
+// recordState keeps the outcome true as the session's state changes: a failed start or an
+// agent that exited on its own says so; an agent back after a Continue reads as before it
+// exited; an exit agentdesk caused (Close, no message) keeps the last turn's stop reason, or
+// reads ended when no turn ended. The caller holds r.mu.
+func (r *recorder) recordState(ev acp.Event) {
+	switch {
+	case ev.State == acp.StateFailed || (ev.State == acp.StateExited && ev.Message != ""):
+		r.setOutcome(string(ev.State))
+	case ev.State == acp.StateExited && r.outcome == store.OutcomeReady:
+		r.setOutcome(store.OutcomeEnded)
+	case ev.State == acp.StateIdle && (r.outcome == string(acp.StateFailed) || r.outcome == string(acp.StateExited)):
+		r.setOutcome(cmp.Or(r.lastStop, store.OutcomeReady))
+	}
+}
+
+// setOutcome records outcome when it differs from the last one recorded. The caller holds r.mu.
+func (r *recorder) setOutcome(outcome string) {
+	if outcome != r.outcome {
+		r.outcome = outcome
+		r.w.SetOutcome(r.sessionID, outcome)
 	}
 }
 

@@ -84,14 +84,24 @@ func TestReadOnlyRefusesAnOlderSchema(t *testing.T) {
 	}
 }
 
-// TestSessionKilledBeforeItsFirstTurnIsInterrupted: a session whose process died before it
-// had a turn does not stay "running" for ever.
-func TestSessionKilledBeforeItsFirstTurnIsInterrupted(t *testing.T) {
+// TestSessionsThatDiedIdleReadAsEnded: a session whose process died before it had a turn, or
+// while it waited for the next, does not stay "running" or "ready" for ever: it reads as its
+// last turn ended, or as ended; only one that died mid-turn reads interrupted.
+func TestSessionsThatDiedIdleReadAsEnded(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "history.db")
 	s := openTestAt(t, path)
-	s.Writer().CreateSession(Session{ID: "never", Title: "New session", Outcome: OutcomeRunning})
-	s.Writer().CreateSession(Session{ID: "done", Title: "ended", Outcome: "end_turn"})
+	w := s.Writer()
+	w.CreateSession(Session{ID: "never", Title: "New session", Outcome: OutcomeRunning}) // as older versions wrote it
+	w.CreateSession(Session{ID: "ready", Title: "New session", Outcome: OutcomeReady})
+	w.CreateSession(Session{ID: "done", Title: "ended", Outcome: "end_turn"})
+	w.CreateSession(Session{ID: "idle", Title: "idle after two turns", Outcome: OutcomeReady})
+	w.StartTurn(Turn{SessionID: "idle", Turn: 1, Prompt: "one"})
+	w.EndTurn("idle", 1, "end_turn", "", time.Now())
+	w.StartTurn(Turn{SessionID: "idle", Turn: 2, Prompt: "two"})
+	w.EndTurn("idle", 2, "cancelled", "", time.Now())
+	w.CreateSession(Session{ID: "mid", Title: "mid-turn", Outcome: OutcomeRunning})
+	w.StartTurn(Turn{SessionID: "mid", Turn: 1, Prompt: "one"})
 	if err := s.Writer().Flush(ctx); err != nil {
 		t.Fatal(err)
 	}
@@ -106,8 +116,11 @@ func TestSessionKilledBeforeItsFirstTurnIsInterrupted(t *testing.T) {
 	for _, r := range rows {
 		got[r.ID] = r.Outcome
 	}
-	if got["never"] != OutcomeInterrupted || got["done"] != "end_turn" {
-		t.Fatalf("outcomes after the crash = %v, want never: interrupted, done: end_turn", got)
+	want := map[string]string{"never": OutcomeEnded, "ready": OutcomeEnded, "done": "end_turn", "idle": "cancelled", "mid": OutcomeInterrupted}
+	for id, o := range want {
+		if got[id] != o {
+			t.Errorf("%s after the crash reads %q, want %q (all: %v)", id, got[id], o, got)
+		}
 	}
 }
 

@@ -72,12 +72,19 @@ const (
 	DirectionOut = "out"
 )
 
-// OutcomeRunning is the outcome of a session while it is live, until its first turn ends.
-const OutcomeRunning = "running"
-
-// OutcomeInterrupted is the outcome (and turn stop reason) Open writes for sessions whose
-// turn was still open when the previous process died.
-const OutcomeInterrupted = "interrupted"
+// A session's outcome says what is true of it now. While it is live it is OutcomeReady (no turn
+// running, none ended yet) or OutcomeRunning (a turn is running); once a turn has ended, the
+// turn's stop reason (end_turn, cancelled, ...), also while the session waits idle for the
+// next; "failed" for a start that failed, "exited" for an agent that ended on its own. A
+// session closed before any turn ended is OutcomeEnded; one whose process died mid-turn is
+// OutcomeInterrupted (Open writes it, see markInterrupted), and one that died idle reads as
+// its last stop reason (or OutcomeEnded).
+const (
+	OutcomeReady       = "ready"
+	OutcomeRunning     = "running"
+	OutcomeEnded       = "ended"
+	OutcomeInterrupted = "interrupted"
+)
 
 // Summary is one row of ListSessions: the session, its number of turns and, for searches,
 // a snippet of the best matching entry or title with [[ and ]] around the matched terms

@@ -280,21 +280,28 @@ func prepare(ctx context.Context, db *sql.DB, path string, now func() time.Time)
 	return live, nil
 }
 
-// markInterrupted closes turns left open by a process that died mid-turn, and the permission
-// requests it left undecided: nobody can answer them now (a saved session would otherwise show
-// a prompt waiting forever). They read as cancelled, as when a turn is stopped.
+// markInterrupted settles what a process that died left live: turns it left open (and their
+// sessions) read as interrupted, sessions it left idle as their last turn ended (see the
+// outcomes in rows.go), and the permission requests it left undecided as cancelled, as when a
+// turn is stopped: nobody can answer them now (a saved session would otherwise show a prompt
+// waiting forever).
 func markInterrupted(ctx context.Context, db *sql.DB, at time.Time) error {
 	tx, err := db.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("mark interrupted turns: %w", err)
 	}
 	defer tx.Rollback()
-	// A session still "running" was live when its process died, also one killed before its
-	// first turn (it has no open turn to tell).
+	// A session with an open turn died mid-turn. One still "ready" or "running" without an
+	// open turn died idle (or before its first turn, or was written by an older agentdesk,
+	// which left every live session "running"): it reads as its last turn ended, or as ended.
 	if _, err := tx.ExecContext(ctx, `UPDATE sessions SET outcome = ?
-		WHERE outcome = ? OR id IN (SELECT session_id FROM turns WHERE ended_at IS NULL)`,
-		OutcomeInterrupted, OutcomeRunning); err != nil {
+		WHERE id IN (SELECT session_id FROM turns WHERE ended_at IS NULL)`, OutcomeInterrupted); err != nil {
 		return fmt.Errorf("mark interrupted sessions: %w", err)
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE sessions SET outcome = coalesce((SELECT t.stop_reason
+		FROM turns t WHERE t.session_id = sessions.id AND t.ended_at IS NOT NULL AND t.stop_reason <> ''
+		ORDER BY t.turn DESC LIMIT 1), ?) WHERE outcome IN (?, ?)`, OutcomeEnded, OutcomeReady, OutcomeRunning); err != nil {
+		return fmt.Errorf("settle sessions that died idle: %w", err)
 	}
 	if _, err := tx.ExecContext(ctx, `UPDATE turns SET ended_at = ?, stop_reason = ?
 		WHERE ended_at IS NULL`, millis(at), OutcomeInterrupted); err != nil {

@@ -6,7 +6,8 @@ describe('tones', () => {
     expect(['end_turn', 'completed', 'idle', 'ok'].map(outcomeTone)).toEqual(Array(4).fill('tone-ok'));
     expect(['cancelled', 'max_tokens', 'max_turn_requests', 'refusal'].map(outcomeTone)).toEqual(Array(4).fill('tone-warn'));
     expect(['error', 'failed', 'interrupted'].map(outcomeTone)).toEqual(Array(3).fill('tone-bad'));
-    expect(outcomeTone('something_new')).toBe('tone-neutral');
+    expect(['ready', 'running'].map(outcomeTone)).toEqual(Array(2).fill('tone-info'));
+    expect(['ended', 'exited', 'something_new'].map(outcomeTone)).toEqual(Array(3).fill('tone-neutral'));
   });
 
   it("colours a tool call's status", () => {

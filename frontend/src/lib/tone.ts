@@ -2,7 +2,8 @@
 
 export type Tone = 'tone-ok' | 'tone-info' | 'tone-warn' | 'tone-bad' | 'tone-neutral';
 
-/** A saved session's outcome (its last stop reason or state): good, cut short, failed, or other. */
+/** A saved session's outcome (store/rows.go: ready or running while live, then its last stop reason,
+ * or ended, exited, failed, interrupted): good, cut short, failed, live, or other. */
 export function outcomeTone(outcome: string): Tone {
   switch (outcome) {
     case 'end_turn':
@@ -19,8 +20,11 @@ export function outcomeTone(outcome: string): Tone {
     case 'failed':
     case 'interrupted':
       return 'tone-bad';
+    case 'ready':
+    case 'running':
+      return 'tone-info';
     default:
-      return 'tone-neutral';
+      return 'tone-neutral'; // ended, exited and what a newer agentdesk may write
   }
 }
 
