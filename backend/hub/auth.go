@@ -13,8 +13,11 @@ import (
 type startOutcome struct {
 	done    chan struct{} // closed when the start has ended
 	err     error         // set before done is closed
-	agentID string
-	cwd     string
+	agentID   string
+	agentName string
+	cwd       string
+	cancel    context.CancelFunc // ends the start early (CancelStart); safe to call at any time
+	order     uint64             // the hub's count of starts when this one began
 }
 
 func (o *startOutcome) finish(err error) {

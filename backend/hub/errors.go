@@ -14,6 +14,9 @@ var (
 
 	// ErrNoFolder: Start without a project folder.
 	ErrNoFolder = errors.New("no project folder given")
+
+	// ErrStarted: CancelStart on a session whose start has already ended.
+	ErrStarted = errors.New("the session has already started")
 )
 
 // NoLiveSessionError is a live-session lookup that found nothing; errors.Is finds

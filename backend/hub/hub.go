@@ -36,6 +36,7 @@ type Hub struct {
 	sessions  map[string]*acp.Session
 	recorders map[string]*recorder
 	starts    map[string]*startOutcome // how each session's start ended (auth.go)
+	started   uint64                   // sessions started so far: orders List
 }
 
 // AgentSource finds the agent to start by id, ready to launch (its environment complete), and
@@ -146,14 +147,15 @@ func (h *Hub) Start(req StartRequest, out acp.Emitter) (*acp.Session, SessionInf
 	s := acp.NewSession(cfg)
 	h.mu.Lock()
 	h.sessions[id] = s
-	started := &startOutcome{done: make(chan struct{}), agentID: agent.ID, cwd: dir}
+	ctx, cancel := context.WithTimeout(context.Background(), StartTimeout)
+	h.started++
+	started := &startOutcome{done: make(chan struct{}), agentID: agent.ID, agentName: agent.Name, cwd: dir, cancel: cancel, order: h.started}
 	h.starts[id] = started
 	if rec != nil {
 		h.recorders[id] = rec
 	}
 	h.mu.Unlock()
 	go func() {
-		ctx, cancel := context.WithTimeout(context.Background(), StartTimeout)
 		defer cancel()
 		err := s.Start(ctx)
 		started.finish(err)

@@ -15,6 +15,12 @@ import (
 // "play-script FILE" it plays that acptest script on stdin/stdout.
 func TestMain(m *testing.M) {
 	if len(os.Args) == 3 && os.Args[1] == "play-script" {
+		if fifo := os.Getenv(pidFIFOEnv); fifo != "" { // tell the test which process this is
+			if f, err := os.OpenFile(fifo, os.O_WRONLY, 0); err == nil {
+				fmt.Fprintln(f, os.Getpid())
+				f.Close()
+			}
+		}
 		s, err := acptest.LoadScript(os.Args[2])
 		if err == nil {
 			err = s.Run(os.Stdin, os.Stdout)
@@ -27,6 +33,10 @@ func TestMain(m *testing.M) {
 	}
 	os.Exit(m.Run())
 }
+
+// pidFIFOEnv names a FIFO a play-script agent writes its process id to before it plays: the
+// test reads it, so it waits for the agent to run without polling.
+const pidFIFOEnv = "HUB_TEST_PID_FIFO"
 
 // agentList is a fixed list of agents without secrets.
 type agentList []agents.Agent

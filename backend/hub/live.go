@@ -1,0 +1,119 @@
+package hub
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+
+	"agentdesk/backend/acp"
+	"agentdesk/backend/store"
+)
+
+// LiveInfo is one live session as a list of them shows it: which agent in which folder, and
+// its state now.
+type LiveInfo struct {
+	SessionInfo
+	State acp.State `json:"state"`
+}
+
+// List returns the live sessions of this run, in the order they were started. It never waits
+// on an agent.
+func (h *Hub) List() []LiveInfo {
+	type live struct {
+		s *acp.Session
+		o *startOutcome
+	}
+	h.mu.Lock()
+	all := make([]live, 0, len(h.sessions))
+	for id, s := range h.sessions {
+		all = append(all, live{s, h.starts[id]}) // every live session has its start
+	}
+	h.mu.Unlock()
+	sort.Slice(all, func(i, j int) bool { return all[i].o.order < all[j].o.order })
+	out := make([]LiveInfo, len(all))
+	for i, l := range all { // State takes the session's lock: not under h.mu
+		out[i] = LiveInfo{SessionInfo: SessionInfo{SessionID: l.s.ID(), AgentID: l.o.agentID, AgentName: l.o.agentName,
+			Cwd: l.o.cwd}, State: l.s.State()}
+	}
+	return out
+}
+
+// Busy returns the live sessions that are starting or running a turn (also cancelling one):
+// those a quit or a close would cut short.
+func (h *Hub) Busy() []LiveInfo {
+	var busy []LiveInfo
+	for _, l := range h.List() {
+		switch l.State {
+		case acp.StateStarting, acp.StateRunning, acp.StateCancelling:
+			busy = append(busy, l)
+		}
+	}
+	return busy
+}
+
+// Close ends live session id: a running turn is stopped, the agent is stopped with the stop
+// ladder and waited for (acp.Session.Close), the last events are recorded, and the session
+// leaves the hub. The history keeps it, with its outcome. A *NoLiveSessionError when id is not
+// live. It blocks until the agent has gone (at most the stop ladder's grace periods).
+func (h *Hub) Close(ctx context.Context, id string) error {
+	s, err := h.take(id)
+	if err != nil {
+		return err
+	}
+	_ = s.Close()
+	if h.store != nil {
+		if err := h.store.Writer().Flush(ctx); err != nil {
+			return fmt.Errorf("close session %s: save its last events: %w", id, err)
+		}
+	}
+	return nil
+}
+
+// CancelStart ends the start of live session id while it is starting: the start's context is
+// cancelled (a launch or handshake in progress gives up, and the agent's process group is
+// killed), the session is closed and leaves the hub, and its history row is deleted (a start
+// that never was is not history). A *NoLiveSessionError when id is not live; ErrStarted when
+// its start had already ended (Close it instead). It blocks until the agent has gone.
+func (h *Hub) CancelStart(ctx context.Context, id string) error {
+	h.mu.Lock()
+	o, live := h.starts[id], h.sessions[id] != nil
+	h.mu.Unlock()
+	if !live || o == nil {
+		return &NoLiveSessionError{ID: id}
+	}
+	select {
+	case <-o.done:
+		return fmt.Errorf("cancel the start of %s: %w", id, ErrStarted)
+	default:
+	}
+	o.cancel()
+	<-o.done // the start gives up at once: its context is done
+	s, err := h.take(id)
+	if err != nil {
+		return err // closed meanwhile
+	}
+	_ = s.Close()
+	if h.store == nil {
+		return nil
+	}
+	if err := h.store.DeleteSession(ctx, id); err != nil && !errors.Is(err, store.ErrNotFound) {
+		return fmt.Errorf("cancel the start of %s: delete its history row: %w", id, err)
+	}
+	return nil
+}
+
+// take removes session id from the hub and returns it: nothing looks it up from here on. Its
+// recorder stays attached until the session's last events are recorded.
+func (h *Hub) take(id string) (*acp.Session, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	s, ok := h.sessions[id]
+	if !ok {
+		return nil, &NoLiveSessionError{ID: id}
+	}
+	delete(h.sessions, id)
+	delete(h.recorders, id)
+	delete(h.starts, id)
+	return s, nil
+}

@@ -1,0 +1,169 @@
+package hub
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"syscall"
+	"testing"
+
+	"agentdesk/backend/acp"
+	"agentdesk/backend/agents"
+	"agentdesk/backend/store"
+)
+
+// scriptAgent writes script (a JSON array of acptest steps) to dir and returns an agent that
+// plays it as a real process (this test binary, see TestMain).
+func scriptAgent(t *testing.T, dir, id, script string) agents.Agent {
+	t.Helper()
+	path := filepath.Join(dir, id+".json")
+	if err := os.WriteFile(path, []byte(script), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	self, _ := os.Executable()
+	return agents.Agent{ID: id, Name: "Agent " + id, Command: self, Args: []string{"play-script", path}, Available: true}
+}
+
+// stateEvents returns an emitter that passes state events on to the returned channel.
+func stateEvents() (acp.Emitter, chan acp.State) {
+	ch := make(chan acp.State, 64)
+	return acp.EmitterFunc(func(ev acp.Event) {
+		if ev.Kind == acp.EventState {
+			ch <- ev.State
+		}
+	}), ch
+}
+
+// waitState reads states from ch until want comes.
+func waitState(t *testing.T, ch chan acp.State, want acp.State) {
+	t.Helper()
+	for st := range ch {
+		if st == want {
+			return
+		}
+	}
+}
+
+const chatty = `[
+	{"expect":"initialize"}, {"reply":{"protocolVersion":1,"agentCapabilities":{}}},
+	{"expect":"session/new"}, {"reply":{"sessionId":"x"}},
+	{"expect":"session/prompt"}, {"reply":{"stopReason":"end_turn"}},
+	{"expect":"session/prompt"}, {"reply":{"stopReason":"end_turn"}}]`
+
+// TestCloseOneSessionLeavesTheOthers: of two live sessions, closing one stops its agent and
+// takes it out of the list; the other goes on taking prompts; both stay in the history.
+func TestCloseOneSessionLeavesTheOthers(t *testing.T) {
+	dir := t.TempDir()
+	ctx := context.Background()
+	st, err := store.Open(ctx, filepath.Join(dir, "history.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	h := New(st, agentList{scriptAgent(t, dir, "a", chatty), scriptAgent(t, dir, "b", chatty)}, t.Logf)
+	defer h.CloseAll(ctx)
+	outA, statesA := stateEvents()
+	a, _, err := h.Start(StartRequest{AgentID: "a", Cwd: dir}, outA)
+	if err != nil {
+		t.Fatal(err)
+	}
+	outB, statesB := stateEvents()
+	b, _, err := h.Start(StartRequest{AgentID: "b", Cwd: dir}, outB)
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitState(t, statesA, acp.StateIdle)
+	waitState(t, statesB, acp.StateIdle)
+	if l := h.List(); len(l) != 2 || l[0].SessionID != a.ID() || l[1].SessionID != b.ID() || l[0].AgentID != "a" ||
+		l[1].AgentName != "Agent b" || l[0].State != acp.StateIdle || l[0].Cwd != dir {
+		t.Fatalf("List = %+v, want a then b, idle", l)
+	}
+	if busy := h.Busy(); len(busy) != 0 {
+		t.Fatalf("Busy = %+v with both idle", busy)
+	}
+	if err := h.CancelStart(ctx, a.ID()); !errors.Is(err, ErrStarted) {
+		t.Fatalf("CancelStart of a started session: %v, want ErrStarted", err)
+	}
+	if err := h.Close(ctx, a.ID()); err != nil {
+		t.Fatal(err)
+	}
+	if a.State() != acp.StateExited {
+		t.Fatalf("closed session is %s, want exited", a.State())
+	}
+	if _, err := h.Session(a.ID()); !errors.Is(err, ErrNoLiveSession) {
+		t.Fatalf("Session of a closed one: %v, want ErrNoLiveSession", err)
+	}
+	if err := h.Close(ctx, a.ID()); !errors.Is(err, ErrNoLiveSession) {
+		t.Fatalf("second Close: %v, want ErrNoLiveSession", err)
+	}
+	if l := h.List(); len(l) != 1 || l[0].SessionID != b.ID() {
+		t.Fatalf("List after closing a = %+v, want b alone", l)
+	}
+	if _, err := b.Prompt("still there?"); err != nil {
+		t.Fatal(err)
+	}
+	waitState(t, statesB, acp.StateRunning)
+	waitState(t, statesB, acp.StateIdle)
+	if err := st.Writer().Flush(ctx); err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []string{a.ID(), b.ID()} {
+		if _, _, _, err := st.Session(ctx, id); err != nil {
+			t.Errorf("session %s is not in the history: %v", id, err)
+		}
+	}
+}
+
+// TestStartThatHangsIsCancelledAndLeavesNoProcess: an agent that never answers initialize is
+// cancelled while starting: its process is gone when CancelStart returns, the session is out
+// of the list, and no history row is left of it.
+func TestStartThatHangsIsCancelledAndLeavesNoProcess(t *testing.T) {
+	dir := t.TempDir()
+	ctx := context.Background()
+	fifo := filepath.Join(dir, "pid")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv(pidFIFOEnv, fifo)
+	st, err := store.Open(ctx, filepath.Join(dir, "history.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	h := New(st, agentList{scriptAgent(t, dir, "mute", `[{"expect":"initialize"},{"expect":"never"}]`)}, t.Logf)
+	defer h.CloseAll(ctx)
+	out, _ := stateEvents()
+	s, _, err := h.Start(StartRequest{AgentID: "mute", Cwd: dir}, out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(fifo) // blocks until the agent runs and opens it
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pid int
+	if _, err := fmt.Fscan(f, &pid); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	if busy := h.Busy(); len(busy) != 1 || busy[0].State != acp.StateStarting {
+		t.Fatalf("Busy = %+v, want the starting session", busy)
+	}
+	if err := h.CancelStart(ctx, s.ID()); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Kill(pid, 0); !errors.Is(err, syscall.ESRCH) {
+		t.Fatalf("the agent (pid %d) is still there after CancelStart: kill 0 = %v", pid, err)
+	}
+	if l := h.List(); len(l) != 0 {
+		t.Fatalf("List = %+v after the cancel, want none", l)
+	}
+	if _, _, _, err := st.Session(ctx, s.ID()); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("the cancelled start left a history row: %v", err)
+	}
+	if err := h.CancelStart(ctx, s.ID()); !errors.Is(err, ErrNoLiveSession) {
+		t.Fatalf("second CancelStart: %v, want ErrNoLiveSession", err)
+	}
+}
