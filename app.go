@@ -52,6 +52,7 @@ type emitFunc func(ctx context.Context, name string, data ...interface{})
 func NewApp() *App {
 	a := newApp(runtime.EventsEmit)
 	a.history.saveDialog = runtime.SaveFileDialog
+	a.sessions.folderDialog = runtime.OpenDirectoryDialog
 	a.desktop.quit = runtime.Quit
 	a.desktop.self = selfTestFromEnv()
 	return a

@@ -56,6 +56,8 @@ func windowWords(err error) string {
 		return fmt.Sprintf("the session has %s: start a new session", state.State)
 	case errors.Is(err, hub.ErrNoLiveSession):
 		return err.Error() + "; open it from the history"
+	case errors.Is(err, hub.ErrStarted):
+		return "the agent has started meanwhile: close the session instead"
 	case errors.Is(err, hub.ErrNoFolder):
 		return "choose a project folder for the session"
 	case errors.As(err, &folder):

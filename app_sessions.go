@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"os"
 
 	"agentdesk/backend/acp"
 	"agentdesk/backend/hub"
@@ -17,15 +16,7 @@ import (
 // values masked. ContinueSession waits for the agent to restart (at most hub.StartTimeout).
 type Sessions struct {
 	*core
-}
-
-// DefaultFolder is the folder the session form starts with: the user's home folder.
-func (ss *Sessions) DefaultFolder() string {
-	if home, err := os.UserHomeDir(); err == nil {
-		return home
-	}
-	dir, _ := os.Getwd()
-	return dir
+	folderDialog folderDialogFunc // BrowseFolder's dialog (runtime.OpenDirectoryDialog); nil: none
 }
 
 // SessionInfo describes a started session to the page: hub.SessionInfo, bound as this

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -241,29 +240,6 @@ func (h *Hub) CloseAll(ctx context.Context) error {
 		return h.store.Writer().Flush(ctx)
 	}
 	return nil
-}
-
-// checkFolder expands ~ and requires an existing folder (ErrNoFolder, *FolderError); it returns
-// the absolute path.
-func checkFolder(dir string) (string, error) {
-	dir = strings.TrimSpace(dir)
-	if dir == "" {
-		return "", ErrNoFolder
-	}
-	if dir == "~" || strings.HasPrefix(dir, "~/") {
-		if home, err := os.UserHomeDir(); err == nil {
-			dir = filepath.Join(home, dir[1:])
-		}
-	}
-	abs, err := filepath.Abs(dir)
-	if err != nil {
-		return "", fmt.Errorf("folder %q: %w", dir, err)
-	}
-	st, err := os.Stat(abs)
-	if err != nil || !st.IsDir() {
-		return "", &FolderError{Path: abs, Err: err}
-	}
-	return abs, nil
 }
 
 // recordThen records each event in the store, then passes it on, batches as batches.

@@ -219,6 +219,10 @@ export namespace main {
 	    canRunTerminal: boolean;
 	}
 	
+	export interface FolderCheck {
+	    path: string;
+	    broad: string;
+	}
 	export interface HistoryItem {
 	    id: string;
 	    title: string;
@@ -249,6 +253,13 @@ export namespace main {
 	    method?: string;
 	    json: string;
 	    at: string;
+	}
+	export interface LiveSession {
+	    sessionId: string;
+	    agentId: string;
+	    agentName: string;
+	    cwd: string;
+	    state: string;
 	}
 	export interface SessionInfo {
 	    sessionId: string;

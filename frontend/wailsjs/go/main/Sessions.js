@@ -6,6 +6,22 @@ export function AnswerPermission(arg1, arg2, arg3) {
   return window['go']['main']['Sessions']['AnswerPermission'](arg1, arg2, arg3);
 }
 
+export function BrowseFolder(arg1) {
+  return window['go']['main']['Sessions']['BrowseFolder'](arg1);
+}
+
+export function CancelStart(arg1) {
+  return window['go']['main']['Sessions']['CancelStart'](arg1);
+}
+
+export function CheckFolder(arg1) {
+  return window['go']['main']['Sessions']['CheckFolder'](arg1);
+}
+
+export function CloseSession(arg1) {
+  return window['go']['main']['Sessions']['CloseSession'](arg1);
+}
+
 export function ContinueSession(arg1) {
   return window['go']['main']['Sessions']['ContinueSession'](arg1);
 }
@@ -22,6 +38,10 @@ export function ListFolderFiles(arg1, arg2) {
   return window['go']['main']['Sessions']['ListFolderFiles'](arg1, arg2);
 }
 
+export function ListLive() {
+  return window['go']['main']['Sessions']['ListLive']();
+}
+
 export function Messages(arg1) {
   return window['go']['main']['Sessions']['Messages'](arg1);
 }
@@ -32,6 +52,10 @@ export function Prompt(arg1, arg2) {
 
 export function PromptWith(arg1, arg2, arg3) {
   return window['go']['main']['Sessions']['PromptWith'](arg1, arg2, arg3);
+}
+
+export function RecentFolders(arg1) {
+  return window['go']['main']['Sessions']['RecentFolders'](arg1);
 }
 
 export function SetConfigOption(arg1, arg2, arg3) {

@@ -1,0 +1,49 @@
+package main
+
+import (
+	"context"
+	"time"
+)
+
+// The verbs of Sessions over the set of live sessions: list them (a reloaded page picks them up
+// again), close one, cancel one that is starting.
+
+// closeTimeout bounds CloseSession and CancelStart: the stop ladder's grace periods and the
+// save of the last events.
+const closeTimeout = 15 * time.Second
+
+// LiveSession is one live session: its agent, folder and state (the engine's: starting, idle,
+// running, cancelling, failed, exited).
+type LiveSession struct {
+	SessionID string `json:"sessionId"`
+	AgentID   string `json:"agentId"`
+	AgentName string `json:"agentName"`
+	Cwd       string `json:"cwd"`
+	State     string `json:"state"`
+}
+
+// ListLive returns the live sessions of this run, in the order they were started.
+func (ss *Sessions) ListLive() []LiveSession {
+	list := ss.hub.List()
+	out := make([]LiveSession, len(list))
+	for i, l := range list {
+		out[i] = LiveSession{SessionID: l.SessionID, AgentID: l.AgentID, AgentName: l.AgentName, Cwd: l.Cwd, State: string(l.State)}
+	}
+	return out
+}
+
+// CloseSession ends a live session: a running turn is stopped, its agent stopped and waited
+// for (at most 15 s); the history keeps the session. It returns once the agent has gone.
+func (ss *Sessions) CloseSession(sessionID string) error {
+	ctx, cancel := context.WithTimeout(ss.ctx, closeTimeout)
+	defer cancel()
+	return forWindow(ss.hub.Close(ctx, sessionID))
+}
+
+// CancelStart ends a session that is still starting: its agent is killed and no history row
+// is left. It returns once the agent has gone.
+func (ss *Sessions) CancelStart(sessionID string) error {
+	ctx, cancel := context.WithTimeout(ss.ctx, closeTimeout)
+	defer cancel()
+	return forWindow(ss.hub.CancelStart(ctx, sessionID))
+}

@@ -1,0 +1,62 @@
+package hub
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// Broad folders: a session there hands the agent far more than a project (FolderCheck.Broad).
+const (
+	BroadHome = "home" // the user's home folder itself
+	BroadRoot = "root" // the file system's root
+)
+
+// FolderCheck is what CheckFolder found: the folder as a session would get it, and whether it
+// is broad enough that the user should confirm it first.
+type FolderCheck struct {
+	Path  string `json:"path"`
+	Broad string `json:"broad"` // BroadHome, BroadRoot or ""
+}
+
+// CheckFolder resolves dir as Start would (~ expanded, made absolute, an existing folder
+// required: ErrNoFolder, *FolderError) and says whether it is broad.
+func CheckFolder(dir string) (FolderCheck, error) {
+	abs, err := checkFolder(dir)
+	if err != nil {
+		return FolderCheck{}, err
+	}
+	c := FolderCheck{Path: abs}
+	home, _ := os.UserHomeDir()
+	switch {
+	case abs == string(filepath.Separator):
+		c.Broad = BroadRoot
+	case home != "" && abs == filepath.Clean(home):
+		c.Broad = BroadHome
+	}
+	return c, nil
+}
+
+// checkFolder expands ~ and requires an existing folder (ErrNoFolder, *FolderError); it returns
+// the absolute path.
+func checkFolder(dir string) (string, error) {
+	dir = strings.TrimSpace(dir)
+	if dir == "" {
+		return "", ErrNoFolder
+	}
+	if dir == "~" || strings.HasPrefix(dir, "~/") {
+		if home, err := os.UserHomeDir(); err == nil {
+			dir = filepath.Join(home, dir[1:])
+		}
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", fmt.Errorf("folder %q: %w", dir, err)
+	}
+	st, err := os.Stat(abs)
+	if err != nil || !st.IsDir() {
+		return "", &FolderError{Path: abs, Err: err}
+	}
+	return abs, nil
+}
