@@ -11,8 +11,8 @@ import (
 // startOutcome is how one session's start ended: the hub keeps it so that the page, told by a
 // "failed" state event, can ask why, and offer the agent's logins when it needs one.
 type startOutcome struct {
-	done    chan struct{} // closed when the start has ended
-	err     error         // set before done is closed
+	done      chan struct{} // closed when the start has ended
+	err       error         // set before done is closed
 	agentID   string
 	agentName string
 	cwd       string
