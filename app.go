@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log"
+	"sync"
 	"time"
 
 	"github.com/wailsapp/wails/v2/pkg/runtime"
@@ -22,7 +23,10 @@ import (
 // backend/hub and the packages beneath it.
 type App struct {
 	*core
-	masking *hub.HistoryMasking // the passes that mask secrets in the history; shutdown waits for them
+	masking   *hub.HistoryMasking // the passes that mask secrets in the history; shutdown waits for them
+	window    windowState         // the window's size and place, as saved (app_window.go)
+	geometry  windowGeometry      // reads and places the window; nil: no window (tests)
+	placeOnce sync.Once           // the first domReady places the window
 
 	sessions *Sessions
 	logins   *Logins
@@ -55,6 +59,7 @@ func NewApp() *App {
 	a.sessions.folderDialog = runtime.OpenDirectoryDialog
 	a.desktop.quit = runtime.Quit
 	a.desktop.self = selfTestFromEnv()
+	a.window, a.geometry = loadWindowState(), runtimeGeometry{}
 	return a
 }
 
@@ -108,6 +113,13 @@ func (a *App) init(ctx context.Context) error {
 		a.health.Set(a.store.Writer().Flush, a.hub.Resave, func(st hub.HistoryStatus) { a.emit(a.ctx, historyStatusEvent, HistoryStatus(st)) })
 	}
 	return a.dbErr
+}
+
+// beforeClose is Wails' OnBeforeClose hook: the window remembers its size and place. It never
+// prevents the close.
+func (a *App) beforeClose(ctx context.Context) (prevent bool) {
+	a.rememberWindow(ctx)
+	return false
 }
 
 // shutdown is Wails' OnShutdown hook: no agent is left running, nothing queued is lost.

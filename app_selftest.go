@@ -33,6 +33,7 @@ func selfTestFromEnv() selfTest {
 
 // domReady is Wails' OnDomReady hook: it starts the self-test when enabled.
 func (a *App) domReady(ctx context.Context) {
+	a.placeWindow(ctx)
 	if n := fixSignalStacks(); n > 0 { // JavaScriptCore's, installed as the page started
 		log.Printf("agentdesk: gave %d signal handlers of WebKit's an alternate stack", n)
 	}

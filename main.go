@@ -50,14 +50,16 @@ func main() {
 	}
 	err := wails.Run(&options.App{
 		Title:            "agentdesk",
-		Width:            1280,
-		Height:           800,
-		MinWidth:         900,
-		MinHeight:        600,
+		Width:            app.window.Width,
+		Height:           app.window.Height,
+		MinWidth:         minWidth,
+		MinHeight:        minHeight,
+		WindowStartState: startState(app.window),
 		AssetServer:      &assetserver.Options{Assets: assets, Middleware: e2eAssetMiddleware()},
 		BackgroundColour: &options.RGBA{R: 24, G: 24, B: 27, A: 255},
 		OnStartup:        app.startup,
 		OnDomReady:       app.domReady,
+		OnBeforeClose:    app.beforeClose,
 		OnShutdown:       app.shutdown,
 		Bind:             app.services(),
 		Linux: &linux.Options{
