@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"log"
 	"slices"
 	"strings"
 	"time"
@@ -131,7 +132,17 @@ func (l *Logins) StartSessionWithAuth(sessionID, methodID string, values map[str
 	}
 	_, info, err := l.hub.Start(hub.StartRequest{AgentID: login.AgentID, Cwd: login.Cwd, AuthMethod: authMethod},
 		l.pageEmitter())
-	return SessionInfo(info), forWindow(err)
+	if err != nil {
+		return SessionInfo{}, forWindow(err)
+	}
+	if s, err := l.hub.Session(sessionID); err == nil && s.State() == acp.StateFailed {
+		// A start that failed for want of a login is a step, not history: the new session
+		// carries on. (One that started and then asked for a login keeps its turns.)
+		if err := l.hub.Discard(ctx, sessionID); err != nil {
+			log.Printf("agentdesk: %v", err)
+		}
+	}
+	return SessionInfo(info), nil
 }
 
 // RunAuthInTerminal opens a terminal window running the command of the terminal login method

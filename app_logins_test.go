@@ -55,6 +55,13 @@ func TestEachAuthMethodTypeLogsInAndRetries(t *testing.T) {
 		if how, _ := os.ReadFile(state); st != acp.StateIdle || string(how) != "browser" {
 			t.Fatalf("after the browser login: %s, state file %q", st, how)
 		}
+		// The failed attempt was a step, not history: it is neither live nor saved.
+		if _, err := a.hub.Session(p.SessionID); err == nil {
+			t.Fatal("the failed attempt is still live after the login")
+		}
+		if _, err := a.history.OpenHistory(p.SessionID); err == nil {
+			t.Fatal("the failed attempt is still in the history after the login")
+		}
 	})
 
 	t.Run("env_var", func(t *testing.T) {

@@ -89,16 +89,26 @@ func (h *Hub) CancelStart(ctx context.Context, id string) error {
 	}
 	o.cancel()
 	<-o.done // the start gives up at once: its context is done
+	if err := h.Discard(ctx, id); err != nil {
+		return fmt.Errorf("cancel the start of %s: %w", id, err)
+	}
+	return nil
+}
+
+// Discard closes live session id like Close and deletes its history row: a start that never
+// was (cancelled), or one that failed only for want of a login the user then gave (the login
+// started a new session). A *NoLiveSessionError when id is not live.
+func (h *Hub) Discard(ctx context.Context, id string) error {
 	s, err := h.take(id)
 	if err != nil {
-		return err // closed meanwhile
+		return err
 	}
 	_ = s.Close()
 	if h.store == nil {
 		return nil
 	}
 	if err := h.store.DeleteSession(ctx, id); err != nil && !errors.Is(err, store.ErrNotFound) {
-		return fmt.Errorf("cancel the start of %s: delete its history row: %w", id, err)
+		return fmt.Errorf("delete the history row of %s: %w", id, err)
 	}
 	return nil
 }
