@@ -47,6 +47,7 @@ type core struct {
 	hub     *hub.Hub
 	catalog *agents.Catalog    // the agents that can be started, custom ones and secrets included
 	health  *hub.HistoryHealth // whether writes to the history succeed
+	quit    quitGuard          // whether a close must ask first (app_quit.go)
 }
 
 // emitFunc sends a Wails event to the page (runtime.EventsEmit's signature).
@@ -57,7 +58,7 @@ func NewApp() *App {
 	a := newApp(runtime.EventsEmit)
 	a.history.saveDialog = runtime.SaveFileDialog
 	a.sessions.folderDialog = runtime.OpenDirectoryDialog
-	a.desktop.quit = runtime.Quit
+	a.desktop.quitApp = runtime.Quit
 	a.desktop.self = selfTestFromEnv()
 	a.window, a.geometry = loadWindowState(), runtimeGeometry{}
 	return a
@@ -115,11 +116,11 @@ func (a *App) init(ctx context.Context) error {
 	return a.dbErr
 }
 
-// beforeClose is Wails' OnBeforeClose hook: the window remembers its size and place. It never
-// prevents the close.
+// beforeClose is Wails' OnBeforeClose hook: the window remembers its size and place, and a
+// quit that would cut turns short asks the page first (app_quit.go).
 func (a *App) beforeClose(ctx context.Context) (prevent bool) {
 	a.rememberWindow(ctx)
-	return false
+	return a.askBeforeQuit()
 }
 
 // shutdown is Wails' OnShutdown hook: no agent is left running, nothing queued is lost.

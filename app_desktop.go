@@ -11,5 +11,5 @@ type Desktop struct {
 	*core
 	attention *desktopAttention         // OS notifications and the urgency hint; nil = none
 	self      selfTest                  // the smoke test's report file; zero = disabled
-	quit      func(ctx context.Context) // runtime.Quit, once the self-test is over
+	quitApp   func(ctx context.Context) // runtime.Quit: a confirmed quit, the self-test's end
 }

@@ -66,7 +66,7 @@ func (d *Desktop) SelfTestDone(report string) error {
 			}
 			time.Sleep(100 * time.Millisecond)
 		}
-		d.quit(d.ctx)
+		d.quitNow()
 	}()
 	return nil
 }

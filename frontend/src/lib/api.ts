@@ -162,6 +162,16 @@ export function AttentionSeen(): Promise<void> {
   return Desktop.AttentionSeen().then(() => undefined);
 }
 
+/** Quits after the user confirmed it: every agent is stopped on the way out. */
+export function ConfirmQuit(): Promise<void> {
+  return Desktop.ConfirmQuit().then(() => undefined);
+}
+
+/** The user chose not to quit: the next close asks again. */
+export function CancelQuit(): Promise<void> {
+  return Desktop.CancelQuit().then(() => undefined);
+}
+
 /** Used only by the smoke test's injected script, never by the UI. */
 export function SelfTestDone(report: string): Promise<void> {
   return Desktop.SelfTestDone(report).then(() => undefined);

@@ -3,12 +3,15 @@ import { BrowserOpenURL, ClipboardSetText, EventsOn } from '../../wailsjs/runtim
 import {
   ATTENTION_FOCUS_EVENT,
   HISTORY_STATUS_EVENT,
+  QUIT_REQUEST_EVENT,
   SESSION_EVENT,
   isAttentionFocus,
   isHistoryStatus,
+  isQuitRequest,
   isSessionEvent,
   type AttentionFocus,
   type HistoryStatus,
+  type QuitRequest,
   type SessionEvent,
 } from './protocol';
 
@@ -42,6 +45,14 @@ export function onHistoryStatus(handler: (status: HistoryStatus) => void): () =>
 export function onAttentionFocus(handler: (focus: AttentionFocus) => void): () => void {
   const off = EventsOn(ATTENTION_FOCUS_EVENT, (...data: unknown[]) => {
     if (isAttentionFocus(data[0])) handler(data[0]);
+  });
+  return typeof off === 'function' ? off : () => {};
+}
+
+/** Calls `handler` when the window's close waits for the user (turns would be cut short). Returns the remover. */
+export function onQuitRequest(handler: (req: QuitRequest) => void): () => void {
+  const off = EventsOn(QUIT_REQUEST_EVENT, (...data: unknown[]) => {
+    if (isQuitRequest(data[0])) handler(data[0]);
   });
   return typeof off === 'function' ? off : () => {};
 }

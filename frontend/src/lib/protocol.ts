@@ -290,6 +290,25 @@ export function isHistoryStatus(v: unknown): v is HistoryStatus {
   return !!v && typeof v === 'object' && typeof (v as Record<string, unknown>).saving === 'boolean';
 }
 
+/** A live session as the Go side lists it (Sessions.ListLive, the quit request). */
+export type LiveSession = main.LiveSession;
+
+/**
+ * The `app:quit-request` event (app_quit.go): the window's close was held because these live
+ * sessions are starting or running a turn; the page asks the user (Desktop.ConfirmQuit or
+ * Desktop.CancelQuit). A second close while it asks quits regardless.
+ */
+export interface QuitRequest {
+  sessions: LiveSession[];
+}
+
+export const QUIT_REQUEST_EVENT = 'app:quit-request';
+
+/** Runtime check of an `app:quit-request` payload. */
+export function isQuitRequest(v: unknown): v is QuitRequest {
+  return !!v && typeof v === 'object' && Array.isArray((v as Record<string, unknown>).sessions);
+}
+
 /** Why the page asks for the user's attention (NotifyAttention; backend/notify's Kind). */
 export type AttentionKind = 'permission' | 'finished';
 

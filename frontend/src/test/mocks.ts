@@ -64,6 +64,8 @@ export function appMock() {
       return { snapshot: { ...whole, entries: entries.slice(start, start + limit) }, from: start, total: entries.length };
     }),
     SelfTestDone: vi.fn(async () => {}),
+    ConfirmQuit: vi.fn(async () => {}),
+    CancelQuit: vi.fn(async () => {}),
     NotifyAttention: vi.fn(async (_sessionId: string, _kind: string, _agent: string, _title: string) => {}),
     AttentionSeen: vi.fn(async () => {}),
     RenameHistory: vi.fn(async (_id: string, _title: string) => {}),
@@ -146,7 +148,7 @@ const SERVICES: { [S in keyof Services]: Record<keyof Services[S], true> } = {
     RetryHistory: true,
   },
   Agents: { ListAgents: true, AgentsNotice: true, GetAgent: true, SaveAgent: true, DeleteAgent: true, ImportZedAgents: true },
-  Desktop: { NotifyAttention: true, AttentionSeen: true, SelfTestDone: true },
+  Desktop: { NotifyAttention: true, AttentionSeen: true, SelfTestDone: true, ConfirmQuit: true, CancelQuit: true },
 };
 
 /** A verb of any service. */

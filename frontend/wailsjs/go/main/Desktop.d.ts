@@ -3,6 +3,10 @@
 
 export function AttentionSeen():Promise<void>;
 
+export function CancelQuit():Promise<void>;
+
+export function ConfirmQuit():Promise<void>;
+
 export function NotifyAttention(arg1:string,arg2:string,arg3:string,arg4:string):Promise<void>;
 
 export function SelfTestDone(arg1:string):Promise<void>;

@@ -6,6 +6,14 @@ export function AttentionSeen() {
   return window['go']['main']['Desktop']['AttentionSeen']();
 }
 
+export function CancelQuit() {
+  return window['go']['main']['Desktop']['CancelQuit']();
+}
+
+export function ConfirmQuit() {
+  return window['go']['main']['Desktop']['ConfirmQuit']();
+}
+
 export function NotifyAttention(arg1, arg2, arg3, arg4) {
   return window['go']['main']['Desktop']['NotifyAttention'](arg1, arg2, arg3, arg4);
 }

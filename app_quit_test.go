@@ -1,0 +1,59 @@
+package main
+
+import (
+	"context"
+	"sync"
+	"testing"
+
+	"agentdesk/backend/acp"
+)
+
+// TestQuitAsksOnceWhileATurnRuns: a close with a turn running is refused once and the page is
+// asked, listing the session; a second close while asked goes through, as does one after the
+// user confirmed; with every session idle nothing is asked.
+func TestQuitAsksOnceWhileATurnRuns(t *testing.T) {
+	a, rec, info := startDemoApp(t)
+	var mu sync.Mutex
+	var asked []QuitRequest
+	plain := a.emit
+	a.emit = func(ctx context.Context, name string, data ...interface{}) {
+		if name == quitRequestEvent {
+			mu.Lock()
+			asked = append(asked, data[0].(QuitRequest))
+			mu.Unlock()
+			return
+		}
+		plain(ctx, name, data...)
+	}
+	quits := 0
+	a.desktop.quitApp = func(context.Context) { quits++ }
+	ctx := context.Background()
+
+	if a.beforeClose(ctx) {
+		t.Fatal("a close with every session idle was refused")
+	}
+	if err := a.sessions.Prompt(info.SessionID, "take your time"); err != nil {
+		t.Fatal(err)
+	}
+	rec.waitFor(t, func(e acp.Event) bool { return e.Kind == acp.EventPermission }) // the demo asks: the turn runs
+	if !a.beforeClose(ctx) {
+		t.Fatal("a close with a turn running was not refused")
+	}
+	mu.Lock()
+	if len(asked) != 1 || len(asked[0].Sessions) != 1 || asked[0].Sessions[0].SessionID != info.SessionID ||
+		asked[0].Sessions[0].State != string(acp.StateRunning) {
+		t.Fatalf("the page was asked %+v, want the running session once", asked)
+	}
+	mu.Unlock()
+	if a.beforeClose(ctx) {
+		t.Fatal("a second close while the page is asking was refused: a stuck page would keep the window open")
+	}
+	a.desktop.CancelQuit()
+	if !a.beforeClose(ctx) {
+		t.Fatal("after Cancel, a close with the turn still running did not ask again")
+	}
+	a.desktop.ConfirmQuit()
+	if quits != 1 || a.beforeClose(ctx) {
+		t.Fatalf("after ConfirmQuit: %d quits, and the close was refused", quits)
+	}
+}
