@@ -24,10 +24,31 @@ func SnapshotFromStore(s store.Session, turns []store.Turn, entries []store.Entr
 		}
 		snap.Entries = append(snap.Entries, e)
 	}
+	ended := map[int]string{}
 	for _, t := range turns {
 		if !t.EndedAt.IsZero() {
 			snap.Turns = append(snap.Turns, acp.TurnSummary{Turn: t.Turn, StopReason: t.StopReason, Message: t.Error})
+			ended[t.Turn] = t.StopReason
 		}
 	}
+	closeOpenTools(snap.Entries, ended)
 	return snap
+}
+
+// closeOpenTools gives a tool call still pending or in progress under a turn that has ended the
+// status the engine gives it at a turn end (acp's CloseOpenTools): cancelled after a stop or a
+// crash (interrupted), incomplete otherwise. A saved session is over: no card in it is busy.
+// (A process that died mid-turn never closed its cards; older versions did not either.)
+func closeOpenTools(entries []acp.Entry, ended map[int]string) {
+	for i := range entries {
+		e := &entries[i]
+		reason, over := ended[e.Turn]
+		if e.Kind != acp.KindTool || !over || (e.Status != acp.StatusPending && e.Status != acp.StatusInProgress) {
+			continue
+		}
+		e.Status = acp.StatusIncomplete
+		if reason == acp.StopCancelled || reason == acp.StopInterrupted {
+			e.Status = acp.StatusCancelled
+		}
+	}
 }

@@ -1,0 +1,36 @@
+// A plan's step in progress spins only while a turn runs: after the turn ended (a stop, a crash,
+// an error) it reads "not finished" and nothing on screen looks busy.
+import { cleanup, render, screen } from '@testing-library/svelte';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Entry } from '../../lib/protocol';
+import PlanEntry from './PlanEntry.svelte';
+
+const plan = {
+  id: 'e3',
+  kind: 'plan',
+  turn: 1,
+  plan: [
+    { content: 'Read the folder', status: 'completed', priority: 'medium' },
+    { content: 'Propose an edit', status: 'in_progress', priority: 'high' },
+    { content: 'Run the checks', status: 'pending', priority: 'low' },
+  ],
+} as unknown as Entry;
+
+describe('PlanEntry', () => {
+  afterEach(() => cleanup());
+
+  it('spins the step in progress while the turn runs', () => {
+    render(PlanEntry, { entry: plan, running: true });
+    const root = screen.getByTestId('entry');
+    expect(root.classList.contains('running')).toBe(true);
+    expect(root.textContent).toContain('1 of 3 done');
+    expect(root.querySelector('[data-status="in_progress"] .sr')?.textContent).toBe('(in progress)');
+  });
+
+  it('says "not finished" once the turn has ended', () => {
+    render(PlanEntry, { entry: plan });
+    const root = screen.getByTestId('entry');
+    expect(root.classList.contains('running')).toBe(false);
+    expect(root.querySelector('[data-status="in_progress"] .sr')?.textContent).toBe('(not finished)');
+  });
+});
