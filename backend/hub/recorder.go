@@ -135,14 +135,22 @@ func (r *recorder) setOutcome(outcome string) {
 }
 
 // row is e as an entries row, at its first position in the transcript; its text column is what
-// search finds it by (a tool call's output, see acp.Entry.SearchText). The caller holds r.mu.
+// search finds it by (a tool call's output, see acp.Entry.SearchText). The body of any other
+// kind leaves its text out: that is the text column, which SnapshotFromStore puts back, so a
+// long reply is stored (and encoded, and copied) once, not twice. The caller holds r.mu.
 func (r *recorder) row(e *acp.Entry) store.Entry {
 	seq, ok := r.seqs[e.ID]
 	if !ok {
 		seq = len(r.seqs) + 1
 		r.seqs[e.ID] = seq
 	}
-	body, _ := json.Marshal(e) // an Entry always marshals
+	bare := e
+	if e.Kind != acp.KindTool {
+		c := *e
+		c.Text = ""
+		bare = &c
+	}
+	body, _ := json.Marshal(bare) // an Entry always marshals
 	return store.Entry{SessionID: r.sessionID, EntryID: e.ID, Turn: e.Turn, Seq: seq,
 		Kind: string(e.Kind), Status: e.Status, Title: e.Title, Text: e.SearchText(), Body: body}
 }
