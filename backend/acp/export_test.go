@@ -22,3 +22,10 @@ func WithoutOpenat2(t interface{ Cleanup(func()) }) {
 	openat2Missing.Store(true)
 	t.Cleanup(func() { openat2Missing.Store(false) })
 }
+
+// The caps on one connection's requests in flight, for the tests that reach them.
+const (
+	MaxTerminals = maxTerminals // commands running at a time
+	MaxRunning   = maxRunning   // fs/* and terminal/create requests served at a time
+	MaxWaiting   = maxWaiting   // more of those waiting; also terminal/wait_for_exit requests pending
+)

@@ -126,7 +126,7 @@ func (h *Hub) Start(req StartRequest, out acp.Emitter) (*acp.Session, SessionInf
 	}
 	var rec *recorder
 	if h.store != nil {
-		rec = newRecorder(h.store.Writer(), id, agent.ID, h.now)
+		rec = newRecorder(h.store.Writer(), id, agent.ID, h.now, h.logf)
 		rec.mask = h.agents.Masker()
 		now := h.now()
 		h.store.Writer().CreateSession(store.Session{ID: id, AgentID: agent.ID, AgentName: agent.Name, Cwd: dir,

@@ -2,6 +2,7 @@ package hub
 
 import (
 	"cmp"
+	"context"
 	"encoding/json"
 	"strings"
 	"sync"
@@ -16,7 +17,8 @@ import (
 
 // recorder turns a session's events into store writes. It is the engine ↔ store glue: the engine
 // knows nothing of SQLite, the store knows rows, not ACP. Every method only queues (the store's
-// Writer never blocks), so recording never slows the protocol down.
+// Writer never blocks), so recording never slows the protocol down, with one exception: a turn's
+// end waits, up to turnEndSync, for the turn's rows to be committed (see Record).
 //
 // Nothing it writes holds a secret value the agents' masker knows: Record is handed events
 // already masked (the hub's liveMasker, which also catches a value cut across two chunks: the
@@ -28,6 +30,7 @@ type recorder struct {
 	agentID   string
 	now       func() time.Time
 	mask      *agents.Masker // masks the journal and copies (nil: no value known)
+	logf      func(string, ...any)
 
 	mu       sync.Mutex     // Record and saveCopy (events vs. a checkpoint's goroutine)
 	seqs     map[string]int // entry id → its position in the transcript
@@ -39,15 +42,36 @@ type recorder struct {
 	titled   atomic.Bool // the user named the session: the agent's titles no longer apply
 }
 
-func newRecorder(w *store.Writer, sessionID, agentID string, now func() time.Time) *recorder {
-	return &recorder{w: w, sessionID: sessionID, agentID: agentID, now: now, seqs: map[string]int{}, outcome: store.OutcomeReady}
+// turnEndSync bounds how long Record waits for a turn's rows to be committed before its end is
+// passed on: a stuck disk delays the stop reason by that much, and never freezes the session.
+const turnEndSync = 2 * time.Second
+
+func newRecorder(w *store.Writer, sessionID, agentID string, now func() time.Time, logf func(string, ...any)) *recorder {
+	return &recorder{w: w, sessionID: sessionID, agentID: agentID, now: now, logf: logf, seqs: map[string]int{}, outcome: store.OutcomeReady}
 }
 
-// Record is called from the session's event goroutine, in seq order, with masked events.
+// Record is called from the session's event goroutine, in seq order, with masked events. It
+// returns once the event's writes are queued, except for a turn's end: that returns once every
+// write queued so far (the whole turn, its stop reason and the session's outcome) is committed
+// and synced to disk (the store syncs the batch of a turn end), so a stop reason the page shows
+// (the hub's emitters record, then pass on) is never lost to a crash. A store that takes longer
+// than turnEndSync is logged and left to catch up; the turn's end is then passed on regardless.
 func (r *recorder) Record(ev acp.Event) {
 	if r.detached.Load() {
 		return
 	}
+	r.record(ev)
+	if ev.Kind == acp.EventTurnEnd {
+		ctx, cancel := context.WithTimeout(context.Background(), turnEndSync)
+		defer cancel()
+		if err := r.w.Flush(ctx); err != nil {
+			r.logf("session %s: turn %d ended before its history was saved: %v", r.sessionID, ev.Turn, err)
+		}
+	}
+}
+
+// record queues the writes of ev.
+func (r *recorder) record(ev acp.Event) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	switch ev.Kind {
@@ -111,14 +135,22 @@ func (r *recorder) setOutcome(outcome string) {
 }
 
 // row is e as an entries row, at its first position in the transcript; its text column is what
-// search finds it by (a tool call's output, see acp.Entry.SearchText). The caller holds r.mu.
+// search finds it by (a tool call's output, see acp.Entry.SearchText). The body of any other
+// kind leaves its text out: that is the text column, which SnapshotFromStore puts back, so a
+// long reply is stored (and encoded, and copied) once, not twice. The caller holds r.mu.
 func (r *recorder) row(e *acp.Entry) store.Entry {
 	seq, ok := r.seqs[e.ID]
 	if !ok {
 		seq = len(r.seqs) + 1
 		r.seqs[e.ID] = seq
 	}
-	body, _ := json.Marshal(e) // an Entry always marshals
+	bare := e
+	if e.Kind != acp.KindTool {
+		c := *e
+		c.Text = ""
+		bare = &c
+	}
+	body, _ := json.Marshal(bare) // an Entry always marshals
 	return store.Entry{SessionID: r.sessionID, EntryID: e.ID, Turn: e.Turn, Seq: seq,
 		Kind: string(e.Kind), Status: e.Status, Title: e.Title, Text: e.SearchText(), Body: body}
 }

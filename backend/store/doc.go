@@ -41,7 +41,7 @@
 //   - The full-text index follows the entries in the same transaction: the writer updates it at
 //     the end of each batch (searchindex.go), so a search never finds an entry's old text or a
 //     deleted session, and misses nothing committed, a streaming entry's text included. The
-//     words of a query match within one entry, or within one 32 KiB piece of a longer one.
+//     words of a query match within one entry, a long one's pieces included (spreadHits).
 //   - Redact is the one write besides the Writer's while sessions run: it rewrites text already
 //     saved (secret values older versions kept in clear) in its own transaction on the store's
 //     one connection, so between the writer's batches, keeping the index in step. What it

@@ -1,7 +1,6 @@
 package store
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"strings"
@@ -9,15 +8,16 @@ import (
 
 // Message queues one raw JSON-RPC message for the session's journal; its seq is the next one
 // of the session, in call order. A zero At is the clock's now. m.JSON is copied, so the
-// caller may pass a reader's reused buffer. A Direction other than "in" or "out" is reported
-// to the error handler at once and the message is dropped.
+// caller may pass a reader's reused buffer; a message longer than maxJournalBytes is kept with
+// its long strings cut (cutJournal). A Direction other than "in" or "out" is reported to the
+// error handler at once and the message is dropped.
 func (w *Writer) Message(m Message) {
 	if m.Direction != DirectionIn && m.Direction != DirectionOut {
 		w.onError(fmt.Errorf("history: journal message %q of session %q dropped: direction %q is neither %q nor %q",
 			m.Method, m.SessionID, m.Direction, DirectionIn, DirectionOut))
 		return
 	}
-	m.JSON = bytes.Clone(m.JSON)
+	m.JSON = cutJournal(m.JSON)
 	m.At = orNow(m.At, w.now)
 	w.enqueue(&journalOp{msgs: []Message{m}}, false)
 }

@@ -19,8 +19,8 @@ import (
 // Pieces end after a space or a line break, so a word is never split between two index rows:
 // a piece may exceed pieceBytes by the end of a word (see cutAt; only a run of more than
 // wordBytes without a space is cut, or a word continued after an UpsertEntry longer than a
-// piece). A search matches one entries_fts or pieces_fts row, so the words of a query must fall
-// within one 32 KiB piece of an entry longer than that. UpsertEntry writes the whole text to
+// piece). A search matches one entries_fts or pieces_fts row, or for words spread over an
+// entry's rows, each word one of them (spreadHits, searchpieces.go). UpsertEntry writes the whole text to
 // entries.text and drops the pieces: the engine sends it whole, so that costs no more than the
 // upsert itself.
 

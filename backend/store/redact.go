@@ -42,7 +42,8 @@ var redactedColumns = []struct {
 
 // Redact rewrites, with r.Mask, every row whose text columns hold one of r.Values (session
 // titles, prompts and turn errors, entries' titles, text and bodies, permission requests, the
-// journal), and the full-text indexes with them, in one transaction. It returns how many rows
+// journal), and the full-text indexes with them, in one transaction. An entry kept in pieces is
+// searched and masked as one text, so a value cut across two pieces is found. It returns how many rows
 // changed, and ran == false when r.Once was already recorded.
 //
 // What it replaces does not linger in the file: the transaction runs with secure_delete (freed
@@ -123,6 +124,11 @@ func redactTx(ctx context.Context, conn *sql.Conn, r Redaction, now int64) (int,
 		return 0, false, err
 	}
 	n := 0
+	if string(values) != "[]" { // else nothing to find: no need to read the history
+		if n, err = redactPieced(ctx, b, string(values), r.Mask); err != nil {
+			return 0, false, fmt.Errorf("entries: %w", err)
+		}
+	}
 	for _, t := range redactedColumns {
 		if string(values) == "[]" {
 			break // nothing to find: no need to read the history (a pass with no secret yet)
@@ -149,6 +155,52 @@ func redactTx(ctx context.Context, conn *sql.Conn, r Redaction, now int64) (int,
 		}
 	}
 	return n, true, tx.Commit()
+}
+
+// redactPieced masks the whole text of every entry kept in pieces (pieces.go) that holds one of
+// values (a JSON array), and returns how many entries changed. Row by row, as redactTable reads,
+// a value cut across two pieces (a word longer than a piece takes in, streamed in chunks) is
+// in neither. The masked text is written back whole to entries.text and the pieces are
+// dropped, as UpsertEntry writes a text.
+func redactPieced(ctx context.Context, b *batchTx, values string, mask func(string) string) (int, error) {
+	rows, err := b.tx.QueryContext(ctx, `SELECT session_id, entry_id, whole FROM (
+			SELECT e.session_id, e.entry_id, `+entryText+` AS whole FROM entries e
+			WHERE EXISTS (SELECT 1 FROM entry_pieces p WHERE p.entry = e.id))
+		WHERE EXISTS (SELECT 1 FROM json_each(?) v WHERE instr(whole, v.value) > 0)`, values)
+	if err != nil {
+		return 0, err
+	}
+	type hit struct{ session, entry, text string }
+	var hits []hit
+	for rows.Next() {
+		var h hit
+		if err := rows.Scan(&h.session, &h.entry, &h.text); err != nil {
+			rows.Close()
+			return 0, err
+		}
+		hits = append(hits, h)
+	}
+	if err := errors.Join(rows.Err(), rows.Close()); err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, h := range hits {
+		masked := mask(h.text)
+		if masked == h.text {
+			continue
+		}
+		if err := b.touch(ctx, h.session, h.entry); err != nil {
+			return 0, err
+		}
+		if err := b.dropPieces(ctx, h.session, h.entry); err != nil {
+			return 0, err
+		}
+		if _, err := b.exec(ctx, `UPDATE entries SET text = ? WHERE session_id = ? AND entry_id = ?`, masked, h.session, h.entry); err != nil {
+			return 0, err
+		}
+		n++
+	}
+	return n, nil
 }
 
 // redactTable masks columns in every row of table that holds one of values (a JSON array),

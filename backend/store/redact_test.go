@@ -113,6 +113,13 @@ func TestRedactMasksEveryTextColumnAndTheIndexOnce(t *testing.T) {
 // hold clearValue in any letter case.
 func secretCells(t *testing.T, s testStore) int {
 	t.Helper()
+	return cellsHolding(t, s, clearValue)
+}
+
+// cellsHolding counts the cells of every table, the search indexes' own tables included, that
+// hold needle in any letter case.
+func cellsHolding(t *testing.T, s testStore, needle string) int {
+	t.Helper()
 	rows, err := s.db.Query(`SELECT m.name, c.name FROM sqlite_schema m JOIN pragma_table_info(m.name) c
 		WHERE m.type = 'table' AND m.sql NOT LIKE 'CREATE VIRTUAL%'`)
 	if err != nil {
@@ -131,7 +138,7 @@ func secretCells(t *testing.T, s testStore) int {
 	for _, c := range cols {
 		var hits int
 		if err := s.db.QueryRow(`SELECT count(*) FROM "`+c[0]+`" WHERE instr(lower(CAST("`+c[1]+`" AS TEXT)), ?) > 0`,
-			strings.ToLower(clearValue)).Scan(&hits); err != nil {
+			strings.ToLower(needle)).Scan(&hits); err != nil {
 			t.Fatal(err)
 		}
 		if hits > 0 {

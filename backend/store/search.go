@@ -99,7 +99,8 @@ func (c *candidate) add(hit int64, kind hitKind, score float64) {
 // So a query matching most of the history (a common word) favours recent sessions, and its
 // cost depends on limit rather than on the size of the history. The pieces of long streamed
 // entries (pieces_fts) are hits too, scored like entries, the newest s.scoreHits of them, an
-// entry counting once (by its best piece). Snippets come from each
+// entry counting once (by its best piece); so is such an entry that holds the words only
+// spread over its rows (spreadHits), scored 0. Snippets come from each
 // session's best hit (an unscored session has none: its Snippet is empty) and are only
 // computed for the rows returned.
 func (s *Store) search(ctx context.Context, match string, limit int) ([]Summary, error) {
@@ -157,6 +158,7 @@ func searchHits(ctx context.Context, tx *sql.Tx, match string, limit, scoreHits 
 		return nil, nil, err
 	}
 	n, last := 0, int64(0)
+	seen := map[int64]bool{} // the entries hit
 	for ; rows.Next(); n++ {
 		var id string
 		var score float64
@@ -165,11 +167,15 @@ func searchHits(ctx context.Context, tx *sql.Tx, match string, limit, scoreHits 
 			return nil, nil, err
 		}
 		hit(id, last, hitEntry, score)
+		seen[last] = true
 	}
 	if err := errors.Join(rows.Err(), rows.Close()); err != nil {
 		return nil, nil, err
 	}
-	if err := pieceHits(ctx, tx, match, scoreHits, hit); err != nil {
+	if err := pieceHits(ctx, tx, match, scoreHits, seen, hit); err != nil {
+		return nil, nil, err
+	}
+	if err := spreadHits(ctx, tx, match, scoreHits, seen, hit); err != nil {
 		return nil, nil, err
 	}
 	if n == scoreHits && (limit < 0 || len(cands) < limit) {
@@ -219,10 +225,10 @@ func searchHits(ctx context.Context, tx *sql.Tx, match string, limit, scoreHits 
 }
 
 // pieceHits passes hit the best piece of each entry among the newest scoreHits pieces that
-// match (the bare rowid of min() is that of the best row).
-func pieceHits(ctx context.Context, tx *sql.Tx, match string, scoreHits int,
+// match (the bare rowid of min() is that of the best row), and adds the entry to seen.
+func pieceHits(ctx context.Context, tx *sql.Tx, match string, scoreHits int, seen map[int64]bool,
 	hit func(id string, rowid int64, kind hitKind, score float64)) error {
-	rows, err := tx.QueryContext(ctx, `SELECT e.session_id, h.rowid, min(h.score)
+	rows, err := tx.QueryContext(ctx, `SELECT e.session_id, h.rowid, min(h.score), h.entry
 		FROM (SELECT f.rowid AS rowid, p.entry AS entry, bm25(pieces_fts) AS score
 			FROM pieces_fts f JOIN entry_pieces p ON p.id = f.rowid
 			WHERE pieces_fts MATCH ? ORDER BY f.rowid DESC LIMIT ?) h
@@ -233,18 +239,19 @@ func pieceHits(ctx context.Context, tx *sql.Tx, match string, scoreHits int,
 	defer rows.Close()
 	for rows.Next() {
 		var id string
-		var rowid int64
+		var rowid, entry int64
 		var score float64
-		if err := rows.Scan(&id, &rowid, &score); err != nil {
+		if err := rows.Scan(&id, &rowid, &score, &entry); err != nil {
 			return err
 		}
 		hit(id, rowid, hitPiece, score)
+		seen[entry] = true
 	}
 	return rows.Err()
 }
 
 // snippets fills the Snippet of each summary from its session's best hit, with [[ and ]]
-// around the matched terms. Each index is queried once for all the rows: a prefix term costs
+// around the terms of match it holds. Each index is queried once for all the rows: a prefix term costs
 // a merge of every matching term's postings per query, not per row.
 func snippets(ctx context.Context, tx *sql.Tx, match string, out []Summary, byID map[string]*candidate) error {
 	for _, q := range []struct {
@@ -276,7 +283,11 @@ func snippets(ctx context.Context, tx *sql.Tx, match string, out []Summary, byID
 		if err != nil {
 			return err
 		}
-		rows, err := tx.QueryContext(ctx, q.sql, match, slices.Min(ids), slices.Max(ids), string(list))
+		expr := match
+		if q.kind != hitTitle {
+			expr = anyTerm(match) // a hit of spreadHits holds only some of the terms
+		}
+		rows, err := tx.QueryContext(ctx, q.sql, expr, slices.Min(ids), slices.Max(ids), string(list))
 		if err != nil {
 			return err
 		}
