@@ -32,7 +32,7 @@ func TestWindowRemembersItsSizeAndPlace(t *testing.T) {
 	if st := loadWindowState(); st != def {
 		t.Fatalf("first run: %+v", st)
 	}
-	a := &App{window: loadWindowState(), geometry: &fakeGeometry{w: 1000, h: 700, x: 40, y: 30}}
+	a := &App{core: &core{}, window: loadWindowState(), geometry: &fakeGeometry{w: 1000, h: 700, x: 40, y: 30}}
 	if a.beforeClose(ctx) {
 		t.Fatal("beforeClose prevented the close")
 	}
@@ -41,7 +41,7 @@ func TestWindowRemembersItsSizeAndPlace(t *testing.T) {
 		t.Fatalf("after a close at 1000×700+40+30: %+v", st)
 	}
 	moved := &fakeGeometry{}
-	next := &App{window: st, geometry: moved}
+	next := &App{core: &core{}, window: st, geometry: moved}
 	next.placeWindow(ctx)
 	next.placeWindow(ctx) // a reload of the page does not move it again
 	if len(moved.movedTo) != 2 || moved.movedTo[0] != 40 || moved.movedTo[1] != 30 {
