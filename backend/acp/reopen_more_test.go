@@ -23,20 +23,32 @@ func (silentAgent) HandleRequest(req *jsonrpc.Request) {
 	}
 }
 
+// passedDeadline is a context whose deadline (after from its making) "passes" when the test
+// closes done: a timeout at a chosen moment, without a timer racing a slow machine.
+type passedDeadline struct {
+	deadline time.Time
+	done     chan struct{}
+}
+
+func newPassedDeadline(after time.Duration) *passedDeadline {
+	return &passedDeadline{deadline: time.Now().Add(after), done: make(chan struct{})}
+}
+
+func (c *passedDeadline) Deadline() (time.Time, bool) { return c.deadline, true }
+func (c *passedDeadline) Done() <-chan struct{}       { return c.done }
+func (c *passedDeadline) Value(any) any               { return nil }
+func (c *passedDeadline) Err() error {
+	select {
+	case <-c.done:
+		return context.DeadlineExceeded
+	default:
+		return nil
+	}
+}
+
 func TestStartTimeoutSaysWhichMethod(t *testing.T) {
-	for _, c := range []struct {
-		name string
-		ctx  func() (context.Context, context.CancelFunc)
-	}{
-		{"timeout", func() (context.Context, context.CancelFunc) {
-			return context.WithTimeout(context.Background(), 50*time.Millisecond)
-		}},
-		{"cancel", func() (context.Context, context.CancelFunc) {
-			ctx, cancel := context.WithCancel(context.Background())
-			return ctx, cancel
-		}},
-	} {
-		t.Run(c.name, func(t *testing.T) {
+	for _, name := range []string{"timeout", "cancel"} {
+		t.Run(name, func(t *testing.T) {
 			ev := newEvents()
 			asked := make(chan struct{})
 			s := acp.NewSession(acp.Config{ID: "s1", AgentName: "Quiet", Cwd: "/p", Emitter: ev, Logf: t.Logf,
@@ -49,25 +61,28 @@ func TestStartTimeoutSaysWhichMethod(t *testing.T) {
 					return acptest.ServeHandler(func(*jsonrpc.Conn) jsonrpc.Handler { return silentAgent{} }), nil
 				}})
 			defer s.Close()
-			ctx, cancel := c.ctx()
-			defer cancel()
-			if c.name == "cancel" {
+			var ctx context.Context
+			if name == "timeout" {
+				pd := newPassedDeadline(2 * time.Minute)
+				go func() { <-asked; close(pd.done) }()
+				ctx = pd
+			} else {
+				c, cancel := context.WithCancel(context.Background())
+				defer cancel()
 				go func() { <-asked; cancel() }()
+				ctx = c
 			}
 			err := s.Start(ctx)
 			var timeout *acp.StartTimeoutError
-			switch c.name {
-			case "timeout":
-				if !errors.As(err, &timeout) || timeout.Method != acp.MethodSessionNew || timeout.Agent != "Quiet" || timeout.After != 50*time.Millisecond {
-					t.Fatalf("Start = %#v, want a StartTimeoutError for session/new after 50 ms", err)
+			if name == "timeout" {
+				if !errors.As(err, &timeout) || timeout.Method != acp.MethodSessionNew || timeout.Agent != "Quiet" || timeout.After != 2*time.Minute {
+					t.Fatalf("Start = %#v, want a StartTimeoutError for session/new after 2 min", err)
 				}
-				if !errors.Is(err, context.DeadlineExceeded) || err.Error() != "Quiet did not answer session/new within 50 ms" {
+				if !errors.Is(err, context.DeadlineExceeded) || err.Error() != "Quiet did not answer session/new within 2 min" {
 					t.Fatalf("error %q", err)
 				}
-			case "cancel":
-				if !errors.Is(err, acp.ErrStartCancelled) {
-					t.Fatalf("Start = %v, want ErrStartCancelled", err)
-				}
+			} else if !errors.Is(err, acp.ErrStartCancelled) {
+				t.Fatalf("Start = %v, want ErrStartCancelled", err)
 			}
 			st := ev.waitFor(t, "failed", func(e acp.Event) bool { return e.Kind == acp.EventState && e.State == acp.StateFailed })
 			if st.Message != err.Error() || strings.Contains(st.Message, "context") {
