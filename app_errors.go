@@ -57,7 +57,7 @@ func windowWords(err error) string {
 		return "the agent is busy with a turn; wait for it to end or press Stop"
 	case errors.As(err, &state) && state.Err == acp.ErrNotExited:
 		return fmt.Sprintf("only a session whose agent has exited can be continued (this one is %s)", state.State)
-	case errors.As(err, &state):
+	case errors.As(err, &state) && state.Err == acp.ErrEnded:
 		return fmt.Sprintf("the session has %s: start a new session", state.State)
 	case errors.Is(err, hub.ErrNoLiveSession):
 		return err.Error() + "; open it from the history"
