@@ -42,17 +42,22 @@ func forWindow(err error) error {
 // windowWords is the window's text for err, or "" to show err as it is.
 func windowWords(err error) string {
 	var (
-		state  *acp.StateError
-		attach *acp.AttachError
-		login  *acp.TerminalLoginError
-		folder *hub.FolderError
+		state   *acp.StateError
+		attach  *acp.AttachError
+		login   *acp.TerminalLoginError
+		folder  *hub.FolderError
+		timeout *acp.StartTimeoutError
 	)
 	switch {
+	case errors.As(err, &timeout):
+		return timeout.Error() + ": try again; if it happens again, run the agent's command in a terminal to see what it waits for (a download, a login)"
+	case errors.Is(err, acp.ErrStartCancelled):
+		return "the start was cancelled: start again when you are ready"
 	case errors.Is(err, acp.ErrBusy):
 		return "the agent is busy with a turn; wait for it to end or press Stop"
 	case errors.As(err, &state) && state.Err == acp.ErrNotExited:
 		return fmt.Sprintf("only a session whose agent has exited can be continued (this one is %s)", state.State)
-	case errors.As(err, &state):
+	case errors.As(err, &state) && state.Err == acp.ErrEnded:
 		return fmt.Sprintf("the session has %s: start a new session", state.State)
 	case errors.Is(err, hub.ErrNoLiveSession):
 		return err.Error() + "; open it from the history"

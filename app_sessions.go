@@ -87,8 +87,9 @@ func (ss *Sessions) HardStop(sessionID string) error {
 }
 
 // ContinueSession restarts the exited agent of sessionID (after a hard stop or a crash) and
-// reattaches to its session. It returns how: "resumed", "loaded" or "new session" (the agent
-// could not reattach and starts without memory of earlier turns).
+// continues its conversation. It returns how: "resumed" (the agent restored its context),
+// "replayed" (it replayed it), "summarised" (a new agent session, given a summary of the earlier
+// turns with the next prompt) or "new" (a new agent session; there were no earlier turns).
 func (ss *Sessions) ContinueSession(sessionID string) (string, error) {
 	s, err := ss.hub.Session(sessionID)
 	if err != nil {
@@ -97,7 +98,7 @@ func (ss *Sessions) ContinueSession(sessionID string) (string, error) {
 	ctx, cancel := context.WithTimeout(ss.ctx, hub.StartTimeout)
 	defer cancel()
 	how, err := s.Continue(ctx)
-	return how, forWindow(err)
+	return string(how), forWindow(err)
 }
 
 // AnswerPermission answers an open permission request with one of its options.

@@ -43,13 +43,15 @@ func (a *reattachAgent) HandleRequest(req *jsonrpc.Request) {
 
 func TestContinueAfterTheAgentIsGone(t *testing.T) {
 	for _, c := range []struct {
-		caps, want, method string
+		caps   string
+		want   acp.Continued
+		method string
 	}{
-		{`{"sessionCapabilities":{"resume":{}}}`, acp.ContinuedResume, acp.MethodSessionResume},
-		{`{"loadSession":true}`, acp.ContinuedLoad, acp.MethodSessionLoad},
-		{`{}`, acp.ContinuedNew, acp.MethodSessionNew},
+		{`{"sessionCapabilities":{"resume":{}}}`, acp.ContinuedResumed, acp.MethodSessionResume},
+		{`{"loadSession":true}`, acp.ContinuedReplayed, acp.MethodSessionLoad},
+		{`{}`, acp.ContinuedSummarised, acp.MethodSessionNew},
 	} {
-		t.Run(c.want, func(t *testing.T) {
+		t.Run(string(c.want), func(t *testing.T) {
 			methods := make(chan string, 32)
 			ev := newEvents()
 			s := acp.NewSession(acp.Config{ID: "s1", AgentName: "re", Cwd: "/p", Emitter: ev, Logf: t.Logf,
@@ -66,6 +68,12 @@ func TestContinueAfterTheAgentIsGone(t *testing.T) {
 			if _, err := s.Continue(context.Background()); !errors.Is(err, acp.ErrNotExited) || !errors.As(err, &stateErr) || stateErr.State != acp.StateIdle {
 				t.Fatalf("Continue on a running session: %v, want ErrNotExited in state idle", err)
 			}
+			// The turn session/load replays (its prompt is the one the agent replays).
+			if _, err := s.Prompt("replayed history"); err != nil {
+				t.Fatal(err)
+			}
+			ev.waitFor(t, "turn_end", kind(acp.EventTurnEnd))
+			ev.waitFor(t, "idle", func(e acp.Event) bool { return e.Kind == acp.EventState && e.State == acp.StateIdle })
 			if err := s.HardStop(); err != nil {
 				t.Fatal(err)
 			}
@@ -85,10 +93,11 @@ func TestContinueAfterTheAgentIsGone(t *testing.T) {
 				t.Fatal(err)
 			}
 			ev.waitFor(t, "turn_end", kind(acp.EventTurnEnd))
-			for _, e := range s.Snapshot().Entries {
-				if e.Text == "replayed history" {
-					t.Fatal("history replayed by session/load was shown as new")
-				}
+			if n := countText(s.Snapshot().Entries, acp.KindUser, "replayed history"); n != 1 {
+				t.Fatalf("the prompt replayed by session/load is shown %d times", n)
+			}
+			if b := boundaries(s.Snapshot().Entries); len(b) != 1 || b[0].Boundary.Kind != string(c.want) {
+				t.Fatalf("boundaries %+v, want one %s", b, c.want)
 			}
 		})
 	}

@@ -19,6 +19,9 @@ const (
 	KindUsage   EntryKind = "usage"
 	KindUnknown EntryKind = "unknown"
 	KindError   EntryKind = "error"
+	// KindBoundary marks where a continued session picks up (see Boundary): it has no search
+	// text and renders as one line.
+	KindBoundary EntryKind = "boundary"
 )
 
 // Tool call statuses. The first four are the agent's; cancelled and incomplete are ours (ACP
@@ -67,6 +70,29 @@ type Entry struct {
 	// error: the agent's error data and the tail of its stderr.
 	Data   json.RawMessage `json:"data,omitempty"`
 	Stderr string          `json:"stderr,omitempty"`
+
+	// boundary: how the session was continued.
+	Boundary *Boundary `json:"boundary,omitempty"`
+}
+
+// Boundary kinds: how a continued session's agent came to know the earlier turns.
+const (
+	BoundaryResumed    = "resumed"    // session/resume: the agent restored its own context
+	BoundaryReplayed   = "replayed"   // session/load: the agent replayed it (matched against ours, never shown twice)
+	BoundarySummarised = "summarised" // session/new: the agent is given Summary with the next prompt
+)
+
+// Boundary is the entry a continued session shows where it picks up (KindBoundary).
+type Boundary struct {
+	Kind string `json:"kind"` // Boundary*
+	// Summary: summarised: the text the agent is given with the next prompt (Summarize);
+	// replayed: why nothing of the replay was added, when it did not match the saved prompts.
+	Summary string `json:"summary,omitempty"`
+	// Replayed: replayed: how many session/update messages the agent replayed.
+	Replayed int `json:"replayed,omitempty"`
+	// Added: replayed: how many entries of turns the agent had beyond ours were appended
+	// after the boundary.
+	Added int `json:"added,omitempty"`
 }
 
 // ToolContent is one rendered item of a tool call's content.
@@ -94,6 +120,9 @@ const maxSearchText = 64 << 10
 // or error: its text. A tool call, whose text is its content: the text items, the paths and new
 // text of its diffs and the output of its terminals, one per line, at most maxSearchText bytes.
 func (e *Entry) SearchText() string {
+	if e.Kind == KindBoundary {
+		return ""
+	}
 	if e.Kind != KindTool {
 		return e.Text
 	}
@@ -140,6 +169,10 @@ func (e *Entry) clone() Entry {
 	if e.Usage != nil {
 		u := *e.Usage
 		c.Usage = &u
+	}
+	if e.Boundary != nil {
+		b := *e.Boundary
+		c.Boundary = &b
 	}
 	return c
 }

@@ -1,9 +1,11 @@
 package acp
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 )
 
 // The engine's errors. Each refusal is a sentinel (errors.Is) or a typed error (errors.As) whose
@@ -28,6 +30,13 @@ var (
 
 	// ErrNotExited: Continue on a session whose agent has not exited (see *StateError).
 	ErrNotExited = errors.New("the agent has not exited")
+
+	// ErrNotSeeded: Reopen on a session that has no Config.Seed or has already been opened.
+	ErrNotSeeded = errors.New("the session is not a saved one waiting to be reopened")
+
+	// ErrStartCancelled: Start, Continue or Reopen whose context was cancelled before the
+	// session opened (the person cancelled the start).
+	ErrStartCancelled = errors.New("the start was cancelled")
 
 	// ErrNotRunning: HardStop on a session that has no agent process (before Start).
 	ErrNotRunning = errors.New("the agent is not running")
@@ -64,6 +73,43 @@ func (e *StateError) Error() string { return fmt.Sprintf("%v (it is %s)", e.Err,
 
 // Unwrap returns the sentinel.
 func (e *StateError) Unwrap() error { return e.Err }
+
+// StartTimeoutError is a start (Start, Continue, Reopen) whose context's deadline passed while
+// it waited for the agent: Method is the call the agent did not answer (initialize,
+// authenticate, session/new, session/resume, session/load), "" when the agent did not even get
+// started (launching it took the whole time).
+type StartTimeoutError struct {
+	Agent  string // the agent's name (Config.AgentName)
+	Method string
+	After  time.Duration // the time the start was given
+}
+
+var _ error = (*StartTimeoutError)(nil)
+
+// Error says what did not answer in how long: "Claude did not answer session/new within 2 min"
+// (an event carries it: see above).
+func (e *StartTimeoutError) Error() string {
+	if e.Method == "" {
+		return fmt.Sprintf("%s did not start within %s", e.Agent, spoken(e.After))
+	}
+	return fmt.Sprintf("%s did not answer %s within %s", e.Agent, e.Method, spoken(e.After))
+}
+
+// Is reports context.DeadlineExceeded: the start timed out.
+func (e *StartTimeoutError) Is(target error) bool { return target == context.DeadlineExceeded }
+
+// spoken is a duration as people say it: "2 min", "90 s", "1.5 s", "250 ms".
+func spoken(d time.Duration) string {
+	switch {
+	case d >= time.Minute && d%time.Minute == 0:
+		return fmt.Sprintf("%d min", d/time.Minute)
+	case d >= 10*time.Second:
+		return fmt.Sprintf("%d s", d.Round(time.Second)/time.Second)
+	case d >= time.Second:
+		return fmt.Sprintf("%.1f s", d.Seconds())
+	}
+	return fmt.Sprintf("%d ms", d.Round(time.Millisecond)/time.Millisecond)
+}
 
 // NotOfferedError is a request for something the agent does not offer. errors.Is finds
 // ErrNotOffered.

@@ -55,6 +55,8 @@ func EntryMarkdown(e *Entry) string {
 		fmt.Fprintf(&b, "## Usage\n\n%d / %d tokens\n", e.Usage.Used, e.Usage.Size)
 	case KindUnknown:
 		fmt.Fprintf(&b, "## Unsupported update: %s\n\n%s\n", oneLine(e.UpdateKind), fence("json", string(e.Raw)))
+	case KindBoundary:
+		fmt.Fprintf(&b, "## Continued: %s\n", BoundaryLine(e.Boundary))
 	case KindError:
 		fmt.Fprintf(&b, "## Error\n\n%s\n", quote(e.Text))
 		if len(e.Data) > 0 {

@@ -36,6 +36,12 @@ type Config struct {
 	// none of agentdesk's and none of another agent's. nil: the Transport's Env() when it has
 	// one, else only a few harmless variables of this process (PATH, HOME, LANG...), never all.
 	Env []string
+	// Seed, when set, is a saved session this one continues: call Reopen instead of Start.
+	Seed *Seed
+	// SummaryBudget bounds the summary of the saved turns a new agent session is given when
+	// the agent cannot resume or load (default DefaultSummaryBudget, or less for an agent
+	// whose context size a usage update gave; see summaryBudget).
+	SummaryBudget int
 
 	serveHook func(method string) // tests: runs on a worker before each fs/* and terminal/create
 }
@@ -74,7 +80,10 @@ type Session struct {
 	promptSent     bool         // the running turn's session/prompt is on the wire: Stop may cancel it
 	hardStopped    bool         // the agent was killed during a turn: it ends interrupted
 	closing        bool         // Close was called: the exit is ours, not news
-	replaying      bool         // session/load is replaying history we already have
+	replaying      bool         // session/resume or session/load is running: what the agent replays is not news
+	replay         *replayed    // session/load's replay, folded apart (session_reopen.go); nil otherwise
+	pendingSummary string       // the summary the next session/prompt carries before the person's text
+	decisions      []DecisionSummary
 	caps           AgentCapabilities
 	watchDone      chan struct{}  // closed when the current connection's watch has finished
 	turnWG         sync.WaitGroup // the running turn's goroutine (runTurn): Close waits for it
@@ -88,7 +97,8 @@ type Session struct {
 	stopIgnoredMsg string      // why the automatic hard stop happened, until the turn has ended
 }
 
-// NewSession creates a session in state starting; call Start next.
+// NewSession creates a session in state starting; call Start next, or Reopen for a seeded one
+// (Config.Seed).
 func NewSession(cfg Config) *Session {
 	if cfg.Logf == nil {
 		cfg.Logf = log.Printf
@@ -103,6 +113,12 @@ func NewSession(cfg Config) *Session {
 		cfg.AfterFunc = realAfterFunc
 	}
 	s := &Session{cfg: cfg, tr: NewTranscript(), perms: map[string]*pendingPermission{}, checking: checkInvariants.Load()}
+	if sd := cfg.Seed; sd != nil {
+		s.tr = RestoreTranscript(sd.Entries)
+		s.turns = append([]TurnSummary(nil), sd.Turns...)
+		s.decisions = append([]DecisionSummary(nil), sd.Decisions...)
+		s.title, s.agentSessionID = sd.Title, sd.AgentSessionID
+	}
 	s.pump = newPump(cfg.ID, cfg.Emitter, cfg.Logf)
 	s.mu.Lock()
 	s.setStateLocked(StateStarting, "")

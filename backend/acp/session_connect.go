@@ -11,33 +11,37 @@ import (
 	"agentdesk/backend/acp/jsonrpc"
 )
 
-// Methods that reattach to an existing agent session after the agent was restarted.
+// Methods that reattach to an existing agent session (Continue, Reopen).
 const (
 	MethodSessionLoad   = "session/load"   // the agent replays the history first
 	MethodSessionResume = "session/resume" // no replay
 )
 
-// How Continue reattached, for the user to be told.
+// Continued is how Continue or Reopen reattached, for the person to be told; the transcript
+// shows it too, as a boundary entry (KindBoundary).
+type Continued string
+
+// The ways a session continues.
 const (
-	ContinuedResume = "resumed"     // session/resume: the agent remembers everything
-	ContinuedLoad   = "loaded"      // session/load: the agent replayed its history (we keep ours)
-	ContinuedNew    = "new session" // the agent cannot reattach: it starts afresh, without memory
+	ContinuedResumed    Continued = "resumed"    // session/resume: the agent restored its own context
+	ContinuedReplayed   Continued = "replayed"   // session/load: the agent replayed it; ours is kept, never doubled
+	ContinuedSummarised Continued = "summarised" // session/new: the next prompt carries a summary of the saved turns
+	ContinuedNew        Continued = "new"        // session/new with nothing to tell: there were no saved turns
 )
 
 // Start launches the agent, initializes the connection and opens a session in cfg.Cwd. It blocks
 // until the session is idle or has failed; on failure the session is in state failed with an
 // error entry (the agent's message, data and stderr tail) and the returned error says the same.
-// An agent that needs a login fails with *AuthRequiredError.
+// An agent that needs a login fails with *AuthRequiredError; a start whose ctx ends fails with
+// *StartTimeoutError (its deadline passed) or ErrStartCancelled.
 func (s *Session) Start(ctx context.Context) error {
 	_, err := s.connect(ctx, false)
 	return err
 }
 
 // Continue restarts the agent of a session whose agent has exited (a hard stop, a crash) and
-// reattaches to the same agent session with session/resume when the agent offers it, else
-// session/load, else opens a new one. It returns which it did (Continued*). The transcript is
-// kept either way: replayed history is not shown twice.
-func (s *Session) Continue(ctx context.Context) (string, error) {
+// continues the same conversation as Reopen does. It returns which way it did (Continued*).
+func (s *Session) Continue(ctx context.Context) (Continued, error) {
 	s.mu.Lock()
 	st, id := s.state, s.agentSessionID
 	if s.closing {
@@ -55,11 +59,36 @@ func (s *Session) Continue(ctx context.Context) (string, error) {
 	return s.connect(ctx, true)
 }
 
-// connect runs the handshake on a freshly launched agent; reattach picks resume/load/new.
-func (s *Session) connect(ctx context.Context, reattach bool) (string, error) {
+// Reopen starts the agent of a seeded session (Config.Seed) and continues the saved
+// conversation, with the agent's own means first: session/resume when the agent offers it
+// (sessionCapabilities.resume), else session/load (loadSession; its replay is matched against
+// the saved entries and never shown twice: only turns the agent has beyond ours are added),
+// else a new agent session whose next session/prompt carries a summary of the saved turns
+// (Summarize) before the person's text. A refused resume falls back to load, a refused load to
+// the summary. The transcript shows which happened in a boundary entry, and Reopen returns it.
+// It fails as Start does, and with ErrNotSeeded for a session without a seed or already opened.
+func (s *Session) Reopen(ctx context.Context) (Continued, error) {
+	s.mu.Lock()
+	if s.closing {
+		s.unlock()
+		return "", ErrClosed
+	}
+	if s.cfg.Seed == nil || s.state != StateStarting || s.conn != nil {
+		st := s.state
+		s.unlock()
+		return "", &StateError{State: st, Err: ErrNotSeeded}
+	}
+	s.unlock()
+	return s.connect(ctx, true)
+}
+
+// connect runs the handshake on a freshly launched agent; reattach continues the conversation
+// (see Reopen) rather than opening a new one.
+func (s *Session) connect(ctx context.Context, reattach bool) (Continued, error) {
+	began, method := time.Now(), ""
 	tr, err := s.cfg.Launch(ctx)
 	if err != nil {
-		return "", s.fail(fmt.Errorf("start %s: %w", s.cfg.AgentName, err), nil)
+		return "", s.failStart(ctx, began, method, fmt.Errorf("start %s: %w", s.cfg.AgentName, err), nil)
 	}
 	done, watched := make(chan struct{}), make(chan struct{})
 	h := s.newConnHandler(tr)
@@ -72,6 +101,7 @@ func (s *Session) connect(ctx context.Context, reattach bool) (string, error) {
 	go h.end(conn, watched, done)
 
 	var init InitializeResult
+	method = MethodInitialize
 	err = conn.Call(ctx, MethodInitialize, InitializeParams{
 		ProtocolVersion: ProtocolVersion,
 		// Only what is implemented: fs (confined to the session folder), terminals, terminal
@@ -83,7 +113,7 @@ func (s *Session) connect(ctx context.Context, reattach bool) (string, error) {
 		ClientInfo: s.cfg.ClientInfo,
 	}, &init)
 	if err != nil {
-		return "", s.fail(fmt.Errorf("initialize %s: %w", s.cfg.AgentName, s.explain(err)), err)
+		return "", s.failStart(ctx, began, method, fmt.Errorf("initialize %s: %w", s.cfg.AgentName, s.explain(err)), err)
 	}
 	if init.ProtocolVersion != ProtocolVersion {
 		return "", s.fail(&VersionError{Agent: s.cfg.AgentName, Version: init.ProtocolVersion}, nil)
@@ -93,29 +123,83 @@ func (s *Session) connect(ctx context.Context, reattach bool) (string, error) {
 	s.authMethods, s.caps = methods, init.AgentCapabilities
 	s.unlock()
 	if s.cfg.AuthMethod != "" {
+		method = MethodAuthenticate
 		if err := s.authenticate(ctx, methods); err != nil {
-			return "", s.fail(err, err)
+			return "", s.failStart(ctx, began, method, err, err)
 		}
 	}
-	how, err := s.openSession(ctx, conn, reattach)
+	how, err := s.openSession(ctx, conn, reattach, &method)
 	if authErr := (*AuthRequiredError)(nil); errors.As(s.asAuthRequired(err, methods), &authErr) {
 		return "", s.fail(authErr, err)
 	}
 	if err != nil {
-		return "", s.fail(fmt.Errorf("open a session with %s in %s: %w", s.cfg.AgentName, s.cfg.Cwd, s.explain(err)), err)
+		return "", s.failStart(ctx, began, method,
+			fmt.Errorf("open a session with %s in %s: %w", s.cfg.AgentName, s.cfg.Cwd, s.explain(err)), err)
 	}
 	return how, nil
 }
 
-// openSession runs session/new, or for a reattach session/resume or session/load, and moves the
-// session to idle.
-func (s *Session) openSession(ctx context.Context, conn *jsonrpc.Conn, reattach bool) (string, error) {
-	method, how := MethodSessionNew, ContinuedNew
-	if reattach && s.caps.canResume() {
-		method, how = MethodSessionResume, ContinuedResume
-	} else if reattach && s.caps.LoadSession {
-		method, how = MethodSessionLoad, ContinuedLoad
+// failStart fails the start (fail) with err, or, when ctx has ended, with what ended it: a
+// *StartTimeoutError naming method, the call that was waiting ("" while launching), or
+// ErrStartCancelled.
+func (s *Session) failStart(ctx context.Context, began time.Time, method string, err, cause error) error {
+	switch ctxErr := ctx.Err(); {
+	case errors.Is(ctxErr, context.DeadlineExceeded):
+		after := time.Since(began)
+		if d, ok := ctx.Deadline(); ok {
+			after = d.Sub(began) // the deadline was set a moment before the start began
+		}
+		if after >= time.Second {
+			after = after.Round(time.Second)
+		} else {
+			after = after.Round(10 * time.Millisecond)
+		}
+		return s.fail(&StartTimeoutError{Agent: s.cfg.AgentName, Method: method, After: after}, nil)
+	case ctxErr != nil:
+		return s.fail(ErrStartCancelled, nil)
 	}
+	return s.fail(err, cause)
+}
+
+// openSession opens the agent session and moves the session to idle: session/new for a start;
+// for a continue (reattach) of a session the agent knew, session/resume, then session/load,
+// each when offered and the one before was refused, then session/new. *method is set to the
+// call under way (for StartTimeoutError).
+func (s *Session) openSession(ctx context.Context, conn *jsonrpc.Conn, reattach bool, method *string) (Continued, error) {
+	s.mu.Lock()
+	id, caps := s.agentSessionID, s.caps
+	s.unlock()
+	if reattach && id != "" {
+		var ways []string
+		if caps.canResume() {
+			ways = append(ways, MethodSessionResume)
+		}
+		if caps.LoadSession {
+			ways = append(ways, MethodSessionLoad)
+		}
+		for _, m := range ways {
+			*method = m
+			how, err := s.callOpen(ctx, conn, m, true)
+			if !refused(ctx, err) {
+				return how, err
+			}
+			s.cfg.Logf("session %s: %s refused %s (%v); continuing another way", s.cfg.ID, s.cfg.AgentName, m, err)
+		}
+	}
+	*method = MethodSessionNew
+	return s.callOpen(ctx, conn, MethodSessionNew, reattach)
+}
+
+// refused reports an error answer of the agent to a call (not a login it needs, not the
+// connection or ctx ending): the next way to continue may still work.
+func refused(ctx context.Context, err error) bool {
+	var rpcErr *jsonrpc.Error
+	return err != nil && ctx.Err() == nil && errors.As(err, &rpcErr) && rpcErr.Code != CodeAuthRequired
+}
+
+// callOpen runs one of session/new, session/resume or session/load and, when it succeeds,
+// announces how the session continues (continuedLocked) and moves it to idle.
+func (s *Session) callOpen(ctx context.Context, conn *jsonrpc.Conn, method string, reattach bool) (Continued, error) {
 	s.mu.Lock()
 	oldID := s.agentSessionID
 	var params any = NewSessionParams{Cwd: s.cfg.Cwd, MCPServers: []json.RawMessage{}}
@@ -123,15 +207,19 @@ func (s *Session) openSession(ctx context.Context, conn *jsonrpc.Conn, reattach 
 		s.agentSessionID = "" // updates for the new id are kept until it is known
 	} else {
 		params = map[string]any{"sessionId": oldID, "cwd": s.cfg.Cwd, "mcpServers": []json.RawMessage{}}
-		s.replaying = method == MethodSessionLoad
+		s.replaying = true // some agents replay on resume too: never news
+		if method == MethodSessionLoad {
+			s.replay = newReplayed()
+		}
 	}
 	s.unlock()
 
-	var res NewSessionResult
+	var res NewSessionResult // a null result (session/load may answer null) leaves it empty
 	err := conn.Call(ctx, method, params, &res)
 	s.mu.Lock()
 	defer s.unlock()
-	s.replaying = false
+	rep := s.replay
+	s.replaying, s.replay = false, nil
 	if err != nil {
 		s.agentSessionID = oldID
 		s.early, s.earlyBytes, s.earlyDropped = nil, 0, 0 // updates for a session that never opened
@@ -153,15 +241,15 @@ func (s *Session) openSession(ctx context.Context, conn *jsonrpc.Conn, reattach 
 			s.cfg.AgentName, s.earlyDropped, MaxEarlyUpdates, MaxEarlyBytes)
 	}
 	s.early, s.earlyBytes, s.earlyDropped = nil, 0, 0
+	how := Continued("")
+	if reattach {
+		how = s.continuedLocked(method, rep)
+	}
 	for _, raw := range early {
 		s.applyUpdateLocked(raw)
 	}
 	if s.state == StateStarting {
-		msg := ""
-		if reattach {
-			msg = "the agent was restarted (" + how + ")"
-		}
-		s.setStateLocked(StateIdle, msg)
+		s.setStateLocked(StateIdle, "")
 	}
 	return how, nil
 }

@@ -158,7 +158,13 @@ func (s *Session) applyUpdateLocked(params json.RawMessage) {
 		return
 	}
 	if s.replaying {
-		return // session/load replays history we already show (and keep); the journal has it
+		// session/load replays history we already show (and keep): it is folded apart, to be
+		// matched when the agent answers (continuedLocked); a replay during session/resume is
+		// dropped. The journal has it either way.
+		if s.replay != nil {
+			s.replay.add(u, len(params))
+		}
+		return
 	}
 	for _, c := range s.tr.Apply(u) {
 		s.pushChange(c)
@@ -172,7 +178,7 @@ func (s *Session) cancelPermission(id string) {
 	perm, ok := s.perms[id]
 	if ok {
 		delete(s.perms, id)
-		s.pushEvent(Event{Kind: EventPermissionDone, RequestID: id, Outcome: "cancelled", DecidedBy: DecidedByCancel})
+		s.decisionLocked(perm, "cancelled", "", DecidedByCancel)
 	}
 	s.unlock()
 	if ok {

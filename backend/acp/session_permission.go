@@ -74,7 +74,7 @@ func (s *Session) Decide(requestID, optionID, decidedBy string) error {
 		return &PermissionError{RequestID: requestID, OptionID: optionID, Err: ErrNoSuchOption}
 	}
 	delete(s.perms, requestID)
-	s.pushEvent(Event{Kind: EventPermissionDone, RequestID: requestID, Outcome: "selected", OptionID: optionID, DecidedBy: decidedBy})
+	s.decisionLocked(p, "selected", optionID, decidedBy)
 	s.unlock()
 	// Reply outside the lock: a write may wait on a full stdin pipe.
 	p.req.Reply(RequestPermissionResult{Outcome: PermissionOutcome{Outcome: "selected", OptionID: optionID}}, nil)
@@ -88,7 +88,7 @@ func (s *Session) takePermissionsLocked() []*jsonrpc.Request {
 	for id, p := range s.perms {
 		reqs = append(reqs, p.req)
 		delete(s.perms, id)
-		s.pushEvent(Event{Kind: EventPermissionDone, RequestID: id, Outcome: "cancelled", DecidedBy: DecidedByCancel})
+		s.decisionLocked(p, "cancelled", "", DecidedByCancel)
 	}
 	return reqs
 }

@@ -20,6 +20,7 @@ type Snapshot struct {
 	Title       string              `json:"title"`
 	Entries     []Entry             `json:"entries"`
 	Permissions []PermissionSummary `json:"permissions"`
+	Decisions   []DecisionSummary   `json:"decisions"` // the closed permission requests, in order
 	Turns       []TurnSummary       `json:"turns"`
 	Stderr      string              `json:"stderr,omitempty"`
 	Controls    *Controls           `json:"controls,omitempty"`
@@ -64,6 +65,7 @@ func (s *Session) snapshotLocked() Snapshot {
 		SessionID: s.cfg.ID, Seq: s.pump.at(), State: s.state, Message: s.stateMsg,
 		AgentName: s.cfg.AgentName, Cwd: s.cfg.Cwd, Title: s.title,
 		Entries: s.tr.Entries(), Turns: append([]TurnSummary{}, s.turns...), Permissions: []PermissionSummary{},
+		Decisions: append([]DecisionSummary{}, s.decisions...),
 	}
 	for _, p := range s.perms {
 		snap.Permissions = append(snap.Permissions, p.summary)

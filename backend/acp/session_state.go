@@ -18,6 +18,9 @@ import (
 //	                             │
 //	                             └──Continue──▶ starting
 //
+// A seeded session (Config.Seed) starts in starting too, with the saved transcript, and opens
+// with Reopen rather than Start; Reopen and Continue share one way to continue (openSession).
+//
 // starting can also become exited (the agent died during the handshake), which fail then turns
 // into failed. failed is final; exited is final but for Continue.
 //
@@ -45,7 +48,12 @@ import (
 //     meanwhile wait in early, in order (at most MaxEarlyUpdates / MaxEarlyBytes; the rest are
 //     dropped and counted in earlyDropped), and are applied when it answers; so early is empty
 //     whenever agentSessionID is set.
-//   - replaying: session/load is replaying history we already show; only while starting.
+//   - replaying: session/resume or session/load is under way, so what the agent replays is
+//     history we already show; only while starting. replay (session/load's scratch transcript)
+//     is set only with replaying.
+//   - pendingSummary: the summary of the saved turns a new agent session is to be given with the
+//     next prompt (Reopen, Continue); set only when the session was continued that way, and
+//     cleared once a prompt carries it.
 //   - connGen: moved on by Continue before it launches an agent, so that the watch of the old
 //     connection does not report its end over the new start.
 //   - conn, transport, handler, watchDone: the current agent's, replaced together by connect.
@@ -71,6 +79,8 @@ func (s *Session) invariantErrLocked() error {
 		return fmt.Errorf("%d early updates wait although session %s is known", len(s.early), s.agentSessionID)
 	case s.replaying && s.state != StateStarting:
 		return fmt.Errorf("replaying in state %s", s.state)
+	case s.replay != nil && !s.replaying:
+		return fmt.Errorf("a replay is kept while not replaying")
 	}
 	return nil
 }

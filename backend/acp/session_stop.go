@@ -101,7 +101,8 @@ func (s *Session) watch(conn *jsonrpc.Conn, tr Transport, done chan struct{}, ge
 	if s.conn != conn || s.connGen != gen || s.turnActive || s.state == StateExited || s.state == StateFailed {
 		return // a newer connection took over (or is being started), or the state already says it
 	}
-	s.takePermissionsLocked() // the agent is gone: there is no one to answer
+	s.takePermissionsLocked()          // the agent is gone: there is no one to answer
+	s.replaying, s.replay = false, nil // a resume or load that was under way fails with the connection
 	s.setStateLocked(StateExited, s.exitMessage(lingered))
 }
 

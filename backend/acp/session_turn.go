@@ -43,6 +43,11 @@ func (s *Session) PromptWith(text string, attachments []Attachment) (int, error)
 	s.pushChange(s.tr.StartTurn(turn, text, infos...))
 	s.turnActive = true
 	s.setStateLocked(StateRunning, "")
+	if s.pendingSummary != "" {
+		// The saved turns' summary goes first, once: the user entry shows only what was typed.
+		blocks = append([]ContentBlock{TextBlock(s.pendingSummary)}, blocks...)
+		s.pendingSummary = ""
+	}
 	params := PromptParams{SessionID: s.agentSessionID, Prompt: blocks}
 	conn := s.conn
 	s.promptSent = false

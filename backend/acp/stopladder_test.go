@@ -107,7 +107,7 @@ func TestAnAgentThatIgnoresStopIsStoppedHardAfterTheWait(t *testing.T) {
 
 	// Restart agent: a new agent process in the same session, ready for the next prompt.
 	how, err := s.Continue(context.Background())
-	if err != nil || how != acp.ContinuedNew {
+	if err != nil || how != acp.ContinuedSummarised {
 		t.Fatalf("Continue = %q, %v", how, err)
 	}
 	if st := s.State(); st != acp.StateIdle {

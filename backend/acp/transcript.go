@@ -31,6 +31,7 @@ type Transcript struct {
 	open     string            // entry id of the message chunks currently join, or ""
 	openText strings.Builder   // the open message's text, grown in place
 	turn     int
+	ended    int // the last turn that has ended (CloseOpenTools): its cards stay closed
 	n        int
 
 	terms    map[string]TerminalView // terminal id → its latest view, kept after release (transcript_terminal.go)
@@ -75,6 +76,38 @@ func (t *Transcript) StartTurn(turn int, prompt string, attachments ...Attachmen
 	t.turn = turn
 	t.open = ""
 	return t.add(&Entry{Kind: KindUser, Text: prompt, Attachments: attachments})
+}
+
+// AddBoundary appends the entry that shows where a continued session picks up.
+func (t *Transcript) AddBoundary(b Boundary) Change {
+	t.open = ""
+	return t.add(&Entry{Kind: KindBoundary, Boundary: &b})
+}
+
+// Adopt appends entries another transcript built (a session/load replay's turns we did not
+// have): each gets a new id here, a user entry starts the next turn, and the entries after it
+// belong to that turn. It returns the upserts that announce them.
+func (t *Transcript) Adopt(entries []Entry) []Change {
+	t.open = ""
+	out := make([]Change, 0, len(entries))
+	for i := range entries {
+		e := entries[i].clone()
+		if e.Kind == KindUser {
+			t.turn++
+		}
+		c := t.add(&e)
+		switch e.Kind {
+		case KindTool:
+			t.tools[e.ToolCallID] = c.Entry.ID
+		case KindPlan:
+			t.plans[t.turn] = c.Entry.ID
+		case KindUsage:
+			t.usages[t.turn] = c.Entry.ID
+		}
+		out = append(out, c)
+	}
+	t.ended = t.turn // the agent ended those turns elsewhere
+	return out
 }
 
 // AddError appends an error entry to the current turn.
@@ -149,7 +182,9 @@ func blockText(b ContentBlock) (string, bool) {
 
 // UpsertTool creates or patches the card of a tool call; only fields present in f change.
 // create says f came from tool_call, which starts a new card when the id belongs to an earlier
-// turn (agents reuse ids such as "call_1" across turns).
+// turn (agents reuse ids such as "call_1" across turns). The card of a turn that has ended is
+// never reopened: a late update may finish it (completed, failed) but not set it pending or
+// in progress again.
 func (t *Transcript) UpsertTool(f ToolCallFields, create bool) Change {
 	t.open = ""
 	var e *Entry
@@ -170,7 +205,7 @@ func (t *Transcript) UpsertTool(f ToolCallFields, create bool) Change {
 	if f.Kind != nil {
 		e.ToolKind = *f.Kind
 	}
-	if f.Status != nil {
+	if f.Status != nil && !(e.Turn <= t.ended && reopens(*f.Status)) {
 		e.Status = *f.Status
 	}
 	if f.Content != nil {
@@ -193,6 +228,9 @@ func (t *Transcript) UpsertTool(f ToolCallFields, create bool) Change {
 	return Change{Entry: &c}
 }
 
+// reopens reports the statuses of a call still under way.
+func reopens(status string) bool { return status == StatusPending || status == StatusInProgress }
+
 // ToolEntryID is the id of the card of a tool call, or "" when there is none yet.
 func (t *Transcript) ToolEntryID(toolCallID string) string { return t.tools[toolCallID] }
 
@@ -200,6 +238,7 @@ func (t *Transcript) ToolEntryID(toolCallID string) string { return t.tools[tool
 // status, StatusCancelled after Stop or StatusIncomplete when the turn ended around it, and
 // returns the changes. A later update from the agent may still set another status.
 func (t *Transcript) CloseOpenTools(status string) []Change {
+	t.ended = t.turn
 	var out []Change
 	for _, e := range t.entries {
 		if e.Kind == KindTool && e.Turn == t.turn && (e.Status == StatusPending || e.Status == StatusInProgress) {

@@ -30,12 +30,15 @@ func describe(err error, agent agents.Agent) string {
 // agent is the session's agent (for the command of a terminal login).
 func hint(err error, agent agents.Agent) string {
 	var (
-		auth   *acp.AuthRequiredError
-		login  *acp.TerminalLoginError
-		state  *acp.StateError
-		folder *hub.FolderError
+		auth    *acp.AuthRequiredError
+		login   *acp.TerminalLoginError
+		state   *acp.StateError
+		folder  *hub.FolderError
+		timeout *acp.StartTimeoutError
 	)
 	switch {
+	case errors.As(err, &timeout):
+		return "run again; if it happens again, run the agent's command in a terminal to see what it waits for (a download, a login)"
 	case errors.As(err, &auth):
 		if len(auth.Methods) == 0 {
 			return "log in as the agent's documentation says, then run again"

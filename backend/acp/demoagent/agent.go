@@ -131,10 +131,12 @@ func (a *Agent) prompt(req *jsonrpc.Request) {
 	cfg := *st // the turn runs with the settings of its start
 	a.mu.Unlock()
 
+	// The person's text is the last text block: a continued session's summary of earlier turns
+	// comes before it (acp.Summarize), and is context, not what to answer.
 	text := ""
 	for _, b := range p.Prompt {
 		if b.Type == "text" {
-			text += b.Text
+			text = b.Text
 		}
 	}
 	seen := describeAttachments(p.Prompt)

@@ -66,7 +66,11 @@ export function HardStop(sessionId: string): Promise<void> {
   return Sessions.HardStop(sessionId).then(() => undefined);
 }
 
-/** Restarts an exited agent and reattaches: resolves to "resumed", "loaded" or "new session". */
+/**
+ * Restarts an exited agent and continues its conversation: resolves to "resumed" (the agent restored
+ * its context), "replayed" (it replayed it), "summarised" (a new agent session, given a summary of
+ * the earlier turns) or "new" (a new agent session; there were no earlier turns).
+ */
 export function ContinueSession(sessionId: string): Promise<string> {
   return Sessions.ContinueSession(sessionId);
 }

@@ -28,7 +28,24 @@ export const SESSION_STATES: readonly SessionState[] = [
   'failed',
 ];
 
-export type EntryKind = 'user' | 'agent' | 'thought' | 'tool' | 'plan' | 'usage' | 'unknown' | 'error';
+export type EntryKind = 'user' | 'agent' | 'thought' | 'tool' | 'plan' | 'usage' | 'unknown' | 'error' | 'boundary';
+
+/**
+ * How a continued session's agent came to know the earlier turns (a `boundary` entry):
+ * `resumed` (it restored its own context), `replayed` (it replayed it; matched against ours,
+ * never shown twice) or `summarised` (a new agent session, given `summary` with the next prompt).
+ */
+export type BoundaryKind = 'resumed' | 'replayed' | 'summarised' | (string & {});
+
+export interface Boundary {
+  kind: BoundaryKind;
+  /** summarised: what the agent was given; replayed: why nothing of the replay was added. */
+  summary?: string | null;
+  /** replayed: the session/update messages the agent replayed. */
+  replayed?: number | null;
+  /** replayed: the entries of turns the agent had beyond ours, appended after the boundary. */
+  added?: number | null;
+}
 
 /** The agent's four, plus ours: cancelled (by Stop) and incomplete (left open when the turn ended). */
 export type ToolStatus = 'pending' | 'in_progress' | 'completed' | 'failed' | 'cancelled' | 'incomplete';
@@ -116,6 +133,8 @@ export interface Entry {
   /** error: the agent's error data and the tail of its stderr. */
   data?: unknown;
   stderr?: string | null;
+  /** boundary: how the session was continued. */
+  boundary?: Boundary | null;
 }
 
 export type PermissionOptionKind = 'allow_once' | 'allow_always' | 'reject_once' | 'reject_always' | (string & {});
@@ -236,6 +255,19 @@ export interface TurnInfo {
   message?: string | null;
 }
 
+/** A closed permission request, as a snapshot keeps it (see Decision in state/transcript.ts). */
+export interface DecisionSummary {
+  requestId: string;
+  /** The entry id of the tool card. */
+  toolCallId: string;
+  outcome: 'selected' | 'cancelled' | (string & {});
+  optionId?: string | null;
+  optionName?: string | null;
+  optionKind?: string | null;
+  /** user | rule | cancel */
+  decidedBy?: string | null;
+}
+
 export interface Snapshot {
   sessionId: string;
   seq: number;
@@ -247,6 +279,8 @@ export interface Snapshot {
   title: string;
   entries: Entry[] | null;
   permissions: PermissionRequest[] | null;
+  /** The closed permission requests, in order. */
+  decisions?: DecisionSummary[] | null;
   turns: TurnInfo[] | null;
   stderr?: string | null;
   controls?: Controls | null;
@@ -418,4 +452,6 @@ export type FieldsMatch = [
   Holds<SameFields<ConfigOption, acp.ConfigOption>>,
   Holds<SameFields<PromptCapabilities, acp.PromptCapabilities>>,
   Holds<SameFields<AttachmentInfo, acp.AttachmentInfo>>,
+  Holds<SameFields<Boundary, acp.Boundary>>,
+  Holds<SameFields<DecisionSummary, acp.DecisionSummary>>,
 ];

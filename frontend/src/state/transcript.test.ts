@@ -296,3 +296,27 @@ describe('fromSnapshot', () => {
     expect(s.decisions).toEqual([]);
   });
 });
+
+describe('snapshot decisions', () => {
+  it('are read, so a resynced or reopened view still says how each request was answered', () => {
+    const state = fromSnapshot({
+      sessionId: 's1',
+      seq: 4,
+      state: 'idle',
+      agentName: 'Demo',
+      cwd: '/p',
+      title: '',
+      entries: [],
+      permissions: [],
+      turns: [],
+      decisions: [
+        { requestId: '0', toolCallId: 'e3', outcome: 'selected', optionId: 'allow', optionKind: 'allow_once', optionName: 'Allow once', decidedBy: 'user' },
+        { requestId: '1', toolCallId: 'e5', outcome: 'cancelled', decidedBy: 'cancel' },
+      ],
+    });
+    expect(state.decisions).toEqual([
+      { requestId: '0', toolCallId: 'e3', outcome: 'selected', optionId: 'allow', optionKind: 'allow_once', optionName: 'Allow once', decidedBy: 'user' },
+      { requestId: '1', toolCallId: 'e5', outcome: 'cancelled', decidedBy: 'cancel' },
+    ]);
+  });
+});

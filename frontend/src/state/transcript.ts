@@ -11,6 +11,7 @@
 // records event.seq and trusts it.
 import type {
   Controls,
+  DecisionSummary,
   Entry,
   PermissionOption,
   PermissionRequest,
@@ -28,6 +29,8 @@ export interface Decision {
   optionId?: string;
   optionKind?: string;
   optionName?: string;
+  /** user | rule | cancel, when known (snapshots carry it). */
+  decidedBy?: string;
 }
 
 export interface TranscriptState {
@@ -270,10 +273,23 @@ export function fromSnapshot(snap: Snapshot): TranscriptState {
     entries,
     index,
     permissions: (snap.permissions ?? []).map((p) => ({ ...p, options: p.options ?? [] })),
-    decisions: [],
+    decisions: (snap.decisions ?? []).map(toDecision),
     turns: [...(snap.turns ?? [])].sort((a, b) => a.turn - b.turn),
     ...(snap.stderr ? { stderr: snap.stderr } : {}),
     ...(snap.controls ? { controls: snap.controls } : {}),
+  };
+}
+
+/** A snapshot's decision as the transcript keeps it (absent fields left out). */
+function toDecision(d: DecisionSummary): Decision {
+  return {
+    requestId: d.requestId,
+    toolCallId: d.toolCallId,
+    outcome: d.outcome === 'selected' ? 'selected' : 'cancelled',
+    ...(d.optionId ? { optionId: d.optionId } : {}),
+    ...(d.optionKind ? { optionKind: d.optionKind } : {}),
+    ...(d.optionName ? { optionName: d.optionName } : {}),
+    ...(d.decidedBy ? { decidedBy: d.decidedBy } : {}),
   };
 }
 

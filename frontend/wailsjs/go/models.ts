@@ -18,6 +18,12 @@ export namespace acp {
 	    height?: number;
 	    thumbnail?: string;
 	}
+	export interface Boundary {
+	    kind: string;
+	    summary?: string;
+	    replayed?: number;
+	    added?: number;
+	}
 	export interface CommandInput {
 	    hint?: string;
 	}
@@ -68,6 +74,15 @@ export namespace acp {
 	export interface Cost {
 	    amount: number;
 	    currency: string;
+	}
+	export interface DecisionSummary {
+	    requestId: string;
+	    toolCallId: string;
+	    outcome: string;
+	    optionId?: string;
+	    optionName?: string;
+	    optionKind?: string;
+	    decidedBy?: string;
 	}
 	export interface Usage {
 	    used: number;
@@ -120,6 +135,7 @@ export namespace acp {
 	    raw?: number[];
 	    data?: number[];
 	    stderr?: string;
+	    boundary?: Boundary;
 	}
 	export interface FolderFile {
 	    path: string;
@@ -160,6 +176,7 @@ export namespace acp {
 	    title: string;
 	    entries: Entry[];
 	    permissions: PermissionSummary[];
+	    decisions: DecisionSummary[];
 	    turns: TurnSummary[];
 	    stderr?: string;
 	    controls?: Controls;
