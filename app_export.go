@@ -47,8 +47,12 @@ func (h *History) SaveHistoryExport(id, format string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("could not export session %s: %w", id, err)
 	}
+	perms, err := h.store.Permissions(h.ctx, id)
+	if err != nil {
+		return "", fmt.Errorf("could not export session %s: %w", id, err)
+	}
 	mask := h.catalog.Masker()
-	text, err := export.Render(mask, s, turns, entries, format)
+	text, err := export.Render(mask, s, turns, entries, perms, format)
 	if err != nil {
 		return "", err
 	}

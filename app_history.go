@@ -78,7 +78,13 @@ func (h *History) OpenHistory(id string) (acp.Snapshot, error) {
 	if err != nil {
 		return acp.Snapshot{}, openError(id, err)
 	}
-	return hub.MaskSnapshot(h.catalog.Masker(), hub.SnapshotFromStore(s, turns, entries)), nil
+	perms, err := h.store.Permissions(h.ctx, id)
+	if err != nil {
+		return acp.Snapshot{}, openError(id, err)
+	}
+	snap := hub.SnapshotFromStore(s, turns, entries)
+	snap.Decisions = hub.Decisions(perms)
+	return hub.MaskSnapshot(h.catalog.Masker(), snap), nil
 }
 
 // HistoryPart is a run of a saved session's entries (OpenHistoryPart): a snapshot holding only
@@ -103,8 +109,13 @@ func (h *History) OpenHistoryPart(id string, from, limit int) (HistoryPart, erro
 	if err != nil {
 		return HistoryPart{}, openError(id, err)
 	}
-	snap := hub.MaskSnapshot(h.catalog.Masker(), hub.SnapshotFromStore(p.Session, p.Turns, p.Entries))
-	return HistoryPart{Snapshot: snap, From: p.From, Total: p.Total}, nil
+	perms, err := h.store.Permissions(h.ctx, id)
+	if err != nil {
+		return HistoryPart{}, openError(id, err)
+	}
+	snap := hub.SnapshotFromStore(p.Session, p.Turns, p.Entries)
+	snap.Decisions = hub.Decisions(perms) // all of them: a part's cards find theirs
+	return HistoryPart{Snapshot: hub.MaskSnapshot(h.catalog.Masker(), snap), From: p.From, Total: p.Total}, nil
 }
 
 // openError is the user's message for a saved session that could not be read.
@@ -125,7 +136,11 @@ func (h *History) ExportHistory(id, format string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("could not export session %s: %w", id, err)
 	}
-	return export.Render(h.catalog.Masker(), s, turns, entries, format)
+	perms, err := h.store.Permissions(h.ctx, id)
+	if err != nil {
+		return "", fmt.Errorf("could not export session %s: %w", id, err)
+	}
+	return export.Render(h.catalog.Masker(), s, turns, entries, perms, format)
 }
 
 // DeleteHistory deletes a saved session with its transcript and journal. A live session keeps

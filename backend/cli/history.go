@@ -104,9 +104,13 @@ func showSession(ctx context.Context, db, format, prefix string, stdout, stderr 
 		return ExitFailed
 	}
 	s, turns, entries, err := st.Session(ctx, id)
+	var perms []store.Permission
+	if err == nil {
+		perms, err = st.Permissions(ctx, id)
+	}
 	if err == nil {
 		var out string
-		if out, err = export.Render(mask, s, turns, entries, format); err == nil {
+		if out, err = export.Render(mask, s, turns, entries, perms, format); err == nil {
 			fmt.Fprint(stdout, out)
 			return ExitOK
 		}

@@ -111,6 +111,8 @@ func (p *printer) entry(e *acp.Entry) {
 		}
 	case acp.KindUsage:
 		p.line(fmt.Sprintf("[usage] %d / %d tokens", e.Usage.Used, e.Usage.Size))
+	case acp.KindBoundary:
+		p.line("── " + acp.BoundaryLine(e.Boundary) + " ──")
 	case acp.KindUnknown:
 		p.line(fmt.Sprintf("[unsupported update: %s]", e.UpdateKind))
 	case acp.KindError:

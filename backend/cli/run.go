@@ -18,6 +18,7 @@ import (
 // runFlags are run's flags.
 type runFlags struct {
 	agentID, agentCmd, cwd, policy, db, auth string
+	cont                                     string // --continue: a saved session's id or a unique prefix of one
 	cancelAfter, hardAfter                   time.Duration
 }
 
@@ -32,7 +33,8 @@ transcript as it streams; the stop reason comes last, and the session is saved i
 Permission requests are asked on this terminal (--permissions ask), or answered without asking.
 Ctrl-C presses Stop; a second Ctrl-C kills the agent. An agent that ignores Stop is killed, with
 its whole process group, after --hard-stop-after. When an agent needs a login, the error lists
-its methods: pick one with --auth.
+its methods: pick one with --auth. --continue adds the turn to a saved session instead, under
+its id, with its agent in its folder (the agent resumes it, or is given a summary).
 
 Exit codes: 0 when the turn ends with end_turn or cancelled, 1 otherwise (with the agent's
 message and the tail of its stderr), 2 for a wrong command line, 3 when the turn ended well but
@@ -40,6 +42,7 @@ the session could not be saved whole in the history.`,
 		Example: `  agentdesk run --agent demo --permissions allow "hello"
   agentdesk run "fix the build" --cwd ~/src/app
   agentdesk run --agent-cmd 'gemini --acp' --auth gemini-api-key "explain main.go"
+  agentdesk run --continue 3f2a "now run the tests"
   agentdesk run -- "--verbose is not a flag here"`,
 		Args: func(_ *cobra.Command, args []string) error {
 			if strings.TrimSpace(strings.Join(args, " ")) == "" {
@@ -54,6 +57,9 @@ the session could not be saved whole in the history.`,
 			if f.hardAfter <= 0 {
 				return fmt.Errorf("--hard-stop-after must be longer than 0, e.g. 30s")
 			}
+			if f.cont != "" && (cmd.Flags().Changed("agent") || cmd.Flags().Changed("cwd") || f.auth != "") {
+				return fmt.Errorf("--continue runs the saved session's own agent in its own folder: leave out --agent, --cwd and --auth")
+			}
 			prompt := strings.TrimSpace(strings.Join(args, " "))
 			return result(runTurn(cmd.Context(), f, prompt, stdio))
 		},
@@ -67,6 +73,7 @@ the session could not be saved whole in the history.`,
 	fl.DurationVar(&f.hardAfter, "hard-stop-after", 30*time.Second, "after Stop, kill an agent that has not ended the turn within this long")
 	fl.StringVar(&f.db, "db", "", "database file")
 	fl.StringVar(&f.auth, "auth", "", "log in with this auth method of the agent first (see the error that lists them)")
+	fl.StringVar(&f.cont, "continue", "", "add the turn to this saved session (an id, or a unique prefix of one: see agentdesk history)")
 	_ = cmd.RegisterFlagCompletionFunc("agent", completeAgentID)
 	_ = cmd.RegisterFlagCompletionFunc("permissions", cobra.FixedCompletions([]string{"ask", "allow", "reject"}, cobra.ShellCompDirectiveNoFileComp))
 	_ = cmd.MarkFlagDirname("cwd")
@@ -121,13 +128,11 @@ func runTurn(ctx context.Context, f runFlags, prompt string, stdio Stdio) int {
 			fmt.Fprintf(stderr, "agentdesk run: %v\n", err)
 		}
 	}
-	agent, _ := cat.Find(agentID) // a missing one fails Start below
 	h := hub.New(st, cat, func(string, ...any) {})
 	out := newPrinter(stdout)
 	events := make(chan acp.Event, 64)
 	done := make(chan struct{}) // closed once nobody reads events any more
-	sess, _, err := h.Start(hub.StartRequest{AgentID: agentID, Cwd: f.cwd, AuthMethod: f.auth, HardStopAfter: f.hardAfter,
-		RawEvents: true}, acp.EmitterFunc(func(ev acp.Event) { // the printer writes through maskedOut
+	emitter := acp.EmitterFunc(func(ev acp.Event) { // the printer writes through maskedOut
 		out.print(ev)
 		if ev.Kind == acp.EventPermission || ev.Kind == acp.EventTurnEnd || ev.Kind == acp.EventState {
 			select {
@@ -135,11 +140,37 @@ func runTurn(ctx context.Context, f runFlags, prompt string, stdio Stdio) int {
 			case <-done:
 			}
 		}
-	}))
-	if err != nil {
-		fmt.Fprintf(stderr, "agentdesk run: %s\n", describe(err, agent))
-		return ExitFailed
+	})
+	var (
+		sess *acp.Session
+		info hub.SessionInfo
+	)
+	if f.cont != "" {
+		if st == nil {
+			fmt.Fprintln(stderr, "agentdesk run: cannot continue a session: the history could not be opened")
+			return ExitFailed
+		}
+		id, err := resolveSessionID(ctx, st, f.cont)
+		if err != nil {
+			fmt.Fprintf(stderr, "agentdesk run: %v\n", err)
+			return ExitUsage
+		}
+		sess, info, err = h.ContinueSaved(ctx, hub.ContinueRequest{SessionID: id, HardStopAfter: f.hardAfter, RawEvents: true}, emitter)
+		if err != nil {
+			fmt.Fprintf(stderr, "agentdesk run: %s\n", describe(err, agents.Agent{}))
+			return ExitFailed
+		}
+	} else {
+		var err error
+		sess, info, err = h.Start(hub.StartRequest{AgentID: agentID, Cwd: f.cwd, AuthMethod: f.auth, HardStopAfter: f.hardAfter,
+			RawEvents: true}, emitter)
+		if err != nil {
+			agent, _ := cat.Find(agentID)
+			fmt.Fprintf(stderr, "agentdesk run: %s\n", describe(err, agent))
+			return ExitFailed
+		}
 	}
+	agent, _ := cat.Find(info.AgentID)
 	if st != nil {
 		health.Set(st.Writer().Flush, h.Resave, func(s hub.HistoryStatus) {
 			if s.Saving {

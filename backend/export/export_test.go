@@ -23,11 +23,11 @@ func TestRenderMasksBothFormats(t *testing.T) {
 	entries := []store.Entry{{SessionID: "s1", EntryID: "u1", Turn: 1, Seq: 1, Kind: string(acp.KindUser), Text: "use " + secret, Body: body}}
 	turns := []store.Turn{{SessionID: "s1", Turn: 1, Prompt: "use " + secret, StopReason: acp.StopEndTurn, EndedAt: at}}
 
-	md, err := Render(m, s, turns, entries, Markdown)
+	md, err := Render(m, s, turns, entries, nil, Markdown)
 	if err != nil || !strings.HasPrefix(md, "# deploy with "+agents.Mask+"\n") || !strings.Contains(md, "*Turn 1 ended: end_turn*") {
 		t.Fatalf("Markdown (%v):\n%s", err, md)
 	}
-	js, err := Render(m, s, turns, entries, JSON)
+	js, err := Render(m, s, turns, entries, nil, JSON)
 	var doc struct {
 		Title   string      `json:"title"`
 		Entries []acp.Entry `json:"entries"`
@@ -38,7 +38,46 @@ func TestRenderMasksBothFormats(t *testing.T) {
 	if strings.Contains(md+js, secret) {
 		t.Fatalf("an export holds the secret:\n%s\n%s", md, js)
 	}
-	if _, err := Render(m, s, turns, entries, "pdf"); err == nil || !strings.Contains(err.Error(), "use md or json") {
+	if _, err := Render(m, s, turns, entries, nil, "pdf"); err == nil || !strings.Contains(err.Error(), "use md or json") {
 		t.Fatalf("an unknown format: %v", err)
+	}
+}
+
+// TestExportsKeepTheDecisions: how each permission request was answered follows its tool card
+// in Markdown ("Allowed once (by you)") and is listed in JSON; one never answered is left out.
+func TestExportsKeepTheDecisions(t *testing.T) {
+	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	s := store.Session{ID: "s1", Title: "edits", AgentName: "Demo agent", Cwd: "/src", Outcome: acp.StopEndTurn, CreatedAt: at}
+	tool := func(id, title string) store.Entry {
+		body, _ := json.Marshal(acp.Entry{ID: id, Kind: acp.KindTool, Turn: 1, Title: title, Status: acp.StatusCompleted})
+		return store.Entry{SessionID: "s1", EntryID: id, Turn: 1, Kind: string(acp.KindTool), Body: body}
+	}
+	entries := []store.Entry{tool("e1", "Edit NOTES.md"), tool("e2", "Run make"), tool("e3", "Delete build/")}
+	turns := []store.Turn{{SessionID: "s1", Turn: 1, Prompt: "go", StopReason: acp.StopEndTurn, EndedAt: at}}
+	options := []byte(`[{"id":"a","name":"Allow","kind":"allow_once"},{"id":"r","name":"Reject always","kind":"reject_always"}]`)
+	perms := []store.Permission{
+		{RequestID: "p1", ToolCallID: "e1", Options: options, Outcome: store.PermissionSelected, OptionID: "a", DecidedBy: acp.DecidedByUser},
+		{RequestID: "p2", ToolCallID: "e2", Options: options, Outcome: store.PermissionSelected, OptionID: "r", DecidedBy: acp.DecidedByRule},
+		{RequestID: "p3", ToolCallID: "e3", Options: options}, // never answered
+	}
+	md, err := Render(nil, s, turns, entries, perms, Markdown)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"> Permission: Allowed once (by you)", "> Permission: Rejected always (by a rule)"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("Markdown lacks %q:\n%s", want, md)
+		}
+	}
+	if strings.Index(md, "Allowed once") < strings.Index(md, "Edit NOTES.md") || strings.Count(md, "> Permission:") != 2 {
+		t.Errorf("decisions not under their cards:\n%s", md)
+	}
+	js, err := Render(nil, s, turns, entries, perms, JSON)
+	var doc struct {
+		Decisions []acp.DecisionSummary `json:"decisions"`
+	}
+	if err != nil || json.Unmarshal([]byte(js), &doc) != nil || len(doc.Decisions) != 2 || doc.Decisions[0].OptionKind != "allow_once" ||
+		doc.Decisions[1].DecidedBy != acp.DecidedByRule || doc.Decisions[0].ToolCallID != "e1" {
+		t.Fatalf("JSON decisions %+v (%v)", doc.Decisions, err)
 	}
 }

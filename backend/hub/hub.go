@@ -3,7 +3,6 @@ package hub
 import (
 	"context"
 	"fmt"
-	"os"
 	"strings"
 	"sync"
 	"time"
@@ -96,11 +95,11 @@ type StartRequest struct {
 // saved holds no value the masker knew. Errors here are the user's to fix (unknown agent,
 // missing folder); later failures arrive as events.
 func (h *Hub) Start(req StartRequest, out acp.Emitter) (*acp.Session, SessionInfo, error) {
-	agentID, cwd := req.AgentID, req.Cwd
-	agent, err := h.agents.Find(agentID)
+	agent, err := h.agents.Find(req.AgentID)
 	if err != nil {
 		return nil, SessionInfo{}, err
 	}
+	cwd := req.Cwd
 	if strings.TrimSpace(cwd) == "" && agent.Folder != "" {
 		cwd = agent.Folder // a custom agent's default folder
 	}
@@ -109,64 +108,14 @@ func (h *Hub) Start(req StartRequest, out acp.Emitter) (*acp.Session, SessionInf
 		return nil, SessionInfo{}, err
 	}
 	id := uuid.NewString()
-	info := SessionInfo{SessionID: id, AgentID: agent.ID, AgentName: agent.Name, Cwd: dir}
-	emitter := out
-	// The agent is launched with its catalog environment, which holds its own secrets and no
-	// other agent's (the catalog adds them per agent); its terminals get the same, not whatever
-	// agentdesk's own environment holds beyond it.
-	env := agent.Env
-	if env == nil {
-		env = os.Environ()
-	}
-	cfg := acp.Config{ID: id, AgentName: agent.Name, Cwd: dir, Logf: h.logf, AuthMethod: req.AuthMethod, HardStopAfter: req.HardStopAfter,
-		ClientInfo: acp.Implementation{Name: "agentdesk", Title: "agentdesk", Version: version}, Env: env,
-		Launch: func(context.Context) (acp.Transport, error) {
-			return acp.Start(acp.Command{Path: agent.Command, Args: agent.Args, Env: env, Dir: dir})
-		},
-	}
 	var rec *recorder
 	if h.store != nil {
 		rec = newRecorder(h.store.Writer(), id, agent.ID, h.now, h.logf)
-		rec.mask = h.agents.Masker()
 		now := h.now()
 		h.store.Writer().CreateSession(store.Session{ID: id, AgentID: agent.ID, AgentName: agent.Name, Cwd: dir,
 			Title: "New session", Outcome: store.OutcomeReady, CreatedAt: now, UpdatedAt: now})
-		cfg.Journal = rec.Journal
-		emitter = recordThen{rec, out}
 	}
-	if m := h.agents.Masker(); m != nil {
-		switch mask := newLiveMasker(m); {
-		case !req.RawEvents:
-			emitter = &maskedEmitter{mask: mask, out: emitter}
-		case rec != nil:
-			emitter = &maskedEmitter{mask: mask, out: acp.EmitterFunc(rec.Record), raw: out}
-		}
-	}
-	cfg.Emitter = emitter
-	s := acp.NewSession(cfg)
-	h.mu.Lock()
-	h.sessions[id] = s
-	ctx, cancel := context.WithTimeout(context.Background(), StartTimeout)
-	h.started++
-	started := &startOutcome{done: make(chan struct{}), agentID: agent.ID, agentName: agent.Name, cwd: dir, cancel: cancel, order: h.started}
-	h.starts[id] = started
-	if rec != nil {
-		h.recorders[id] = rec
-	}
-	h.mu.Unlock()
-	go func() {
-		defer cancel()
-		err := s.Start(ctx)
-		started.finish(err)
-		if err != nil {
-			h.logf("session %s: %v", id, err)
-			return
-		}
-		if h.store != nil {
-			asid := s.AgentSessionID()
-			h.store.Writer().UpdateSession(id, &asid, nil)
-		}
-	}()
+	s, info := h.launch(launch{id: id, agent: agent, dir: dir, req: req, rec: rec}, out)
 	return s, info, nil
 }
 

@@ -34,6 +34,7 @@ type recorder struct {
 
 	mu       sync.Mutex     // Record and saveCopy (events vs. a checkpoint's goroutine)
 	seqs     map[string]int // entry id → its position in the transcript
+	lastSeq  int            // the greatest position given so far
 	turn     int            // the turn in progress, for permission rows
 	outcome  string         // the session's outcome as last recorded (store's outcomes)
 	lastStop string         // the stop reason of the last turn that ended; "" before one has
@@ -141,7 +142,8 @@ func (r *recorder) setOutcome(outcome string) {
 func (r *recorder) row(e *acp.Entry) store.Entry {
 	seq, ok := r.seqs[e.ID]
 	if !ok {
-		seq = len(r.seqs) + 1
+		r.lastSeq++
+		seq = r.lastSeq
 		r.seqs[e.ID] = seq
 	}
 	bare := e

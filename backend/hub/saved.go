@@ -52,3 +52,28 @@ func closeOpenTools(entries []acp.Entry, ended map[int]string) {
 		}
 	}
 }
+
+// Decisions turns a saved session's permission rows (store.Store.Permissions) into the
+// decisions a snapshot carries (acp.Snapshot.Decisions), so that a reopened session and both
+// exports show "Allowed once" under the card. Requests never decided (a crash) are left out:
+// Open marks them cancelled, and they are kept so.
+func Decisions(perms []store.Permission) []acp.DecisionSummary {
+	out := []acp.DecisionSummary{}
+	for _, p := range perms {
+		if p.Outcome == "" {
+			continue
+		}
+		d := acp.DecisionSummary{RequestID: p.RequestID, ToolCallID: p.ToolCallID, Outcome: p.Outcome,
+			OptionID: p.OptionID, DecidedBy: p.DecidedBy}
+		var options []acp.OptionSummary
+		if json.Unmarshal(p.Options, &options) == nil {
+			for _, o := range options {
+				if o.ID == p.OptionID {
+					d.OptionName, d.OptionKind = o.Name, o.Kind
+				}
+			}
+		}
+		out = append(out, d)
+	}
+	return out
+}

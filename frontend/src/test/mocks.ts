@@ -44,6 +44,7 @@ export function appMock() {
     RecentFolders: vi.fn(async (_agentId: string): Promise<string[]> => []),
     BrowseFolder: vi.fn(async (_start: string) => ''),
     CheckFolder: vi.fn(async (cwd: string) => ({ path: cwd, broad: '' })),
+    ContinueSaved: vi.fn(async (sessionId: string) => ({ sessionId, agentId: 'demo', agentName: 'Demo agent', cwd: FOLDER })),
     StartSession: vi.fn(async (agentId: string, cwd: string) => ({ sessionId: SID, agentId, agentName: 'Demo agent', cwd })),
     Prompt: vi.fn(async () => {}),
     Stop: vi.fn(async () => {}),
@@ -133,6 +134,7 @@ const SERVICES: { [S in keyof Services]: Record<keyof Services[S], true> } = {
     RecentFolders: true,
     BrowseFolder: true,
     CheckFolder: true,
+    ContinueSaved: true,
   },
   Logins: { SessionAuth: true, StartSessionWithAuth: true, RunAuthInTerminal: true },
   History: {

@@ -13,6 +13,8 @@ export function CheckFolder(arg1:string):Promise<main.FolderCheck>;
 
 export function CloseSession(arg1:string):Promise<void>;
 
+export function ContinueSaved(arg1:string):Promise<main.SessionInfo>;
+
 export function ContinueSession(arg1:string):Promise<string>;
 
 export function DefaultFolder():Promise<string>;

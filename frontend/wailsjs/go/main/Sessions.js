@@ -22,6 +22,10 @@ export function CloseSession(arg1) {
   return window['go']['main']['Sessions']['CloseSession'](arg1);
 }
 
+export function ContinueSaved(arg1) {
+  return window['go']['main']['Sessions']['ContinueSaved'](arg1);
+}
+
 export function ContinueSession(arg1) {
   return window['go']['main']['Sessions']['ContinueSession'](arg1);
 }

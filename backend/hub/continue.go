@@ -1,0 +1,86 @@
+package hub
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"agentdesk/backend/acp"
+	"agentdesk/backend/store"
+)
+
+// ErrAlreadyLive: ContinueSaved of a session that is live in this run (switch to it instead).
+var ErrAlreadyLive = errors.New("the session is already live")
+
+// ErrNotSaved: ContinueSaved without a history (the store could not be opened).
+var ErrNotSaved = errors.New("there is no history to continue from")
+
+// ContinueRequest says which saved session to continue, and how to run it (as StartRequest).
+type ContinueRequest struct {
+	SessionID     string
+	HardStopAfter time.Duration
+	RawEvents     bool
+}
+
+// ContinueSaved makes saved session req.SessionID live again, under the same id, with its agent
+// in its folder: the agent resumes it, or loads it, or starts anew and is given a summary of the
+// saved turns with the next prompt (acp.Session.Reopen); the transcript shows which in a boundary
+// entry. It returns at once; events follow as for Start, beginning with the saved transcript's
+// state. New turns are saved after the saved ones. It fails when the session is live already
+// (ErrAlreadyLive), not saved (store.ErrNotFound), its agent is gone, or its folder is gone
+// (*FolderError).
+func (h *Hub) ContinueSaved(ctx context.Context, req ContinueRequest, out acp.Emitter) (*acp.Session, SessionInfo, error) {
+	id := req.SessionID
+	if h.store == nil {
+		return nil, SessionInfo{}, ErrNotSaved
+	}
+	if _, err := h.Session(id); err == nil {
+		return nil, SessionInfo{}, fmt.Errorf("continue %s: %w", id, ErrAlreadyLive)
+	}
+	if err := h.store.Writer().Flush(ctx); err != nil {
+		return nil, SessionInfo{}, fmt.Errorf("continue %s: %w", id, err)
+	}
+	sess, turns, entries, err := h.store.Session(ctx, id)
+	if err != nil {
+		return nil, SessionInfo{}, fmt.Errorf("continue %s: %w", id, err)
+	}
+	perms, err := h.store.Permissions(ctx, id)
+	if err != nil {
+		return nil, SessionInfo{}, fmt.Errorf("continue %s: %w", id, err)
+	}
+	agent, err := h.agents.Find(sess.AgentID)
+	if err != nil {
+		return nil, SessionInfo{}, err
+	}
+	dir, err := checkFolder(sess.Cwd)
+	if err != nil {
+		return nil, SessionInfo{}, err
+	}
+	snap := SnapshotFromStore(sess, turns, entries)
+	seed := &acp.Seed{AgentSessionID: sess.AgentSessionID, Title: sess.Title, Entries: snap.Entries, Turns: snap.Turns,
+		Decisions: Decisions(perms)}
+	rec := newRecorder(h.store.Writer(), id, agent.ID, h.now, h.logf)
+	rec.resume(sess, turns, entries)
+	s, info := h.launch(launch{id: id, agent: agent, dir: dir, rec: rec, seed: seed,
+		req: StartRequest{AgentID: agent.ID, Cwd: dir, HardStopAfter: req.HardStopAfter, RawEvents: req.RawEvents}}, out)
+	return s, info, nil
+}
+
+// resume sets up a recorder for a saved session that continues (ContinueSaved): its entries keep
+// their positions and new ones follow, its turn and outcome carry on, and its title stays the
+// one it was saved with. The caller has not shared r yet.
+func (r *recorder) resume(sess store.Session, turns []store.Turn, entries []store.Entry) {
+	for _, e := range entries {
+		r.seqs[e.EntryID] = e.Seq
+		r.lastSeq = max(r.lastSeq, e.Seq)
+	}
+	for _, t := range turns {
+		r.turn = max(r.turn, t.Turn)
+		if !t.EndedAt.IsZero() && t.StopReason != "" {
+			r.lastStop = t.StopReason
+		}
+	}
+	r.outcome = sess.Outcome
+	r.titled.Store(true)
+}

@@ -1,0 +1,119 @@
+package hub
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"testing"
+
+	"agentdesk/backend/acp"
+	"agentdesk/backend/store"
+)
+
+// twoRuns is an agent that plays its first run (a session and one turn), then, started again
+// with SECOND set, continues: by session/resume when RESUME is set, else with a new session
+// (the hub then gives it a summary). A resume's answer names no session, so the update names it.
+const twoRuns = `[
+	{"expect":"initialize"},
+	{"reply":{"protocolVersion":1,"agentCapabilities":{"sessionCapabilities":{"resume":{}}}},"when":"RESUME"},
+	{"reply":{"protocolVersion":1,"agentCapabilities":{}},"when":"!RESUME"},
+	{"expect":"session/new","when":"!SECOND"}, {"reply":{"sessionId":"x"},"when":"!SECOND"},
+	{"expect":"session/resume","when":"RESUME"}, {"reply":{},"when":"RESUME"},
+	{"expect":"session/new","when":"SUMMARY"}, {"reply":{"sessionId":"x"},"when":"SUMMARY"},
+	{"expect":"session/prompt"},
+	{"send":{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"x",
+		"update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"done"}}}}},
+	{"reply":{"stopReason":"end_turn"}},
+	{"expect":"never"}]`
+
+// runOnce starts a session of h's agent "a" in dir, runs one turn and closes it: a saved
+// session to continue.
+func runOnce(t *testing.T, h *Hub, dir string) string {
+	t.Helper()
+	out, states := stateEvents()
+	s, _, err := h.Start(StartRequest{AgentID: "a", Cwd: dir}, out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitState(t, states, acp.StateIdle)
+	if _, err := s.Prompt("first"); err != nil {
+		t.Fatal(err)
+	}
+	waitState(t, states, acp.StateRunning)
+	waitState(t, states, acp.StateIdle)
+	if err := h.Close(context.Background(), s.ID()); err != nil {
+		t.Fatal(err)
+	}
+	return s.ID()
+}
+
+// TestContinueSavedSession: a saved session comes back live under its id, the agent resumes it
+// (or, when it cannot, starts anew with a summary), the boundary says which, and the next turn
+// is saved after the first, with the entries in order.
+func TestContinueSavedSession(t *testing.T) {
+	for _, c := range []struct {
+		env  string
+		kind string
+	}{{"RESUME", acp.BoundaryResumed}, {"SUMMARY", acp.BoundarySummarised}} {
+		t.Run(c.kind, func(t *testing.T) {
+			dir := t.TempDir()
+			ctx := context.Background()
+			st, err := store.Open(ctx, filepath.Join(dir, "history.db"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer st.Close()
+			h := New(st, agentList{scriptAgent(t, dir, "a", twoRuns)}, t.Logf)
+			defer h.CloseAll(ctx)
+			id := runOnce(t, h, dir)
+
+			t.Setenv("SECOND", "1")
+			t.Setenv(c.env, "1")
+			out, states := stateEvents()
+			s, info, err := h.ContinueSaved(ctx, ContinueRequest{SessionID: id}, out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if s.ID() != id || info.SessionID != id || info.AgentID != "a" || info.Cwd != dir {
+				t.Fatalf("continued as %+v, want session %s of agent a in %s", info, id, dir)
+			}
+			if _, _, err := h.ContinueSaved(ctx, ContinueRequest{SessionID: id}, out); !errors.Is(err, ErrAlreadyLive) {
+				t.Fatalf("continuing it again: %v, want ErrAlreadyLive", err)
+			}
+			waitState(t, states, acp.StateIdle)
+			if _, err := s.Prompt("second"); err != nil {
+				t.Fatal(err)
+			}
+			waitState(t, states, acp.StateRunning)
+			waitState(t, states, acp.StateIdle)
+			if err := h.Close(ctx, id); err != nil {
+				t.Fatal(err)
+			}
+			sess, turns, entries, err := st.Session(ctx, id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(turns) != 2 || turns[1].Prompt != "second" || turns[1].StopReason != acp.StopEndTurn || sess.Outcome != acp.StopEndTurn {
+				t.Fatalf("saved turns %+v, outcome %q", turns, sess.Outcome)
+			}
+			var kinds []string
+			boundary := ""
+			for i, e := range entries {
+				if i > 0 && e.Seq <= entries[i-1].Seq {
+					t.Fatalf("entries out of order: %+v", entries)
+				}
+				kinds = append(kinds, e.Kind)
+				if e.Kind == string(acp.KindBoundary) {
+					snap := SnapshotFromStore(sess, turns, entries[i:i+1])
+					if b := snap.Entries[0].Boundary; b != nil {
+						boundary = b.Kind
+					}
+				}
+			}
+			want := []string{"user", "agent", "boundary", "user", "agent"}
+			if len(kinds) != len(want) || boundary != c.kind {
+				t.Fatalf("saved entries %v with boundary %q, want %v with %q", kinds, boundary, want, c.kind)
+			}
+		})
+	}
+}

@@ -1,0 +1,88 @@
+package hub
+
+import (
+	"context"
+	"os"
+
+	"agentdesk/backend/acp"
+	"agentdesk/backend/agents"
+)
+
+// launch is what Start and ContinueSaved have resolved: the session's id, its agent and folder,
+// the caller's request, the recorder that saves it (nil: not saved) and, to continue a saved
+// session, its seed.
+type launch struct {
+	id    string
+	agent agents.Agent
+	dir   string
+	req   StartRequest
+	rec   *recorder
+	seed  *acp.Seed
+}
+
+// launch creates the session l describes, registers it and starts its agent in the background
+// (acp.Session.Start, or Reopen for a seeded one, under StartTimeout); out receives every event,
+// masked unless l.req.RawEvents. It never waits on the agent.
+func (h *Hub) launch(l launch, out acp.Emitter) (*acp.Session, SessionInfo) {
+	info := SessionInfo{SessionID: l.id, AgentID: l.agent.ID, AgentName: l.agent.Name, Cwd: l.dir}
+	// The agent is launched with its catalog environment, which holds its own secrets and no
+	// other agent's (the catalog adds them per agent); its terminals get the same, not whatever
+	// agentdesk's own environment holds beyond it.
+	env := l.agent.Env
+	if env == nil {
+		env = os.Environ()
+	}
+	cfg := acp.Config{ID: l.id, AgentName: l.agent.Name, Cwd: l.dir, Logf: h.logf, AuthMethod: l.req.AuthMethod,
+		HardStopAfter: l.req.HardStopAfter, Seed: l.seed,
+		ClientInfo: acp.Implementation{Name: "agentdesk", Title: "agentdesk", Version: version}, Env: env,
+		Launch: func(context.Context) (acp.Transport, error) {
+			return acp.Start(acp.Command{Path: l.agent.Command, Args: l.agent.Args, Env: env, Dir: l.dir})
+		},
+	}
+	emitter := out
+	if l.rec != nil {
+		l.rec.mask = h.agents.Masker()
+		cfg.Journal = l.rec.Journal
+		emitter = recordThen{l.rec, out}
+	}
+	if m := h.agents.Masker(); m != nil {
+		switch mask := newLiveMasker(m); {
+		case !l.req.RawEvents:
+			emitter = &maskedEmitter{mask: mask, out: emitter}
+		case l.rec != nil:
+			emitter = &maskedEmitter{mask: mask, out: acp.EmitterFunc(l.rec.Record), raw: out}
+		}
+	}
+	cfg.Emitter = emitter
+	s := acp.NewSession(cfg)
+	ctx, cancel := context.WithTimeout(context.Background(), StartTimeout)
+	h.mu.Lock()
+	h.sessions[l.id] = s
+	h.started++
+	started := &startOutcome{done: make(chan struct{}), agentID: l.agent.ID, agentName: l.agent.Name, cwd: l.dir,
+		cancel: cancel, order: h.started}
+	h.starts[l.id] = started
+	if l.rec != nil {
+		h.recorders[l.id] = l.rec
+	}
+	h.mu.Unlock()
+	go func() {
+		defer cancel()
+		var err error
+		if l.seed != nil {
+			_, err = s.Reopen(ctx)
+		} else {
+			err = s.Start(ctx)
+		}
+		started.finish(err)
+		if err != nil {
+			h.logf("session %s: %v", l.id, err)
+			return
+		}
+		if h.store != nil {
+			asid := s.AgentSessionID()
+			h.store.Writer().UpdateSession(l.id, &asid, nil)
+		}
+	}()
+	return s, info
+}
