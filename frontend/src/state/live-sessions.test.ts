@@ -56,9 +56,8 @@ function setup(extra: Partial<ConstructorParameters<typeof LiveSessions>[0]> = {
     onTurnEnd: vi.fn(),
     onPermission: vi.fn(),
     onError: vi.fn(),
-    ...extra,
   };
-  return { lives: new LiveSessions(deps), clock, deps };
+  return { lives: new LiveSessions({ ...deps, ...extra }), clock, deps };
 }
 
 /** The distinct statuses a row went through. */
@@ -103,7 +102,7 @@ describe('LiveSessions', () => {
     expect(lives.get('b')!.unseen).toBe(false);
     expect(deps.onPermission).toHaveBeenCalledTimes(1);
     expect(deps.onPermission.mock.calls[0][0].id).toBe('a');
-    expect(deps.onTurnEnd.mock.calls.map(([s]) => s.id).sort()).toEqual(['a', 'b']);
+    expect(deps.onTurnEnd.mock.calls.map((c) => (c[0] as { id: string }).id).sort()).toEqual(['a', 'b']);
     lives.select('a');
     expect(lives.get('a')!.unseen).toBe(false);
   });
