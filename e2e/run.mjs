@@ -243,4 +243,5 @@ await import('./attachments.mjs');
 await import('./agents.mjs');
 await import('./history.mjs');
 await import('./opentools.mjs');
+await import('./sessions.mjs');
 await run();

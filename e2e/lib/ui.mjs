@@ -43,3 +43,25 @@ export async function scriptedAgent(steps) {
   await writeFile(file, JSON.stringify(steps, null, 1));
   return { AGENTDESK_E2E_AGENT_SCRIPT: file };
 }
+
+/** The live-session rows of the sidebar's Live group, in start order. */
+export function liveRows(page) {
+  return page.getByTestId('live-session');
+}
+
+/** Shows the live session of row `index` (0: the first started). */
+export async function selectLive(page, index) {
+  await liveRows(page).nth(index).locator('button').first().click();
+  await waitFor(async () => (await liveRows(page).nth(index).locator('[aria-current=true]').count()) === 1,
+    { message: `live session ${index} shown` });
+}
+
+/** The data-state of live row `index` (starting, ready, working, waiting, stopping, failed, exited). */
+export async function liveState(page, index) {
+  return liveRows(page).nth(index).getAttribute('data-state');
+}
+
+/** Waits until live row `index` reads `state`. */
+export async function liveStateIs(page, index, state, timeout = 20_000) {
+  await waitFor(async () => (await liveState(page, index)) === state, { timeout, message: `live session ${index} ${state}` });
+}

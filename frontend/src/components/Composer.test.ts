@@ -29,7 +29,6 @@ function setup({ caps = { image: true, embeddedContext: true } as PromptCapabili
     props: {
       active: true,
       sessionState: state as 'idle',
-      sessionId: 's1',
       promptCapabilities: caps,
       listFiles,
       onSend,

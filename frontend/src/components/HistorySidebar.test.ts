@@ -22,7 +22,7 @@ async function setup(n: number, query = '') {
   const history = new HistoryStore({ listHistory: async () => items(n) });
   history.query = query;
   await history.refresh();
-  render(HistorySidebar, { props: { history, liveSessionId: null, shownId: null, onOpen: () => {} } });
+  render(HistorySidebar, { props: { history, liveIds: new Set<string>(), shownId: null, onOpen: () => {} } });
 }
 
 afterEach(cleanup);

@@ -11,7 +11,7 @@ import * as Logins from '../../wailsjs/go/main/Logins.js';
 import * as Sessions from '../../wailsjs/go/main/Sessions.js';
 import type { acp } from '../../wailsjs/go/models';
 import type { AgentSettings, AuthPrompt, ImportResult } from './agents';
-import type { AgentInfo, Attachment, AttentionKind, FolderFile, HistoryItem, HistoryPart, HistoryStatus, JournalLine, SessionInfo, Snapshot } from './protocol';
+import type { AgentInfo, Attachment, AttentionKind, FolderFile, HistoryItem, HistoryPart, HistoryStatus, JournalLine, LiveSession, SessionInfo, Snapshot } from './protocol';
 
 /**
  * A snapshot as the page reads it. The generated acp.Snapshot describes the same JSON (protocol.ts
@@ -46,6 +46,21 @@ export function RetryHistory(): Promise<HistoryStatus> {
 
 export function DefaultFolder(): Promise<string> {
   return Sessions.DefaultFolder().then((v) => v ?? '');
+}
+
+/** The live sessions of this run, in start order (a reloaded page takes them up again). */
+export function ListLive(): Promise<LiveSession[]> {
+  return Sessions.ListLive().then((v) => v ?? []);
+}
+
+/** Ends a live session (a running turn is stopped first); resolves once its agent has gone. */
+export function CloseSession(sessionId: string): Promise<void> {
+  return Sessions.CloseSession(sessionId).then(() => undefined);
+}
+
+/** Ends a session that is still starting (its agent killed, no history row); resolves once it has gone. */
+export function CancelStart(sessionId: string): Promise<void> {
+  return Sessions.CancelStart(sessionId).then(() => undefined);
 }
 
 /** Resolves at once (state 'starting'); the session's events follow. */

@@ -303,6 +303,9 @@ export type AgentInfo = main.AgentInfo;
 /** A started session (StartSession, StartSessionWithAuth); its events follow. */
 export type SessionInfo = main.SessionInfo;
 
+/** A live session as ListLive() lists it: its agent, folder and engine state. */
+export type LiveSession = main.LiveSession;
+
 /**
  * A saved session in the history list. `createdAt`, `updatedAt`: RFC 3339. `snippet`: the search
  * excerpt, with `[[` and `]]` marking the matches.

@@ -104,6 +104,13 @@ export class BottomFollower {
     this.#toEnd();
   }
 
+  /** Puts the view back where the person had scrolled to (not following), e.g. when it is shown again. */
+  restore(top: number): void {
+    this.stuck = false;
+    this.#lastTop = top;
+    if (this.#el) this.#el.scrollTop = top;
+  }
+
   #byUser(): boolean {
     return this.#pointerHeld || performance.now() < this.#userUntil;
   }

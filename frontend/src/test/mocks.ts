@@ -4,7 +4,7 @@
 // must not import the wailsjs modules itself (it builds their mocks); it reads their types only.
 import { vi } from 'vitest';
 import type { AgentSettings, AuthPrompt, ImportResult } from '../lib/agents';
-import type { AgentInfo, Attachment, FolderFile, HistoryItem, JournalLine, Snapshot } from '../lib/protocol';
+import type { AgentInfo, Attachment, FolderFile, HistoryItem, JournalLine, LiveSession, Snapshot } from '../lib/protocol';
 
 export const AGENTS: AgentInfo[] = [
   { id: 'demo', name: 'Demo agent', available: true, custom: false },
@@ -38,7 +38,7 @@ export function appMock() {
   const mock = {
     ListAgents: vi.fn(async () => AGENTS),
     DefaultFolder: vi.fn(async () => FOLDER),
-    ListLive: vi.fn(async () => []),
+    ListLive: vi.fn(async (): Promise<LiveSession[]> => []),
     CloseSession: vi.fn(async (_sessionId: string) => {}),
     CancelStart: vi.fn(async (_sessionId: string) => {}),
     RecentFolders: vi.fn(async (_agentId: string): Promise<string[]> => []),

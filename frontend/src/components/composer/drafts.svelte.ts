@@ -1,6 +1,6 @@
 // The attachments waiting to be sent with the next prompt (files picked, images pasted) and the
-// note that explains one that could not be added. They belong to one session: they are dropped
-// when another one starts (forSession).
+// note that explains one that could not be added. They belong to one session, which keeps them
+// while another one is shown (state/live-sessions.svelte.ts).
 import { hasText, imageDraft, imageFiles, imageProblem, type Draft } from '../../lib/attachments';
 
 export class Drafts {
@@ -9,15 +9,6 @@ export class Drafts {
   note = $state('');
 
   #images = 0;
-  #session: string | null | undefined = undefined;
-
-  /** The drafts are for `sessionId`: another session's are dropped. */
-  forSession(sessionId: string | null): void {
-    if (sessionId === this.#session) return;
-    this.#session = sessionId;
-    this.list = [];
-    this.note = '';
-  }
 
   /** Adds a draft (not twice). */
   add = (d: Draft): void => {

@@ -1,0 +1,114 @@
+// Several live sessions in the page: Start adds one beside the others, the Live group switches
+// between them without losing the composer's text, the first session's events still reach it,
+// the actions aim at the shown one, a history row of a live session selects its live row, and a
+// reloaded page adopts the sessions the Go side has (ListLive).
+import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/svelte';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import App from './App.svelte';
+import type { ManualClock } from './lib/clock';
+import type { SessionEvent } from './lib/protocol';
+import { app, emit, settle } from './test/harness';
+import { FOLDER, emptySnapshot } from './test/mocks';
+import { resetPage } from './test/page';
+
+let clock: ManualClock;
+beforeEach(() => {
+  clock = resetPage();
+});
+afterEach(() => cleanup());
+
+const seqs = new Map<string, number>();
+function on(sessionId: string, spec: Record<string, unknown>): SessionEvent {
+  const seq = (seqs.get(sessionId) ?? 0) + 1;
+  seqs.set(sessionId, seq);
+  return { sessionId, seq, ...spec } as SessionEvent;
+}
+
+const rows = () => screen.queryAllByTestId('live-session');
+const row = (id: string) => rows().find((r) => r.dataset.sessionId === id)!;
+const input = () => screen.getByTestId('composer-input') as HTMLTextAreaElement;
+
+async function start(id: string) {
+  app.StartSession.mockImplementationOnce(async (agentId: string, cwd: string) => ({ sessionId: id, agentId, agentName: 'Demo agent', cwd }));
+  await fireEvent.click(screen.getByTestId('start-session'));
+  await settle();
+  emit(on(id, { kind: 'state', state: 'idle' }));
+}
+
+async function renderApp() {
+  seqs.clear();
+  render(App, { props: { clock } });
+  await waitFor(() => expect((screen.getByTestId('cwd-input') as HTMLInputElement).value).toBe(FOLDER));
+}
+
+describe('several live sessions', () => {
+  it('Start opens a second session beside the first, which stays live and answerable', async () => {
+    await renderApp();
+    await start('one');
+    emit(
+      on('one', { kind: 'state', state: 'running' }),
+      on('one', { kind: 'entry', entry: { id: 'tc', kind: 'tool', turn: 1, title: 'Edit', status: 'pending' } }),
+      on('one', { kind: 'permission', requestId: 'r1', toolCallId: 'tc', title: 'Edit', options: [{ id: 'ok', name: 'Allow', kind: 'allow_once' }] }),
+    );
+    await start('two');
+    expect(rows().map((r) => [r.dataset.sessionId, r.dataset.state])).toEqual([
+      ['one', 'waiting'],
+      ['two', 'ready'],
+    ]);
+    expect(screen.getByTestId('session-state').textContent).toBe('idle');
+
+    // Back to the first: its prompt is there and the answer goes to it.
+    await fireEvent.click(row('one').querySelector('button')!);
+    expect(screen.getByTestId('session-state').textContent).toBe('running');
+    await fireEvent.click(screen.getByTestId('permission-option'));
+    expect(app.AnswerPermission).toHaveBeenCalledWith('one', 'r1', 'ok');
+  });
+
+  it('switching keeps each composer its text, and Send goes to the shown session', async () => {
+    await renderApp();
+    await start('one');
+    await fireEvent.input(input(), { target: { value: 'for the first' } });
+    await start('two');
+    expect(input().value).toBe('');
+    await fireEvent.input(input(), { target: { value: 'for the second' } });
+    await fireEvent.click(row('one').querySelector('button')!);
+    expect(input().value).toBe('for the first');
+    await fireEvent.keyDown(window, { key: 'PageDown', ctrlKey: true });
+    expect(input().value).toBe('for the second');
+    await fireEvent.click(screen.getByTestId('send'));
+    await settle();
+    expect(app.Prompt).toHaveBeenCalledWith('two', 'for the second');
+  });
+
+  it('a history row of a live session selects its live row; Ctrl+W closes the shown one', async () => {
+    app.ListHistory.mockImplementation(async () => [
+      { id: 'one', title: 'first', agentName: 'Demo agent', cwd: FOLDER, createdAt: '2026-03-10T11:00:00Z', updatedAt: '2026-03-10T11:00:00Z', turns: 0, outcome: 'ready' },
+    ]);
+    await renderApp();
+    await start('one');
+    await start('two');
+    const item = screen.getAllByTestId('history-item').find((i) => i.dataset.sessionId === 'one')!;
+    await fireEvent.click(item);
+    expect(app.OpenHistory).not.toHaveBeenCalled();
+    expect(row('one').querySelector('[aria-current=true]')).not.toBeNull();
+    await fireEvent.keyDown(window, { key: 'w', ctrlKey: true });
+    await settle();
+    expect(app.CloseSession).toHaveBeenCalledWith('one');
+    expect(rows().map((r) => r.dataset.sessionId)).toEqual(['two']);
+  });
+
+  it('a reloaded page adopts the live sessions the Go side has', async () => {
+    app.ListLive.mockImplementation(async () => [
+      { sessionId: 'x', agentId: 'demo', agentName: 'Demo agent', cwd: FOLDER, state: 'idle' },
+      { sessionId: 'y', agentId: 'demo', agentName: 'Demo agent', cwd: FOLDER, state: 'running' },
+    ]);
+    app.Snapshot.mockImplementation(async (id: string) => emptySnapshot(id, { state: id === 'x' ? 'idle' : 'running' }));
+    await renderApp();
+    await settle();
+    expect(rows().map((r) => [r.dataset.sessionId, r.dataset.state])).toEqual([
+      ['x', 'ready'],
+      ['y', 'working'],
+    ]);
+    expect(screen.getByTestId('session-state').textContent).toBe('idle');
+  });
+});
