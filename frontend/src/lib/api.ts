@@ -90,6 +90,15 @@ export function ContinueSession(sessionId: string): Promise<string> {
   return Sessions.ContinueSession(sessionId);
 }
 
+/**
+ * Makes a saved session live again under its id, with its agent in its folder (the agent resumes
+ * it, loads it, or is given a summary: a boundary entry says which). Resolves once it is starting;
+ * events follow as for StartSession.
+ */
+export function ContinueSaved(sessionId: string): Promise<SessionInfo> {
+  return Sessions.ContinueSaved(sessionId);
+}
+
 export function AnswerPermission(sessionId: string, requestId: string, optionId: string): Promise<void> {
   return Sessions.AnswerPermission(sessionId, requestId, optionId).then(() => undefined);
 }

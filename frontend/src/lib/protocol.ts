@@ -303,7 +303,7 @@ export type AgentInfo = main.AgentInfo;
 /** A started session (StartSession, StartSessionWithAuth); its events follow. */
 export type SessionInfo = main.SessionInfo;
 
-/** A live session as ListLive() lists it: its agent, folder and engine state. */
+/** A live session as ListLive() lists it (and the quit request): its agent, folder and engine state. */
 export type LiveSession = main.LiveSession;
 
 /**
@@ -326,9 +326,6 @@ export const HISTORY_STATUS_EVENT = 'history:status';
 export function isHistoryStatus(v: unknown): v is HistoryStatus {
   return !!v && typeof v === 'object' && typeof (v as Record<string, unknown>).saving === 'boolean';
 }
-
-/** A live session as the Go side lists it (Sessions.ListLive, the quit request). */
-export type LiveSession = main.LiveSession;
 
 /**
  * The `app:quit-request` event (app_quit.go): the window's close was held because these live
