@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"sync"
 	"testing"
 
 	"agentdesk/backend/acp"
@@ -13,18 +12,6 @@ import (
 // user confirmed; with every session idle nothing is asked.
 func TestQuitAsksOnceWhileATurnRuns(t *testing.T) {
 	a, rec, info := startDemoApp(t)
-	var mu sync.Mutex
-	var asked []QuitRequest
-	plain := a.emit
-	a.emit = func(ctx context.Context, name string, data ...interface{}) {
-		if name == quitRequestEvent {
-			mu.Lock()
-			asked = append(asked, data[0].(QuitRequest))
-			mu.Unlock()
-			return
-		}
-		plain(ctx, name, data...)
-	}
 	quits := 0
 	a.desktop.quitApp = func(context.Context) { quits++ }
 	ctx := context.Background()
@@ -39,12 +26,11 @@ func TestQuitAsksOnceWhileATurnRuns(t *testing.T) {
 	if !a.beforeClose(ctx) {
 		t.Fatal("a close with a turn running was not refused")
 	}
-	mu.Lock()
-	if len(asked) != 1 || len(asked[0].Sessions) != 1 || asked[0].Sessions[0].SessionID != info.SessionID ||
-		asked[0].Sessions[0].State != string(acp.StateRunning) {
+	// emit is synchronous, so the request is queued by the time beforeClose returns.
+	if asked := drainQuits(rec); len(asked) != 1 || len(asked[0].Sessions) != 1 ||
+		asked[0].Sessions[0].SessionID != info.SessionID || asked[0].Sessions[0].State != string(acp.StateRunning) {
 		t.Fatalf("the page was asked %+v, want the running session once", asked)
 	}
-	mu.Unlock()
 	if a.beforeClose(ctx) {
 		t.Fatal("a second close while the page is asking was refused: a stuck page would keep the window open")
 	}
@@ -52,8 +38,24 @@ func TestQuitAsksOnceWhileATurnRuns(t *testing.T) {
 	if !a.beforeClose(ctx) {
 		t.Fatal("after Cancel, a close with the turn still running did not ask again")
 	}
+	if asked := drainQuits(rec); len(asked) != 1 {
+		t.Fatalf("after Cancel the page was asked %d times, want once", len(asked))
+	}
 	a.desktop.ConfirmQuit()
 	if quits != 1 || a.beforeClose(ctx) {
 		t.Fatalf("after ConfirmQuit: %d quits, and the close was refused", quits)
+	}
+}
+
+// drainQuits returns the quit requests emitted so far, without waiting.
+func drainQuits(rec *recordingEmitter) []QuitRequest {
+	var got []QuitRequest
+	for {
+		select {
+		case q := <-rec.quits:
+			got = append(got, q)
+		default:
+			return got
+		}
 	}
 }

@@ -31,11 +31,16 @@ type recordingEmitter struct {
 	all      []acp.Event
 	feed     chan acp.Event
 	statuses chan HistoryStatus // history:status events
+	quits    chan QuitRequest   // app:quit-request events
 }
 
 func (r *recordingEmitter) emit(_ context.Context, name string, data ...interface{}) {
 	if name == historyStatusEvent && len(data) == 1 {
 		r.statuses <- data[0].(HistoryStatus)
+		return
+	}
+	if name == quitRequestEvent && len(data) == 1 {
+		r.quits <- data[0].(QuitRequest)
 		return
 	}
 	if name != acp.EventName || len(data) == 0 {
@@ -73,7 +78,7 @@ func cliRun(in io.Reader, out, errOut io.Writer, args ...string) int {
 
 func newTestApp(t *testing.T) (*App, *recordingEmitter) {
 	t.Helper()
-	rec := &recordingEmitter{feed: make(chan acp.Event, 10000), statuses: make(chan HistoryStatus, 100)}
+	rec := &recordingEmitter{feed: make(chan acp.Event, 10000), statuses: make(chan HistoryStatus, 100), quits: make(chan QuitRequest, 10)}
 	a := newApp(rec.emit)
 	if err := a.init(context.Background()); err != nil {
 		t.Fatal(err)
