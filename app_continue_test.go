@@ -36,11 +36,15 @@ func TestContinueASavedSessionInTheWindow(t *testing.T) {
 	if _, err := a.sessions.ContinueSaved(id); err == nil || !strings.Contains(err.Error(), "already live") {
 		t.Fatalf("continuing a live session: %v", err)
 	}
-	b := rec.waitFor(t, func(e acp.Event) bool { return e.SessionID == id && e.Kind == acp.EventEntry && e.Entry.Kind == acp.KindBoundary })
+	b := rec.waitFor(t, func(e acp.Event) bool {
+		return e.SessionID == id && e.Kind == acp.EventEntry && e.Entry.Kind == acp.KindBoundary
+	})
 	if b.Entry.Boundary == nil || b.Entry.Boundary.Kind != acp.BoundarySummarised {
 		t.Fatalf("boundary %+v, want summarised", b.Entry)
 	}
-	rec.waitFor(t, func(e acp.Event) bool { return e.SessionID == id && e.Kind == acp.EventState && e.State == acp.StateIdle })
+	rec.waitFor(t, func(e acp.Event) bool {
+		return e.SessionID == id && e.Kind == acp.EventState && e.State == acp.StateIdle
+	})
 	if err := a.sessions.Prompt(id, "and one more"); err != nil {
 		t.Fatal(err)
 	}
