@@ -3,6 +3,8 @@ package main
 import (
 	"context"
 	"time"
+
+	"agentdesk/backend/hub"
 )
 
 // The verbs of Sessions over the set of live sessions: list them (a reloaded page picks them up
@@ -24,7 +26,11 @@ type LiveSession struct {
 
 // ListLive returns the live sessions of this run, in the order they were started.
 func (ss *Sessions) ListLive() []LiveSession {
-	list := ss.hub.List()
+	return liveSessions(ss.hub.List())
+}
+
+// liveSessions words the hub's list for the page.
+func liveSessions(list []hub.LiveInfo) []LiveSession {
 	out := make([]LiveSession, len(list))
 	for i, l := range list {
 		out[i] = LiveSession{SessionID: l.SessionID, AgentID: l.AgentID, AgentName: l.AgentName, Cwd: l.Cwd, State: string(l.State)}

@@ -34,11 +34,7 @@ func (a *App) askBeforeQuit() bool {
 	if a.quit.asking.Swap(true) {
 		return false // closed again while asked: quit regardless
 	}
-	req := QuitRequest{Sessions: make([]LiveSession, len(busy))}
-	for i, l := range busy {
-		req.Sessions[i] = LiveSession{SessionID: l.SessionID, AgentID: l.AgentID, AgentName: l.AgentName, Cwd: l.Cwd, State: string(l.State)}
-	}
-	a.emit(a.ctx, quitRequestEvent, req)
+	a.emit(a.ctx, quitRequestEvent, QuitRequest{Sessions: liveSessions(busy)})
 	return true
 }
 

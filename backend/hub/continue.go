@@ -69,7 +69,9 @@ func (h *Hub) ContinueSaved(ctx context.Context, req ContinueRequest, out acp.Em
 
 // resume sets up a recorder for a saved session that continues (ContinueSaved): its entries keep
 // their positions and new ones follow, its turn and outcome carry on, and its title stays the
-// one it was saved with. The caller has not shared r yet.
+// one it was saved with: the user finds the session by that name in the history, and an agent
+// seeded with a summary would otherwise retitle it after the summary. The store does not record
+// whether the user chose the title, so every saved title is kept. The caller has not shared r yet.
 func (r *recorder) resume(sess store.Session, turns []store.Turn, entries []store.Entry) {
 	for _, e := range entries {
 		r.seqs[e.EntryID] = e.Seq
