@@ -192,6 +192,20 @@ describe('apply: state and turn_end', () => {
     expect(d.after.has('u1')).toBe(false);
     expect(d.orphans.map((t) => t.turn)).toEqual([3]);
   });
+
+  it('keeps the divider above a continued session\'s boundary', () => {
+    const s = applyAll(
+      emptyState(SID),
+      events(
+        { kind: 'entry', entry: entry('a1', 'agent', { turn: 1 }) },
+        { kind: 'turn_end', turn: 1, stopReason: 'end_turn' },
+        { kind: 'entry', entry: entry('b1', 'boundary', { turn: 1 }) },
+      ),
+    );
+    const d = turnDividers(s);
+    expect(d.after.get('a1')?.stopReason).toBe('end_turn');
+    expect(d.after.has('b1')).toBe(false);
+  });
 });
 
 describe('apply: sessions and sequencing', () => {

@@ -310,7 +310,11 @@ export function decisionLabel(d: Decision): string {
   }
 }
 
-/** Ended turns keyed by the id of the last entry of that turn (where the divider goes). */
+/**
+ * Ended turns keyed by the id of the last entry of that turn (where the divider goes). A
+ * continued session's boundary carries the last saved turn's number but comes after that turn
+ * ended, so it never takes the divider.
+ */
 export function turnDividers(state: Pick<TranscriptState, 'entries' | 'turns'>): {
   after: Map<string, TurnInfo>;
   orphans: TurnInfo[];
@@ -320,7 +324,7 @@ export function turnDividers(state: Pick<TranscriptState, 'entries' | 'turns'>):
   const ended = state.turns.filter((t) => t.stopReason);
   if (ended.length === 0) return { after, orphans };
   const lastOfTurn = new Map<number, string>();
-  for (const e of state.entries) lastOfTurn.set(e.turn, e.id);
+  for (const e of state.entries) if (e.kind !== 'boundary') lastOfTurn.set(e.turn, e.id);
   for (const t of ended) {
     const id = lastOfTurn.get(t.turn);
     if (id !== undefined) after.set(id, t);
