@@ -47,6 +47,27 @@
     check(['user', 'thought', 'agent', 'tool', 'plan'].every((k) => kinds.has(k)), 'the transcript shows user, thought, agent, tool and plan entries');
     check(await waitFor(() => ($('[data-testid=history-item]') || {}).textContent?.includes('hello from the smoke test')),
       'the session is listed in the history under its first prompt');
+    // A second live session beside the first: Start adds one, the first stays live and
+    // answerable after switching back and forth.
+    const rows = () => [...document.querySelectorAll('[data-testid=live-session]')];
+    const firstId = (rows()[0] || { dataset: {} }).dataset.sessionId;
+    (await waitFor(() => { const b = $('[data-testid=start-session]'); return b && !b.disabled && b; })).click();
+    check(await waitFor(() => rows().length === 2 && rows().every((r) => r.dataset.state === 'ready')),
+      'a second Start adds a second live session; both are ready (' + rows().map((r) => r.dataset.state).join(', ') + ')');
+    type($('[data-testid=composer-input]'), 'hello from the second session');
+    (await waitFor(() => { const b = $('[data-testid=send]'); return b && !b.disabled && b; })).click();
+    check(await waitFor(() => rows().some((r) => r.dataset.sessionId !== firstId && r.dataset.state === 'waiting')),
+      'the second session waits for a permission');
+    (rows().find((r) => r.dataset.sessionId === firstId)?.querySelector('button') || { click() {} }).click();
+    check(await waitFor(() => ($('[data-testid=session-state]') || {}).textContent === 'idle' &&
+      [...document.querySelectorAll('[data-testid=entry][data-kind=user]')].some((e) => e.textContent.includes('hello from the smoke test'))),
+      'switching back shows the first session, idle, with its transcript');
+    (rows().find((r) => r.dataset.sessionId !== firstId)?.querySelector('button') || { click() {} }).click();
+    const allow2 = await waitFor(() => $('[data-testid=permission-option][data-option-kind=allow_once]'));
+    check(allow2, 'the second session\'s permission is still open after the switch');
+    if (allow2) allow2.click();
+    check(await waitFor(() => rows().length === 2 && rows().every((r) => r.dataset.state === 'ready') &&
+      $('[data-testid=turn-end][data-stop-reason=end_turn]')), 'the second session\'s turn ends; both sessions are ready');
     check(order.events > 0, `the window received ${order.events} session events, ${order.late} of them out of seq order`);
   } catch (e) {
     lines.push('FAIL the self-test threw: ' + e);
