@@ -244,4 +244,5 @@ await import('./agents.mjs');
 await import('./history.mjs');
 await import('./opentools.mjs');
 await import('./sessions.mjs');
+await import('./continue.mjs');
 await run();
