@@ -56,3 +56,21 @@ func (l *liveness) shared() error {
 
 // release drops the lock.
 func (l *liveness) release() error { return l.f.Close() }
+
+// heldByOthers reports whether another Store holds the liveness flock of the database at
+// dbPath, without creating anything: a lock file that is missing or cannot be opened means no
+// Store could have opened the database (Open creates it first). Where flock is unavailable it
+// reports true, so nothing is settled on a guess.
+func heldByOthers(dbPath string) bool {
+	f, err := os.Open(dbPath + ".lock")
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	err = syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
+	if err == nil {
+		syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+		return false
+	}
+	return true
+}

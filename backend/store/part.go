@@ -39,7 +39,7 @@ func (s *Store) readSessionPart(ctx context.Context, id string, from, limit int)
 		return p, err
 	}
 	defer tx.Rollback()
-	if p.Session, err = readSessionRow(ctx, tx, id); err != nil {
+	if p.Session, err = s.readSessionRow(ctx, tx, id); err != nil {
 		return p, err
 	}
 	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM entries WHERE session_id = ?`, id).Scan(&p.Total); err != nil {

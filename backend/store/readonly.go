@@ -14,7 +14,9 @@ var ErrReadOnly = errors.New("the history was opened read-only")
 // copy the user cannot write (a read-only disk or file, another user's file). It creates,
 // migrates and marks nothing, and takes no lock; the file may be changed by a writer meanwhile
 // (SQLite's own locking keeps reads consistent) except when even its -shm cannot be written,
-// where the file is read as immutable. A file from an older agentdesk is refused with advice,
+// where the file is read as immutable. When no other Store holds the file, what a crashed
+// process left live reads as Open would have settled it (settle.go): interrupted, or the last
+// stop reason. A file from an older agentdesk is refused with advice,
 // since reading it needs the migrations. Writer returns nil and the write methods of the store
 // must not be called. The caller must Close the store.
 func OpenReadOnly(ctx context.Context, path string) (*Store, error) {
@@ -28,7 +30,7 @@ func OpenReadOnly(ctx context.Context, path string) (*Store, error) {
 	for _, mode := range []string{"mode=ro", "immutable=1"} {
 		db, err := openRO(ctx, path, mode)
 		if err == nil {
-			return &Store{path: path, scoreHits: defaultScoreHits, db: db}, nil
+			return &Store{path: path, scoreHits: defaultScoreHits, db: db, settle: !heldByOthers(path)}, nil
 		}
 		if firstErr == nil {
 			firstErr = err

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -180,4 +181,63 @@ func TestLockHeldByAnotherAgentdesk(t *testing.T) {
 	if advice := Advice(err); !strings.Contains(advice, want) {
 		t.Fatalf("advice %q for %v; want it to say %q", advice, err, want)
 	}
+}
+
+// TestReadOnlyCopyOfACrashedHistorySettlesOutcomes: a read-only copy of a history whose process
+// died reads as Open would have settled it (a session mid-turn interrupted, one idle as its
+// last stop reason or ended), in the list, a search and the session itself; while another
+// Store holds the file its sessions may really be live, so they read as stored.
+func TestReadOnlyCopyOfACrashedHistorySettlesOutcomes(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "history.db")
+	s := openTestAt(t, path)
+	w := s.Writer()
+	w.CreateSession(Session{ID: "mid", Title: "mid turn", Outcome: OutcomeRunning})
+	w.StartTurn(Turn{SessionID: "mid", Turn: 1, Prompt: "working"})
+	w.CreateSession(Session{ID: "idle", Title: "idle after a turn", Outcome: OutcomeReady})
+	w.StartTurn(Turn{SessionID: "idle", Turn: 1, Prompt: "done"})
+	w.EndTurn("idle", 1, "end_turn", "", time.Now())
+	w.CreateSession(Session{ID: "fresh", Title: "never prompted", Outcome: OutcomeReady})
+	w.CreateSession(Session{ID: "stopped", Title: "stopped", Outcome: "cancelled"})
+	if err := s.Close(); err != nil { // a crash: nothing settled on the way out
+		t.Fatal(err)
+	}
+	want := map[string]string{"mid": OutcomeInterrupted, "idle": "end_turn", "fresh": OutcomeEnded, "stopped": "cancelled"}
+	stored := map[string]string{"mid": OutcomeRunning, "idle": OutcomeReady, "fresh": OutcomeReady, "stopped": "cancelled"}
+
+	check := func(want map[string]string) {
+		t.Helper()
+		ro, err := OpenReadOnly(ctx, path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer ro.Close()
+		rows, err := ro.ListSessions(ctx, "", 0)
+		if err != nil || len(rows) != len(want) {
+			t.Fatalf("ListSessions = %+v, %v", rows, err)
+		}
+		for _, r := range rows {
+			if r.Outcome != want[r.ID] {
+				t.Errorf("listed %s reads %q, want %q", r.ID, r.Outcome, want[r.ID])
+			}
+		}
+		if hits, err := ro.ListSessions(ctx, "mid turn", 0); err != nil || len(hits) != 1 || hits[0].Outcome != want["mid"] {
+			t.Errorf("search = %+v, %v; want mid reading %q", hits, err, want["mid"])
+		}
+		if sess, _, _, err := ro.Session(ctx, "idle"); err != nil || sess.Outcome != want["idle"] {
+			t.Errorf("Session(idle) = %q, %v; want %q", sess.Outcome, err, want["idle"])
+		}
+	}
+	check(want)
+
+	// Another process's Store holds the file (its shared liveness lock): shown as stored.
+	f, err := os.OpenFile(path+".lock", os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_SH); err != nil {
+		t.Fatal(err)
+	}
+	check(stored)
 }

@@ -117,7 +117,7 @@ func (s *Store) search(ctx context.Context, match string, limit int) ([]Summary,
 	if err != nil {
 		return nil, err
 	}
-	rows, err := tx.QueryContext(ctx, `SELECT `+sessionColumns+`,
+	rows, err := tx.QueryContext(ctx, `SELECT `+s.columns()+`,
 		(SELECT count(*) FROM turns t WHERE t.session_id = s.id)
 		FROM json_each(?1) c JOIN sessions s ON s.id = c.value ->> 'id'
 		ORDER BY c.value ->> 'total', s.updated_at DESC, s.id LIMIT ?2`, string(list), limit)

@@ -7,14 +7,10 @@ import (
 	"fmt"
 )
 
-// sessionColumns are the columns scanSession reads, prefixed by the sessions alias s.
-const sessionColumns = `s.id, s.agent_id, s.agent_name, s.agent_session_id, s.cwd, s.title,
-	s.outcome, s.created_at, s.updated_at`
-
 // rowScanner is *sql.Row or *sql.Rows.
 type rowScanner interface{ Scan(dest ...any) error }
 
-// scanSession scans sessionColumns followed by extra destinations.
+// scanSession scans Store.columns() followed by extra destinations.
 func scanSession(r rowScanner, s *Session, extra ...any) error {
 	var created, updated int64
 	dest := append([]any{&s.ID, &s.AgentID, &s.AgentName, &s.AgentSessionID, &s.Cwd, &s.Title,
@@ -58,7 +54,7 @@ func (s *Store) ListSessions(ctx context.Context, query string, limit int) ([]Su
 
 // listRecent lists sessions, most recently updated first.
 func (s *Store) listRecent(ctx context.Context, limit int) ([]Summary, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT `+sessionColumns+`,
+	rows, err := s.db.QueryContext(ctx, `SELECT `+s.columns()+`,
 		(SELECT count(*) FROM turns t WHERE t.session_id = s.id)
 		FROM sessions s ORDER BY s.updated_at DESC, s.id LIMIT ?`, limit)
 	if err != nil {
@@ -84,7 +80,7 @@ func (s *Store) readSession(ctx context.Context, id string) (Session, []Turn, []
 		return sess, nil, nil, err
 	}
 	defer tx.Rollback()
-	if sess, err = readSessionRow(ctx, tx, id); err != nil {
+	if sess, err = s.readSessionRow(ctx, tx, id); err != nil {
 		return sess, nil, nil, err
 	}
 	turns, err := readTurns(ctx, tx, id)
@@ -96,9 +92,9 @@ func (s *Store) readSession(ctx context.Context, id string) (Session, []Turn, []
 }
 
 // readSessionRow reads session id's own row; ErrNotFound when there is none.
-func readSessionRow(ctx context.Context, tx *sql.Tx, id string) (Session, error) {
+func (s *Store) readSessionRow(ctx context.Context, tx *sql.Tx, id string) (Session, error) {
 	var sess Session
-	err := scanSession(tx.QueryRowContext(ctx, `SELECT `+sessionColumns+` FROM sessions s
+	err := scanSession(tx.QueryRowContext(ctx, `SELECT `+s.columns()+` FROM sessions s
 		WHERE s.id = ?`, id), &sess)
 	if errors.Is(err, sql.ErrNoRows) {
 		return sess, ErrNotFound

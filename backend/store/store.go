@@ -22,6 +22,7 @@ type Store struct {
 	scoreHits int // see defaultScoreHits
 	db        *sql.DB
 	live      *liveness
+	settle    bool // read outcomes as markInterrupted would leave them (see settle.go)
 	w         *Writer
 	closeOnce sync.Once
 	closeErr  error
