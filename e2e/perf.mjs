@@ -44,7 +44,9 @@
 // an unminified build helps: `npx vite build --minify false --outDir X` and AGENTDESK_E2E_ASSETDIR=X)
 // and prints its heaviest functions by self time (PERF_PROFILE_INTERVAL: the sampling interval
 // in microseconds, default 200; 1000 disturbs the page less); PERF_TRACE=<dir> a Chromium trace instead;
-// PERF_APP_PROFILE=<dir> a Go CPU profile of the app of each stream run (`go tool pprof`).
+// PERF_APP_PROFILE=<dir> a Go CPU profile of the app of each stream run (`go tool pprof`);
+// PERF_COUNT_MESSAGES=1 counts the session:event messages (WebSocket frames) the page receives
+// during each multi_* measurement (how well the event pumps batch; CDP's Network domain costs the page a little).
 import { execFile, execFileSync } from 'node:child_process';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -331,6 +333,27 @@ async function idleCPU(pid, ms) {
   const byRole = {};
   procs.forEach((p, i) => (byRole[p.role] = (byRole[p.role] ?? 0) + (100 * Math.max(0, after[i] - before[i])) / wall));
   return { total: Object.values(byRole).reduce((a, b) => a + b, 0), byRole, procs: procs.length };
+}
+
+const COUNT_MESSAGES = !!process.env.PERF_COUNT_MESSAGES;
+
+/**
+ * With PERF_COUNT_MESSAGES, counts the WebSocket frames the page receives from now on (the dev
+ * server's session:event messages); returns a function that returns {frames, bytes} so far.
+ */
+async function messages(page) {
+  if (!COUNT_MESSAGES) return async () => null;
+  const cdp = await page.context().newCDPSession(page);
+  const n = { frames: 0, bytes: 0 };
+  cdp.on('Network.webSocketFrameReceived', (e) => {
+    n.frames++;
+    n.bytes += e.response.payloadData.length;
+  });
+  await cdp.send('Network.enable');
+  return async () => {
+    await cdp.detach().catch(() => {});
+    return { ...n };
+  };
 }
 
 function printCounters(prefix, c) {
@@ -650,8 +673,9 @@ test('four sessions at once', async () => {
       const [single] = await startSessions(page, agent.dir, 1);
       const since1 = await counters(page);
       const backend1 = await backendCPU(app);
+      const msgs1 = await messages(page);
       const r = await measureTurn(page, measured ? 'stream' : 'warm-up', STREAM_CHUNKS);
-      if (measured) one = { ...r, c: await since1(), b: await backend1() };
+      if (measured) one = { ...r, c: await since1(), b: await backend1(), m: await msgs1() };
       await idle(page);
       await page.locator(`[data-testid=live-session][data-session-id="${single}"]`).getByTestId('close-session').click();
       await waitFor(async () => (await page.locator('[data-testid=live-session]').count()) === 0, { message: 'the single session closed' });
@@ -662,9 +686,12 @@ test('four sessions at once', async () => {
     const others = ids.filter((id) => id !== shown);
     const since = await counters(page);
     const backend = await backendCPU(app);
+    const msgs = await messages(page);
     const four = await measureMulti(page, 'stream', STREAM_CHUNKS, others);
     const c = await since();
     const b = await backend();
+    const m = await msgs();
+    if (m) console.log(`# run ${i + 1}: ${one.m.frames} messages (${(one.m.bytes / 1e6).toFixed(1)} MB) for one flood, ${m.frames} (${(m.bytes / 1e6).toFixed(1)} MB) for four`);
     for (const id of others) await showsAll(page, id, STREAM_CHUNKS);
     const p95 = (r) => percentile(frameIntervals(r.frames), 95);
     runs.push({
