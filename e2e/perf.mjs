@@ -46,7 +46,8 @@
 // in microseconds, default 200; 1000 disturbs the page less); PERF_TRACE=<dir> a Chromium trace instead;
 // PERF_APP_PROFILE=<dir> a Go CPU profile of the app of each stream run (`go tool pprof`);
 // PERF_COUNT_MESSAGES=1 counts the session:event messages (WebSocket frames) the page receives
-// during each multi_* measurement (how well the event pumps batch; CDP's Network domain costs the page a little).
+// during each multi_* measurement (how well the event pumps batch; CDP's Network domain costs the page a
+// little) and the elements the page adds meanwhile, in the transcript, the Live group and elsewhere.
 import { execFile, execFileSync } from 'node:child_process';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -138,7 +139,22 @@ async function launch(opts = {}) {
  * number), is on screen and a turn divider follows it; 'open' = some entry is rendered.
  */
 function installProbe(page) {
-  return page.evaluate(() => {
+  return page.evaluate((countNodes) => {
+    // With PERF_COUNT_MESSAGES, the elements added to the page during a measurement, by where:
+    // the transcript, the sidebar's Live group, elsewhere (what the page renders, per session).
+    const added = { transcript: 0, live: 0, other: 0 };
+    if (countNodes) {
+      new MutationObserver((records) => {
+        for (const r of records) {
+          const n = [...r.addedNodes].filter((x) => x.nodeType === 1).length;
+          if (!n) continue;
+          const el = r.target.nodeType === 1 ? r.target : r.target.parentElement;
+          if (el?.closest('[data-testid=transcript]')) added.transcript += n;
+          else if (el?.closest('[data-testid=live-session]')) added.live += n;
+          else added.other += n;
+        }
+      }).observe(document.body, { childList: true, subtree: true });
+    }
     const longTasks = [];
     new PerformanceObserver((list) => {
       for (const e of list.getEntries()) longTasks.push({ start: e.startTime, duration: e.duration });
@@ -182,6 +198,7 @@ function installProbe(page) {
         return new Promise((resolve) => {
           const frames = [];
           const t0 = performance.now();
+          const before = { ...added };
           const afterPaint = (fn) => {
             const ch = new MessageChannel();
             ch.port1.onmessage = fn;
@@ -197,6 +214,7 @@ function installProbe(page) {
                 ms: end - t0,
                 frames: frames.filter((f) => f >= t0),
                 longTasks: longTasks.filter((t) => t.start + t.duration >= t0).map((t) => t.duration),
+                added: Object.fromEntries(Object.entries(added).map(([k, v]) => [k, v - before[k]])),
               });
             });
           };
@@ -205,7 +223,7 @@ function installProbe(page) {
         });
       },
     };
-  });
+  }, COUNT_MESSAGES);
 }
 
 const PROFILE_DIR = process.env.PERF_PROFILE;
@@ -265,6 +283,26 @@ async function backendCPU(app) {
   return async () => {
     const after = await read();
     return { appCpuMs: after.app - before.app, agentCpuMs: after.agent - before.agent };
+  };
+}
+
+/**
+ * How busy the whole machine is from now on (every process: the app, its agents, the browser,
+ * Xvfb, anything else running), from /proc/stat: returns a function that returns the busy share
+ * of all cores since the call, in %, and the number of cores.
+ */
+async function machineCPU() {
+  const read = async () => {
+    const lines = (await readFile('/proc/stat', 'utf8')).split('\n');
+    const f = lines[0].trim().split(/\s+/).slice(1).map(Number);
+    const idle = f[3] + (f[4] ?? 0); // idle + iowait
+    return { idle, total: f.slice(0, 8).reduce((a, b) => a + b, 0), cores: lines.filter((l) => /^cpu\d/.test(l)).length };
+  };
+  const before = await read();
+  return async () => {
+    const after = await read();
+    const total = after.total - before.total;
+    return { busy: total > 0 ? (100 * (total - (after.idle - before.idle))) / total : 0, cores: after.cores };
   };
 }
 
@@ -674,8 +712,9 @@ test('four sessions at once', async () => {
       const since1 = await counters(page);
       const backend1 = await backendCPU(app);
       const msgs1 = await messages(page);
+      const machine1 = await machineCPU();
       const r = await measureTurn(page, measured ? 'stream' : 'warm-up', STREAM_CHUNKS);
-      if (measured) one = { ...r, c: await since1(), b: await backend1(), m: await msgs1() };
+      if (measured) one = { ...r, c: await since1(), b: await backend1(), m: await msgs1(), machine: await machine1() };
       await idle(page);
       await page.locator(`[data-testid=live-session][data-session-id="${single}"]`).getByTestId('close-session').click();
       await waitFor(async () => (await page.locator('[data-testid=live-session]').count()) === 0, { message: 'the single session closed' });
@@ -687,17 +726,23 @@ test('four sessions at once', async () => {
     const since = await counters(page);
     const backend = await backendCPU(app);
     const msgs = await messages(page);
+    const machine = await machineCPU();
     const four = await measureMulti(page, 'stream', STREAM_CHUNKS, others);
+    const busy = await machine();
     const c = await since();
     const b = await backend();
     const m = await msgs();
-    if (m) console.log(`# run ${i + 1}: ${one.m.frames} messages (${(one.m.bytes / 1e6).toFixed(1)} MB) for one flood, ${m.frames} (${(m.bytes / 1e6).toFixed(1)} MB) for four`);
+    if (m) {
+      console.log(`# run ${i + 1}: ${one.m.frames} messages (${(one.m.bytes / 1e6).toFixed(1)} MB) for one flood, ${m.frames} (${(m.bytes / 1e6).toFixed(1)} MB) for four`);
+      console.log(`# run ${i + 1}: elements added, one flood ${JSON.stringify(one.added)}, four ${JSON.stringify(four.added)}`);
+    }
     for (const id of others) await showsAll(page, id, STREAM_CHUNKS);
     const p95 = (r) => percentile(frameIntervals(r.frames), 95);
     runs.push({
       time1: one.ms, time4: four.ms, p95_1: p95(one), p95_4: p95(four),
       long4: four.longTasks.length, longest4: Math.max(0, ...four.longTasks), ...c, ...b,
       cpu1: one.c.cpuMs, script1: one.c.scriptMs, app1: one.b.appCpuMs, agent1: one.b.agentCpuMs,
+      busy1: one.machine.busy, busy4: busy.busy, cores: busy.cores,
     });
     await closeBrowser(page.context());
     await app.stop();
@@ -719,6 +764,9 @@ test('four sessions at once', async () => {
   print('multi_1_agent_cpu', med('agent1'), 'ms');
   print('multi_4_app_cpu', med('appCpuMs'), 'ms');
   print('multi_4_agent_cpu', med('agentCpuMs'), 'ms (the four agents)');
+  // Whether the floods are CPU-bound: the whole machine's busy share while each is measured.
+  print('multi_machine_busy_1', med('busy1'), `% of ${runs[0].cores} cores`);
+  print('multi_machine_busy_4', med('busy4'), `% of ${runs[0].cores} cores`);
   // The ratios of each run, and their median (a ratio of medians would pair different runs).
   const ratio = (a, b) => percentile(runs.map((r) => r[a] / r[b]), 50);
   print('multi_frame_p95_4_vs_1', `${ratio('p95_4', 'p95_1').toFixed(2)}x`, '(target <= 1.25x)');
