@@ -20,6 +20,18 @@
 //                            to the first frame that shows its entries (target <= 500 ms);
 //                            open_whole: until all of them are in the transcript (it opens with
 //                            the session's end and loads the rest after the first paint)
+//   multi_*                  four live sessions stream the stream_* flood at once, the shown one
+//                            among them (the other three are sent their prompts through the same
+//                            binding the composer uses, in the same task as the click on Send), against
+//                            one session streaming it alone in the same app just before:
+//                            multi_frame_p95_4_vs_1 (target <= 1.25) and multi_time_to_all_4_vs_1 (until the
+//                            shown transcript shows everything and the three others have ended their
+//                            turns, which the page learns only once they are saved; target <= 2.5);
+//                            medians of PERF_MULTI_RUNS runs (default 3), a fresh app each
+//   idle_cpu_4_sessions      CPU of the app and its own processes (webview, agent supervisors; not the
+//                            agents) over 10 s while four started sessions sit idle, in % of one core
+//                            (target <= 1 %); idle_cpu_0_sessions the same with none
+//   rss_per_live_session     (the app's VmRSS with those four sessions - with none) / 4
 //
 // The fake agent is the Demo agent playing the script (AGENTDESK_E2E_AGENT_SCRIPT, the dev-tag
 // binary's seam, see e2e_agent_dev.go). The saved session is seeded through the headless CLI
@@ -32,7 +44,10 @@
 // an unminified build helps: `npx vite build --minify false --outDir X` and AGENTDESK_E2E_ASSETDIR=X)
 // and prints its heaviest functions by self time (PERF_PROFILE_INTERVAL: the sampling interval
 // in microseconds, default 200; 1000 disturbs the page less); PERF_TRACE=<dir> a Chromium trace instead;
-// PERF_APP_PROFILE=<dir> a Go CPU profile of the app of each stream run (`go tool pprof`).
+// PERF_APP_PROFILE=<dir> a Go CPU profile of the app of each stream run (`go tool pprof`);
+// PERF_COUNT_MESSAGES=1 counts the session:event messages (WebSocket frames) the page receives
+// during each multi_* measurement (how well the event pumps batch; CDP's Network domain costs the page a
+// little) and the elements the page adds meanwhile, in the transcript, the Live group and elsewhere.
 import { execFile, execFileSync } from 'node:child_process';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -46,6 +61,8 @@ const STREAM_CHUNKS = Number(process.env.PERF_STREAM_CHUNKS) || 20_000;
 const STREAM_ENTRIES = Number(process.env.PERF_STREAM_ENTRIES) || 2_000;
 const STREAM_RUNS = Number(process.env.PERF_STREAM_RUNS) || 5;
 const OPEN_ENTRIES = Number(process.env.PERF_OPEN_ENTRIES) || 10_000;
+const MULTI_RUNS = Number(process.env.PERF_MULTI_RUNS) || 3;
+const IDLE_MS = 10_000;
 const TIMEOUT = 240_000;
 
 // Markdown-ish chunk texts ({n} = the chunk's number), so entries wrap and Markdown has work.
@@ -122,7 +139,22 @@ async function launch(opts = {}) {
  * number), is on screen and a turn divider follows it; 'open' = some entry is rendered.
  */
 function installProbe(page) {
-  return page.evaluate(() => {
+  return page.evaluate((countNodes) => {
+    // With PERF_COUNT_MESSAGES, the elements added to the page during a measurement, by where:
+    // the transcript, the sidebar's Live group, elsewhere (what the page renders, per session).
+    const added = { transcript: 0, live: 0, other: 0 };
+    if (countNodes) {
+      new MutationObserver((records) => {
+        for (const r of records) {
+          const n = [...r.addedNodes].filter((x) => x.nodeType === 1).length;
+          if (!n) continue;
+          const el = r.target.nodeType === 1 ? r.target : r.target.parentElement;
+          if (el?.closest('[data-testid=transcript]')) added.transcript += n;
+          else if (el?.closest('[data-testid=live-session]')) added.live += n;
+          else added.other += n;
+        }
+      }).observe(document.body, { childList: true, subtree: true });
+    }
     const longTasks = [];
     new PerformanceObserver((list) => {
       for (const e of list.getEntries()) longTasks.push({ start: e.startTime, duration: e.duration });
@@ -143,6 +175,15 @@ function installProbe(page) {
       open() {
         return !!document.querySelector('[data-testid=transcript] [data-testid=entry]');
       },
+      // The shown session's stream is on screen ('stream'), and each of the sessions `others`
+      // (not shown) has ended its turn: its row reads ready and unseen (a turn end while not shown).
+      multi({ marker, others }) {
+        if (!conds.stream({ marker })) return false;
+        return others.every((id) => {
+          const row = document.querySelector(`[data-testid=live-session][data-session-id="${id}"]`);
+          return row?.getAttribute('data-state') === 'ready' && row.getAttribute('data-unseen') === 'true';
+        });
+      },
       // The whole session is in the transcript (it opens with its end, then loads the rest).
       whole({ rows }) {
         return Number(document.querySelector('[data-testid=transcript] [data-rows]')?.getAttribute('data-rows')) >= rows;
@@ -150,11 +191,14 @@ function installProbe(page) {
     };
 
     window.__probe = {
+      /** Whether condition `kind` holds now. */
+      holds: (kind, args) => conds[kind](args),
       /** Arms the probe, runs act() (e.g. a click) and resolves when the condition holds. */
       measure(kind, args, act) {
         return new Promise((resolve) => {
           const frames = [];
           const t0 = performance.now();
+          const before = { ...added };
           const afterPaint = (fn) => {
             const ch = new MessageChannel();
             ch.port1.onmessage = fn;
@@ -170,6 +214,7 @@ function installProbe(page) {
                 ms: end - t0,
                 frames: frames.filter((f) => f >= t0),
                 longTasks: longTasks.filter((t) => t.start + t.duration >= t0).map((t) => t.duration),
+                added: Object.fromEntries(Object.entries(added).map(([k, v]) => [k, v - before[k]])),
               });
             });
           };
@@ -178,7 +223,7 @@ function installProbe(page) {
         });
       },
     };
-  });
+  }, COUNT_MESSAGES);
 }
 
 const PROFILE_DIR = process.env.PERF_PROFILE;
@@ -225,17 +270,127 @@ async function childrenOf(pid) {
 
 /**
  * What the backend costs while the page is measured, as a function that returns how much CPU
- * the app and its agent used since the call: on a 2-core machine they compete with the browser
- * for the CPU, which is what a frame interval partly measures.
+ * the app's main process and its agents used since the call: on a 2-core machine they compete
+ * with the browser for the CPU, which is what a frame interval partly measures. The agents are
+ * found as processTree does (each runs under a supervisor: the app's direct children are the
+ * supervisors and the webview's processes, not the agents).
  */
 async function backendCPU(app) {
   const pid = app.proc.pid;
-  const agents = await childrenOf(pid);
+  const { agents } = await processTree(pid);
   const read = async () => ({ app: await cpuOf(pid), agent: (await Promise.all(agents.map(cpuOf))).reduce((a, b) => a + b, 0) });
   const before = await read();
   return async () => {
     const after = await read();
     return { appCpuMs: after.app - before.app, agentCpuMs: after.agent - before.agent };
+  };
+}
+
+/**
+ * How busy the whole machine is from now on (every process: the app, its agents, the browser,
+ * Xvfb, anything else running), from /proc/stat: returns a function that returns the busy share
+ * of all cores since the call, in %, and the number of cores.
+ */
+async function machineCPU() {
+  const read = async () => {
+    const lines = (await readFile('/proc/stat', 'utf8')).split('\n');
+    const f = lines[0].trim().split(/\s+/).slice(1).map(Number);
+    const idle = f[3] + (f[4] ?? 0); // idle + iowait
+    return { idle, total: f.slice(0, 8).reduce((a, b) => a + b, 0), cores: lines.filter((l) => /^cpu\d/.test(l)).length };
+  };
+  const before = await read();
+  return async () => {
+    const after = await read();
+    const total = after.total - before.total;
+    return { busy: total > 0 ? (100 * (total - (after.idle - before.idle))) / total : 0, cores: after.cores };
+  };
+}
+
+/** A process's argv, from /proc ([] once it has gone). */
+async function argvOf(pid) {
+  const raw = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '');
+  return raw.split('\0').filter(Boolean);
+}
+
+/**
+ * The app's processes, from /proc: `own` is pid and its descendants that are the app's own (the
+ * webview's processes, each agent's supervisor), each as {pid, role}; `agents` the agents' pids: a
+ * supervisor's children (acp.EnableSupervisor), or the Demo agent's `demo-agent` process when it
+ * runs without one. An agent's own children are in neither.
+ */
+async function processTree(pid) {
+  const own = [{ pid, role: 'app' }];
+  const agents = [];
+  const queue = [pid];
+  while (queue.length > 0) {
+    for (const child of await childrenOf(queue.shift())) {
+      const argv = await argvOf(child);
+      if (argv[1] === 'demo-agent') {
+        agents.push(child);
+      } else if (argv[0] === 'agentdesk-supervisor') {
+        own.push({ pid: child, role: 'supervisor' });
+        agents.push(...(await childrenOf(child)));
+      } else {
+        own.push({ pid: child, role: path.basename(argv[0] ?? '?') });
+        queue.push(child);
+      }
+    }
+  }
+  return { own, agents };
+}
+
+/** The app's own processes (processTree). */
+async function ownProcesses(pid) {
+  return (await processTree(pid)).own;
+}
+
+/** VmRSS of process pid in KiB, from /proc (0 once it has gone). */
+async function rssOf(pid) {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => '');
+  return Number(/^VmRSS:\s+(\d+)/m.exec(status)?.[1] ?? 0);
+}
+
+/** Private memory (Private_Clean + Private_Dirty) of process pid in KiB, from /proc (0 once it has gone). */
+async function privateOf(pid) {
+  const rollup = await readFile(`/proc/${pid}/smaps_rollup`, 'utf8').catch(() => '');
+  const kib = (k) => Number(new RegExp(`^${k}:\\s+(\\d+)`, 'm').exec(rollup)?.[1] ?? 0);
+  return kib('Private_Clean') + kib('Private_Dirty');
+}
+
+/**
+ * The CPU the app's own processes (ownProcesses) use over the next `ms`, per role, in % of one
+ * core. `ms` is the measurement's window, not a wait for something to happen.
+ */
+async function idleCPU(pid, ms) {
+  const procs = await ownProcesses(pid);
+  const before = await Promise.all(procs.map((p) => cpuOf(p.pid)));
+  const t0 = performance.now();
+  await new Promise((resolve) => setTimeout(resolve, ms));
+  const after = await Promise.all(procs.map((p) => cpuOf(p.pid)));
+  const wall = performance.now() - t0;
+  const byRole = {};
+  procs.forEach((p, i) => (byRole[p.role] = (byRole[p.role] ?? 0) + (100 * Math.max(0, after[i] - before[i])) / wall));
+  return { total: Object.values(byRole).reduce((a, b) => a + b, 0), byRole, procs: procs.length };
+}
+
+const COUNT_MESSAGES = !!process.env.PERF_COUNT_MESSAGES;
+
+/**
+ * With PERF_COUNT_MESSAGES, counts the WebSocket frames the page receives from now on (the dev
+ * server's session:event messages); returns a function that returns {frames, bytes} so far.
+ */
+async function messages(page) {
+  if (!COUNT_MESSAGES) return async () => null;
+  const cdp = await page.context().newCDPSession(page);
+  const n = { frames: 0, bytes: 0 };
+  cdp.on('Network.webSocketFrameReceived', (e) => {
+    n.frames++;
+    n.bytes += e.response.payloadData.length;
+  });
+  await cdp.send('Network.enable');
+  return async () => {
+    await cdp.detach().catch(() => {});
+    return { ...n };
   };
 }
 
@@ -495,5 +650,154 @@ test('open a saved session', async () => {
   print('open_whole', r.ms + whole.ms, 'ms');
   print('open_whole_long_task_max', Math.max(0, ...whole.longTasks), 'ms');
 }, { timeout: TIMEOUT });
+
+/** Waits until the page lists `n` live sessions, all ready; returns their ids in start order. */
+async function liveReady(page, n) {
+  const rows = page.locator('[data-testid=live-session]');
+  await waitFor(async () => {
+    const states = await rows.evaluateAll((els) => els.map((e) => e.getAttribute('data-state')));
+    return states.length === n && states.every((st) => st === 'ready');
+  }, { timeout: 30_000, message: `${n} live sessions ready` });
+  return rows.evaluateAll((els) => els.map((e) => e.getAttribute('data-session-id')));
+}
+
+/** Starts `n` sessions of the Demo agent in `dir` from the page, one after the other; returns their ids. */
+async function startSessions(page, dir, n) {
+  const have = await page.locator('[data-testid=live-session]').count();
+  for (let i = 1; i <= n; i++) {
+    await startSession(page, dir);
+    await liveReady(page, have + i);
+  }
+  return liveReady(page, have + n);
+}
+
+/**
+ * The shown session streams like measureTurn while the sessions `others` stream too: their
+ * prompts go out through the binding the composer uses (Sessions.Prompt), in the same task as the
+ * click on Send. Measures until the shown one shows chunk `last` and the others have ended their turns.
+ */
+async function measureMulti(page, prompt, last, others) {
+  await page.getByTestId('composer-input').fill(prompt);
+  await waitFor(() => page.getByTestId('send').isEnabled(), { message: 'Send enabled' });
+  return profiled(page, `${prompt} x${others.length + 1}`, () => {
+    const result = page.evaluate(({ marker, others, prompt }) => window.__probe.measure('multi', { marker, others }, () => {
+      for (const id of others) window.go.main.Sessions.Prompt(id, prompt).catch((err) => console.error(`prompt ${id}: ${err}`));
+      document.querySelector('[data-testid=send]').click();
+    }), { marker: String(last), others, prompt });
+    return withTimeout(result, TIMEOUT, `timed out after ${TIMEOUT} ms: the four floods never all ended (chunk ${last} shown, the others ready)`);
+  });
+}
+
+/** Shows live session `id` and fails unless its transcript shows chunk `last` and its turn end. */
+async function showsAll(page, id, last) {
+  await page.locator(`[data-testid=live-session][data-session-id="${id}"] button`).first().click();
+  await waitFor(() => page.evaluate((marker) => window.__probe.holds('stream', { marker }), String(last)), {
+    timeout: 60_000, message: `session ${id} to show chunk ${last} and its turn end`,
+  });
+}
+
+test('four sessions at once', async () => {
+  // One session streams the flood alone, is closed, then four fresh ones stream it at once (the
+  // last started is shown), in the same app, after a warm-up flood: the ratios compare the two.
+  // Medians of MULTI_RUNS.
+  const runs = [];
+  for (let i = 0; i < MULTI_RUNS; i++) {
+    const agent = await fakeAgent(turn({ messages: STREAM_ENTRIES, chunks: STREAM_CHUNKS, texts: TEXTS }));
+    const { app, page } = await launch({ env: { ...agent.env, ...(await appProfileEnv(`app-multi-${i + 1}`)) } });
+    await installProbe(page);
+    // A first flood, not measured, warms the page (its JIT) up, so that neither figure is a cold one.
+    let one;
+    for (const measured of [false, true]) {
+      const [single] = await startSessions(page, agent.dir, 1);
+      const since1 = await counters(page);
+      const backend1 = await backendCPU(app);
+      const msgs1 = await messages(page);
+      const machine1 = await machineCPU();
+      const r = await measureTurn(page, measured ? 'stream' : 'warm-up', STREAM_CHUNKS);
+      if (measured) one = { ...r, c: await since1(), b: await backend1(), m: await msgs1(), machine: await machine1() };
+      await idle(page);
+      await page.locator(`[data-testid=live-session][data-session-id="${single}"]`).getByTestId('close-session').click();
+      await waitFor(async () => (await page.locator('[data-testid=live-session]').count()) === 0, { message: 'the single session closed' });
+    }
+
+    const ids = await startSessions(page, agent.dir, 4);
+    const shown = ids[ids.length - 1];
+    const others = ids.filter((id) => id !== shown);
+    const since = await counters(page);
+    const backend = await backendCPU(app);
+    const msgs = await messages(page);
+    const machine = await machineCPU();
+    const four = await measureMulti(page, 'stream', STREAM_CHUNKS, others);
+    const busy = await machine();
+    const c = await since();
+    const b = await backend();
+    const m = await msgs();
+    if (m) {
+      console.log(`# run ${i + 1}: ${one.m.frames} messages (${(one.m.bytes / 1e6).toFixed(1)} MB) for one flood, ${m.frames} (${(m.bytes / 1e6).toFixed(1)} MB) for four`);
+      console.log(`# run ${i + 1}: elements added, one flood ${JSON.stringify(one.added)}, four ${JSON.stringify(four.added)}`);
+    }
+    for (const id of others) await showsAll(page, id, STREAM_CHUNKS);
+    const p95 = (r) => percentile(frameIntervals(r.frames), 95);
+    runs.push({
+      time1: one.ms, time4: four.ms, p95_1: p95(one), p95_4: p95(four),
+      long4: four.longTasks.length, longest4: Math.max(0, ...four.longTasks), ...c, ...b,
+      cpu1: one.c.cpuMs, script1: one.c.scriptMs, app1: one.b.appCpuMs, agent1: one.b.agentCpuMs,
+      busy1: one.machine.busy, busy4: busy.busy, cores: busy.cores,
+    });
+    await closeBrowser(page.context());
+    await app.stop();
+  }
+  const med = (k) => percentile(runs.map((r) => r[k]), 50);
+  print('multi_runs', runs.length, 'runs (medians below)');
+  print('multi_time_to_all_1', med('time1'), 'ms');
+  print('multi_time_to_all_4', med('time4'), 'ms');
+  print('multi_frame_p95_1', med('p95_1'), 'ms');
+  print('multi_frame_p95_4', med('p95_4'), 'ms');
+  print('multi_frame_p95_each_run', runs.map((r) => `${r.p95_1.toFixed(1)}->${r.p95_4.toFixed(1)}`).join(' / '), 'ms (1 -> 4)');
+  print('multi_time_each_run', runs.map((r) => `${r.time1.toFixed(0)}->${r.time4.toFixed(0)}`).join(' / '), 'ms (1 -> 4)');
+  print('multi_long_tasks_over_50ms_4', med('long4'), 'tasks');
+  print('multi_long_task_max_4', med('longest4'), 'ms');
+  printCounters('multi_4', { cpuMs: med('cpuMs'), scriptMs: med('scriptMs'), layouts: med('layouts'), layoutMs: med('layoutMs') });
+  print('multi_1_main_thread_cpu', med('cpu1'), 'ms');
+  print('multi_1_script', med('script1'), 'ms');
+  print('multi_1_app_cpu', med('app1'), 'ms');
+  print('multi_1_agent_cpu', med('agent1'), 'ms');
+  print('multi_4_app_cpu', med('appCpuMs'), 'ms');
+  print('multi_4_agent_cpu', med('agentCpuMs'), 'ms (the four agents)');
+  // Whether the floods are CPU-bound: the whole machine's busy share while each is measured.
+  print('multi_machine_busy_1', med('busy1'), `% of ${runs[0].cores} cores`);
+  print('multi_machine_busy_4', med('busy4'), `% of ${runs[0].cores} cores`);
+  // The ratios of each run, and their median (a ratio of medians would pair different runs).
+  const ratio = (a, b) => percentile(runs.map((r) => r[a] / r[b]), 50);
+  print('multi_frame_p95_4_vs_1', `${ratio('p95_4', 'p95_1').toFixed(2)}x`, '(target <= 1.25x)');
+  print('multi_time_to_all_4_vs_1', `${ratio('time4', 'time1').toFixed(2)}x`, '(target <= 2.5x)');
+}, { timeout: MULTI_RUNS * (3 * TIMEOUT + 120_000) });
+
+test('idle sessions', async () => {
+  // The app with the page open and no session, then with four started ones that do nothing:
+  // its own processes' CPU over IDLE_MS each time, and its resident memory after each window.
+  const agent = await fakeAgent(turn({ messages: 1, chunks: 1 }));
+  const { app, page } = await launch({ env: agent.env });
+  const pid = app.proc.pid;
+  const none = await idleCPU(pid, IDLE_MS);
+  const rssNone = await rssOf(pid);
+  await startSessions(page, agent.dir, 4);
+  const four = await idleCPU(pid, IDLE_MS);
+  const rssFour = await rssOf(pid);
+  const roles = (r) => Object.entries(r.byRole).map(([k, v]) => `${k} ${v.toFixed(2)}`).join(', ');
+  console.log(`# idle, no session: ${none.procs} processes of the app's own: ${roles(none)} (% of a core)`);
+  console.log(`# idle, 4 sessions: ${four.procs} processes of the app's own: ${roles(four)} (% of a core)`);
+  print('idle_cpu_0_sessions', `${none.total.toFixed(2)}`, '% of a core');
+  print('idle_cpu_4_sessions', `${four.total.toFixed(2)}`, '% of a core (target <= 1 %)');
+  print('rss_app_0_sessions', rssNone / 1024, 'MiB');
+  print('rss_app_4_sessions', rssFour / 1024, 'MiB');
+  print('rss_per_live_session', (rssFour - rssNone) / 4 / 1024, 'MiB');
+  // Each session's agent runs under a supervisor, a process of the app's binary (not in the figure
+  // above). Its RSS counts the shared libraries the binary maps; its private memory is its own cost.
+  const supervisors = (await ownProcesses(pid)).filter((p) => p.role === 'supervisor');
+  const per = async (f) => (await Promise.all(supervisors.map((p) => f(p.pid)))).reduce((a, b) => a + b, 0) / Math.max(1, supervisors.length) / 1024;
+  print('supervisor_rss_per_session', await per(rssOf), `MiB (${supervisors.length} supervisors)`);
+  print('supervisor_private_per_session', await per(privateOf), 'MiB');
+}, { timeout: 4 * IDLE_MS + 180_000 });
 
 await run();
