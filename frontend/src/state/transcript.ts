@@ -88,7 +88,11 @@ export function emptyState(sessionId: string, init: StateInit = {}): TranscriptS
 export function entryIndex(state: TranscriptState, id: string): number {
   const i = state.index.get(id);
   if (i !== undefined && i < state.entries.length && state.entries[i].id === id) return i;
-  // The shared index may be stale for states built by hand (tests) or after a snapshot; fall back.
+  // Every entry the reducer and fromSnapshot place is indexed, so when the index holds at least
+  // as many ids as there are entries, a miss is a new entry: no scan (a flood of new entries
+  // would otherwise cost a scan each, quadratic in the transcript).
+  if (i === undefined && state.index.size >= state.entries.length) return -1;
+  // The shared index may be stale for states built by hand (tests); fall back.
   for (let j = state.entries.length - 1; j >= 0; j--) {
     if (state.entries[j].id === id) {
       state.index.set(id, j);
