@@ -137,10 +137,12 @@ describe('a start that is cancelled', () => {
     );
     expect(row('slow').dataset.state).toBe('stopping');
     expect(screen.queryByText('the start was cancelled')).toBeNull();
+    const historyReads = app.ListHistory.mock.calls.length;
     answer();
     await settle();
 
     expect(rows()).toHaveLength(0);
+    expect(app.ListHistory).toHaveBeenCalledTimes(historyReads + 1); // its row was deleted: read again
     expect(screen.getByTestId('status-note').textContent).toContain('Start cancelled.');
     expect(screen.queryByTestId('error-banner')).toBeNull();
     expect(app.NotifyAttention).not.toHaveBeenCalled();

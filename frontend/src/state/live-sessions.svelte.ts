@@ -43,6 +43,8 @@ export interface LiveSessionsDeps {
   onTurnEnd?: (session: LiveSession) => void;
   /** A permission request of `session` arrived. */
   onPermission?: (session: LiveSession, state: TranscriptState, event: PermissionEvent) => void;
+  /** Session `id` was closed or its start cancelled, and has left the list (the history changed). */
+  onGone?: (id: string) => void;
   /** A session was added by a login (the failed one it replaces is closed). */
   onStarted?: (session: LiveSession) => void;
   listLive?: () => Promise<LiveInfo[]>;
@@ -206,6 +208,7 @@ export class LiveSessions {
       return;
     }
     this.remove(id);
+    this.#deps.onGone?.(id);
   }
 
   /**
@@ -230,6 +233,7 @@ export class LiveSessions {
     }
     this.remove(s.id);
     this.notice = 'Start cancelled.';
+    this.#deps.onGone?.(s.id);
   }
 
   /** Forgets session `id` (the page's side only); the shown one passes to its neighbour. */
