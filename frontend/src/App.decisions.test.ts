@@ -43,7 +43,7 @@ function ask(id: string, title: string) {
     on(id, { kind: 'entry', entry: { id: `tc-${id}`, kind: 'tool', turn: 1, title, status: 'pending' } }),
     on(id, {
       kind: 'permission',
-      requestId: `r-${id}`,
+      requestId: 'r1', // request ids are the agent's, per session: two sessions may both have r1
       toolCallId: `tc-${id}`,
       options: [
         { id: 'ok', name: 'Allow', kind: 'allow_once' },
@@ -90,10 +90,11 @@ describe('the decisions waiting on you', () => {
     expect(row('one').querySelector('[aria-current=true]')).not.toBeNull();
     const focused = document.activeElement as HTMLElement;
     expect(focused.dataset.testid).toBe('permission-option');
-    expect(focused.closest<HTMLElement>('[data-testid=permission]')?.dataset.requestId).toBe('r-one');
+    expect(focused.closest<HTMLElement>('[data-testid=permission]')?.dataset.requestId).toBe('r1');
+    expect(screen.getByTestId('session-state').textContent).toBe('running');
 
     // Answered: the count goes down.
-    emit(on('one', { kind: 'permission_done', requestId: 'r-one', outcome: 'selected', optionId: 'ok' }));
+    emit(on('one', { kind: 'permission_done', requestId: 'r1', outcome: 'selected', optionId: 'ok' }));
     expect(pending().dataset.count).toBe('1');
   });
 
