@@ -23,7 +23,7 @@ describe('sessionEnding', () => {
 
   it('does not repeat a failed start told by its error entry', () => {
     const msg = 'Demo did not answer initialize within 2 min';
-    const told = sessionEnding(view('failed', msg, [{ id: 'e1', kind: 'error', text: msg }]), true)!;
+    const told = sessionEnding(view('failed', msg, [{ id: 'e1', kind: 'error', turn: 0, text: msg }]), true)!;
     expect(told).toMatchObject({ tone: 'failed', text: '', restart: false });
     expect(endedHint(told)).toBe('The agent did not start. Start a new session to try again.');
     const untold = sessionEnding(view('failed', msg), true)!;
