@@ -45,5 +45,8 @@ describe('sessionEnding', () => {
       restart: false,
     });
     expect(sessionEnding(view('exited', ''), true)!.text).toBe('The agent exited.');
+    // Exited during a turn: the turn's error entry and divider said how; the notice does not again.
+    const during = sessionEnding(view('exited', 'the agent exited (exit status 0)', [], [{ turn: 1, stopReason: 'error', message: 'the agent exited (exit status 0)' }]), true)!;
+    expect(endedHint(during)).toBe('The agent has stopped. Restart it to go on with this session, or start a new one.');
   });
 });

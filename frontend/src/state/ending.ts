@@ -4,7 +4,8 @@
 // - A failed start: the engine's error entry already says what went wrong (in the window's
 //   words); the notice does not repeat it, and the composer says what to do next.
 // - An agent that exited: one sentence says how (stopped hard, or the engine's exit message:
-//   "the agent exited (exit status 1)"), then what to do next: restart it, or start a new session.
+//   "the agent exited (exit status 1)"; only "The agent has stopped." when it exited during a turn,
+//   whose error entry and divider say how), then what to do next: restart it, or start a new one.
 //   The composer's hint is that same text.
 // A plain Stop ends only the turn (its divider reads Cancelled); the session goes on, so there
 // is nothing to tell here.
@@ -53,6 +54,9 @@ export function sessionEnding(view: TranscriptState | null, canRestart: boolean)
     text = 'The agent was stopped hard (its processes were killed).';
   } else if (turn?.stopReason === 'interrupted' && turn.message) {
     text = sentence(turn.message);
+  } else if (turn?.stopReason === 'error' && view.message && turn.message?.trim() === view.message.trim()) {
+    // It exited during a turn: the turn's error entry and divider above say how already.
+    text = 'The agent has stopped.';
   } else {
     text = sentence(view.message) || 'The agent exited.';
   }
