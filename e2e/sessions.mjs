@@ -1,9 +1,12 @@
 // Several live sessions at once (issue 15): two Demo agent sessions side by side in the Live
 // group, each answered after switching back and forth, one stopped while the other runs, both in
-// the history with their badges; and a Start during a running turn leaves the first session
-// live and answerable (it used to replace it and orphan its agent).
+// the history with their badges; a Start during a running turn leaves the first session
+// live and answerable (it used to replace it and orphan its agent); and Cancel ends a start
+// that hangs, leaving no agent process, no row and no error behind.
+import { existsSync } from 'node:fs';
+import { readdir, readFile } from 'node:fs/promises';
 import { test, startApp, launchBrowser, openPage, waitFor } from './lib/harness.mjs';
-import { liveRows, liveStateIs, project, selectLive, send, startSession, stateIs } from './lib/ui.mjs';
+import { liveRows, liveStateIs, project, scriptedAgent, selectLive, send, startSession, stateIs } from './lib/ui.mjs';
 
 const env = { AGENTDESK_DEMO_PACE: '15ms' };
 
@@ -101,4 +104,54 @@ test('Start with a turn running leaves the first session live and answerable', a
   await page.getByTestId('close-confirm-ok').click();
   await waitFor(async () => (await liveRows(page).count()) === 1, { timeout: 20_000, message: 'the closed session to leave' });
   await waitFor(() => stateIs(page, 'idle'), { message: 'the second session shown' });
+});
+
+/**
+ * The pids of the agent processes playing `script` (demo-agent with AGENTDESK_E2E_AGENT_SCRIPT=script
+ * in its environment: the app itself has it too, but is not demo-agent). Processes that end while
+ * they are read are skipped.
+ */
+async function agentsPlaying(script) {
+  const pids = [];
+  for (const name of await readdir('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const [cmdline, environ] = await Promise.all([readFile(`/proc/${name}/cmdline`, 'utf8'), readFile(`/proc/${name}/environ`, 'utf8')]);
+      if (cmdline.split('\0').includes('demo-agent') && environ.split('\0').includes(`AGENTDESK_E2E_AGENT_SCRIPT=${script}`)) pids.push(name);
+    } catch {
+      // gone meanwhile, or not ours to read
+    }
+  }
+  return pids;
+}
+
+test('Cancel a start that hangs: the agent is gone, the row too, one calm line and no error', async () => {
+  // The Demo agent plays a script that waits for session/new and so never answers initialize.
+  const hang = await scriptedAgent([{ expect: 'session/new' }]);
+  const app = await startApp({ env: { ...env, ...hang } });
+  const page = await openPage(await launchBrowser(), app.url);
+  await waitFor(async () => (await page.locator('[data-testid=agent-option][data-agent-id=demo]').count()) === 1,
+    { message: 'the Demo agent in the picker' });
+  await page.getByTestId('agent-picker').selectOption('demo');
+  await page.getByTestId('cwd-input').fill(await project());
+  await page.getByTestId('start-session').click();
+  await liveStateIs(page, 0, 'starting');
+  const pids = await waitFor(async () => {
+    const found = await agentsPlaying(hang.AGENTDESK_E2E_AGENT_SCRIPT);
+    return found.length > 0 && found;
+  }, { message: 'the hanging agent process' });
+
+  await page.getByTestId('start-cancel').click();
+  await waitFor(async () => (await liveRows(page).count()) === 0, { timeout: 20_000, message: 'the cancelled session to leave' });
+  const note = page.getByTestId('status-note');
+  await waitFor(async () => (await note.count()) === 1, { message: 'the calm line' });
+  if (!(await note.textContent()).includes('Start cancelled.')) throw new Error(`the line reads ${await note.textContent()}`);
+  if ((await page.getByTestId('error-banner').count()) !== 0) throw new Error(`an error: ${await page.getByTestId('error-banner').textContent()}`);
+
+  // CancelStart returned once the agent had gone: no process is left, not even a zombie.
+  const left = pids.filter((pid) => existsSync(`/proc/${pid}`));
+  if (left.length > 0) throw new Error(`agent processes left behind: ${left.join(', ')}`);
+  if ((await agentsPlaying(hang.AGENTDESK_E2E_AGENT_SCRIPT)).length > 0) throw new Error('an agent process is left behind');
+  // A start that never was leaves no history row.
+  await waitFor(async () => (await page.getByTestId('history-item').count()) === 0, { message: 'no history row' });
 });

@@ -93,10 +93,12 @@ export function finishedTitle(state: TranscriptState): string {
 
 /**
  * Puts the keyboard on the first open permission prompt of the shown transcript (its allow
- * option when it has one) and scrolls it into view. False when none is rendered.
+ * option when it has one), or on request `requestId`'s, and scrolls it into view. False when
+ * none is rendered.
  */
-export function focusPrompt(root: ParentNode = document): boolean {
-  const prompt = root.querySelector<HTMLElement>('[data-testid="permission"]');
+export function focusPrompt(root: ParentNode = document, requestId?: string): boolean {
+  const prompts = Array.from(root.querySelectorAll<HTMLElement>('[data-testid="permission"]'));
+  const prompt = prompts.find((p) => p.dataset.requestId === requestId) ?? prompts[0];
   if (!prompt) return false;
   const options = Array.from(prompt.querySelectorAll<HTMLButtonElement>('[data-testid="permission-option"]'));
   const target = options.find((o) => o.dataset.optionKind?.startsWith('allow')) ?? options[0];

@@ -7,9 +7,11 @@
 // does not hold (closed ones, or not yet adopted) are dropped. Start never replaces a session:
 // attach() adds one beside the others. adopt() takes the sessions the Go side already has (a page
 // reload loses none). Closing asks first while a turn runs (requestClose sets `confirming`);
-// while starting it cancels the start (CancelStart), else it closes (CloseSession); the row
-// leaves once the Go side has answered. A turn end or a permission in a session that is not shown
-// marks it unseen until it is selected.
+// while starting it cancels the start (cancelStart: CancelStart), else it closes (CloseSession);
+// the row leaves once the Go side has answered. A cancelled start is no failure: its events
+// (the engine fails the start "cancelled") are dropped while CancelStart runs, and once the row
+// has gone `notice` says "Start cancelled." until another session is shown. A turn end or a
+// permission in a session that is not shown marks it unseen until it is selected.
 import * as api from '../lib/api';
 import { realClock, type Clock } from '../lib/clock';
 import type { PermissionEvent, SessionEvent, SessionInfo, Snapshot } from '../lib/protocol';
@@ -41,6 +43,8 @@ export interface LiveSessionsDeps {
   onTurnEnd?: (session: LiveSession) => void;
   /** A permission request of `session` arrived. */
   onPermission?: (session: LiveSession, state: TranscriptState, event: PermissionEvent) => void;
+  /** Session `id` was closed or its start cancelled, and has left the list (the history changed). */
+  onGone?: (id: string) => void;
   /** A session was added by a login (the failed one it replaces is closed). */
   onStarted?: (session: LiveSession) => void;
   listLive?: () => Promise<LiveInfo[]>;
@@ -72,6 +76,8 @@ export class LiveSession {
   readonly auth: AuthStore;
   /** CloseSession or CancelStart is in flight. */
   closing = $state(false);
+  /** CancelStart is in flight: its events are dropped (the start's end is no failure to show). */
+  cancelling = $state(false);
 
   /** The row's state (live-status.ts); a session being closed reads stopping. */
   readonly status: LiveStatus = $derived.by(() => {
@@ -105,6 +111,8 @@ export class LiveSessions {
   readonly active: LiveSession | null = $derived(this.list.find((s) => s.id === this.activeId) ?? null);
   /** The session whose close waits for a confirmation (a turn runs), or null. */
   confirming = $state<string | null>(null);
+  /** A calm line about the last thing done to a session that has gone ("Start cancelled."), or null. */
+  notice = $state<string | null>(null);
   /** clock.now(), every second while some session runs a turn (runClock). */
   now = $state(0);
   /** Some session runs or stops a turn. */
@@ -130,6 +138,7 @@ export class LiveSessions {
     const old = this.get(info.sessionId);
     if (old) old.store.detach();
     const session = this.#create(info);
+    this.notice = null;
     this.list = old ? this.list.map((s) => (s === old ? session : s)) : [...this.list, session];
     return session.store.attach(info);
   }
@@ -161,6 +170,7 @@ export class LiveSessions {
     const s = this.get(id);
     this.activeId = s ? s.id : null;
     if (s) s.unseen = false;
+    this.notice = null;
   }
 
   /** Shows the next session in the list (wrapping), or the previous one with `step` -1. */
@@ -188,17 +198,42 @@ export class LiveSessions {
     const s = this.get(id);
     if (this.confirming === id) this.confirming = null;
     if (!s || s.closing) return;
-    const starting = s.status === 'starting';
+    if (s.status === 'starting') return this.cancelStart(id);
     s.closing = true;
     try {
-      if (starting) await (this.#deps.cancelStart ?? api.CancelStart)(id);
-      else await (this.#deps.closeSession ?? api.CloseSession)(id);
+      await (this.#deps.closeSession ?? api.CloseSession)(id);
     } catch (err) {
       s.closing = false;
       this.#onError(api.errorMessage(err));
       return;
     }
     this.remove(id);
+    this.#deps.onGone?.(id);
+  }
+
+  /**
+   * Cancels the start of session `id` (CancelStart: its agent's process group is killed, no
+   * history row is left). Its events are dropped meanwhile; once the Go side has answered the row
+   * leaves and `notice` reads "Start cancelled.". When the start had ended meanwhile (or the call
+   * failed) the session stays, brought up to date, and the error goes to onError.
+   */
+  async cancelStart(id: string | null = this.activeId): Promise<void> {
+    const s = this.get(id);
+    if (!s || s.closing || s.status !== 'starting') return;
+    s.closing = true;
+    s.cancelling = true;
+    try {
+      await (this.#deps.cancelStart ?? api.CancelStart)(s.id);
+    } catch (err) {
+      s.closing = false;
+      s.cancelling = false;
+      void s.store.resync();
+      this.#onError(api.errorMessage(err));
+      return;
+    }
+    this.remove(s.id);
+    this.notice = 'Start cancelled.';
+    this.#deps.onGone?.(s.id);
   }
 
   /** Forgets session `id` (the page's side only); the shown one passes to its neighbour. */
@@ -217,7 +252,7 @@ export class LiveSessions {
     if (events.length === 0) return;
     const first = events[0].sessionId;
     if (events.every((e) => e.sessionId === first)) {
-      this.get(first)?.store.handleAll(events);
+      this.#feed(first, events);
       return;
     }
     const by = new Map<string, SessionEvent[]>();
@@ -226,7 +261,13 @@ export class LiveSessions {
       if (list) list.push(e);
       else by.set(e.sessionId, [e]);
     }
-    for (const [id, evs] of by) this.get(id)?.store.handleAll(evs);
+    for (const [id, evs] of by) this.#feed(id, evs);
+  }
+
+  /** Hands `events` to session `id`'s store, unless its start is being cancelled. */
+  #feed(id: string, events: readonly SessionEvent[]): void {
+    const s = this.get(id);
+    if (s && !s.cancelling) s.store.handleAll(events);
   }
 
   /**
