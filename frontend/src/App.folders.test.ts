@@ -60,6 +60,22 @@ describe('folders', () => {
     expect(recentFolders()).toEqual(['/src/claude-app', '/src/shared']);
   });
 
+  it('reads the recent folders again as the list opens, and says when there are none yet', async () => {
+    app.RecentFolders.mockResolvedValue([]);
+    await page();
+    await fireEvent.click(screen.getByTestId('recent-folders'));
+    await settle();
+    expect(screen.getByTestId('recent-folders-empty')).toBeTruthy();
+    await fireEvent.click(screen.getByTestId('recent-folders')); // closes
+    app.RecentFolders.mockResolvedValue(['/src/new']);
+    const calls = app.RecentFolders.mock.calls.length;
+    await fireEvent.click(screen.getByTestId('recent-folders'));
+    await settle();
+    expect(app.RecentFolders).toHaveBeenCalledTimes(calls + 1);
+    expect(recentFolders()).toEqual(['/src/new']);
+    expect(screen.queryByTestId('recent-folders-empty')).toBeNull();
+  });
+
   it('opens the list with Down in the field and picks with the keys; Escape closes it', async () => {
     await page();
     await fireEvent.keyDown(cwd(), { key: 'ArrowDown' });
