@@ -2,7 +2,7 @@
 // is the default folder after a restart; a start in / asks first, and Cancel starts nothing.
 import { realpath } from 'node:fs/promises';
 import { test, startApp, launchBrowser, openPage, waitFor } from './lib/harness.mjs';
-import { liveRows, project, startSession } from './lib/ui.mjs';
+import { liveRows, liveStateIs, project, startSession } from './lib/ui.mjs';
 
 const env = { AGENTDESK_DEMO_PACE: '15ms' };
 
@@ -29,6 +29,7 @@ test('the folder just used is the first recent folder and the default after a re
   await page.getByTestId('cwd-input').fill(other);
   await page.getByTestId('start-session').click();
   await waitFor(async () => (await liveRows(page).count()) === 2, { timeout: 20_000, message: 'the second session' });
+  await liveStateIs(page, 1, 'ready');
   await waitFor(async () => (await recentFolders(page))[0] === other, { message: 'the second folder first' });
 
   // Picking a recent folder fills the field.
