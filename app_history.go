@@ -36,6 +36,7 @@ func (h *History) HistoryNotice() string {
 type HistoryItem struct {
 	ID        string `json:"id"`
 	Title     string `json:"title"`
+	AgentID   string `json:"agentId,omitempty"` // "" when unknown
 	AgentName string `json:"agentName"`
 	Cwd       string `json:"cwd"`
 	CreatedAt string `json:"createdAt"`
@@ -61,7 +62,7 @@ func (h *History) ListHistory(query string) ([]HistoryItem, error) {
 	}
 	out := make([]HistoryItem, 0, len(rows))
 	for _, r := range rows {
-		out = append(out, HistoryItem{ID: r.ID, Title: h.catalog.Masker().Mask(r.Title), AgentName: r.AgentName, Cwd: r.Cwd,
+		out = append(out, HistoryItem{ID: r.ID, Title: h.catalog.Masker().Mask(r.Title), AgentID: r.AgentID, AgentName: r.AgentName, Cwd: r.Cwd,
 			CreatedAt: r.CreatedAt.Format(time.RFC3339), UpdatedAt: r.UpdatedAt.Format(time.RFC3339),
 			Outcome: r.Outcome, Turns: r.Turns, Snippet: hub.MaskSnippet(h.catalog.Masker(), r.Snippet)})
 	}

@@ -123,7 +123,8 @@ func TestAppTurnIsSavedAndReopens(t *testing.T) {
 	b, _ := newTestApp(t)
 	defer b.shutdown(context.Background())
 	items, err := b.history.ListHistory("")
-	if err != nil || len(items) != 1 || items[0].ID != info.SessionID || items[0].Title != "hello" || items[0].Outcome != acp.StopEndTurn {
+	if err != nil || len(items) != 1 || items[0].ID != info.SessionID || items[0].Title != "hello" || items[0].Outcome != acp.StopEndTurn ||
+		items[0].AgentID != "demo" { // the page fills the top bar's agent from it
 		t.Fatalf("history = %+v, %v", items, err)
 	}
 	saved, err := b.history.OpenHistory(info.SessionID)

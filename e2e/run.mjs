@@ -2,7 +2,8 @@
 // the real Go backend, real SQLite file and the real Demo agent process behind it. Tests with a
 // scripted agent in its place (hostile output, an agent that ignores Stop) are in security.mjs
 // and hardstop.mjs, custom agents and logins in agents.mjs, a long saved session opening in
-// parts in history.mjs; they run after these.
+// parts in history.mjs, several live sessions in sessions.mjs, the top bar's folders in folders.mjs;
+// they run after these.
 import { test, run, startApp, launchBrowser, openPage, waitFor } from './lib/harness.mjs';
 import { project, send, startSession, stateIs, turnEnds } from './lib/ui.mjs';
 
@@ -245,4 +246,5 @@ await import('./history.mjs');
 await import('./opentools.mjs');
 await import('./sessions.mjs');
 await import('./continue.mjs');
+await import('./folders.mjs');
 await run();

@@ -11,7 +11,7 @@ import * as Logins from '../../wailsjs/go/main/Logins.js';
 import * as Sessions from '../../wailsjs/go/main/Sessions.js';
 import type { acp } from '../../wailsjs/go/models';
 import type { AgentSettings, AuthPrompt, ImportResult } from './agents';
-import type { AgentInfo, Attachment, AttentionKind, FolderFile, HistoryItem, HistoryPart, HistoryStatus, JournalLine, LiveSession, SessionInfo, Snapshot } from './protocol';
+import type { AgentInfo, Attachment, AttentionKind, FolderCheck, FolderFile, HistoryItem, HistoryPart, HistoryStatus, JournalLine, LiveSession, SessionInfo, Snapshot } from './protocol';
 
 /**
  * A snapshot as the page reads it. The generated acp.Snapshot describes the same JSON (protocol.ts
@@ -46,6 +46,25 @@ export function RetryHistory(): Promise<HistoryStatus> {
 
 export function DefaultFolder(): Promise<string> {
   return Sessions.DefaultFolder().then((v) => v ?? '');
+}
+
+/** The project folders of saved sessions that still exist, agentId's own first, the latest first (at most 8). */
+export function RecentFolders(agentId: string): Promise<string[]> {
+  return Sessions.RecentFolders(agentId).then((v) => v ?? []);
+}
+
+/** Opens the system's folder dialog at start; the folder chosen, or '' when the person cancelled. */
+export function BrowseFolder(start: string): Promise<string> {
+  return Sessions.BrowseFolder(start).then((v) => v ?? '');
+}
+
+/**
+ * A folder as StartSession would get it (~ expanded, absolute), and whether it is broad: `broad`
+ * is '' or says that the folder is the home folder itself or /, which the page confirms before a
+ * start. Rejects, worded for the window, when the folder does not exist.
+ */
+export function CheckFolder(cwd: string): Promise<FolderCheck> {
+  return Sessions.CheckFolder(cwd);
 }
 
 /** The live sessions of this run, in start order (a reloaded page takes them up again). */

@@ -20,4 +20,17 @@ describe('focusUnlessTyping', () => {
       expect(document.activeElement).toBe(field);
     }
   });
+
+  it('does not take the focus from a menu or a dialog', () => {
+    const target = document.body.appendChild(document.createElement('button'));
+    for (const role of ['menu', 'dialog', 'alertdialog']) {
+      const box = document.body.appendChild(document.createElement('div'));
+      box.setAttribute('role', role);
+      const item = box.appendChild(document.createElement('button'));
+      item.focus();
+      expect(typing()).toBe(true);
+      focusUnlessTyping(target);
+      expect(document.activeElement).toBe(item);
+    }
+  });
 });

@@ -414,6 +414,12 @@ export interface Attachment extends acp.Attachment {
 /** A file of the session folder offered by the attachment picker (ListFolderFiles()): `path` relative to it, with forward slashes. */
 export type FolderFile = acp.FolderFile;
 
+/**
+ * A folder as a start would get it (CheckFolder()): the resolved `path`, and `broad`, '' or what
+ * makes it too broad to start in unasked: 'home' (the home folder itself) or 'root' (/).
+ */
+export type FolderCheck = main.FolderCheck;
+
 // ---- the hand-written contract against the generated models ----
 
 /** Every field name of T, of each member when T is a union. */

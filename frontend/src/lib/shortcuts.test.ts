@@ -20,6 +20,8 @@ describe('shortcutFor', () => {
     expect(shortcutFor(key('PageUp', { ctrlKey: true }))).toBe('prev');
     expect(shortcutFor(key('w', { ctrlKey: true }))).toBe('close');
     expect(shortcutFor(key('W', { metaKey: true }))).toBe('close');
+    expect(shortcutFor(key('b', { ctrlKey: true }))).toBe('sidebar');
+    expect(shortcutFor(key('B', { metaKey: true }))).toBe('sidebar');
   });
 
   it('leaves every other key alone', () => {
@@ -29,6 +31,8 @@ describe('shortcutFor', () => {
     expect(shortcutFor(key('w', { ctrlKey: true, altKey: true }))).toBeNull();
     expect(shortcutFor(key('w', { ctrlKey: true, shiftKey: true }))).toBeNull();
     expect(shortcutFor(key('k', { ctrlKey: true }))).toBeNull();
+    expect(shortcutFor(key('b'))).toBeNull();
+    expect(shortcutFor(key('b', { ctrlKey: true, shiftKey: true }))).toBeNull();
   });
 });
 

@@ -1,10 +1,10 @@
 // The window's keys for the live sessions (issue 15). Ctrl+Shift+N (new session: WebKitGTK and
 // Chromium keep plain Ctrl+N for a new window), Ctrl+PageDown / Ctrl+PageUp (next / previous
-// live session) and Ctrl+W (close the shown one, which asks first while a turn runs). Cmd
-// stands for Ctrl on macOS. An attachment on any element of the page: it listens on its window.
+// live session), Ctrl+W (close the shown one, which asks first while a turn runs) and Ctrl+B
+// (show or hide the sidebar). Cmd stands for Ctrl on macOS. An attachment on any element of the page: it listens on its window.
 import type { Attachment } from 'svelte/attachments';
 
-export type ShortcutAction = 'new' | 'next' | 'prev' | 'close';
+export type ShortcutAction = 'new' | 'next' | 'prev' | 'close' | 'sidebar';
 
 /** What a key press asks for, or null. */
 export function shortcutFor(e: Pick<KeyboardEvent, 'key' | 'ctrlKey' | 'metaKey' | 'shiftKey' | 'altKey'>): ShortcutAction | null {
@@ -18,6 +18,8 @@ export function shortcutFor(e: Pick<KeyboardEvent, 'key' | 'ctrlKey' | 'metaKey'
       return 'prev';
     case 'w':
       return 'close';
+    case 'b':
+      return 'sidebar';
     default:
       return null;
   }

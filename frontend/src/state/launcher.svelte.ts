@@ -1,8 +1,10 @@
-// The top bar's store: the agents the picker lists, the agent picked, the project folder, and
+// The top bar's store: the agents the picker lists, the agent picked, the project folder (typed,
+// chosen in the system's dialog, or one of the recent folders, the picked agent's own first), and
 // Start. Picking an agent that has a default folder puts that folder in the field (once per pick:
-// the person may then edit it). Failures go to onError.
+// the person may then edit it). A start in the home folder itself or in / waits for the person to
+// confirm it (`broad`). Failures go to onError.
 import * as api from '../lib/api';
-import type { AgentInfo, SessionInfo } from '../lib/protocol';
+import type { AgentInfo, FolderCheck, HistoryItem, SessionInfo } from '../lib/protocol';
 
 export interface LauncherDeps {
   onError: (message: string) => void;
@@ -13,14 +15,20 @@ export interface LauncherDeps {
 export class Launcher {
   agents = $state<AgentInfo[]>([]);
   cwd = $state('');
-  /** A StartSession call is in flight. */
+  /** A StartSession call is in flight (or the folder check before it). */
   starting = $state(false);
+  /** The recent folders for the picked agent (RecentFolders()), its own first. */
+  recent = $state.raw<string[]>([]);
+  /** A start held until the person confirms its folder, which is the home folder itself or /; else null. */
+  broad = $state.raw<FolderCheck | null>(null);
   /** The custom agents (the editor lists them). */
   readonly custom = $derived(this.agents.filter((a) => a.custom));
 
   #agentId = $state('');
   /** The agent whose default folder was last put in the field. */
   #folderFor = '';
+  /** The latest loadRecent call (an earlier one answering late is dropped). */
+  #recentRequest = 0;
   readonly #deps: LauncherDeps;
 
   constructor(deps: LauncherDeps) {
@@ -32,8 +40,10 @@ export class Launcher {
     return this.#agentId;
   }
   set agentId(id: string) {
+    const changed = id !== this.#agentId;
     this.#agentId = id;
     this.#applyFolder();
+    if (changed) void this.loadRecent();
   }
 
   /** Reloads the picker's list; `select` picks that agent (one just saved), else the pick is kept if still listed. */
@@ -60,12 +70,80 @@ export class Launcher {
     }
   }
 
-  /** Starts the picked agent in the folder (one start at a time). */
-  async start(): Promise<void> {
-    if (this.starting) return;
-    this.starting = true;
+  /** Reloads the recent folders for the picked agent. */
+  loadRecent = async (): Promise<void> => {
+    const req = ++this.#recentRequest;
     try {
-      await this.#deps.onStarted(await api.StartSession(this.#agentId, this.cwd.trim()));
+      const list = await api.RecentFolders(this.#agentId);
+      if (req === this.#recentRequest) this.recent = list;
+    } catch (err) {
+      if (req === this.#recentRequest) this.#deps.onError(api.errorMessage(err));
+    }
+  };
+
+  /** Opens the system's folder dialog at the folder in the field; the folder chosen replaces it (a cancel changes nothing). */
+  browse = async (): Promise<void> => {
+    try {
+      const dir = await api.BrowseFolder(this.cwd.trim());
+      if (dir) this.cwd = dir;
+    } catch (err) {
+      this.#deps.onError(api.errorMessage(err));
+    }
+  };
+
+  /**
+   * Fills the form from a saved session: its agent (by id, else by name, when still listed) and
+   * its folder. Not while a start is in flight or waiting for its confirmation.
+   */
+  fill(item: Pick<HistoryItem, 'agentId' | 'agentName' | 'cwd'>): void {
+    if (this.starting || this.broad) return;
+    const agent = this.agents.find((a) => (item.agentId ? a.id === item.agentId : a.name === item.agentName));
+    if (agent) this.agentId = agent.id;
+    if (item.cwd) this.cwd = item.cwd;
+  }
+
+  /**
+   * Starts the picked agent in the folder (one start at a time). The folder is checked first: a
+   * folder that does not exist is reported, and the home folder itself or / is held in `broad`
+   * until confirmBroad() (or dismissBroad()).
+   */
+  async start(): Promise<void> {
+    if (this.starting || this.broad) return;
+    this.starting = true;
+    const cwd = this.cwd.trim();
+    try {
+      const check = await api.CheckFolder(cwd);
+      if (check.broad) {
+        this.broad = check;
+        this.starting = false;
+        return;
+      }
+    } catch (err) {
+      this.#deps.onError(api.errorMessage(err));
+      this.starting = false;
+      return;
+    }
+    await this.#launch(cwd);
+  }
+
+  /** Starts the start held in `broad`, in that folder. */
+  async confirmBroad(): Promise<void> {
+    const held = this.broad;
+    if (!held || this.starting) return;
+    this.broad = null;
+    this.starting = true;
+    await this.#launch(held.path);
+  }
+
+  /** Drops the start held in `broad`; the form keeps what it holds. */
+  dismissBroad(): void {
+    this.broad = null;
+  }
+
+  async #launch(cwd: string): Promise<void> {
+    try {
+      await this.#deps.onStarted(await api.StartSession(this.#agentId, cwd));
+      void this.loadRecent(); // the folder just used comes first now
     } catch (err) {
       this.#deps.onError(api.errorMessage(err));
     } finally {

@@ -65,4 +65,85 @@ describe('Launcher', () => {
     expect(errors).toEqual(['agent not found']);
     expect(launcher.starting).toBe(false);
   });
+
+  it('lists the recent folders for the picked agent, again when the pick changes and after a start', async () => {
+    app.RecentFolders.mockImplementation(async (agentId: string) => [`/src/${agentId}`, '/src/other']);
+    await launcher.load();
+    await vi.waitFor(() => expect(launcher.recent).toEqual(['/src/plain', '/src/other']));
+    launcher.agentId = 'acme';
+    await vi.waitFor(() => expect(launcher.recent).toEqual(['/src/acme', '/src/other']));
+    const calls = app.RecentFolders.mock.calls.length;
+    launcher.agentId = 'acme'; // the same pick: nothing to reload
+    expect(app.RecentFolders).toHaveBeenCalledTimes(calls);
+    await launcher.start();
+    expect(app.RecentFolders).toHaveBeenCalledTimes(calls + 1);
+  });
+
+  it('drops a list that answers after a later one', async () => {
+    let answerFirst: (v: string[]) => void = () => {};
+    app.RecentFolders.mockImplementationOnce(() => new Promise<string[]>((r) => (answerFirst = r)));
+    app.RecentFolders.mockImplementationOnce(async () => ['/new']);
+    const first = launcher.loadRecent();
+    await launcher.loadRecent();
+    answerFirst(['/old']);
+    await first;
+    expect(launcher.recent).toEqual(['/new']);
+  });
+
+  it('puts the folder chosen in the dialog in the field; a cancelled dialog changes nothing', async () => {
+    launcher.cwd = '/src/app ';
+    app.BrowseFolder.mockResolvedValueOnce('/src/chosen');
+    await launcher.browse();
+    expect(app.BrowseFolder).toHaveBeenCalledWith('/src/app');
+    expect(launcher.cwd).toBe('/src/chosen');
+    app.BrowseFolder.mockResolvedValueOnce('');
+    await launcher.browse();
+    expect(launcher.cwd).toBe('/src/chosen');
+  });
+
+  it('holds a start in the home folder until it is confirmed; a dismissal keeps the form', async () => {
+    await launcher.load();
+    launcher.cwd = '~';
+    app.CheckFolder.mockResolvedValue({ path: '/home/me', broad: 'home' });
+    await launcher.start();
+    expect(launcher.broad).toEqual({ path: '/home/me', broad: 'home' });
+    expect(launcher.starting).toBe(false);
+    expect(app.StartSession).not.toHaveBeenCalled();
+    await launcher.start(); // held: a second Start does not ask twice
+    expect(app.CheckFolder).toHaveBeenCalledTimes(1);
+
+    launcher.dismissBroad();
+    expect(launcher.broad).toBeNull();
+    expect(launcher.cwd).toBe('~');
+    expect(app.StartSession).not.toHaveBeenCalled();
+
+    await launcher.start();
+    await launcher.confirmBroad();
+    expect(launcher.broad).toBeNull();
+    expect(app.StartSession).toHaveBeenCalledWith('plain', '/home/me');
+    expect(started).toEqual(['s1']);
+  });
+
+  it('reports a folder that does not exist without starting', async () => {
+    await launcher.load();
+    launcher.cwd = '/gone';
+    app.CheckFolder.mockRejectedValueOnce('folder "/gone" does not exist: choose an existing project folder');
+    await launcher.start();
+    expect(errors).toEqual(['folder "/gone" does not exist: choose an existing project folder']);
+    expect(app.StartSession).not.toHaveBeenCalled();
+    expect(launcher.starting).toBe(false);
+  });
+
+  it("fills the form from a saved session: its agent by id, else by name, and its folder", async () => {
+    await launcher.load();
+    launcher.fill({ agentId: 'acme', agentName: 'Acme', cwd: '/src/acme/api' });
+    expect(launcher.agentId).toBe('acme');
+    expect(launcher.cwd).toBe('/src/acme/api');
+    launcher.fill({ agentName: 'Plain', cwd: '/src/old' }); // saved before agent ids were listed
+    expect(launcher.agentId).toBe('plain');
+    expect(launcher.cwd).toBe('/src/old');
+    launcher.fill({ agentId: 'gone', agentName: 'Gone', cwd: '/src/gone' }); // an agent no longer listed: the folder still
+    expect(launcher.agentId).toBe('plain');
+    expect(launcher.cwd).toBe('/src/gone');
+  });
 });

@@ -243,6 +243,7 @@ export namespace main {
 	export interface HistoryItem {
 	    id: string;
 	    title: string;
+	    agentId?: string;
 	    agentName: string;
 	    cwd: string;
 	    createdAt: string;

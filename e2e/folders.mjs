@@ -1,0 +1,56 @@
+// The top bar's folders (issue 15): the folder just used is first among the recent folders and
+// is the default folder after a restart; a start in / asks first, and Cancel starts nothing.
+import { realpath } from 'node:fs/promises';
+import { test, startApp, launchBrowser, openPage, waitFor } from './lib/harness.mjs';
+import { liveRows, liveStateIs, project, startSession } from './lib/ui.mjs';
+
+const env = { AGENTDESK_DEMO_PACE: '15ms' };
+
+/** The folders the recent-folders menu lists, best first (the menu is closed again after). */
+async function recentFolders(page) {
+  await page.getByTestId('recent-folders').click();
+  const items = page.getByTestId('recent-folder');
+  await waitFor(async () => (await items.count()) > 0, { message: 'the recent folders' });
+  const folders = await items.evaluateAll((els) => els.map((e) => e.dataset.folder));
+  await page.keyboard.press('Escape');
+  return folders;
+}
+
+test('the folder just used is the first recent folder and the default after a restart; / asks first', async () => {
+  const app = await startApp({ env });
+  const page = await openPage(await launchBrowser(), app.url);
+  const dir = await realpath(await project());
+  const other = await realpath(await project());
+
+  await startSession(page, dir);
+  const first = await recentFolders(page);
+  if (first[0] !== dir) throw new Error(`recent folders ${JSON.stringify(first)}, want ${dir} first`);
+
+  await page.getByTestId('cwd-input').fill(other);
+  await page.getByTestId('start-session').click();
+  await waitFor(async () => (await liveRows(page).count()) === 2, { timeout: 20_000, message: 'the second session' });
+  await liveStateIs(page, 1, 'ready');
+  await waitFor(async () => (await recentFolders(page))[0] === other, { message: 'the second folder first' });
+
+  // Picking a recent folder fills the field.
+  await page.getByTestId('recent-folders').click();
+  await page.locator(`[data-testid=recent-folder][data-folder="${dir}"]`).click();
+  if ((await page.getByTestId('cwd-input').inputValue()) !== dir) throw new Error('picking a recent folder did not fill the field');
+
+  // The file system's root asks first; Cancel keeps the form and starts nothing.
+  await page.getByTestId('cwd-input').fill('/');
+  await page.getByTestId('start-session').click();
+  await waitFor(async () => (await page.getByTestId('broad-folder-confirm').count()) === 1, { message: 'the question for /' });
+  await page.getByTestId('broad-folder-cancel').click();
+  await waitFor(async () => (await page.getByTestId('broad-folder-confirm').count()) === 0, { message: 'the question to close' });
+  if ((await liveRows(page).count()) !== 2) throw new Error('Cancel started a session');
+  if ((await page.getByTestId('cwd-input').inputValue()) !== '/') throw new Error('Cancel changed the folder field');
+
+  // After a restart on the same history the last folder used is the default.
+  await app.stop();
+  const again = await startApp({ env, db: app.db });
+  const page2 = await openPage(await launchBrowser(), again.url);
+  await waitFor(async () => (await page2.getByTestId('cwd-input').inputValue()) === other, { message: 'the last folder as the default' });
+  const after = await recentFolders(page2);
+  if (after[0] !== other || !after.includes(dir)) throw new Error(`recent folders after a restart ${JSON.stringify(after)}`);
+});
