@@ -6,10 +6,10 @@ import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/sv
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import App from './App.svelte';
 import type { ManualClock } from './lib/clock';
-import type { SessionEvent } from './lib/protocol';
 import { app, emit, settle } from './test/harness';
 import { FOLDER, emptySnapshot } from './test/mocks';
 import { resetPage } from './test/page';
+import { on, resetSeqs, row, rows } from './test/live';
 
 let clock: ManualClock;
 beforeEach(() => {
@@ -17,15 +17,6 @@ beforeEach(() => {
 });
 afterEach(() => cleanup());
 
-const seqs = new Map<string, number>();
-function on(sessionId: string, spec: Record<string, unknown>): SessionEvent {
-  const seq = (seqs.get(sessionId) ?? 0) + 1;
-  seqs.set(sessionId, seq);
-  return { sessionId, seq, ...spec } as SessionEvent;
-}
-
-const rows = () => screen.queryAllByTestId('live-session');
-const row = (id: string) => rows().find((r) => r.dataset.sessionId === id)!;
 const input = () => screen.getByTestId('composer-input') as HTMLTextAreaElement;
 
 async function start(id: string) {
@@ -36,7 +27,7 @@ async function start(id: string) {
 }
 
 async function renderApp() {
-  seqs.clear();
+  resetSeqs();
   render(App, { props: { clock } });
   await waitFor(() => expect((screen.getByTestId('cwd-input') as HTMLInputElement).value).toBe(FOLDER));
 }
