@@ -158,4 +158,15 @@ describe('sidebar', () => {
     await page();
     expect(screen.getByTestId('sidebar').classList.contains('collapsed')).toBe(true);
   });
+
+  it('opens when collapsed for Ctrl+K, and the search has the focus', async () => {
+    localStorage.setItem(SIDEBAR_KEY, 'closed');
+    await page();
+    const sidebar = screen.getByTestId('sidebar');
+    expect(sidebar.classList.contains('collapsed')).toBe(true);
+    expect(screen.getByText(/Ctrl\+B shows it/)).toBeTruthy();
+    await fireEvent.keyDown(window, { key: 'k', ctrlKey: true });
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByTestId('history-search')));
+    expect(sidebar.classList.contains('collapsed')).toBe(false);
+  });
 });
