@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"strings"
 	"testing"
 
 	"agentdesk/backend/acp"
@@ -65,6 +66,14 @@ func TestAnAgentThatDiesDuringACallIsAGoneError(t *testing.T) {
 	}
 	if want := "initialize Acme: the agent exited (exit status 1: crashed); its last output on stderr:\npanic: no config"; err.Error() != want {
 		t.Fatalf("Start: %q, want %q", err, want)
+	}
+	// The window says it in words, once: the entry names the agent and how it ended, and shows
+	// the stderr beneath rather than in the sentence; the state says the same.
+	snap := s.Snapshot()
+	last := snap.Entries[len(snap.Entries)-1]
+	if want := "Acme did not start: the agent exited (exit status 1: crashed)"; last.Kind != acp.KindError ||
+		last.Text != want || !strings.Contains(last.Stderr, "panic: no config") || snap.Message != want {
+		t.Fatalf("error entry %q (stderr %q), state message %q; want %q with the stderr beneath", last.Text, last.Stderr, snap.Message, want)
 	}
 }
 

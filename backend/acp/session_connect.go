@@ -158,7 +158,19 @@ func (s *Session) failStart(ctx context.Context, began time.Time, method string,
 	case ctxErr != nil:
 		return s.fail(ErrStartCancelled, nil)
 	}
-	return s.fail(err, cause)
+	return s.failAs(startFailureText(s.cfg.AgentName, err), err, cause)
+}
+
+// startFailureText is what the transcript and the session's state say of a start that failed:
+// for an agent that went away, which agent and how it ended, without the call under way (a
+// protocol detail) and without its stderr lines, which the error entry shows beneath; any other
+// error as it is. The error returned to the caller keeps both.
+func startFailureText(agent string, err error) string {
+	var gone *GoneError
+	if errors.As(err, &gone) {
+		return agent + " did not start: " + gone.How
+	}
+	return err.Error()
 }
 
 // openSession opens the agent session and moves the session to idle: session/new for a start;
@@ -270,6 +282,11 @@ func (c AgentCapabilities) sessionCap(name string) bool {
 // fail ends a start that went wrong: error entry, open permission requests cancelled, state
 // failed, agent stopped.
 func (s *Session) fail(err error, cause error) error {
+	return s.failAs(err.Error(), err, cause)
+}
+
+// failAs is fail with text as what the transcript's error entry and the failed state say.
+func (s *Session) failAs(text string, err error, cause error) error {
 	var data json.RawMessage
 	var rpcErr *jsonrpc.Error
 	if errors.As(cause, &rpcErr) {
@@ -281,9 +298,9 @@ func (s *Session) fail(err error, cause error) error {
 	if tr != nil {
 		stderr = tr.StderrTail()
 	}
-	s.pushChange(s.tr.AddError(err.Error(), data, stderr))
+	s.pushChange(s.tr.AddError(text, data, stderr))
 	reqs := s.takePermissionsLocked() // asked during the handshake: no turn will answer them
-	s.setStateLocked(StateFailed, err.Error())
+	s.setStateLocked(StateFailed, text)
 	s.unlock()
 	replyCancelled(reqs)
 	if tr != nil {
