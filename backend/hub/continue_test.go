@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"agentdesk/backend/acp"
-	"agentdesk/backend/store"
 )
 
 // twoRuns is an agent that plays its first run (a session and one turn), then, started again
@@ -58,10 +57,7 @@ func TestContinueSavedSession(t *testing.T) {
 		t.Run(c.kind, func(t *testing.T) {
 			dir := t.TempDir()
 			ctx := context.Background()
-			st, err := store.Open(ctx, filepath.Join(dir, "history.db"))
-			if err != nil {
-				t.Fatal(err)
-			}
+			st := openTestStore(t, filepath.Join(dir, "history.db"))
 			defer st.Close()
 			h := New(st, agentList{scriptAgent(t, dir, "a", twoRuns)}, t.Logf)
 			defer h.CloseAll(ctx)

@@ -32,10 +32,7 @@ func TestTurnEndIsShownOnlyOnceItsTurnIsSaved(t *testing.T) {
 	}
 	ctx := context.Background()
 	path := dir + "/history.db"
-	st, err := store.Open(ctx, path, store.WithErrorHandler(func(err error) { t.Errorf("write error: %v", err) }))
-	if err != nil {
-		t.Fatal(err)
-	}
+	st := openTestStore(t, path)
 	defer st.Close()
 	self, _ := os.Executable()
 	agent := agents.Agent{ID: "a", Name: "Streamer", Command: self, Args: []string{"play-script", script}, Available: true}

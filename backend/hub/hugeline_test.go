@@ -39,10 +39,7 @@ func TestHugeLineIsStoredOnce(t *testing.T) {
 	}
 	steps, update = nil, nil
 	ctx := context.Background()
-	st, err := store.Open(ctx, dir+"/history.db", store.WithErrorHandler(func(err error) { t.Errorf("write error: %v", err) }))
-	if err != nil {
-		t.Fatal(err)
-	}
+	st := openTestStore(t, dir+"/history.db")
 	defer st.Close()
 	self, _ := os.Executable()
 	agent := agents.Agent{ID: "a", Name: "Huge", Command: self, Args: []string{"play-script", script}, Available: true}

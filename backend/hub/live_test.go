@@ -57,10 +57,7 @@ const chatty = `[
 func TestCloseOneSessionLeavesTheOthers(t *testing.T) {
 	dir := t.TempDir()
 	ctx := context.Background()
-	st, err := store.Open(ctx, filepath.Join(dir, "history.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	st := openTestStore(t, filepath.Join(dir, "history.db"))
 	defer st.Close()
 	h := New(st, agentList{scriptAgent(t, dir, "a", chatty), scriptAgent(t, dir, "b", chatty)}, t.Logf)
 	defer h.CloseAll(ctx)
@@ -127,10 +124,7 @@ func TestStartThatHangsIsCancelledAndLeavesNoProcess(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Setenv(pidFIFOEnv, fifo)
-	st, err := store.Open(ctx, filepath.Join(dir, "history.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	st := openTestStore(t, filepath.Join(dir, "history.db"))
 	defer st.Close()
 	h := New(st, agentList{scriptAgent(t, dir, "mute", `[{"expect":"initialize"},{"expect":"never"}]`)}, t.Logf)
 	defer h.CloseAll(ctx)

@@ -17,10 +17,7 @@ import (
 // index, whichever piece its parts would have landed in.
 func TestSecretCutAcrossChunksAndPiecesIsSavedMasked(t *testing.T) {
 	ctx := context.Background()
-	st, err := store.Open(ctx, t.TempDir()+"/history.db", store.WithErrorHandler(func(err error) { t.Errorf("write error: %v", err) }))
-	if err != nil {
-		t.Fatal(err)
-	}
+	st := openTestStore(t, t.TempDir()+"/history.db")
 	defer st.Close()
 	value := "zqSEC" + strings.Repeat("a1b2c3d4e5", 10)
 	m := agents.NewMasker()

@@ -1,6 +1,7 @@
 package hub
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"testing"
@@ -9,6 +10,7 @@ import (
 	"agentdesk/backend/acp"
 	"agentdesk/backend/acp/acptest"
 	"agentdesk/backend/agents"
+	"agentdesk/backend/store"
 )
 
 // TestMain lets this test binary be an agent the hub starts as a real process: given
@@ -72,4 +74,15 @@ func transcriptMarkdown(entries []acp.Entry) string {
 		b = append(b, acp.EntryMarkdown(&entries[i])...)
 	}
 	return string(b)
+}
+
+// openTestStore opens the history at path for a test; a write the store fails fails the test.
+// The caller closes it.
+func openTestStore(t *testing.T, path string) *store.Store {
+	t.Helper()
+	st, err := store.Open(context.Background(), path, store.WithErrorHandler(func(err error) { t.Errorf("write error: %v", err) }))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st
 }

@@ -51,10 +51,7 @@ func TestFourSessionsStreamThroughOneStore(t *testing.T) {
 	}
 	ctx := context.Background()
 	path := dir + "/history.db"
-	st, err := store.Open(ctx, path, store.WithErrorHandler(func(err error) { t.Errorf("write error: %v", err) }))
-	if err != nil {
-		t.Fatal(err)
-	}
+	st := openTestStore(t, path)
 	closeStore := sync.OnceFunc(func() { _ = st.Close() })
 	defer closeStore()
 	h := New(st, list, t.Logf)

@@ -30,10 +30,7 @@ func TestOutcomeTellsTheTruth(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	st, err := store.Open(ctx, dir+"/history.db")
-	if err != nil {
-		t.Fatal(err)
-	}
+	st := openTestStore(t, dir+"/history.db")
 	defer st.Close()
 	self, _ := os.Executable()
 	ag := agents.Agent{ID: "a", Name: "A", Command: self, Args: []string{"play-script", script}, Available: true}
