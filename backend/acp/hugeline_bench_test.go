@@ -2,7 +2,6 @@ package acp_test
 
 import (
 	"context"
-	"encoding/json"
 	"io"
 	"runtime"
 	"strings"
@@ -20,17 +19,7 @@ import (
 func BenchmarkHugeLine(b *testing.B) {
 	const size = 32 << 20
 	text := strings.Repeat("word ", size/5)
-	update, _ := json.Marshal(map[string]any{"sessionUpdate": "agent_message_chunk",
-		"content": map[string]string{"type": "text", "text": text}})
-	steps, _ := json.Marshal([]map[string]json.RawMessage{
-		{"expect": json.RawMessage(`"initialize"`)}, {"reply": json.RawMessage(`{"protocolVersion":1,"agentCapabilities":{}}`)},
-		{"expect": json.RawMessage(`"session/new"`)}, {"reply": json.RawMessage(`{"sessionId":"h1"}`)},
-		{"expect": json.RawMessage(`"session/prompt"`)}, {"update": update}, {"reply": json.RawMessage(`{"stopReason":"end_turn"}`)},
-	})
-	var sc acptest.Script
-	if err := json.Unmarshal(steps, &sc); err != nil {
-		b.Fatal(err)
-	}
+	sc := acptest.OneMessageTurn(text)
 	var perByte, peakRatio float64
 	for b.Loop() {
 		ended := make(chan struct{})
@@ -56,8 +45,8 @@ func BenchmarkHugeLine(b *testing.B) {
 		<-ended
 		top := peak()
 		runtime.ReadMemStats(&after)
-		perByte = float64(after.TotalAlloc-before.TotalAlloc) / float64(len(update))
-		peakRatio = float64(top-before.HeapInuse) / float64(len(update))
+		perByte = float64(after.TotalAlloc-before.TotalAlloc) / float64(len(text))
+		peakRatio = float64(top-before.HeapInuse) / float64(len(text))
 		s.Close()
 	}
 	b.ReportMetric(perByte, "alloc_bytes/line_byte")

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"agentdesk/backend/acp"
+	"agentdesk/backend/acp/acptest"
 	"agentdesk/backend/agents"
 	"agentdesk/backend/store"
 )
@@ -25,19 +26,16 @@ func TestHugeLineIsStoredOnce(t *testing.T) {
 		size = 4 << 20
 	}
 	text := strings.Repeat("word ", size/5)
-	update, _ := json.Marshal(map[string]any{"sessionUpdate": "agent_message_chunk",
-		"content": map[string]string{"type": "text", "text": text}})
-	steps, _ := json.Marshal([]map[string]json.RawMessage{
-		{"expect": json.RawMessage(`"initialize"`)}, {"reply": json.RawMessage(`{"protocolVersion":1,"agentCapabilities":{}}`)},
-		{"expect": json.RawMessage(`"session/new"`)}, {"reply": json.RawMessage(`{"sessionId":"h1"}`)},
-		{"expect": json.RawMessage(`"session/prompt"`)}, {"update": update}, {"reply": json.RawMessage(`{"stopReason":"end_turn"}`)},
-	})
+	steps, err := json.Marshal(acptest.OneMessageTurn(text))
+	if err != nil {
+		t.Fatal(err)
+	}
 	dir := t.TempDir()
 	script := dir + "/huge.json"
 	if err := os.WriteFile(script, steps, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	steps, update = nil, nil
+	steps = nil
 	ctx := context.Background()
 	st := openTestStore(t, dir+"/history.db")
 	defer st.Close()
