@@ -66,11 +66,6 @@ func heldByOthers(dbPath string) bool {
 	if err != nil {
 		return false
 	}
-	defer f.Close()
-	err = syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
-	if err == nil {
-		syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
-		return false
-	}
-	return true
+	defer f.Close() // drops the probe's lock, if it got one
+	return syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB) != nil
 }

@@ -5,10 +5,11 @@ package store
 // file, its sessions are read as markInterrupted would have left them, so `agentdesk history`
 // on a copy of a crashed database shows the same outcomes as the window after a restart.
 
-// settledOutcome is the outcome column as markInterrupted would have left it: a session with
-// an open turn died mid-turn (interrupted); one left ready or running without an open turn died
-// idle and reads as its last stop reason, or ended. It has no parameters, so it can stand in
-// any query's column list.
+// settledOutcome is the outcome of a session whose process is gone, as markInterrupted writes
+// it and a read-only store reads it: a session with an open turn died mid-turn (interrupted);
+// one left ready or running without an open turn died idle and reads as its last stop reason,
+// or ended; any other keeps its outcome. It refers to the session as s and has no parameters,
+// so it can stand in any query's column list or SET clause.
 const settledOutcome = `CASE
 	WHEN EXISTS (SELECT 1 FROM turns t WHERE t.session_id = s.id AND t.ended_at IS NULL) THEN '` + OutcomeInterrupted + `'
 	WHEN s.outcome IN ('` + OutcomeReady + `', '` + OutcomeRunning + `') THEN coalesce((SELECT t.stop_reason

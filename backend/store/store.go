@@ -295,14 +295,11 @@ func markInterrupted(ctx context.Context, db *sql.DB, at time.Time) error {
 	// A session with an open turn died mid-turn. One still "ready" or "running" without an
 	// open turn died idle (or before its first turn, or was written by an older agentdesk,
 	// which left every live session "running"): it reads as its last turn ended, or as ended.
-	if _, err := tx.ExecContext(ctx, `UPDATE sessions SET outcome = ?
-		WHERE id IN (SELECT session_id FROM turns WHERE ended_at IS NULL)`, OutcomeInterrupted); err != nil {
-		return fmt.Errorf("mark interrupted sessions: %w", err)
-	}
-	if _, err := tx.ExecContext(ctx, `UPDATE sessions SET outcome = coalesce((SELECT t.stop_reason
-		FROM turns t WHERE t.session_id = sessions.id AND t.ended_at IS NOT NULL AND t.stop_reason <> ''
-		ORDER BY t.turn DESC LIMIT 1), ?) WHERE outcome IN (?, ?)`, OutcomeEnded, OutcomeReady, OutcomeRunning); err != nil {
-		return fmt.Errorf("settle sessions that died idle: %w", err)
+	// settledOutcome is the same rule a read-only store applies when it reads (settle.go).
+	if _, err := tx.ExecContext(ctx, `UPDATE sessions AS s SET outcome = `+settledOutcome+`
+		WHERE s.outcome IN (?, ?) OR EXISTS (SELECT 1 FROM turns t WHERE t.session_id = s.id AND t.ended_at IS NULL)`,
+		OutcomeReady, OutcomeRunning); err != nil {
+		return fmt.Errorf("settle the sessions a process left live: %w", err)
 	}
 	if _, err := tx.ExecContext(ctx, `UPDATE turns SET ended_at = ?, stop_reason = ?
 		WHERE ended_at IS NULL`, millis(at), OutcomeInterrupted); err != nil {
