@@ -17,7 +17,7 @@ func TestDemoAgentSettings(t *testing.T) {
 	if len(c.ConfigOptions) != 2 || c.ConfigOptions[0].ID != "mode" || string(c.ConfigOptions[0].CurrentValue) != `"ask"` {
 		t.Fatalf("config options %+v", c.ConfigOptions)
 	}
-	ev.waitFor(t, "the commands", func(e acp.Event) bool { return e.Kind == acp.EventInfo && len(e.Controls.Commands) == 2 })
+	ev.waitFor(t, "the commands", func(e acp.Event) bool { return e.Kind == acp.EventInfo && len(e.Controls.Commands) == 3 })
 
 	// Always allow: the next turn does not ask again.
 	if _, err := s.Prompt("one"); err != nil {
@@ -52,5 +52,39 @@ func TestDemoAgentSettings(t *testing.T) {
 		if e.Turn == 3 && e.Kind == acp.KindThought {
 			t.Fatal("a thought was shown with thinking turned off")
 		}
+	}
+}
+
+// TestDemoAgentCompacts: /compact plays what real agents send when they compact their context,
+// and the session shows it as one divider with the summary kept, and a notice.
+func TestDemoAgentCompacts(t *testing.T) {
+	s, ev := startDemo(t, 0)
+	if _, err := s.Prompt("/compact"); err != nil {
+		t.Fatal(err)
+	}
+	end := ev.waitFor(t, "turn_end", kind(acp.EventTurnEnd))
+	if end.StopReason != acp.StopEndTurn {
+		t.Fatalf("turn end %+v", end)
+	}
+	var got []acp.EntryKind
+	var c *acp.Compaction
+	var n *acp.Notice
+	for _, e := range s.Snapshot().Entries {
+		got = append(got, e.Kind)
+		if e.Compaction != nil {
+			c = e.Compaction
+		}
+		if e.Notice != nil {
+			n = e.Notice
+		}
+	}
+	if len(got) != 4 || got[1] != acp.KindCompaction || got[2] != acp.KindNotice || got[3] != acp.KindAgent {
+		t.Fatalf("entries %v, want user, compaction, notice, agent", got)
+	}
+	if c.Status != "completed" || !strings.HasPrefix(c.Summary, "Kept: the folder") || !strings.HasSuffix(c.Summary, "Dropped: 0 turns of tool output.") {
+		t.Errorf("compaction %+v", c)
+	}
+	if n.Severity != "info" || n.Title != "Context compacted" {
+		t.Errorf("notice %+v", n)
 	}
 }

@@ -73,6 +73,10 @@ type Entry struct {
 
 	// boundary: how the session was continued.
 	Boundary *Boundary `json:"boundary,omitempty"`
+
+	// notice, compaction: unstable kinds real agents send (transcript_unstable.go).
+	Notice     *Notice     `json:"notice,omitempty"`
+	Compaction *Compaction `json:"compaction,omitempty"`
 }
 
 // Boundary kinds: how a continued session's agent came to know the earlier turns.
@@ -120,8 +124,13 @@ const maxSearchText = 64 << 10
 // or error: its text. A tool call, whose text is its content: the text items, the paths and new
 // text of its diffs and the output of its terminals, one per line, at most maxSearchText bytes.
 func (e *Entry) SearchText() string {
-	if e.Kind == KindBoundary {
+	switch e.Kind {
+	case KindBoundary:
 		return ""
+	case KindNotice:
+		return strings.TrimSpace(e.Notice.Title + "\n" + e.Notice.Description)
+	case KindCompaction:
+		return e.Compaction.Summary
 	}
 	if e.Kind != KindTool {
 		return e.Text
@@ -173,6 +182,14 @@ func (e *Entry) clone() Entry {
 	if e.Boundary != nil {
 		b := *e.Boundary
 		c.Boundary = &b
+	}
+	if e.Notice != nil {
+		n := *e.Notice
+		c.Notice = &n
+	}
+	if e.Compaction != nil {
+		k := *e.Compaction
+		c.Compaction = &k
 	}
 	return c
 }

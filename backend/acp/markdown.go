@@ -57,6 +57,19 @@ func EntryMarkdown(e *Entry) string {
 		fmt.Fprintf(&b, "## Unsupported update: %s\n\n%s\n", oneLine(e.UpdateKind), fence("json", string(e.Raw)))
 	case KindBoundary:
 		fmt.Fprintf(&b, "## Continued: %s\n", BoundaryLine(e.Boundary))
+	case KindNotice:
+		fmt.Fprintf(&b, "## Notice (%s): %s\n", oneLine(e.Notice.Severity), oneLine(e.Notice.Title))
+		if e.Notice.Description != "" {
+			b.WriteString("\n" + quote(e.Notice.Description) + "\n")
+		}
+	case KindCompaction:
+		fmt.Fprintf(&b, "## Context compacted (%s)\n", oneLine(CompactionStatus(e.Compaction)))
+		if e.Compaction.Error != "" {
+			b.WriteString("\n" + quote(e.Compaction.Error) + "\n")
+		}
+		if e.Compaction.Summary != "" {
+			b.WriteString("\nSummary kept by the agent:\n\n" + quote(e.Compaction.Summary) + "\n")
+		}
 	case KindError:
 		fmt.Fprintf(&b, "## Error\n\n%s\n", quote(e.Text))
 		if len(e.Data) > 0 {

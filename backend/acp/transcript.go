@@ -38,6 +38,8 @@ type Transcript struct {
 	termRefs map[string][]string     // terminal id → ids of the entries whose content shows it
 	nTerms   int
 	ownTerms map[string]*agentTerminalState // terminals the agent runs itself (transcript_meta.go)
+
+	compactions map[string]string // compaction id → its entry id (transcript_unstable.go)
 }
 
 // NewTranscript returns an empty transcript at turn 0 (updates before the first prompt).
@@ -131,6 +133,9 @@ func (t *Transcript) Apply(u Update) []Change {
 	case u.IsMetadata():
 		return nil
 	default:
+		if c, ok := t.unstable(u); ok {
+			return []Change{c}
+		}
 		return []Change{t.unknown(u.Kind, u.Raw)}
 	}
 }

@@ -147,7 +147,10 @@ func DecodeUpdate(raw json.RawMessage) (Update, error) {
 		var head struct {
 			Kind string `json:"sessionUpdate"`
 		}
-		_ = json.Unmarshal(raw, &head)
+		if json.Unmarshal(raw, &head) == nil && !decodedKind(head.Kind) {
+			// The fields of a kind we do not decode mean nothing to us, whatever their shape.
+			return Update{Kind: head.Kind, Raw: raw}, nil
+		}
 		return Update{Kind: head.Kind, Raw: raw}, fmt.Errorf("decode %s update: %w", head.Kind, err)
 	}
 	u, err := fromWire(&w)
@@ -227,6 +230,17 @@ func fromWire(w *wireUpdate) (Update, error) {
 		return Update{Kind: w.Kind}, fmt.Errorf("decode %s update: %w", w.Kind, err)
 	}
 	return u, nil
+}
+
+// decodedKind reports the kinds whose fields DecodeUpdate reads from the wire struct; for
+// any other kind a field of an unexpected shape is not an error.
+func decodedKind(kind string) bool {
+	switch kind {
+	case UpdateUserMessageChunk, UpdateAgentMessageChunk, UpdateAgentThoughtChunk, UpdateToolCall,
+		UpdateToolCallUpdate, UpdatePlan, UpdateUsage:
+		return true
+	}
+	return false
 }
 
 // IsMetadata reports kinds that describe the session rather than add to its transcript

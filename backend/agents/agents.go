@@ -53,7 +53,7 @@ type preset struct {
 // it, npx asks "Ok to proceed?" on stdin, which is the protocol pipe.
 var presets = []preset{
 	{id: "claude", name: "Claude Code", command: "claude-agent-acp", npx: "@agentclientprotocol/claude-agent-acp@latest"},
-	{id: "codex", name: "Codex", command: "codex-acp", npx: "@zed-industries/codex-acp@latest"},
+	{id: "codex", name: "Codex", command: "codex-acp", npx: "@agentclientprotocol/codex-acp@latest"},
 	{id: "gemini", name: "Gemini CLI", command: "gemini", args: []string{"--acp"},
 		npx: "@google/gemini-cli@latest", npxArgs: []string{"--acp"}},
 	{id: "opencode", name: "opencode", command: "opencode", args: []string{"acp"},

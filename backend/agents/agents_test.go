@@ -50,7 +50,7 @@ func TestPresetsResolveOnTheGivenPath(t *testing.T) {
 		t.Errorf("gemini, installed: %+v", g)
 	}
 	c := find(t, list, "codex")
-	if want := []string{"-y", "@zed-industries/codex-acp@latest"}; !c.Available || c.Command != filepath.Join(node, "npx") || !reflect.DeepEqual(c.Args, want) {
+	if want := []string{"-y", "@agentclientprotocol/codex-acp@latest"}; !c.Available || c.Command != filepath.Join(node, "npx") || !reflect.DeepEqual(c.Args, want) {
 		t.Errorf("codex through npx: %+v, want npx %v", c, want)
 	}
 	if g := find(t, list, "goose"); g.Available || !strings.Contains(g.Reason, `"goose" not found`) {

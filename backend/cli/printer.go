@@ -16,7 +16,7 @@ type printer struct {
 	mu      sync.Mutex
 	w       io.Writer
 	last    string            // entry id whose text was printed last (chunks continue it)
-	tools   map[string]string // entry id → last printed status
+	tools   map[string]string // entry id → last printed status (tool calls, compactions)
 	titles  map[string]string // permission request id → tool title
 	planned string            // last printed plan
 	ended   bool              // the turn's stop reason is printed; the CLI's transcript is over
@@ -113,6 +113,14 @@ func (p *printer) entry(e *acp.Entry) {
 		p.line(fmt.Sprintf("[usage] %d / %d tokens", e.Usage.Used, e.Usage.Size))
 	case acp.KindBoundary:
 		p.line("── " + acp.BoundaryLine(e.Boundary) + " ──")
+	case acp.KindNotice:
+		p.line(fmt.Sprintf("[notice: %s] %s", e.Notice.Severity, strings.TrimSpace(e.Notice.Title+"\n"+e.Notice.Description)))
+	case acp.KindCompaction:
+		if p.tools[e.ID] == e.Compaction.Status {
+			return // a summary chunk: printed with the status that ends it
+		}
+		p.tools[e.ID] = e.Compaction.Status
+		p.line(fmt.Sprintf("── context compaction: %s ──", acp.CompactionStatus(e.Compaction)))
 	case acp.KindUnknown:
 		p.line(fmt.Sprintf("[unsupported update: %s]", e.UpdateKind))
 	case acp.KindError:

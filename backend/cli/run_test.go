@@ -109,3 +109,34 @@ func TestCLICancelAfterAndHardStopOfAnAgentThatIgnoresIt(t *testing.T) {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out.String(), errOut.String())
 	}
 }
+
+// The unstable kinds real agents send print as a line each: a compaction once per status, not
+// per summary chunk; a notice with its severity. show keeps them.
+func TestCLIPrintsCompactionAndNotice(t *testing.T) {
+	t.Setenv("AGENTDESK_DEMO_PACE", "0s")
+	db := t.TempDir() + "/cli.db"
+	var out, errOut bytes.Buffer
+	if code := runCLI([]string{"--db", db, "--cwd", t.TempDir(), "/compact"}, strings.NewReader(""), &out, &errOut); code != 0 {
+		t.Fatalf("exit %d, stderr %s", code, errOut.String())
+	}
+	text := out.String()
+	for _, want := range []string{"── context compaction: in_progress ──\n── context compaction: completed ──\n", "[notice: info] Context compacted\nEarlier turns are summarised"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("output lacks %q:\n%s", want, text)
+		}
+	}
+	out.Reset()
+	if code := historyCLI([]string{"--db", db}, nil, &out, &errOut); code != 0 {
+		t.Fatalf("history exit %d: %s", code, errOut.String())
+	}
+	prefix := strings.Fields(out.String())[0][:8]
+	out.Reset()
+	if code := showCLI([]string{"--db", db, prefix}, nil, &out, &errOut); code != 0 {
+		t.Fatalf("show exit %d: %s", code, errOut.String())
+	}
+	for _, want := range []string{"## Context compacted (completed)", "> Kept: the folder", "## Notice (info): Context compacted"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("show lacks %q:\n%s", want, out.String())
+		}
+	}
+}

@@ -28,6 +28,9 @@ type script struct {
 const noteFile = "NOTES.md"
 
 func (s *script) run() string {
+	if strings.HasPrefix(strings.TrimSpace(s.prompt), "/compact") {
+		return s.compact()
+	}
 	base := filepath.Base(s.cwd)
 	steps := []func() bool{
 		func() bool {

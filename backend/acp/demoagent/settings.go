@@ -38,6 +38,7 @@ func (st *settings) configOptions() []acp.ConfigOption {
 var commands = []acp.SlashCommand{
 	{Name: "review", Description: "Review the project folder", Input: &acp.CommandInput{Hint: "what to focus on"}},
 	{Name: "plan", Description: "Only make a plan, change nothing"},
+	{Name: "compact", Description: "Compact the conversation's context"},
 }
 
 // setConfigOption answers session/set_config_option with the complete new list.

@@ -28,7 +28,34 @@ export const SESSION_STATES: readonly SessionState[] = [
   'failed',
 ];
 
-export type EntryKind = 'user' | 'agent' | 'thought' | 'tool' | 'plan' | 'usage' | 'unknown' | 'error' | 'boundary';
+export type EntryKind =
+  | 'user'
+  | 'agent'
+  | 'thought'
+  | 'tool'
+  | 'plan'
+  | 'usage'
+  | 'unknown'
+  | 'error'
+  | 'boundary'
+  | 'notice'
+  | 'compaction';
+
+/** A `notice` entry: something the agent wants seen outside the conversation. Severity is the agent's word. */
+export interface Notice {
+  severity?: 'info' | 'warning' | 'error' | (string & {}) | null;
+  title: string;
+  description?: string | null;
+}
+
+/** A `compaction` entry: where the agent compacted its context, with the summary it kept. */
+export interface Compaction {
+  id: string;
+  /** The agent's status (in_progress, completed, failed, …); absent before one is reported. */
+  status?: string | null;
+  summary?: string | null;
+  error?: string | null;
+}
 
 /**
  * How a continued session's agent came to know the earlier turns (a `boundary` entry):
@@ -135,6 +162,8 @@ export interface Entry {
   stderr?: string | null;
   /** boundary: how the session was continued. */
   boundary?: Boundary | null;
+  notice?: Notice | null;
+  compaction?: Compaction | null;
 }
 
 export type PermissionOptionKind = 'allow_once' | 'allow_always' | 'reject_once' | 'reject_always' | (string & {});

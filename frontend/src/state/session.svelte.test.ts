@@ -185,4 +185,22 @@ describe('SessionStore', () => {
     expect(store.lastEventAt).toBe(1600);
     expect(turnEnds).toEqual([SID]);
   });
+
+  it("gives the meter the session's cost so far, adding up the agent sessions it went through", async () => {
+    const cost = (amount: number) => ({ amount, currency: 'USD' });
+    snapshots.push(
+      snap(1, {
+        entries: [
+          { id: 'e1', kind: 'usage', turn: 1, usage: { used: 10, size: 100, cost: cost(0.5) } },
+          { id: 'e2', kind: 'boundary', turn: 2, boundary: { kind: 'summarised' } },
+        ],
+      }),
+    );
+    const store = new SessionStore();
+    await store.attach(info);
+    store.handle({ sessionId: SID, seq: 2, kind: 'entry', entry: { id: 'e3', kind: 'usage', turn: 2, usage: { used: 20, size: 100, cost: cost(0.25) } } });
+    await settle();
+    expect(store.usage?.used).toBe(20);
+    expect(store.usage?.cost?.amount).toBeCloseTo(0.75);
+  });
 });

@@ -10,6 +10,7 @@
 // Turn ends are reported whether they arrive as events or inside a snapshot.
 import * as api from '../lib/api';
 import { realClock, type Clock } from '../lib/clock';
+import { CostTally } from '../lib/cost';
 import type { PermissionEvent, SessionEvent, SessionInfo, Snapshot, Usage } from '../lib/protocol';
 import { applyAll, emptyState, fromSnapshot, type TranscriptState } from './transcript';
 
@@ -94,7 +95,7 @@ export class SessionStore {
   // Index of the last usage entry, memoised on the entry count (a chunk never adds one); the
   // entry itself is read fresh because usage entries are upserted in place.
   #usageAt = { id: '', count: -1, index: -1 };
-  /** The live session's latest usage report (its last usage entry), or null. */
+  /** The live session's latest usage report (its last usage entry) with the session's cost so far (lib/cost.ts), or null. */
   readonly usage = $derived.by((): Usage | null => {
     const cur = this.current;
     if (!cur) return null;
@@ -109,8 +110,17 @@ export class SessionStore {
       }
       this.#usageAt = { id: cur.sessionId, count: entries.length, index };
     }
-    return this.#usageAt.index >= 0 ? (entries[this.#usageAt.index]?.usage ?? null) : null;
+    const usage = this.#usageAt.index >= 0 ? (entries[this.#usageAt.index]?.usage ?? null) : null;
+    if (this.#costOf !== cur.sessionId) {
+      this.#costOf = cur.sessionId;
+      this.#cost.reset();
+    }
+    // The meter's cost is the session's so far, across the agent sessions it went through.
+    const cost = this.#cost.feed(entries);
+    return usage && cost ? { ...usage, cost } : usage;
   });
+  #cost = new CostTally();
+  #costOf = '';
 
   /** Shows a freshly started session (StartSession resolved): state 'starting', then a snapshot. */
   attach(info: SessionInfo): Promise<void> {

@@ -27,6 +27,12 @@ export namespace acp {
 	export interface CommandInput {
 	    hint?: string;
 	}
+	export interface Compaction {
+	    id: string;
+	    status?: string;
+	    summary?: string;
+	    error?: string;
+	}
 	export interface ConfigOption {
 	    id: string;
 	    name: string;
@@ -84,6 +90,11 @@ export namespace acp {
 	    optionKind?: string;
 	    decidedBy?: string;
 	}
+	export interface Notice {
+	    severity?: string;
+	    title: string;
+	    description?: string;
+	}
 	export interface Usage {
 	    used: number;
 	    size: number;
@@ -136,12 +147,15 @@ export namespace acp {
 	    data?: number[];
 	    stderr?: string;
 	    boundary?: Boundary;
+	    notice?: Notice;
+	    compaction?: Compaction;
 	}
 	export interface FolderFile {
 	    path: string;
 	    name: string;
 	    size: number;
 	}
+	
 	
 	
 	
