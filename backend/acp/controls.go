@@ -21,6 +21,16 @@ type Controls struct {
 	Models             *Models             `json:"models,omitempty"`
 	Commands           []SlashCommand      `json:"commands,omitempty"`
 	PromptCapabilities *PromptCapabilities `json:"promptCapabilities,omitempty"`
+	// AgentFeatures: what the agent offers beyond the session itself (set once it is open).
+	AgentFeatures *AgentFeatures `json:"agentFeatures,omitempty"`
+}
+
+// AgentFeatures says which of the agent's own features the window may offer: its saved
+// sessions (session/list, session/delete) and logging out (logout).
+type AgentFeatures struct {
+	ListSessions   bool `json:"listSessions,omitempty"`
+	DeleteSessions bool `json:"deleteSessions,omitempty"`
+	Logout         bool `json:"logout,omitempty"`
 }
 
 // ConfigOption is one session setting. CurrentValue and Options stay raw: values are strings or

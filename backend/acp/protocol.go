@@ -113,6 +113,8 @@ type AgentCapabilities struct {
 	LoadSession        bool               `json:"loadSession,omitempty"`
 	PromptCapabilities PromptCapabilities `json:"promptCapabilities"`
 	SessionCaps        json.RawMessage    `json:"sessionCapabilities,omitempty"`
+	// Auth: {logout: {}} when the agent can log out (schema 1.21).
+	Auth json.RawMessage `json:"auth,omitempty"`
 }
 
 // PromptCapabilities says which content blocks a prompt may carry beyond text and links.

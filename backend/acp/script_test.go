@@ -27,14 +27,25 @@ const handshake = `
 
 func startScript(t *testing.T, steps string) (*acp.Session, *events) {
 	t.Helper()
-	sc := script(t, "["+handshake+steps+"]")
+	return runScript(t, script(t, "["+handshake+steps+"]"), nil)
+}
+
+// runScript starts (or, with a seed, reopens) a session against sc.
+func runScript(t *testing.T, sc acptest.Script, seed *acp.Seed) (*acp.Session, *events) {
+	t.Helper()
 	ev := newEvents()
-	s := acp.NewSession(acp.Config{ID: "s1", AgentName: "scripted", Cwd: "/p", Emitter: ev, Logf: t.Logf,
+	s := acp.NewSession(acp.Config{ID: "s1", AgentName: "scripted", Cwd: "/p", Emitter: ev, Logf: t.Logf, Seed: seed,
 		Launch: func(context.Context) (acp.Transport, error) {
 			return acptest.Serve(func(in io.Reader, out io.Writer) error { return sc.Run(in, out) }), nil
 		}})
 	t.Cleanup(func() { s.Close() })
-	if err := s.Start(context.Background()); err != nil {
+	var err error
+	if seed != nil {
+		_, err = s.Reopen(context.Background())
+	} else {
+		err = s.Start(context.Background())
+	}
+	if err != nil {
 		t.Fatal(err)
 	}
 	return s, ev

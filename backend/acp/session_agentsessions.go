@@ -2,14 +2,17 @@ package acp
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 )
 
 // Methods about the agent's own saved sessions.
 const (
-	MethodSessionList  = "session/list"
-	MethodSessionClose = "session/close"
+	MethodSessionList   = "session/list"
+	MethodSessionClose  = "session/close"
+	MethodSessionDelete = "session/delete"
+	MethodLogout        = "logout"
 )
 
 // AgentSessionInfo is one session the agent keeps (session/list).
@@ -45,6 +48,45 @@ func (s *Session) ListAgentSessions(ctx context.Context, cursor string) (AgentSe
 		return AgentSessionPage{}, fmt.Errorf("%s session/list: %w", s.cfg.AgentName, s.explain(err))
 	}
 	return page, nil
+}
+
+// ErrOwnAgentSession: DeleteAgentSession of the agent session this session is in.
+var ErrOwnAgentSession = errors.New("it is the agent session this session is in")
+
+// DeleteAgentSession asks the agent to delete one of the sessions it keeps (session/delete).
+// Only the agent's copy goes: agentdesk's history is not touched. It fails when the agent does
+// not offer it, when id is the agent session this session is in (ErrOwnAgentSession), or with
+// the agent's error.
+func (s *Session) DeleteAgentSession(ctx context.Context, id string) error {
+	s.mu.Lock()
+	conn, caps, own := s.conn, s.caps, s.agentSessionID
+	s.unlock()
+	if conn == nil || !caps.sessionCap("delete") {
+		return &NotOfferedError{Agent: s.cfg.AgentName, What: "session delete"}
+	}
+	if id == own {
+		return fmt.Errorf("delete %s session %s: %w", s.cfg.AgentName, id, ErrOwnAgentSession)
+	}
+	if err := conn.Call(ctx, MethodSessionDelete, map[string]string{"sessionId": id}, nil); err != nil {
+		return fmt.Errorf("%s session/delete: %w", s.cfg.AgentName, s.explain(err))
+	}
+	return nil
+}
+
+// Logout asks the agent to forget its login (logout; agentCapabilities.auth.logout). The
+// agent's next call that needs a login fails with "authentication required", which the window
+// answers with the login panel. It fails when the agent does not offer it, or with its error.
+func (s *Session) Logout(ctx context.Context) error {
+	s.mu.Lock()
+	conn, caps := s.conn, s.caps
+	s.unlock()
+	if conn == nil || !objectCap(caps.Auth, "logout") {
+		return &NotOfferedError{Agent: s.cfg.AgentName, What: "logout"}
+	}
+	if err := conn.Call(ctx, MethodLogout, struct{}{}, nil); err != nil {
+		return fmt.Errorf("%s logout: %w", s.cfg.AgentName, s.explain(err))
+	}
+	return nil
 }
 
 // closeAgentSession sends session/close when the agent offers it, so it can free the session

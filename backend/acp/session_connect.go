@@ -65,7 +65,9 @@ func (s *Session) Continue(ctx context.Context) (Continued, error) {
 // the saved entries and never shown twice: only turns the agent has beyond ours are added),
 // else a new agent session whose next session/prompt carries a summary of the saved turns
 // (Summarize) before the person's text. A refused resume falls back to load, a refused load to
-// the summary. The transcript shows which happened in a boundary entry, and Reopen returns it.
+// the summary. With nothing saved (an agent's own session opened here the first time), load
+// goes first: only its replay shows the earlier turns. The transcript shows which happened in
+// a boundary entry, and Reopen returns it.
 // It fails as Start does, and with ErrNotSeeded for a session without a seed or already opened.
 func (s *Session) Reopen(ctx context.Context) (Continued, error) {
 	s.mu.Lock()
@@ -179,7 +181,7 @@ func startFailureText(agent string, err error) string {
 // call under way (for StartTimeoutError).
 func (s *Session) openSession(ctx context.Context, conn *jsonrpc.Conn, reattach bool, method *string) (Continued, error) {
 	s.mu.Lock()
-	id, caps := s.agentSessionID, s.caps
+	id, caps, nothingSaved := s.agentSessionID, s.caps, len(s.tr.entries) == 0
 	s.unlock()
 	if reattach && id != "" {
 		var ways []string
@@ -188,6 +190,11 @@ func (s *Session) openSession(ctx context.Context, conn *jsonrpc.Conn, reattach 
 		}
 		if caps.LoadSession {
 			ways = append(ways, MethodSessionLoad)
+			if nothingSaved {
+				// An agent's own session opened here for the first time: only a replay shows
+				// its earlier turns, so load goes first.
+				ways = append([]string{MethodSessionLoad}, ways[:len(ways)-1]...)
+			}
 		}
 		for _, m := range ways {
 			*method = m
@@ -245,7 +252,7 @@ func (s *Session) callOpen(ctx context.Context, conn *jsonrpc.Conn, method strin
 	}
 	pc := s.caps.PromptCapabilities
 	s.controls = Controls{ConfigOptions: res.ConfigOptions, Modes: res.Modes, Models: res.Models, Commands: s.controls.Commands,
-		PromptCapabilities: &pc}
+		PromptCapabilities: &pc, AgentFeatures: s.caps.features()}
 	s.pushInfoLocked()
 	early := s.early
 	if s.earlyDropped > 0 {
@@ -266,13 +273,22 @@ func (s *Session) callOpen(ctx context.Context, conn *jsonrpc.Conn, method strin
 	return how, nil
 }
 
+// features is what the window may offer of the agent's own (Controls.AgentFeatures).
+func (c AgentCapabilities) features() *AgentFeatures {
+	return &AgentFeatures{ListSessions: c.sessionCap("list"), DeleteSessions: c.sessionCap("delete"),
+		Logout: objectCap(c.Auth, "logout")}
+}
+
 // canResume reports sessionCapabilities.resume.
 func (c AgentCapabilities) canResume() bool { return c.sessionCap("resume") }
 
 // sessionCap reports an object-valued session capability: present and not null.
-func (c AgentCapabilities) sessionCap(name string) bool {
+func (c AgentCapabilities) sessionCap(name string) bool { return objectCap(c.SessionCaps, name) }
+
+// objectCap reports whether the capability object raw has name present and not null (or false).
+func objectCap(raw json.RawMessage, name string) bool {
 	var caps map[string]json.RawMessage
-	if json.Unmarshal(c.SessionCaps, &caps) != nil {
+	if json.Unmarshal(raw, &caps) != nil {
 		return false
 	}
 	r := strings.TrimSpace(string(caps[name]))

@@ -38,6 +38,7 @@ type recorder struct {
 	turn     int            // the turn in progress, for permission rows
 	outcome  string         // the session's outcome as last recorded (store's outcomes)
 	lastStop string         // the stop reason of the last turn that ended; "" before one has
+	starting bool           // the session is opening: a prompt now is one the agent replays
 
 	detached atomic.Bool // the saved copy was deleted: record nothing more
 	titled   atomic.Bool // the user named the session: the agent's titles no longer apply
@@ -82,8 +83,14 @@ func (r *recorder) record(ev acp.Event) {
 			r.turn = e.Turn
 			if _, seen := r.seqs[e.ID]; !seen {
 				r.w.StartTurn(store.Turn{SessionID: r.sessionID, Turn: e.Turn, Prompt: e.Text, StartedAt: r.now()})
-				r.setOutcome(store.OutcomeRunning)
-				if e.Turn == 1 { // until the agent names the session, its first prompt does
+				if r.starting {
+					// A turn the agent replayed while the session opened (session/load): it ended
+					// elsewhere, with a stop reason we were not told.
+					r.w.EndTurn(r.sessionID, e.Turn, "", "", r.now())
+				} else {
+					r.setOutcome(store.OutcomeRunning)
+				}
+				if e.Turn == 1 && !r.titled.Load() { // until the agent names the session, its first prompt does
 					title := shorten(e.Text, 80)
 					r.w.UpdateSession(r.sessionID, nil, &title)
 				}
@@ -108,6 +115,7 @@ func (r *recorder) record(ev acp.Event) {
 			r.w.UpdateSession(r.sessionID, nil, &title)
 		}
 	case acp.EventState:
+		r.starting = ev.State == acp.StateStarting
 		r.recordState(ev)
 	}
 }

@@ -11,7 +11,7 @@ import * as Logins from '../../wailsjs/go/main/Logins.js';
 import * as Sessions from '../../wailsjs/go/main/Sessions.js';
 import type { acp } from '../../wailsjs/go/models';
 import type { AgentSettings, AuthPrompt, ImportResult } from './agents';
-import type { AgentInfo, Attachment, AttentionKind, FolderCheck, FolderFile, HistoryItem, HistoryPart, HistoryStatus, JournalLine, LiveSession, SessionInfo, Snapshot } from './protocol';
+import type { AgentInfo, AgentSessionPage, Attachment, AttentionKind, FolderCheck, FolderFile, HistoryItem, HistoryPart, HistoryStatus, JournalLine, LiveSession, SessionInfo, Snapshot } from './protocol';
 
 /**
  * A snapshot as the page reads it. The generated acp.Snapshot describes the same JSON (protocol.ts
@@ -116,6 +116,26 @@ export function ContinueSession(sessionId: string): Promise<string> {
  */
 export function ContinueSaved(sessionId: string): Promise<SessionInfo> {
   return Sessions.ContinueSaved(sessionId);
+}
+
+/** One page of the sessions the agent of live session sessionId keeps (session/list); cursor "" for the first. */
+export function ListAgentSessions(sessionId: string, cursor: string): Promise<AgentSessionPage> {
+  return Sessions.ListAgentSessions(sessionId, cursor);
+}
+
+/** Opens one of the agent's own sessions here (the agent loads or resumes it); one the history holds is continued instead. */
+export function OpenAgentSession(sessionId: string, agentSessionId: string, cwd: string, title: string): Promise<SessionInfo> {
+  return Sessions.OpenAgentSession(sessionId, agentSessionId, cwd, title);
+}
+
+/** Deletes the agent's own copy of one of its sessions (session/delete); the history is not touched. */
+export function DeleteAgentSession(sessionId: string, agentSessionId: string): Promise<void> {
+  return Sessions.DeleteAgentSession(sessionId, agentSessionId).then(() => undefined);
+}
+
+/** Asks the agent of live session sessionId to forget its login (logout). */
+export function LogoutAgent(sessionId: string): Promise<void> {
+  return Sessions.LogoutAgent(sessionId).then(() => undefined);
 }
 
 export function AnswerPermission(sessionId: string, requestId: string, optionId: string): Promise<void> {

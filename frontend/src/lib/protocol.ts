@@ -12,7 +12,7 @@
 //
 // Go marshals nil slices as `null`, so every list of the event contract may arrive as null;
 // readers normalise.
-import type { acp, main } from '../../wailsjs/go/models';
+import type { acp, hub, main } from '../../wailsjs/go/models';
 
 /** The one Wails event name carrying session events. */
 export const SESSION_EVENT = 'session:event';
@@ -247,6 +247,14 @@ export interface Controls {
   commands?: { name: string; description?: string; input?: { hint?: string } | null }[] | null;
   /** What the agent accepts in a prompt besides text and file links. */
   promptCapabilities?: PromptCapabilities | null;
+  /** The agent's own features the window may offer (its saved sessions, logging out); set once the session is open. */
+  agentFeatures?: AgentFeatures | null;
+}
+
+export interface AgentFeatures {
+  listSessions?: boolean;
+  deleteSessions?: boolean;
+  logout?: boolean;
 }
 
 export interface ConfigOption {
@@ -449,6 +457,13 @@ export type FolderFile = acp.FolderFile;
  */
 export type FolderCheck = main.FolderCheck;
 
+/**
+ * One page of the sessions an agent keeps (ListAgentSessions()): each with the folder it lists
+ * it in and, when the history holds a copy, `savedId`. `nextCursor` is opaque: pass it back.
+ */
+export type AgentSessionPage = hub.AgentSessionPage;
+export type AgentSessionItem = hub.AgentSessionItem;
+
 // ---- the hand-written contract against the generated models ----
 
 /** Every field name of T, of each member when T is a union. */
@@ -478,6 +493,7 @@ export type FieldsMatch = [
   Holds<SameFields<PermissionOption, acp.OptionSummary>>,
   Holds<SameFields<TurnInfo, acp.TurnSummary>>,
   Holds<SameFields<Controls, acp.Controls>>,
+  Holds<SameFields<AgentFeatures, acp.AgentFeatures>>,
   Holds<SameFields<NonNullable<Controls['modes']>, acp.Modes>>,
   Holds<SameFields<NonNullable<Controls['modes']>['availableModes'][number], acp.Mode>>,
   Holds<SameFields<NonNullable<Controls['models']>, acp.Models>>,

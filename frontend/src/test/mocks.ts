@@ -4,7 +4,7 @@
 // must not import the wailsjs modules itself (it builds their mocks); it reads their types only.
 import { vi } from 'vitest';
 import type { AgentSettings, AuthPrompt, ImportResult } from '../lib/agents';
-import type { AgentInfo, Attachment, FolderFile, HistoryItem, JournalLine, LiveSession, Snapshot } from '../lib/protocol';
+import type { AgentInfo, AgentSessionPage, Attachment, FolderFile, HistoryItem, JournalLine, LiveSession, Snapshot } from '../lib/protocol';
 
 export const AGENTS: AgentInfo[] = [
   { id: 'demo', name: 'Demo agent', available: true, custom: false },
@@ -54,6 +54,15 @@ export function appMock() {
     HistoryStatus: vi.fn(async () => ({ saving: true })),
     RetryHistory: vi.fn(async () => ({ saving: true })),
     AnswerPermission: vi.fn(async () => {}),
+    ListAgentSessions: vi.fn(async (_sessionId: string, _cursor: string): Promise<AgentSessionPage> => ({ sessions: [] })),
+    OpenAgentSession: vi.fn(async (_sessionId: string, agentSessionId: string, cwd: string, _title: string) => ({
+      sessionId: 'opened-' + agentSessionId,
+      agentId: 'demo',
+      agentName: 'Demo agent',
+      cwd,
+    })),
+    DeleteAgentSession: vi.fn(async (_sessionId: string, _agentSessionId: string) => {}),
+    LogoutAgent: vi.fn(async (_sessionId: string) => {}),
     Snapshot: vi.fn(async (id: string) => emptySnapshot(id)),
     ListHistory: vi.fn(async (_query: string): Promise<HistoryItem[]> => []),
     OpenHistory: vi.fn(async (id: string) => emptySnapshot(id, { state: '' })),
@@ -122,6 +131,10 @@ const SERVICES: { [S in keyof Services]: Record<keyof Services[S], true> } = {
     Stop: true,
     HardStop: true,
     AnswerPermission: true,
+    ListAgentSessions: true,
+    OpenAgentSession: true,
+    DeleteAgentSession: true,
+    LogoutAgent: true,
     Snapshot: true,
     ListFolderFiles: true,
     SetMode: true,

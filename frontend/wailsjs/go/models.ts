@@ -1,5 +1,10 @@
 export namespace acp {
 	
+	export interface AgentFeatures {
+	    listSessions?: boolean;
+	    deleteSessions?: boolean;
+	    logout?: boolean;
+	}
 	export interface Attachment {
 	    kind: string;
 	    path?: string;
@@ -76,6 +81,7 @@ export namespace acp {
 	    models?: Models;
 	    commands?: SlashCommand[];
 	    promptCapabilities?: PromptCapabilities;
+	    agentFeatures?: AgentFeatures;
 	}
 	export interface Cost {
 	    amount: number;
@@ -198,6 +204,22 @@ export namespace acp {
 	
 	
 	
+
+}
+
+export namespace hub {
+	
+	export interface AgentSessionItem {
+	    sessionId: string;
+	    cwd: string;
+	    title?: string;
+	    updatedAt?: string;
+	    savedId?: string;
+	}
+	export interface AgentSessionPage {
+	    sessions: AgentSessionItem[];
+	    nextCursor?: string;
+	}
 
 }
 

@@ -34,8 +34,16 @@ export function DefaultFolder() {
   return window['go']['main']['Sessions']['DefaultFolder']();
 }
 
+export function DeleteAgentSession(arg1, arg2) {
+  return window['go']['main']['Sessions']['DeleteAgentSession'](arg1, arg2);
+}
+
 export function HardStop(arg1) {
   return window['go']['main']['Sessions']['HardStop'](arg1);
+}
+
+export function ListAgentSessions(arg1, arg2) {
+  return window['go']['main']['Sessions']['ListAgentSessions'](arg1, arg2);
 }
 
 export function ListFolderFiles(arg1, arg2) {
@@ -46,8 +54,16 @@ export function ListLive() {
   return window['go']['main']['Sessions']['ListLive']();
 }
 
+export function LogoutAgent(arg1) {
+  return window['go']['main']['Sessions']['LogoutAgent'](arg1);
+}
+
 export function Messages(arg1) {
   return window['go']['main']['Sessions']['Messages'](arg1);
+}
+
+export function OpenAgentSession(arg1, arg2, arg3, arg4) {
+  return window['go']['main']['Sessions']['OpenAgentSession'](arg1, arg2, arg3, arg4);
 }
 
 export function Prompt(arg1, arg2) {
