@@ -149,6 +149,13 @@ func (c *Catalog) LearnSecrets() error {
 			}
 		}
 	}
+	for _, m := range c.cfg.MCPServers {
+		for _, v := range m.secretVars() {
+			if v.Secret {
+				keys = append(keys, [2]string{MCPSecretOwner(m.Name), v.Name})
+			}
+		}
+	}
 	for id, names := range c.cfg.LoginSecrets {
 		for _, n := range names {
 			keys = append(keys, [2]string{id, n})

@@ -38,30 +38,17 @@ func (c *Catalog) Save(cu Custom, values map[string]string) (Custom, string, err
 	if err := cu.Validate(); err != nil {
 		return cu, "", err
 	}
-	for i, v := range cu.Env {
-		if !v.Secret {
-			continue
-		}
-		cu.Env[i].Value = ""
-		val, given := values[v.Name]
-		kept := !given && exists && wasSecret(old, v.Name) && c.isSetLocked(cu.ID, v.Name)
-		if val == "" && !kept {
-			return cu, "", fmt.Errorf("give a value for the secret %s", v.Name)
-		}
-		if given && len(val) < MinSecretLen {
-			return cu, "", fmt.Errorf("the secret %s is too short to be hidden reliably (%d characters at least): use a plain variable for it", v.Name, MinSecretLen)
-		}
+	var oldEnv []EnvVar
+	if exists {
+		oldEnv = old.Env
 	}
-	var stored []string
+	if err := c.checkSecretsLocked(cu.ID, cu.Env, oldEnv, values); err != nil {
+		return cu, "", err
+	}
+	stored, err := c.storeSecretsLocked(cu.ID, cu.Env, values)
 	defer func() { c.tellStored(stored) }()
-	for _, v := range cu.Env {
-		if val, ok := values[v.Name]; ok && v.Secret {
-			c.masker.Add(val)
-			if err := c.secrets.Set(cu.ID, v.Name, val); err != nil {
-				return cu, "", fmt.Errorf("could not keep the secret %s in %s: %w", v.Name, c.secrets.Where(), err)
-			}
-			stored = append(stored, val)
-		}
+	if err != nil {
+		return cu, "", err
 	}
 	next := c.cfg
 	next.Agents = slices.Clone(c.cfg.Agents)
@@ -143,8 +130,8 @@ func (c *Catalog) SetLoginSecrets(id string, values map[string]string) error {
 	return err
 }
 
-// Import adds the agents of Zed's settings text (replacing custom agents with the same id) and
-// stores their secret values. It returns the names added and what was skipped, with reasons.
+// Import adds the agents and MCP servers of Zed's settings text (replacing custom agents with the
+// same id, servers with the same name) and stores their secret values. It returns the names added and what was skipped, with reasons.
 func (c *Catalog) Import(text string) (added, skipped []string, err error) {
 	z, err := ParseZed(text)
 	if err != nil {
@@ -156,6 +143,13 @@ func (c *Catalog) Import(text string) (added, skipped []string, err error) {
 			continue
 		}
 		added = append(added, cu.Name)
+	}
+	for _, m := range z.MCPServers {
+		if _, err := c.SaveMCPServer(m, z.MCPSecrets[m.Name]); err != nil {
+			skipped = append(skipped, fmt.Sprintf("MCP server %s: %v", m.Name, err))
+			continue
+		}
+		added = append(added, "MCP server "+m.Name)
 	}
 	return added, append(skipped, z.Skipped...), nil
 }
@@ -188,8 +182,48 @@ func (c *Catalog) freeIDLocked(base string) string {
 	return id
 }
 
-func wasSecret(cu Custom, name string) bool {
-	return slices.ContainsFunc(cu.Env, func(v EnvVar) bool { return v.Name == name && v.Secret })
+func wasSecret(cu Custom, name string) bool { return secretIn(cu.Env, name) }
+
+// secretIn reports whether vars holds name as a secret.
+func secretIn(vars []EnvVar, name string) bool {
+	return slices.ContainsFunc(vars, func(v EnvVar) bool { return v.Name == name && v.Secret })
+}
+
+// checkSecretsLocked clears the values of vars' secrets (they are kept apart) and checks that
+// each has one: given in values (long enough to be masked), or already stored for owner when
+// old (the saved variables; nil for something new) held it as a secret too.
+func (c *Catalog) checkSecretsLocked(owner string, vars, old []EnvVar, values map[string]string) error {
+	for i, v := range vars {
+		if !v.Secret {
+			continue
+		}
+		vars[i].Value = ""
+		val, given := values[v.Name]
+		kept := !given && secretIn(old, v.Name) && c.isSetLocked(owner, v.Name)
+		if val == "" && !kept {
+			return fmt.Errorf("give a value for the secret %s", v.Name)
+		}
+		if given && len(val) < MinSecretLen {
+			return fmt.Errorf("the secret %s is too short to be hidden reliably (%d characters at least): use a plain variable for it", v.Name, MinSecretLen)
+		}
+	}
+	return nil
+}
+
+// storeSecretsLocked keeps the values given for vars' secrets under owner, masker first, and
+// returns those it stored (for tellStored, also on error).
+func (c *Catalog) storeSecretsLocked(owner string, vars []EnvVar, values map[string]string) ([]string, error) {
+	var stored []string
+	for _, v := range vars {
+		if val, ok := values[v.Name]; ok && v.Secret {
+			c.masker.Add(val)
+			if err := c.secrets.Set(owner, v.Name, val); err != nil {
+				return stored, fmt.Errorf("could not keep the secret %s in %s: %w", v.Name, c.secrets.Where(), err)
+			}
+			stored = append(stored, val)
+		}
+	}
+	return stored, nil
 }
 
 func cloneLogin(m map[string][]string) map[string][]string {

@@ -32,12 +32,13 @@ type EnvVar struct {
 	Secret bool   `json:"secret,omitempty"`
 }
 
-// Config is the content of agents.json: the custom agents, and the names of the secrets an
+// Config is the content of agents.json: the custom agents, the names of the secrets an
 // env_var login stored for an agent (any agent, presets included), whose values are in a
-// SecretStore.
+// SecretStore, and the MCP servers passed to the agents' sessions.
 type Config struct {
 	Agents       []Custom            `json:"agents"`
 	LoginSecrets map[string][]string `json:"loginSecrets,omitempty"`
+	MCPServers   []MCPServer         `json:"mcpServers,omitempty"`
 }
 
 // ConfigFile is agents.json. Writes are atomic (a temp file in the same folder, synced, then

@@ -15,7 +15,11 @@ import (
 type ZedImport struct {
 	Agents  []Custom
 	Secrets map[string]map[string]string // agent id → secret variable → value (not in Agents)
-	Skipped []string
+	// MCPServers: Zed's context_servers, for every agent; MCPSecrets: server name → secret
+	// variable or header → value (not in MCPServers).
+	MCPServers []MCPServer
+	MCPSecrets map[string]map[string]string
+	Skipped    []string
 }
 
 // zedServer is one entry of Zed's agent_servers setting. Built-in agents (claude, codex,
@@ -31,8 +35,8 @@ type zedServer struct {
 // secretName guesses which variables hold credentials: their values are stored as secrets.
 var secretName = regexp.MustCompile(`(?i)(KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|AUTH)`)
 
-// ParseZed reads custom agents from Zed's settings: either the whole settings.json or just
-// `{"agent_servers": {...}}`, with Zed's comments and trailing commas allowed (parsed by
+// ParseZed reads custom agents and MCP servers (context_servers, see parseZedMCP) from Zed's
+// settings: either the whole settings.json or just `{"agent_servers": {...}}`, with Zed's comments and trailing commas allowed (parsed by
 // github.com/tailscale/hujson, the JWCC parser Tailscale maintains for its own policy files,
 // so a pasted settings file needs no cleaning). Each server with a command becomes a custom
 // agent with id Slug(name); variables whose names look like credentials (…KEY, …TOKEN,
@@ -43,13 +47,14 @@ func ParseZed(text string) (ZedImport, error) {
 		return ZedImport{}, fmt.Errorf("this is not Zed's settings JSON: %w", err)
 	}
 	var settings struct {
-		AgentServers map[string]json.RawMessage `json:"agent_servers"`
+		AgentServers   map[string]json.RawMessage `json:"agent_servers"`
+		ContextServers map[string]json.RawMessage `json:"context_servers"`
 	}
 	if err := json.Unmarshal(std, &settings); err != nil {
 		return ZedImport{}, fmt.Errorf("this is not Zed's settings JSON: %w", err)
 	}
-	if len(settings.AgentServers) == 0 {
-		return ZedImport{}, fmt.Errorf(`no "agent_servers" found: paste Zed's settings.json or {"agent_servers": {"Name": {"command": "...", "args": [...], "env": {...}}}}`)
+	if len(settings.AgentServers) == 0 && len(settings.ContextServers) == 0 {
+		return ZedImport{}, fmt.Errorf(`no "agent_servers" or "context_servers" found: paste Zed's settings.json or {"agent_servers": {"Name": {"command": "...", "args": [...], "env": {...}}}}`)
 	}
 	names := make([]string, 0, len(settings.AgentServers))
 	for n := range settings.AgentServers {
@@ -95,5 +100,6 @@ func ParseZed(text string) (ZedImport, error) {
 		}
 		out.Agents = append(out.Agents, c)
 	}
+	parseZedMCP(settings.ContextServers, &out)
 	return out, nil
 }

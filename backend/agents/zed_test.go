@@ -56,3 +56,41 @@ func TestZedImportAcceptsJustTheAgentServers(t *testing.T) {
 		}
 	}
 }
+
+// Zed's context_servers come along as MCP servers for every agent: commands (also the older
+// {path, args, env}), remote servers with their headers, credentials kept apart as secrets;
+// extension servers and invalid ones are skipped with the reason.
+func TestZedContextServersImport(t *testing.T) {
+	got, err := ParseZed(`{
+  "context_servers": {
+    "github": { "url": "https://api.example.com/mcp", "headers": { "Authorization": "Bearer gh-123456789" } },
+    "fs": { "command": "mcp-fs", "args": ["/src"], "env": { "FS_TOKEN": "tok-123456789", "MODE": "ro" } },
+    "legacy": { "command": { "path": "/opt/mcp/old", "args": ["-v"], "env": {} }, "enabled": false },
+    "from-extension": { "settings": { "x": 1 } },
+    "ftp": { "url": "ftp://example.com" },
+  },
+}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Agents) != 0 || len(got.MCPServers) != 3 {
+		t.Fatalf("servers %+v", got.MCPServers)
+	}
+	fs, gh, legacy := got.MCPServers[0], got.MCPServers[1], got.MCPServers[2]
+	if fs.Transport != MCPStdio || fs.Command != "mcp-fs" || !reflect.DeepEqual(fs.Env, []EnvVar{{Name: "FS_TOKEN", Secret: true}, {Name: "MODE", Value: "ro"}}) {
+		t.Errorf("fs %+v", fs)
+	}
+	if gh.Transport != MCPHTTP || gh.URL != "https://api.example.com/mcp" || !gh.Headers[0].Secret || gh.Headers[0].Value != "" {
+		t.Errorf("github %+v", gh)
+	}
+	if legacy.Command != "/opt/mcp/old" || !legacy.Disabled || !reflect.DeepEqual(legacy.Args, []string{"-v"}) {
+		t.Errorf("legacy %+v", legacy)
+	}
+	if got.MCPSecrets["github"]["Authorization"] != "Bearer gh-123456789" || got.MCPSecrets["fs"]["FS_TOKEN"] != "tok-123456789" {
+		t.Errorf("secrets %v", got.MCPSecrets)
+	}
+	skipped := strings.Join(got.Skipped, "\n")
+	if !strings.Contains(skipped, "from-extension: no command or url") || !strings.Contains(skipped, `"ftp://example.com" is not an http or https URL`) {
+		t.Errorf("skipped:\n%s", skipped)
+	}
+}
