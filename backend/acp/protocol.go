@@ -115,6 +115,8 @@ type AgentCapabilities struct {
 	SessionCaps        json.RawMessage    `json:"sessionCapabilities,omitempty"`
 	// Auth: {logout: {}} when the agent can log out (schema 1.21).
 	Auth json.RawMessage `json:"auth,omitempty"`
+	// MCP: the MCP transports beyond stdio the agent accepts in mcpServers.
+	MCP MCPCapabilities `json:"mcpCapabilities"`
 }
 
 // PromptCapabilities says which content blocks a prompt may carry beyond text and links.

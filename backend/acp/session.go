@@ -42,6 +42,9 @@ type Config struct {
 	// the agent cannot resume or load (default DefaultSummaryBudget, or less for an agent
 	// whose context size a usage update gave; see summaryBudget).
 	SummaryBudget int
+	// MCPServers are passed to the agent in session/new, load and resume, those of a transport
+	// the agent does not accept left out (with a notice in the transcript).
+	MCPServers []MCPServer
 
 	serveHook func(method string) // tests: runs on a worker before each fs/* and terminal/create
 }
@@ -85,6 +88,7 @@ type Session struct {
 	pendingSummary string       // the summary the next session/prompt carries before the person's text
 	decisions      []DecisionSummary
 	caps           AgentCapabilities
+	mcpSkipTold    bool           // the notice of MCP servers left out was shown
 	watchDone      chan struct{}  // closed when the current connection's watch has finished
 	turnWG         sync.WaitGroup // the running turn's goroutine (runTurn): Close waits for it
 

@@ -221,11 +221,12 @@ func refused(ctx context.Context, err error) bool {
 func (s *Session) callOpen(ctx context.Context, conn *jsonrpc.Conn, method string, reattach bool) (Continued, error) {
 	s.mu.Lock()
 	oldID := s.agentSessionID
-	var params any = NewSessionParams{Cwd: s.cfg.Cwd, MCPServers: []json.RawMessage{}}
+	mcp := s.mcpServersLocked()
+	var params any = NewSessionParams{Cwd: s.cfg.Cwd, MCPServers: mcp}
 	if method == MethodSessionNew {
 		s.agentSessionID = "" // updates for the new id are kept until it is known
 	} else {
-		params = map[string]any{"sessionId": oldID, "cwd": s.cfg.Cwd, "mcpServers": []json.RawMessage{}}
+		params = map[string]any{"sessionId": oldID, "cwd": s.cfg.Cwd, "mcpServers": mcp}
 		s.replaying = true // some agents replay on resume too: never news
 		if method == MethodSessionLoad {
 			s.replay = newReplayed()

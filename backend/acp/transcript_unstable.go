@@ -41,6 +41,13 @@ type Compaction struct {
 	Error   string `json:"error,omitempty"`
 }
 
+// AddNotice appends a notice of our own (the client's, not the agent's): something about the
+// session the person should see in the transcript, such as an MCP server left out.
+func (t *Transcript) AddNotice(n Notice) Change {
+	t.open = ""
+	return t.add(&Entry{Kind: KindNotice, Notice: &n})
+}
+
 // maxNoticeText bounds a notice's title and description: a banner is not a transcript.
 const maxNoticeText = 4 << 10
 

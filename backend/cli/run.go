@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -20,6 +21,7 @@ type runFlags struct {
 	agentID, agentCmd, cwd, policy, db, auth string
 	cont                                     string // --continue: a saved session's id or a unique prefix of one
 	cancelAfter, hardAfter                   time.Duration
+	mcp                                      []string // --mcp: exactly these MCP servers (nil: the agent's configured ones)
 }
 
 func runCommand(stdio Stdio) *cobra.Command {
@@ -35,6 +37,8 @@ Ctrl-C presses Stop; a second Ctrl-C kills the agent. An agent that ignores Stop
 its whole process group, after --hard-stop-after. When an agent needs a login, the error lists
 its methods: pick one with --auth. --continue adds the turn to a saved session instead, under
 its id, with its agent in its folder (the agent resumes it, or is given a summary).
+The agent gets the MCP servers configured for it in the app; --mcp NAME (repeatable) passes
+exactly the servers named instead, whatever agents they are set for.
 
 Exit codes: 0 when the turn ends with end_turn or cancelled, 1 otherwise (with the agent's
 message and the tail of its stderr), 2 for a wrong command line, 3 when the turn ended well but
@@ -43,6 +47,7 @@ the session could not be saved whole in the history.`,
   agentdesk run "fix the build" --cwd ~/src/app
   agentdesk run --agent-cmd 'gemini --acp' --auth gemini-api-key "explain main.go"
   agentdesk run --continue 3f2a "now run the tests"
+  agentdesk run --agent claude --mcp github --mcp files "triage the open issues"
   agentdesk run -- "--verbose is not a flag here"`,
 		Args: func(_ *cobra.Command, args []string) error {
 			if strings.TrimSpace(strings.Join(args, " ")) == "" {
@@ -60,6 +65,7 @@ the session could not be saved whole in the history.`,
 			if f.cont != "" && (cmd.Flags().Changed("agent") || cmd.Flags().Changed("cwd") || f.auth != "") {
 				return fmt.Errorf("--continue runs the saved session's own agent in its own folder: leave out --agent, --cwd and --auth")
 			}
+			f.mcp = slices.DeleteFunc(f.mcp, func(n string) bool { return strings.TrimSpace(n) == "" })
 			prompt := strings.TrimSpace(strings.Join(args, " "))
 			return result(runTurn(cmd.Context(), f, prompt, stdio))
 		},
@@ -74,7 +80,9 @@ the session could not be saved whole in the history.`,
 	fl.StringVar(&f.db, "db", "", "database file")
 	fl.StringVar(&f.auth, "auth", "", "log in with this auth method of the agent first (see the error that lists them)")
 	fl.StringVar(&f.cont, "continue", "", "add the turn to this saved session (an id, or a unique prefix of one: see agentdesk history)")
+	fl.StringArrayVar(&f.mcp, "mcp", nil, `pass exactly this MCP server (repeatable; --mcp "" passes none)`)
 	_ = cmd.RegisterFlagCompletionFunc("agent", completeAgentID)
+	_ = cmd.RegisterFlagCompletionFunc("mcp", completeMCP)
 	_ = cmd.RegisterFlagCompletionFunc("permissions", cobra.FixedCompletions([]string{"ask", "allow", "reject"}, cobra.ShellCompDirectiveNoFileComp))
 	_ = cmd.MarkFlagDirname("cwd")
 	return cmd
@@ -86,6 +94,16 @@ func completeAgentID(*cobra.Command, []string, string) ([]cobra.Completion, cobr
 	var out []cobra.Completion
 	for _, a := range cat.List() {
 		out = append(out, cobra.CompletionWithDesc(a.ID, a.Name))
+	}
+	return out, cobra.ShellCompDirectiveNoFileComp
+}
+
+// completeMCP completes --mcp from the configured MCP servers.
+func completeMCP(*cobra.Command, []string, string) ([]cobra.Completion, cobra.ShellCompDirective) {
+	cat, _ := agents.OpenCatalog(hub.BuiltinAgents(nil), nil)
+	var out []cobra.Completion
+	for _, m := range cat.MCPServers() {
+		out = append(out, cobra.CompletionWithDesc(m.Name, m.Transport))
 	}
 	return out, cobra.ShellCompDirectiveNoFileComp
 }
@@ -155,7 +173,7 @@ func runTurn(ctx context.Context, f runFlags, prompt string, stdio Stdio) int {
 			fmt.Fprintf(stderr, "agentdesk run: %v\n", err)
 			return ExitUsage
 		}
-		sess, info, err = h.ContinueSaved(ctx, hub.ContinueRequest{SessionID: id, HardStopAfter: f.hardAfter, RawEvents: true}, emitter)
+		sess, info, err = h.ContinueSaved(ctx, hub.ContinueRequest{SessionID: id, HardStopAfter: f.hardAfter, RawEvents: true, MCP: f.mcp}, emitter)
 		if err != nil {
 			fmt.Fprintf(stderr, "agentdesk run: %s\n", describe(err, agents.Agent{}))
 			return ExitFailed
@@ -163,7 +181,7 @@ func runTurn(ctx context.Context, f runFlags, prompt string, stdio Stdio) int {
 	} else {
 		var err error
 		sess, info, err = h.Start(hub.StartRequest{AgentID: agentID, Cwd: f.cwd, AuthMethod: f.auth, HardStopAfter: f.hardAfter,
-			RawEvents: true}, emitter)
+			RawEvents: true, MCP: f.mcp}, emitter)
 		if err != nil {
 			agent, _ := cat.Find(agentID)
 			fmt.Fprintf(stderr, "agentdesk run: %s\n", describe(err, agent))

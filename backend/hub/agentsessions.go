@@ -111,6 +111,10 @@ func (h *Hub) OpenAgentSession(ctx context.Context, req OpenAgentSessionRequest,
 	if err != nil {
 		return nil, SessionInfo{}, err
 	}
+	mcp, err := h.mcpFor(agent.ID, nil)
+	if err != nil {
+		return nil, SessionInfo{}, err
+	}
 	title := strings.TrimSpace(req.Title)
 	if title == "" {
 		title = agent.Name + " session"
@@ -126,7 +130,7 @@ func (h *Hub) OpenAgentSession(ctx context.Context, req OpenAgentSessionRequest,
 			CreatedAt: now, UpdatedAt: now})
 	}
 	seed := &acp.Seed{AgentSessionID: req.AgentSessionID, Title: title}
-	s, info := h.launch(launch{id: id, agent: agent, dir: dir, rec: rec, seed: seed,
+	s, info := h.launch(launch{id: id, agent: agent, dir: dir, rec: rec, seed: seed, mcp: mcp,
 		req: StartRequest{AgentID: agent.ID, Cwd: dir}}, out)
 	return s, info, nil
 }

@@ -21,6 +21,7 @@ type ContinueRequest struct {
 	SessionID     string
 	HardStopAfter time.Duration
 	RawEvents     bool
+	MCP           []string // as StartRequest.MCP
 }
 
 // ContinueSaved makes saved session req.SessionID live again, under the same id, with its agent
@@ -57,12 +58,16 @@ func (h *Hub) ContinueSaved(ctx context.Context, req ContinueRequest, out acp.Em
 	if err != nil {
 		return nil, SessionInfo{}, err
 	}
+	mcp, err := h.mcpFor(agent.ID, req.MCP)
+	if err != nil {
+		return nil, SessionInfo{}, err
+	}
 	snap := SnapshotFromStore(sess, turns, entries)
 	seed := &acp.Seed{AgentSessionID: sess.AgentSessionID, Title: sess.Title, Entries: snap.Entries, Turns: snap.Turns,
 		Decisions: Decisions(perms)}
 	rec := newRecorder(h.store.Writer(), id, agent.ID, h.now, h.logf)
 	rec.resume(sess, turns, entries)
-	s, info := h.launch(launch{id: id, agent: agent, dir: dir, rec: rec, seed: seed,
+	s, info := h.launch(launch{id: id, agent: agent, dir: dir, rec: rec, seed: seed, mcp: mcp,
 		req: StartRequest{AgentID: agent.ID, Cwd: dir, HardStopAfter: req.HardStopAfter, RawEvents: req.RawEvents}}, out)
 	return s, info, nil
 }

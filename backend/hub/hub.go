@@ -87,6 +87,9 @@ type StartRequest struct {
 	// RawEvents hands out the events unmasked: the emitter masks what it shows itself (the
 	// CLI masks its output stream). The history is masked either way.
 	RawEvents bool
+	// MCP names the MCP servers to pass to the agent, exactly those (`agentdesk run --mcp`);
+	// nil passes the ones configured for the agent.
+	MCP []string
 }
 
 // Start validates the agent and folder, then creates the session and starts the agent in the
@@ -107,6 +110,10 @@ func (h *Hub) Start(req StartRequest, out acp.Emitter) (*acp.Session, SessionInf
 	if err != nil {
 		return nil, SessionInfo{}, err
 	}
+	mcp, err := h.mcpFor(agent.ID, req.MCP)
+	if err != nil {
+		return nil, SessionInfo{}, err
+	}
 	id := uuid.NewString()
 	var rec *recorder
 	if h.store != nil {
@@ -115,7 +122,7 @@ func (h *Hub) Start(req StartRequest, out acp.Emitter) (*acp.Session, SessionInf
 		h.store.Writer().CreateSession(store.Session{ID: id, AgentID: agent.ID, AgentName: agent.Name, Cwd: dir,
 			Title: "New session", Outcome: store.OutcomeReady, CreatedAt: now, UpdatedAt: now})
 	}
-	s, info := h.launch(launch{id: id, agent: agent, dir: dir, req: req, rec: rec}, out)
+	s, info := h.launch(launch{id: id, agent: agent, dir: dir, req: req, rec: rec, mcp: mcp}, out)
 	return s, info, nil
 }
 

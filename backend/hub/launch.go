@@ -18,6 +18,7 @@ type launch struct {
 	req   StartRequest
 	rec   *recorder
 	seed  *acp.Seed
+	mcp   []acp.MCPServer // from Hub.mcpFor
 }
 
 // launch creates the session l describes, registers it and starts its agent in the background
@@ -33,7 +34,7 @@ func (h *Hub) launch(l launch, out acp.Emitter) (*acp.Session, SessionInfo) {
 		env = os.Environ()
 	}
 	cfg := acp.Config{ID: l.id, AgentName: l.agent.Name, Cwd: l.dir, Logf: h.logf, AuthMethod: l.req.AuthMethod,
-		HardStopAfter: l.req.HardStopAfter, Seed: l.seed,
+		HardStopAfter: l.req.HardStopAfter, Seed: l.seed, MCPServers: l.mcp,
 		ClientInfo: acp.Implementation{Name: "agentdesk", Title: "agentdesk", Version: version}, Env: env,
 		Launch: func(context.Context) (acp.Transport, error) {
 			return acp.Start(acp.Command{Path: l.agent.Command, Args: l.agent.Args, Env: env, Dir: l.dir})

@@ -315,6 +315,18 @@ export namespace main {
 	    cwd: string;
 	    state: string;
 	}
+	export interface MCPSettings {
+	    name: string;
+	    was: string;
+	    transport: string;
+	    command: string;
+	    args: string;
+	    env: AgentEnvVar[];
+	    url: string;
+	    headers: AgentEnvVar[];
+	    agents: string[];
+	    disabled: boolean;
+	}
 	export interface SessionInfo {
 	    sessionId: string;
 	    agentId: string;

@@ -6,10 +6,16 @@ export function AgentsNotice():Promise<string>;
 
 export function DeleteAgent(arg1:string):Promise<void>;
 
+export function DeleteMCPServer(arg1:string):Promise<void>;
+
 export function GetAgent(arg1:string):Promise<main.AgentSettings>;
 
 export function ImportZedAgents(arg1:string):Promise<main.ImportResult>;
 
 export function ListAgents():Promise<Array<main.AgentInfo>>;
 
+export function ListMCPServers():Promise<Array<main.MCPSettings>>;
+
 export function SaveAgent(arg1:main.AgentSettings):Promise<main.AgentInfo>;
+
+export function SaveMCPServer(arg1:main.MCPSettings):Promise<main.MCPSettings>;

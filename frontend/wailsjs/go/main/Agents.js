@@ -10,6 +10,10 @@ export function DeleteAgent(arg1) {
   return window['go']['main']['Agents']['DeleteAgent'](arg1);
 }
 
+export function DeleteMCPServer(arg1) {
+  return window['go']['main']['Agents']['DeleteMCPServer'](arg1);
+}
+
 export function GetAgent(arg1) {
   return window['go']['main']['Agents']['GetAgent'](arg1);
 }
@@ -22,6 +26,14 @@ export function ListAgents() {
   return window['go']['main']['Agents']['ListAgents']();
 }
 
+export function ListMCPServers() {
+  return window['go']['main']['Agents']['ListMCPServers']();
+}
+
 export function SaveAgent(arg1) {
   return window['go']['main']['Agents']['SaveAgent'](arg1);
+}
+
+export function SaveMCPServer(arg1) {
+  return window['go']['main']['Agents']['SaveMCPServer'](arg1);
 }
