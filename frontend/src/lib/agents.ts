@@ -44,3 +44,14 @@ export function filledValues(values: Record<string, string>): Record<string, str
   for (const [name, value] of Object.entries(values)) if (value !== '') out[name] = value;
   return out;
 }
+
+/**
+ * An MCP server in the editor (ListMCPServers, SaveMCPServer). `was` is the name it was saved
+ * under ('' for a new one); `transport` is 'stdio' (command, args, env) or 'http' / 'sse' (url,
+ * headers); `agents` empty means every agent. Secrets follow AgentEnvVar's rule.
+ */
+export type MCPSettings = main.MCPSettings;
+
+export function emptyMCP(): MCPSettings {
+  return { name: '', was: '', transport: 'stdio', command: '', args: '', env: [], url: '', headers: [], agents: [], disabled: false };
+}

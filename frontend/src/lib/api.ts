@@ -10,7 +10,7 @@ import * as History from '../../wailsjs/go/main/History.js';
 import * as Logins from '../../wailsjs/go/main/Logins.js';
 import * as Sessions from '../../wailsjs/go/main/Sessions.js';
 import type { acp } from '../../wailsjs/go/models';
-import type { AgentSettings, AuthPrompt, ImportResult } from './agents';
+import type { AgentSettings, AuthPrompt, ImportResult, MCPSettings } from './agents';
 import type { AgentInfo, AgentSessionPage, Attachment, AttentionKind, FolderCheck, FolderFile, HistoryItem, HistoryPart, HistoryStatus, JournalLine, LiveSession, SessionInfo, Snapshot } from './protocol';
 
 /**
@@ -262,6 +262,21 @@ export function SaveAgent(settings: AgentSettings): Promise<AgentInfo> {
 /** Deletes a custom agent and its secrets. */
 export function DeleteAgent(id: string): Promise<void> {
   return Agents.DeleteAgent(id).then(() => undefined);
+}
+
+/** The configured MCP servers; secrets say whether they are set, never their value. */
+export function ListMCPServers(): Promise<MCPSettings[]> {
+  return Agents.ListMCPServers().then((v) => v ?? []);
+}
+
+/** Adds or replaces (by `was`) an MCP server; rejects with the reason when it is not valid. */
+export function SaveMCPServer(settings: MCPSettings): Promise<MCPSettings> {
+  return Agents.SaveMCPServer(settings);
+}
+
+/** Deletes an MCP server and its secrets. */
+export function DeleteMCPServer(name: string): Promise<void> {
+  return Agents.DeleteMCPServer(name).then(() => undefined);
 }
 
 /** Adds the agents of Zed's settings (comments and trailing commas allowed). */

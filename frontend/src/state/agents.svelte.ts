@@ -3,8 +3,9 @@
 // DeleteAgent, ImportZedAgents) and then `onChanged` reloads the picker's list. Failures are
 // shown inside the dialog (`error`), where the user is looking, not in the page's banner.
 import * as api from '../lib/api';
-import { emptyAgent, emptyVar, type AgentSettings, type ImportResult } from '../lib/agents';
+import { emptyAgent, type AgentSettings, type ImportResult } from '../lib/agents';
 import type { AgentInfo } from '../lib/protocol';
+import { MCPEditorStore } from './mcp.svelte';
 
 export interface AgentEditorDeps {
   getAgent?: (id: string) => Promise<AgentSettings>;
@@ -13,9 +14,11 @@ export interface AgentEditorDeps {
   importZed?: (text: string) => Promise<ImportResult>;
   /** The agents changed: reload the picker's list. `selected` is the agent saved, if one was. */
   onChanged?: (selected?: AgentInfo) => Promise<void> | void;
+  /** The MCP servers pane (a real one over the bindings by default). */
+  mcp?: MCPEditorStore;
 }
 
-export type EditorView = 'edit' | 'import';
+export type EditorView = 'edit' | 'import' | 'mcp';
 
 export class AgentEditorStore {
   open = $state(false);
@@ -27,9 +30,13 @@ export class AgentEditorStore {
   importText = $state('');
   imported = $state<ImportResult | null>(null);
 
-  readonly #deps: Required<AgentEditorDeps>;
+  /** The MCP servers pane (view 'mcp'). */
+  readonly mcp: MCPEditorStore;
+
+  readonly #deps: Required<Omit<AgentEditorDeps, 'mcp'>>;
 
   constructor(deps: AgentEditorDeps = {}) {
+    this.mcp = deps.mcp ?? new MCPEditorStore();
     this.#deps = {
       getAgent: deps.getAgent ?? api.GetAgent,
       saveAgent: deps.saveAgent ?? api.SaveAgent,
@@ -68,20 +75,6 @@ export class AgentEditorStore {
     }
   }
 
-  addVar(secret = false): void {
-    this.form.env = [...this.form.env, emptyVar(secret)];
-  }
-
-  removeVar(index: number): void {
-    this.form.env = this.form.env.filter((_, i) => i !== index);
-  }
-
-  /** Forgets a stored secret's value: the field must be filled in again before saving. */
-  replaceSecret(index: number): void {
-    const v = this.form.env[index];
-    if (v) this.form.env[index] = { ...v, isSet: false, value: '' };
-  }
-
   /** Saves the form; resolves true when saved (the form then shows the saved agent). */
   async save(): Promise<boolean> {
     if (this.busy) return false;
@@ -114,6 +107,14 @@ export class AgentEditorStore {
     } finally {
       this.busy = false;
     }
+  }
+
+  /** Shows the MCP servers pane, its list reloaded. */
+  async showMCP(): Promise<void> {
+    this.open = true;
+    this.view = 'mcp';
+    this.error = '';
+    await this.mcp.load();
   }
 
   showImport(): void {

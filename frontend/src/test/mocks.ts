@@ -3,7 +3,7 @@
 // drive the page with ./harness.ts, whose `app` holds every service's verbs. This module
 // must not import the wailsjs modules itself (it builds their mocks); it reads their types only.
 import { vi } from 'vitest';
-import type { AgentSettings, AuthPrompt, ImportResult } from '../lib/agents';
+import type { AgentSettings, AuthPrompt, ImportResult, MCPSettings } from '../lib/agents';
 import type { AgentInfo, AgentSessionPage, Attachment, FolderFile, HistoryItem, JournalLine, LiveSession, Snapshot } from '../lib/protocol';
 
 export const AGENTS: AgentInfo[] = [
@@ -85,6 +85,9 @@ export function appMock() {
     SaveAgent: vi.fn(async (s: AgentSettings): Promise<AgentInfo> => ({ id: s.id || 'custom', name: s.name, available: true, custom: true })),
     DeleteAgent: vi.fn(async (_id: string) => {}),
     ImportZedAgents: vi.fn(async (_text: string): Promise<ImportResult> => ({ added: [], skipped: [] })),
+    ListMCPServers: vi.fn(async (): Promise<MCPSettings[]> => []),
+    SaveMCPServer: vi.fn(async (s: MCPSettings): Promise<MCPSettings> => ({ ...s, was: s.name })),
+    DeleteMCPServer: vi.fn(async (_name: string) => {}),
     SessionAuth: vi.fn(
       async (sessionId: string): Promise<AuthPrompt> => ({ sessionId, agentId: '', agentName: '', message: '', methods: [], canRunTerminal: false }),
     ),
@@ -162,7 +165,7 @@ const SERVICES: { [S in keyof Services]: Record<keyof Services[S], true> } = {
     HistoryStatus: true,
     RetryHistory: true,
   },
-  Agents: { ListAgents: true, AgentsNotice: true, GetAgent: true, SaveAgent: true, DeleteAgent: true, ImportZedAgents: true },
+  Agents: { ListAgents: true, AgentsNotice: true, GetAgent: true, SaveAgent: true, DeleteAgent: true, ImportZedAgents: true, ListMCPServers: true, SaveMCPServer: true, DeleteMCPServer: true },
   Desktop: { NotifyAttention: true, AttentionSeen: true, SelfTestDone: true, ConfirmQuit: true, CancelQuit: true },
 };
 
