@@ -123,7 +123,7 @@ func TestSecretSavedLaterIsMaskedInTheHistory(t *testing.T) {
 	t.Setenv("AGENTDESK_DEMO_PACE", "0s")
 	a, rec := newTestApp(t)
 	<-a.masking.OnceDone()
-	info, st := startAndWait(t, rec, func() (SessionInfo, error) { return a.sessions.StartSession("demo", t.TempDir()) })
+	info, st := startAndWait(t, rec, func() (SessionInfo, error) { return a.sessions.StartSession("demo", t.TempDir(), nil) })
 	if st != acp.StateIdle {
 		t.Fatalf("start: %s", st)
 	}

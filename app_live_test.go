@@ -14,7 +14,7 @@ import (
 // leaves the other live, and both folders become recent, the latest the default.
 func TestListLiveAndCloseSession(t *testing.T) {
 	a, rec, first := startDemoApp(t)
-	second, err := a.sessions.StartSession("demo", t.TempDir())
+	second, err := a.sessions.StartSession("demo", t.TempDir(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -130,7 +130,7 @@ func (l *Logins) StartSessionWithAuth(sessionID, methodID string, values map[str
 			return SessionInfo{}, err
 		}
 	}
-	_, info, err := l.hub.Start(hub.StartRequest{AgentID: login.AgentID, Cwd: login.Cwd, AuthMethod: authMethod},
+	_, info, err := l.hub.Start(hub.StartRequest{AgentID: login.AgentID, Cwd: login.Cwd, Dirs: login.Dirs, AuthMethod: authMethod},
 		l.pageEmitter())
 	if err != nil {
 		return SessionInfo{}, forWindow(err)

@@ -35,7 +35,7 @@ func TestEachAuthMethodTypeLogsInAndRetries(t *testing.T) {
 	failedStart := func() AuthPrompt {
 		t.Helper()
 		_ = os.Remove(state) // logged out
-		info, st := startAndWait(t, rec, func() (SessionInfo, error) { return a.sessions.StartSession("acme", cwd) })
+		info, st := startAndWait(t, rec, func() (SessionInfo, error) { return a.sessions.StartSession("acme", cwd, nil) })
 		if st != acp.StateFailed {
 			t.Fatalf("a logged-out start: %s, want failed", st)
 		}
@@ -128,7 +128,7 @@ func TestALoginAskedForOnPromptIsOffered(t *testing.T) {
 	t.Setenv("ACME_ASK_ON", "prompt")
 	a, rec := newTestApp(t)
 	state := saveLoginAgent(t, a, "tok-secret-9876")
-	info, st := startAndWait(t, rec, func() (SessionInfo, error) { return a.sessions.StartSession("acme", t.TempDir()) })
+	info, st := startAndWait(t, rec, func() (SessionInfo, error) { return a.sessions.StartSession("acme", t.TempDir(), nil) })
 	if p, err := a.logins.SessionAuth(info.SessionID); st != acp.StateIdle || err != nil || len(p.Methods) != 0 {
 		t.Fatalf("a logged-out agent that opens sessions: %s, %+v, %v", st, p, err)
 	}
@@ -170,7 +170,7 @@ func TestNoLoginOffersForOtherFailures(t *testing.T) {
 	isolatedConfig(t)
 	t.Setenv("AGENTDESK_DEMO_PACE", "0s")
 	a, rec := newTestApp(t)
-	info, st := startAndWait(t, rec, func() (SessionInfo, error) { return a.sessions.StartSession("demo", t.TempDir()) })
+	info, st := startAndWait(t, rec, func() (SessionInfo, error) { return a.sessions.StartSession("demo", t.TempDir(), nil) })
 	p, err := a.logins.SessionAuth(info.SessionID)
 	if st != acp.StateIdle || err != nil || len(p.Methods) != 0 {
 		t.Fatalf("a started session: %s, %+v, %v", st, p, err)

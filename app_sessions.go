@@ -23,9 +23,10 @@ type Sessions struct {
 // package's own type so the page's generated models keep their names.
 type SessionInfo hub.SessionInfo
 
-// StartSession starts agentID in cwd and returns at once; events follow under acp.EventName.
-func (ss *Sessions) StartSession(agentID, cwd string) (SessionInfo, error) {
-	_, info, err := ss.hub.Start(hub.StartRequest{AgentID: agentID, Cwd: cwd}, ss.pageEmitter())
+// StartSession starts agentID in cwd, with dirs as the session's additional folders (none:
+// nil or empty), and returns at once; events follow under acp.EventName.
+func (ss *Sessions) StartSession(agentID, cwd string, dirs []string) (SessionInfo, error) {
+	_, info, err := ss.hub.Start(hub.StartRequest{AgentID: agentID, Cwd: cwd, Dirs: dirs}, ss.pageEmitter())
 	return SessionInfo(info), forWindow(err)
 }
 

@@ -97,11 +97,11 @@ const (
 
 // buildAttachments turns attachments into prompt content blocks the agent accepts (caps), and
 // says what the transcript shows of each. It reads files: call it without holding locks.
-func buildAttachments(folder, agent string, caps PromptCapabilities, atts []Attachment) ([]ContentBlock, []AttachmentInfo, error) {
+func buildAttachments(folder string, extra []string, agent string, caps PromptCapabilities, atts []Attachment) ([]ContentBlock, []AttachmentInfo, error) {
 	if len(atts) == 0 {
 		return nil, nil, nil
 	}
-	var root *Folder
+	var root *Folders
 	defer func() {
 		if root != nil {
 			root.Close()
@@ -116,7 +116,7 @@ func buildAttachments(folder, agent string, caps PromptCapabilities, atts []Atta
 		switch a.Kind {
 		case AttachFile:
 			if root == nil {
-				if root, err = NewFolder(folder); err != nil {
+				if root, err = NewFolders(folder, extra); err != nil {
 					return nil, nil, err
 				}
 			}
@@ -137,7 +137,7 @@ func buildAttachments(folder, agent string, caps PromptCapabilities, atts []Atta
 
 // fileBlock reads a file of the session folder: an embedded resource when the agent accepts
 // embedded context and the file is non-empty text of at most MaxEmbedBytes, else a link.
-func fileBlock(root *Folder, folder string, caps PromptCapabilities, path string) (ContentBlock, AttachmentInfo, error) {
+func fileBlock(root *Folders, folder string, caps PromptCapabilities, path string) (ContentBlock, AttachmentInfo, error) {
 	name := filepath.Base(path)
 	if strings.TrimSpace(path) == "" {
 		return ContentBlock{}, AttachmentInfo{}, &AttachError{Name: "a file", Reason: AttachNoPath, Detail: "no path given"}
@@ -148,8 +148,11 @@ func fileBlock(root *Folder, folder string, caps PromptCapabilities, path string
 	path = filepath.Clean(path)
 	real, err := root.resolve(path)
 	if err != nil {
-		return ContentBlock{}, AttachmentInfo{}, &AttachError{Name: name, Reason: AttachOutside,
-			Detail: fmt.Sprintf("%s is outside the session folder %s", path, folder)}
+		where := "the session folder " + folder
+		if len(root.list) > 1 {
+			where = "the session's folders"
+		}
+		return ContentBlock{}, AttachmentInfo{}, &AttachError{Name: name, Reason: AttachOutside, Detail: fmt.Sprintf("%s is outside %s", path, where)}
 	}
 	st, err := os.Stat(real)
 	switch {

@@ -149,22 +149,7 @@ func realPath(p string) string {
 // A missing file is -32002 (resource not found); a file that is not regular, or larger than
 // 64 MiB, is -32602.
 func (f *Folder) ReadTextFile(params json.RawMessage) (any, error) {
-	var p ReadTextFileParams
-	if err := json.Unmarshal(params, &p); err != nil {
-		return nil, &jsonrpc.Error{Code: CodeInvalidParams, Message: "invalid fs/read_text_file params: " + err.Error()}
-	}
-	rel, err := f.relative(p.Path)
-	if err != nil {
-		return nil, err
-	}
-	data, err := f.readBeneath(rel)
-	if err != nil {
-		return nil, f.pathError("read", p.Path, rel, err)
-	}
-	if p.Line != nil || p.Limit != nil {
-		data = lineRange(data, p.Line, p.Limit)
-	}
-	return map[string]string{"content": string(data)}, nil
+	return (&Folders{list: []*Folder{f}}).ReadTextFile(params)
 }
 
 // lineRange cuts data to lines [line, line+limit), counting from 1.
@@ -198,16 +183,5 @@ func lineRange(data []byte, line, limit *int) []byte {
 // file atomically (a temp file renamed over it, in the same folder), keeping an existing file's
 // mode. A link inside the folder is written through; anything but a regular file is refused.
 func (f *Folder) WriteTextFile(params json.RawMessage) (any, error) {
-	var p WriteTextFileParams
-	if err := json.Unmarshal(params, &p); err != nil {
-		return nil, &jsonrpc.Error{Code: CodeInvalidParams, Message: "invalid fs/write_text_file params: " + err.Error()}
-	}
-	rel, err := f.relative(p.Path)
-	if err != nil {
-		return nil, err
-	}
-	if err := f.writeBeneath(rel, []byte(p.Content)); err != nil {
-		return nil, f.pathError("write", p.Path, rel, err)
-	}
-	return struct{}{}, nil
+	return (&Folders{list: []*Folder{f}}).WriteTextFile(params)
 }

@@ -13,42 +13,31 @@ import (
 	"agentdesk/backend/acp/jsonrpc"
 )
 
-// mcpSession starts a session with the three MCP servers against an agent of caps and returns
-// the mcpServers it sent in session/new (and, reopened, session/load), and the session.
-func mcpSession(t *testing.T, caps string, seed *acp.Seed, open string) ([]string, *acp.Session) {
+// openParams starts (or, with a seed, reopens) a session configured by set against an agent
+// of caps, and returns the params of the open call it sent (session/new, load or resume) and
+// the session.
+func openParams(t *testing.T, caps string, seed *acp.Seed, open string, set func(*acp.Config)) (json.RawMessage, *acp.Session) {
 	t.Helper()
 	sc := script(t, `[{"expect":"initialize"}, {"reply":{"protocolVersion":1,"agentCapabilities":`+caps+`}},
  {"expect":"`+open+`"}, {"reply":{"sessionId":"m1"}}]`)
-	servers := []acp.MCPServer{
-		{Name: "files", Transport: acp.MCPStdio, JSON: json.RawMessage(`{"name":"files","command":"/bin/mcp","args":[],"env":[]}`)},
-		{Name: "web", Transport: acp.MCPHTTP, JSON: json.RawMessage(`{"type":"http","name":"web","url":"https://x.test/mcp","headers":[]}`)},
-		{Name: "old", Transport: acp.MCPSSE, JSON: json.RawMessage(`{"type":"sse","name":"old","url":"https://x.test/sse","headers":[]}`)},
-	}
 	var mu sync.Mutex
-	var sent []string
-	s := acp.NewSession(acp.Config{ID: "s1", AgentName: "scripted", Cwd: "/p", Emitter: newEvents(), Logf: t.Logf,
-		Seed: seed, MCPServers: servers,
+	var sent json.RawMessage
+	cfg := acp.Config{ID: "s1", AgentName: "scripted", Cwd: "/p", Emitter: newEvents(), Logf: t.Logf, Seed: seed,
 		Journal: func(dir jsonrpc.Direction, method string, line []byte) {
-			if method != open || !strings.Contains(string(line), `"params"`) {
-				return
-			}
 			var msg struct {
-				Params struct {
-					MCPServers []struct{ Name string } `json:"mcpServers"`
-				} `json:"params"`
+				Params json.RawMessage `json:"params"`
 			}
-			if err := json.Unmarshal(line, &msg); err != nil || msg.Params.MCPServers == nil {
-				t.Errorf("%s params: %s (%v)", open, line, err)
-			}
-			mu.Lock()
-			defer mu.Unlock()
-			for _, m := range msg.Params.MCPServers {
-				sent = append(sent, m.Name)
+			if method == open && json.Unmarshal(line, &msg) == nil && msg.Params != nil {
+				mu.Lock()
+				defer mu.Unlock()
+				sent = msg.Params
 			}
 		},
 		Launch: func(context.Context) (acp.Transport, error) {
 			return acptest.Serve(func(in io.Reader, out io.Writer) error { return sc.Run(in, out) }), nil
-		}})
+		}}
+	set(&cfg)
+	s := acp.NewSession(cfg)
 	t.Cleanup(func() { s.Close() })
 	var err error
 	if seed != nil {
@@ -62,6 +51,29 @@ func mcpSession(t *testing.T, caps string, seed *acp.Seed, open string) ([]strin
 	mu.Lock()
 	defer mu.Unlock()
 	return sent, s
+}
+
+// mcpSession opens a session with three MCP servers (stdio, http, sse) and returns the names of
+// those its open call passed.
+func mcpSession(t *testing.T, caps string, seed *acp.Seed, open string) ([]string, *acp.Session) {
+	t.Helper()
+	servers := []acp.MCPServer{
+		{Name: "files", Transport: acp.MCPStdio, JSON: json.RawMessage(`{"name":"files","command":"/bin/mcp","args":[],"env":[]}`)},
+		{Name: "web", Transport: acp.MCPHTTP, JSON: json.RawMessage(`{"type":"http","name":"web","url":"https://x.test/mcp","headers":[]}`)},
+		{Name: "old", Transport: acp.MCPSSE, JSON: json.RawMessage(`{"type":"sse","name":"old","url":"https://x.test/sse","headers":[]}`)},
+	}
+	raw, s := openParams(t, caps, seed, open, func(c *acp.Config) { c.MCPServers = servers })
+	var p struct {
+		MCPServers []struct{ Name string } `json:"mcpServers"`
+	}
+	if err := json.Unmarshal(raw, &p); err != nil || p.MCPServers == nil {
+		t.Fatalf("%s params without an mcpServers array: %s (%v)", open, raw, err)
+	}
+	var names []string
+	for _, m := range p.MCPServers {
+		names = append(names, m.Name)
+	}
+	return names, s
 }
 
 // Servers go to the agent only in the transports its mcpCapabilities accept (stdio always),

@@ -130,6 +130,9 @@ type PromptCapabilities struct {
 type NewSessionParams struct {
 	Cwd        string            `json:"cwd"`
 	MCPServers []json.RawMessage `json:"mcpServers"`
+	// AdditionalDirectories: the session's other folders, absolute (schema 1.21), sent only to an
+	// agent that advertises sessionCapabilities.additionalDirectories.
+	AdditionalDirectories []string `json:"additionalDirectories,omitempty"`
 }
 
 // NewSessionResult carries the agent's session id and what the user may pick for the session.

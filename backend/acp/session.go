@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"log"
+	"slices"
 	"sync"
 	"time"
 
@@ -12,9 +13,12 @@ import (
 
 // Config describes a session to start. Launch, Emitter and Cwd are required.
 type Config struct {
-	ID         string                                       // our id for the session (a uuid); events carry it
-	AgentName  string                                       // for messages and snapshots
-	Cwd        string                                       // absolute session folder, sent in session/new
+	ID        string // our id for the session (a uuid); events carry it
+	AgentName string // for messages and snapshots
+	Cwd       string // absolute session folder, sent in session/new
+	// Dirs are the session's additional folders (absolute, existing; ACP's additionalDirectories):
+	// sent to an agent that takes them, and open to fs/*, terminals and attachments like Cwd.
+	Dirs       []string
 	Launch     func(ctx context.Context) (Transport, error) // starts the agent
 	Emitter    Emitter                                      // receives the session's events
 	Journal    jsonrpc.Tap                                  // every message in and out, as on the wire; must not block or modify line
@@ -89,6 +93,7 @@ type Session struct {
 	decisions      []DecisionSummary
 	caps           AgentCapabilities
 	mcpSkipTold    bool           // the notice of MCP servers left out was shown
+	dirsTold       bool           // the notice of additional folders not sent was shown
 	watchDone      chan struct{}  // closed when the current connection's watch has finished
 	turnWG         sync.WaitGroup // the running turn's goroutine (runTurn): Close waits for it
 
@@ -160,9 +165,12 @@ func (s *Session) LoginNeeded() *AuthRequiredError {
 // Cwd is the session folder.
 func (s *Session) Cwd() string { return s.cfg.Cwd }
 
-// FindFiles lists files of the session folder for attaching (see Folder.FindFiles).
+// Dirs are the session's additional folders (Config.Dirs).
+func (s *Session) Dirs() []string { return slices.Clone(s.cfg.Dirs) }
+
+// FindFiles lists files of the session's folders for attaching (see Folders.FindFiles).
 func (s *Session) FindFiles(query string, limit int) ([]FolderFile, error) {
-	f, err := NewFolder(s.cfg.Cwd)
+	f, err := NewFolders(s.cfg.Cwd, s.cfg.Dirs)
 	if err != nil {
 		return nil, err
 	}

@@ -221,12 +221,16 @@ func refused(ctx context.Context, err error) bool {
 func (s *Session) callOpen(ctx context.Context, conn *jsonrpc.Conn, method string, reattach bool) (Continued, error) {
 	s.mu.Lock()
 	oldID := s.agentSessionID
-	mcp := s.mcpServersLocked()
-	var params any = NewSessionParams{Cwd: s.cfg.Cwd, MCPServers: mcp}
+	mcp, dirs := s.mcpServersLocked(), s.dirsForAgentLocked()
+	var params any = NewSessionParams{Cwd: s.cfg.Cwd, MCPServers: mcp, AdditionalDirectories: dirs}
 	if method == MethodSessionNew {
 		s.agentSessionID = "" // updates for the new id are kept until it is known
 	} else {
-		params = map[string]any{"sessionId": oldID, "cwd": s.cfg.Cwd, "mcpServers": mcp}
+		p := map[string]any{"sessionId": oldID, "cwd": s.cfg.Cwd, "mcpServers": mcp}
+		if len(dirs) > 0 {
+			p["additionalDirectories"] = dirs
+		}
+		params = p
 		s.replaying = true // some agents replay on resume too: never news
 		if method == MethodSessionLoad {
 			s.replay = newReplayed()

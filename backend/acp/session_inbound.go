@@ -21,7 +21,7 @@ type connHandler struct {
 	s         *Session
 	terms     *terminals
 	work      *workers
-	folder    *Folder // nil when the folder could not be opened: folderErr says why
+	folder    *Folders // nil when a folder could not be opened: folderErr says why
 	folderErr error
 }
 
@@ -30,7 +30,7 @@ var _ jsonrpc.Handler = (*connHandler)(nil)
 // newConnHandler prepares the handler of a new connection to tr.
 func (s *Session) newConnHandler(tr Transport) *connHandler {
 	h := &connHandler{s: s, terms: s.newTerminals(tr), work: newWorkers()}
-	h.folder, h.folderErr = NewFolder(s.cfg.Cwd)
+	h.folder, h.folderErr = NewFolders(s.cfg.Cwd, s.cfg.Dirs)
 	return h
 }
 

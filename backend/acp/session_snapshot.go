@@ -1,5 +1,7 @@
 package acp
 
+import "slices"
+
 // TurnSummary is how a turn ended, for snapshots.
 type TurnSummary struct {
 	Turn       int    `json:"turn"`
@@ -17,6 +19,7 @@ type Snapshot struct {
 	Message     string              `json:"message,omitempty"`
 	AgentName   string              `json:"agentName"`
 	Cwd         string              `json:"cwd"`
+	Dirs        []string            `json:"dirs,omitempty"` // the additional folders (Config.Dirs)
 	Title       string              `json:"title"`
 	Entries     []Entry             `json:"entries"`
 	Permissions []PermissionSummary `json:"permissions"`
@@ -63,7 +66,7 @@ func (s *Session) Checkpoint(fn func(snap Snapshot)) {
 func (s *Session) snapshotLocked() Snapshot {
 	snap := Snapshot{
 		SessionID: s.cfg.ID, Seq: s.pump.at(), State: s.state, Message: s.stateMsg,
-		AgentName: s.cfg.AgentName, Cwd: s.cfg.Cwd, Title: s.title,
+		AgentName: s.cfg.AgentName, Cwd: s.cfg.Cwd, Dirs: slices.Clone(s.cfg.Dirs), Title: s.title,
 		Entries: s.tr.Entries(), Turns: append([]TurnSummary{}, s.turns...), Permissions: []PermissionSummary{},
 		Decisions: append([]DecisionSummary{}, s.decisions...),
 	}

@@ -8,7 +8,7 @@ import (
 // newTerminals makes the terminals of a new connection to tr: they start in the session folder
 // with the agent's environment, and their output shows in the tool cards that name them.
 func (s *Session) newTerminals(tr Transport) *terminals {
-	return newTerminals(s.cfg.Cwd, s.terminalEnv(tr), s.newTerminalID, s.publishTerminal)
+	return newTerminals(s.cfg.Cwd, s.cfg.Dirs, s.terminalEnv(tr), s.newTerminalID, s.publishTerminal)
 }
 
 // terminalEnv is the base environment of the agent's terminals: the one the agent was launched

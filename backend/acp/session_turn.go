@@ -24,7 +24,7 @@ func (s *Session) PromptWith(text string, attachments []Attachment) (int, error)
 	s.mu.Lock()
 	caps := s.caps.PromptCapabilities
 	s.unlock()
-	extra, infos, err := buildAttachments(s.cfg.Cwd, s.cfg.AgentName, caps, attachments) // file I/O: no lock held
+	extra, infos, err := buildAttachments(s.cfg.Cwd, s.cfg.Dirs, s.cfg.AgentName, caps, attachments) // file I/O: no lock held
 	if err != nil {
 		return 0, err
 	}

@@ -44,11 +44,17 @@ func (ts *terminals) workDir(cwd string) (string, error) {
 	if st, serr := os.Stat(real); err != nil || serr != nil || !st.IsDir() {
 		return "", &jsonrpc.Error{Code: CodeInvalidParams, Message: fmt.Sprintf("cwd %q is not an existing folder", cwd)}
 	}
-	if _, ok := under(ts.root, real); !ok {
-		return "", &jsonrpc.Error{Code: CodeInvalidParams,
-			Message: fmt.Sprintf("cwd %q is outside the session folder %q: agentdesk runs terminals only inside it", cwd, ts.root)}
+	for _, root := range append([]string{ts.root}, ts.extra...) {
+		if _, ok := under(root, real); ok {
+			return real, nil
+		}
 	}
-	return real, nil
+	if len(ts.extra) > 0 {
+		return "", &jsonrpc.Error{Code: CodeInvalidParams, Message: fmt.Sprintf(
+			"cwd %q is outside the session's folders (%s): agentdesk runs terminals only inside them", cwd, strings.Join(append([]string{ts.root}, ts.extra...), ", "))}
+	}
+	return "", &jsonrpc.Error{Code: CodeInvalidParams,
+		Message: fmt.Sprintf("cwd %q is outside the session folder %q: agentdesk runs terminals only inside it", cwd, ts.root)}
 }
 
 // shell is bash when there is one (agents write bash), else the POSIX shell.

@@ -109,3 +109,28 @@ func TestTerminalEnvIsTheAgentsOwn(t *testing.T) {
 		}
 	}
 }
+
+// A session's additional folders are working folders too; a folder beside them is not.
+func TestTerminalCwdInAnAdditionalFolder(t *testing.T) {
+	dir, lib, other := t.TempDir(), t.TempDir(), t.TempDir()
+	realLib, err := filepath.EvalSymlinks(lib)
+	must(t, err)
+	got := make(chan string, 2)
+	s, ev, _ := startTerminals(t, dir, func(c *jsonrpc.Conn, req *jsonrpc.Request) {
+		defer req.Reply(acp.PromptResult{StopReason: acp.StopEndTurn}, nil)
+		for _, cwd := range []string{lib, other} {
+			out, err := runTerminal(c, acp.CreateTerminalParams{Command: "pwd -P", Cwd: cwd})
+			got <- fmt.Sprintf("%d %s%v", rpcCode(err), out, err)
+		}
+	}, lib)
+	if _, err := s.Prompt("go"); err != nil {
+		t.Fatal(err)
+	}
+	if g := <-got; g != "0 "+realLib+"\n<nil>" {
+		t.Errorf("cwd in the additional folder: %q", g)
+	}
+	if g := <-got; !strings.HasPrefix(g, "-32602 ") || !strings.Contains(g, "outside the session's folders") {
+		t.Errorf("cwd beside the folders: %q", g)
+	}
+	ev.waitFor(t, "turn_end", kind(acp.EventTurnEnd))
+}

@@ -49,10 +49,10 @@ func (j *journal) waitFor(t *testing.T, what string, match func(string) bool) st
 }
 
 // startTerminals starts a session whose agent runs onPrompt for each turn, with a journal.
-func startTerminals(t *testing.T, cwd string, onPrompt func(*jsonrpc.Conn, *jsonrpc.Request)) (*acp.Session, *events, *journal) {
+func startTerminals(t *testing.T, cwd string, onPrompt func(*jsonrpc.Conn, *jsonrpc.Request), dirs ...string) (*acp.Session, *events, *journal) {
 	t.Helper()
 	ev, j := newEvents(), &journal{feed: make(chan string, 10000)}
-	s := acp.NewSession(acp.Config{ID: "s1", AgentName: "terminals", Cwd: cwd, Emitter: ev, Logf: t.Logf, Journal: j.record,
+	s := acp.NewSession(acp.Config{ID: "s1", AgentName: "terminals", Cwd: cwd, Dirs: dirs, Emitter: ev, Logf: t.Logf, Journal: j.record,
 		Launch: func(context.Context) (acp.Transport, error) {
 			return acptest.ServeHandler(func(c *jsonrpc.Conn) jsonrpc.Handler { return &promptAgent{onPrompt: onPrompt, conn: c} }), nil
 		}})

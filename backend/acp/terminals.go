@@ -20,7 +20,8 @@ import (
 // agent that passes argv keeps each argument whole.
 type terminals struct {
 	dir      string   // default working folder: the session's
-	root     string   // the session folder, links resolved: every working folder is inside it
+	root     string   // the session folder, links resolved: every working folder is inside it or in extra
+	extra    []string // the session's additional folders, links resolved
 	env      []string // base environment: the agent's (see Session.terminalEnv)
 	newID    func() string
 	onChange func(id string, v TerminalView)
@@ -36,12 +37,18 @@ type terminals struct {
 // commands without end must not fill the machine with processes.
 const maxTerminals = 64
 
-func newTerminals(dir string, env []string, newID func() string, onChange func(string, TerminalView)) *terminals {
-	root, err := filepath.EvalSymlinks(dir)
-	if err != nil {
-		root = filepath.Clean(dir)
+func newTerminals(dir string, extra []string, env []string, newID func() string, onChange func(string, TerminalView)) *terminals {
+	real := func(d string) string {
+		if r, err := filepath.EvalSymlinks(d); err == nil {
+			return r
+		}
+		return filepath.Clean(d)
 	}
-	return &terminals{dir: dir, root: root, env: env, newID: newID, onChange: onChange,
+	roots := make([]string, len(extra))
+	for i, d := range extra {
+		roots[i] = real(d)
+	}
+	return &terminals{dir: dir, root: real(dir), extra: roots, env: env, newID: newID, onChange: onChange,
 		byID: map[string]*terminal{}, waits: map[string]chan struct{}{}}
 }
 

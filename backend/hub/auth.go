@@ -16,6 +16,7 @@ type startOutcome struct {
 	agentID   string
 	agentName string
 	cwd       string
+	dirs      []string
 	cancel    context.CancelFunc // ends the start early (CancelStart); safe to call at any time
 	order     uint64             // the hub's count of starts when this one began
 }
@@ -30,6 +31,7 @@ func (o *startOutcome) finish(err error) {
 type FailedLogin struct {
 	AgentID string
 	Cwd     string
+	Dirs    []string // the session's additional folders, to start it again with
 	Err     *acp.AuthRequiredError
 }
 
@@ -52,12 +54,12 @@ func (h *Hub) AuthRequired(ctx context.Context, id string) (*FailedLogin, error)
 	}
 	var authErr *acp.AuthRequiredError
 	if errors.As(o.err, &authErr) {
-		return &FailedLogin{AgentID: o.agentID, Cwd: o.cwd, Err: authErr}, nil
+		return &FailedLogin{AgentID: o.agentID, Cwd: o.cwd, Dirs: o.dirs, Err: authErr}, nil
 	}
 	if o.err == nil {
 		if s, err := h.Session(id); err == nil {
 			if authErr := s.LoginNeeded(); authErr != nil {
-				return &FailedLogin{AgentID: o.agentID, Cwd: o.cwd, Err: authErr}, nil
+				return &FailedLogin{AgentID: o.agentID, Cwd: o.cwd, Dirs: o.dirs, Err: authErr}, nil
 			}
 		}
 	}

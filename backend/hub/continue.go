@@ -58,6 +58,10 @@ func (h *Hub) ContinueSaved(ctx context.Context, req ContinueRequest, out acp.Em
 	if err != nil {
 		return nil, SessionInfo{}, err
 	}
+	dirs, err := checkDirs(dir, sess.Dirs)
+	if err != nil {
+		return nil, SessionInfo{}, err
+	}
 	mcp, err := h.mcpFor(agent.ID, req.MCP)
 	if err != nil {
 		return nil, SessionInfo{}, err
@@ -67,7 +71,7 @@ func (h *Hub) ContinueSaved(ctx context.Context, req ContinueRequest, out acp.Em
 		Decisions: Decisions(perms)}
 	rec := newRecorder(h.store.Writer(), id, agent.ID, h.now, h.logf)
 	rec.resume(sess, turns, entries)
-	s, info := h.launch(launch{id: id, agent: agent, dir: dir, rec: rec, seed: seed, mcp: mcp,
+	s, info := h.launch(launch{id: id, agent: agent, dir: dir, dirs: dirs, rec: rec, seed: seed, mcp: mcp,
 		req: StartRequest{AgentID: agent.ID, Cwd: dir, HardStopAfter: req.HardStopAfter, RawEvents: req.RawEvents}}, out)
 	return s, info, nil
 }

@@ -60,3 +60,31 @@ func checkFolder(dir string) (string, error) {
 	}
 	return abs, nil
 }
+
+// MaxDirs bounds a session's additional folders.
+const MaxDirs = 32
+
+// checkDirs resolves a session's additional folders as checkFolder does each, in order, leaving
+// out repeats and cwd itself. A folder that does not exist, or whose path holds a newline (the
+// store keeps one per line), fails the start, naming it.
+func checkDirs(cwd string, dirs []string) ([]string, error) {
+	if len(dirs) > MaxDirs {
+		return nil, fmt.Errorf("a session can have at most %d additional folders, not %d", MaxDirs, len(dirs))
+	}
+	var out []string
+	seen := map[string]bool{cwd: true}
+	for _, d := range dirs {
+		abs, err := checkFolder(d)
+		if err != nil {
+			return nil, fmt.Errorf("additional folder: %w", err)
+		}
+		if strings.ContainsAny(abs, "\n\r") {
+			return nil, fmt.Errorf("additional folder %q: a folder whose name holds a line break cannot be added", abs)
+		}
+		if !seen[abs] {
+			seen[abs] = true
+			out = append(out, abs)
+		}
+	}
+	return out, nil
+}

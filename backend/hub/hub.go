@@ -87,6 +87,8 @@ type StartRequest struct {
 	// RawEvents hands out the events unmasked: the emitter masks what it shows itself (the
 	// CLI masks its output stream). The history is masked either way.
 	RawEvents bool
+	// Dirs are the session's additional folders (ACP additionalDirectories), each existing.
+	Dirs []string
 	// MCP names the MCP servers to pass to the agent, exactly those (`agentdesk run --mcp`);
 	// nil passes the ones configured for the agent.
 	MCP []string
@@ -110,6 +112,10 @@ func (h *Hub) Start(req StartRequest, out acp.Emitter) (*acp.Session, SessionInf
 	if err != nil {
 		return nil, SessionInfo{}, err
 	}
+	dirs, err := checkDirs(dir, req.Dirs)
+	if err != nil {
+		return nil, SessionInfo{}, err
+	}
 	mcp, err := h.mcpFor(agent.ID, req.MCP)
 	if err != nil {
 		return nil, SessionInfo{}, err
@@ -119,10 +125,10 @@ func (h *Hub) Start(req StartRequest, out acp.Emitter) (*acp.Session, SessionInf
 	if h.store != nil {
 		rec = newRecorder(h.store.Writer(), id, agent.ID, h.now, h.logf)
 		now := h.now()
-		h.store.Writer().CreateSession(store.Session{ID: id, AgentID: agent.ID, AgentName: agent.Name, Cwd: dir,
+		h.store.Writer().CreateSession(store.Session{ID: id, AgentID: agent.ID, AgentName: agent.Name, Cwd: dir, Dirs: dirs,
 			Title: "New session", Outcome: store.OutcomeReady, CreatedAt: now, UpdatedAt: now})
 	}
-	s, info := h.launch(launch{id: id, agent: agent, dir: dir, req: req, rec: rec, mcp: mcp}, out)
+	s, info := h.launch(launch{id: id, agent: agent, dir: dir, dirs: dirs, req: req, rec: rec, mcp: mcp}, out)
 	return s, info, nil
 }
 

@@ -15,6 +15,7 @@ type launch struct {
 	id    string
 	agent agents.Agent
 	dir   string
+	dirs  []string // additional folders, checked (checkDirs)
 	req   StartRequest
 	rec   *recorder
 	seed  *acp.Seed
@@ -33,7 +34,7 @@ func (h *Hub) launch(l launch, out acp.Emitter) (*acp.Session, SessionInfo) {
 	if env == nil {
 		env = os.Environ()
 	}
-	cfg := acp.Config{ID: l.id, AgentName: l.agent.Name, Cwd: l.dir, Logf: h.logf, AuthMethod: l.req.AuthMethod,
+	cfg := acp.Config{ID: l.id, AgentName: l.agent.Name, Cwd: l.dir, Dirs: l.dirs, Logf: h.logf, AuthMethod: l.req.AuthMethod,
 		HardStopAfter: l.req.HardStopAfter, Seed: l.seed, MCPServers: l.mcp,
 		ClientInfo: acp.Implementation{Name: "agentdesk", Title: "agentdesk", Version: version}, Env: env,
 		Launch: func(context.Context) (acp.Transport, error) {
@@ -60,7 +61,7 @@ func (h *Hub) launch(l launch, out acp.Emitter) (*acp.Session, SessionInfo) {
 	h.mu.Lock()
 	h.sessions[l.id] = s
 	h.started++
-	started := &startOutcome{done: make(chan struct{}), agentID: l.agent.ID, agentName: l.agent.Name, cwd: l.dir,
+	started := &startOutcome{done: make(chan struct{}), agentID: l.agent.ID, agentName: l.agent.Name, cwd: l.dir, dirs: l.dirs,
 		cancel: cancel, order: h.started}
 	h.starts[l.id] = started
 	if l.rec != nil {

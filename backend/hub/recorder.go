@@ -177,7 +177,7 @@ func (r *recorder) saveCopy(snap acp.Snapshot, agentSessionID string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	c := store.SessionCopy{KeepTitle: r.titled.Load(), Session: store.Session{ID: r.sessionID,
-		AgentID: r.agentID, AgentName: snap.AgentName, AgentSessionID: agentSessionID, Cwd: snap.Cwd,
+		AgentID: r.agentID, AgentName: snap.AgentName, AgentSessionID: agentSessionID, Cwd: snap.Cwd, Dirs: snap.Dirs,
 		Title: snap.Title, Outcome: r.outcome, UpdatedAt: r.now()}}
 	ended := map[int]acp.TurnSummary{}
 	for _, t := range snap.Turns {

@@ -12,7 +12,7 @@ import (
 // cannot be read comes back as an unknown entry saying so, never as an error. It masks
 // nothing: the callers that show it mask (MaskSnapshot).
 func SnapshotFromStore(s store.Session, turns []store.Turn, entries []store.Entry) acp.Snapshot {
-	snap := acp.Snapshot{SessionID: s.ID, AgentName: s.AgentName, Cwd: s.Cwd, Title: s.Title,
+	snap := acp.Snapshot{SessionID: s.ID, AgentName: s.AgentName, Cwd: s.Cwd, Dirs: s.Dirs, Title: s.Title,
 		Entries: []acp.Entry{}, Permissions: []acp.PermissionSummary{}, Turns: []acp.TurnSummary{}}
 	for _, row := range entries {
 		var e acp.Entry

@@ -79,8 +79,8 @@ func (o *createSessionOp) String() string { return fmt.Sprintf("create session %
 func (o *createSessionOp) exec(ctx context.Context, b *batchTx) error {
 	s := o.s
 	_, err := b.exec(ctx, `INSERT INTO sessions (id, agent_id, agent_name, agent_session_id,
-		cwd, title, outcome, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		s.ID, s.AgentID, s.AgentName, s.AgentSessionID, s.Cwd, s.Title, s.Outcome,
+		cwd, dirs, title, outcome, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		s.ID, s.AgentID, s.AgentName, s.AgentSessionID, s.Cwd, joinDirs(s.Dirs), s.Title, s.Outcome,
 		millis(s.CreatedAt), millis(s.UpdatedAt))
 	return err
 }

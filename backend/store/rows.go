@@ -2,6 +2,7 @@ package store
 
 import (
 	"errors"
+	"strings"
 	"time"
 )
 
@@ -23,6 +24,7 @@ type Session struct {
 	AgentName      string
 	AgentSessionID string
 	Cwd            string
+	Dirs           []string // the folders beside Cwd (additional directories), absolute; none: nil
 	Title          string
 	Outcome        string
 	CreatedAt      time.Time
@@ -120,4 +122,15 @@ func nullBytes(b []byte) any {
 		return nil
 	}
 	return string(b)
+}
+
+// joinDirs and splitDirs store Session.Dirs as one path per line (the hub refuses a path with a
+// newline in it).
+func joinDirs(dirs []string) string { return strings.Join(dirs, "\n") }
+
+func splitDirs(s string) []string {
+	if s == "" {
+		return nil
+	}
+	return strings.Split(s, "\n")
 }

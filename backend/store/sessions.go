@@ -13,12 +13,14 @@ type rowScanner interface{ Scan(dest ...any) error }
 // scanSession scans Store.columns() followed by extra destinations.
 func scanSession(r rowScanner, s *Session, extra ...any) error {
 	var created, updated int64
-	dest := append([]any{&s.ID, &s.AgentID, &s.AgentName, &s.AgentSessionID, &s.Cwd, &s.Title,
+	var dirs string
+	dest := append([]any{&s.ID, &s.AgentID, &s.AgentName, &s.AgentSessionID, &s.Cwd, &dirs, &s.Title,
 		&s.Outcome, &created, &updated}, extra...)
 	if err := r.Scan(dest...); err != nil {
 		return err
 	}
 	s.CreatedAt, s.UpdatedAt = fromMillis(created, true), fromMillis(updated, true)
+	s.Dirs = splitDirs(dirs)
 	return nil
 }
 

@@ -18,11 +18,11 @@ const settledOutcome = `CASE
 	ELSE s.outcome END`
 
 // sessionColumns are the columns scanSession reads, prefixed by the sessions alias s.
-const sessionColumns = `s.id, s.agent_id, s.agent_name, s.agent_session_id, s.cwd, s.title,
+const sessionColumns = `s.id, s.agent_id, s.agent_name, s.agent_session_id, s.cwd, s.dirs, s.title,
 	s.outcome, s.created_at, s.updated_at`
 
 // settledColumns are sessionColumns with the outcome settled (settledOutcome).
-const settledColumns = `s.id, s.agent_id, s.agent_name, s.agent_session_id, s.cwd, s.title,
+const settledColumns = `s.id, s.agent_id, s.agent_name, s.agent_session_id, s.cwd, s.dirs, s.title,
 	` + settledOutcome + `, s.created_at, s.updated_at`
 
 // columns returns the session columns this store reads: settled for a read-only store of a

@@ -83,8 +83,8 @@ export function CancelStart(sessionId: string): Promise<void> {
 }
 
 /** Resolves at once (state 'starting'); the session's events follow. */
-export function StartSession(agentId: string, cwd: string): Promise<SessionInfo> {
-  return Sessions.StartSession(agentId, cwd);
+export function StartSession(agentId: string, cwd: string, dirs: string[] = []): Promise<SessionInfo> {
+  return Sessions.StartSession(agentId, cwd, dirs);
 }
 
 /** Resolves when the prompt is sent; the turn ends with a turn_end event. */

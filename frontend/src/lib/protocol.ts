@@ -313,6 +313,8 @@ export interface Snapshot {
   message?: string | null;
   agentName: string;
   cwd: string;
+  /** The session's additional folders (beside cwd), when it has any. */
+  dirs?: string[] | null;
   title: string;
   entries: Entry[] | null;
   permissions: PermissionRequest[] | null;

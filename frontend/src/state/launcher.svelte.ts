@@ -15,6 +15,8 @@ export interface LauncherDeps {
 export class Launcher {
   agents = $state<AgentInfo[]>([]);
   cwd = $state('');
+  /** The session's additional folders (beside cwd), in the order added. */
+  dirs = $state<string[]>([]);
   /** A StartSession call is in flight (or the folder check before it). */
   starting = $state(false);
   /** The recent folders for the picked agent (RecentFolders()), its own first. */
@@ -91,6 +93,20 @@ export class Launcher {
     }
   };
 
+  /** Opens the system's folder dialog; the folder chosen is added to `dirs` (not twice, never cwd). */
+  addDir = async (): Promise<void> => {
+    try {
+      const dir = await api.BrowseFolder(this.dirs.at(-1) ?? this.cwd.trim());
+      if (dir && dir !== this.cwd.trim() && !this.dirs.includes(dir)) this.dirs = [...this.dirs, dir];
+    } catch (err) {
+      this.#deps.onError(api.errorMessage(err));
+    }
+  };
+
+  removeDir = (dir: string): void => {
+    this.dirs = this.dirs.filter((d) => d !== dir);
+  };
+
   /**
    * Fills the form from a saved session: its agent (by id, else by name, when still listed) and
    * its folder. Not while a start is in flight or waiting for its confirmation.
@@ -142,7 +158,7 @@ export class Launcher {
 
   async #launch(cwd: string): Promise<void> {
     try {
-      await this.#deps.onStarted(await api.StartSession(this.#agentId, cwd));
+      await this.#deps.onStarted(await api.StartSession(this.#agentId, cwd, $state.snapshot(this.dirs)));
       void this.loadRecent(); // the folder just used comes first now
     } catch (err) {
       this.#deps.onError(api.errorMessage(err));

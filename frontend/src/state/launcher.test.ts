@@ -56,7 +56,7 @@ describe('Launcher', () => {
     await launcher.start(); // ignored while the first is in flight
     await first;
     expect(app.StartSession).toHaveBeenCalledTimes(1);
-    expect(app.StartSession).toHaveBeenCalledWith('plain', '/p');
+    expect(app.StartSession).toHaveBeenCalledWith('plain', '/p', []);
     expect(started).toEqual(['s1']);
     expect(launcher.starting).toBe(false);
 

@@ -45,7 +45,7 @@ export function appMock() {
     BrowseFolder: vi.fn(async (_start: string) => ''),
     CheckFolder: vi.fn(async (cwd: string) => ({ path: cwd, broad: '' })),
     ContinueSaved: vi.fn(async (sessionId: string) => ({ sessionId, agentId: 'demo', agentName: 'Demo agent', cwd: FOLDER })),
-    StartSession: vi.fn(async (agentId: string, cwd: string) => ({ sessionId: SID, agentId, agentName: 'Demo agent', cwd })),
+    StartSession: vi.fn(async (agentId: string, cwd: string, _dirs: string[]) => ({ sessionId: SID, agentId, agentName: 'Demo agent', cwd })),
     Prompt: vi.fn(async () => {}),
     Stop: vi.fn(async () => {}),
     HardStop: vi.fn(async () => {}),

@@ -193,6 +193,7 @@ export namespace acp {
 	    message?: string;
 	    agentName: string;
 	    cwd: string;
+	    dirs?: string[];
 	    title: string;
 	    entries: Entry[];
 	    permissions: PermissionSummary[];

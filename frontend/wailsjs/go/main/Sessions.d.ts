@@ -50,6 +50,6 @@ export function SetModel(arg1:string,arg2:string):Promise<void>;
 
 export function Snapshot(arg1:string):Promise<acp.Snapshot>;
 
-export function StartSession(arg1:string,arg2:string):Promise<main.SessionInfo>;
+export function StartSession(arg1:string,arg2:string,arg3:Array<string>):Promise<main.SessionInfo>;
 
 export function Stop(arg1:string):Promise<void>;

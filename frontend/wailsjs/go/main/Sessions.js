@@ -94,8 +94,8 @@ export function Snapshot(arg1) {
   return window['go']['main']['Sessions']['Snapshot'](arg1);
 }
 
-export function StartSession(arg1, arg2) {
-  return window['go']['main']['Sessions']['StartSession'](arg1, arg2);
+export function StartSession(arg1, arg2, arg3) {
+  return window['go']['main']['Sessions']['StartSession'](arg1, arg2, arg3);
 }
 
 export function Stop(arg1) {
