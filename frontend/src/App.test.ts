@@ -84,7 +84,7 @@ describe('start-up', () => {
 describe('a live session', () => {
   it('Start calls StartSession with the picked agent and folder, then takes a snapshot', async () => {
     await startSession();
-    expect(app.StartSession).toHaveBeenCalledWith('demo', FOLDER);
+    expect(app.StartSession).toHaveBeenCalledWith('demo', FOLDER, []);
     expect(app.Snapshot).toHaveBeenCalledWith(SID);
     expect(app.ListHistory).toHaveBeenCalledTimes(2);
     emit(state('starting'), state('idle'));

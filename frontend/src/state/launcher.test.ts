@@ -120,7 +120,7 @@ describe('Launcher', () => {
     await launcher.start();
     await launcher.confirmBroad();
     expect(launcher.broad).toBeNull();
-    expect(app.StartSession).toHaveBeenCalledWith('plain', '/home/me');
+    expect(app.StartSession).toHaveBeenCalledWith('plain', '/home/me', []);
     expect(started).toEqual(['s1']);
   });
 
