@@ -42,6 +42,10 @@ type Config struct {
 	// the agent cannot resume or load (default DefaultSummaryBudget, or less for an agent
 	// whose context size a usage update gave; see summaryBudget).
 	SummaryBudget int
+	// Elicit is which elicitation modes the session advertises and serves: those its front end
+	// can put to a person (the app: ElicitAll; the CLI: form only when it asks on a terminal).
+	// The zero value advertises none, and every elicitation/create is refused -32602.
+	Elicit ElicitModes
 
 	serveHook func(method string) // tests: runs on a worker before each fs/* and terminal/create
 }
@@ -64,6 +68,8 @@ type Session struct {
 	stateMsg       string
 	tr             *Transcript
 	perms          map[string]*pendingPermission // parked permission requests, by JSON-RPC id
+	elicits        map[string]*pendingElicitation // open elicitation/create requests, by JSON-RPC id
+	urlElicits     map[string]string              // accepted url elicitations: elicitationId → entry id, until complete
 	turns          []TurnSummary
 	title          string
 	agentSessionID string
@@ -94,6 +100,11 @@ type Session struct {
 	connGen uint64
 
 	hardStopCancel func() bool // cancels the automatic hard stop of a cancelling turn (session_stop.go)
+
+	// secretReplies are the replies being written that carry a secret field's value: the
+	// journal gets the masked copy (tap). Its own lock: tap runs under the connection's write lock.
+	secretMu      sync.Mutex
+	secretReplies map[*pendingElicitation][2][]byte
 	stopIgnoredMsg string      // why the automatic hard stop happened, until the turn has ended
 }
 
@@ -112,7 +123,8 @@ func NewSession(cfg Config) *Session {
 	if cfg.AfterFunc == nil {
 		cfg.AfterFunc = realAfterFunc
 	}
-	s := &Session{cfg: cfg, tr: NewTranscript(), perms: map[string]*pendingPermission{}, checking: checkInvariants.Load()}
+	s := &Session{cfg: cfg, tr: NewTranscript(), perms: map[string]*pendingPermission{},
+		elicits: map[string]*pendingElicitation{}, urlElicits: map[string]string{}, checking: checkInvariants.Load()}
 	if sd := cfg.Seed; sd != nil {
 		s.tr = RestoreTranscript(sd.Entries)
 		s.turns = append([]TurnSummary(nil), sd.Turns...)
@@ -188,6 +200,6 @@ func (s *Session) pushChange(c Change) {
 
 func (s *Session) tap(dir jsonrpc.Direction, method string, line []byte) {
 	if s.cfg.Journal != nil {
-		s.cfg.Journal(dir, method, line)
+		s.cfg.Journal(dir, method, s.maskSecretReply(dir, method, line))
 	}
 }

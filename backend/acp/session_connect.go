@@ -111,7 +111,8 @@ func (s *Session) connect(ctx context.Context, reattach bool) (Continued, error)
 		// config options (shown as switches).
 		ClientCapabilities: ClientCapabilities{FS: FSCapabilities{ReadTextFile: true, WriteTextFile: true}, Terminal: true,
 			Auth:    &AuthCapabilities{Terminal: true},
-			Session: &SessionClientCaps{ConfigOptions: &ConfigOptionCaps{Boolean: &struct{}{}}}},
+			Session:     &SessionClientCaps{ConfigOptions: &ConfigOptionCaps{Boolean: &struct{}{}}},
+			Elicitation: s.cfg.Elicit.caps()},
 		ClientInfo: s.cfg.ClientInfo,
 	}, &init)
 	if err != nil {
