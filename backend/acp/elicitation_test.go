@@ -176,7 +176,7 @@ func TestElicitMalformedSchemas(t *testing.T) {
 	for i, c := range cases {
 		call, _ := json.Marshal(map[string]any{"call": "elicitation/create", "id": i + 1,
 			"params": map[string]any{"mode": "form", "message": "m", "requestedSchema": json.RawMessage(c.schema)},
-			"want": `"code":-32602`})
+			"want":   `"code":-32602`})
 		steps.Write(call)
 		steps.WriteString(",")
 	}

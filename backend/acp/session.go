@@ -67,7 +67,7 @@ type Session struct {
 	state          State
 	stateMsg       string
 	tr             *Transcript
-	perms          map[string]*pendingPermission // parked permission requests, by JSON-RPC id
+	perms          map[string]*pendingPermission  // parked permission requests, by JSON-RPC id
 	elicits        map[string]*pendingElicitation // open elicitation/create requests, by JSON-RPC id
 	urlElicits     map[string]string              // accepted url elicitations: elicitationId → entry id, until complete
 	turns          []TurnSummary
@@ -103,9 +103,9 @@ type Session struct {
 
 	// secretReplies are the replies being written that carry a secret field's value: the
 	// journal gets the masked copy (tap). Its own lock: tap runs under the connection's write lock.
-	secretMu      sync.Mutex
-	secretReplies map[*pendingElicitation][2][]byte
-	stopIgnoredMsg string      // why the automatic hard stop happened, until the turn has ended
+	secretMu       sync.Mutex
+	secretReplies  map[*pendingElicitation][2][]byte
+	stopIgnoredMsg string // why the automatic hard stop happened, until the turn has ended
 }
 
 // NewSession creates a session in state starting; call Start next, or Reopen for a seeded one
