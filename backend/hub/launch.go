@@ -32,7 +32,10 @@ func (h *Hub) launch(l launch, out acp.Emitter) (*acp.Session, SessionInfo) {
 	if env == nil {
 		env = os.Environ()
 	}
-	cfg := acp.Config{ID: l.id, AgentName: l.agent.Name, Cwd: l.dir, Logf: h.logf, AuthMethod: l.req.AuthMethod,
+	h.mu.Lock()
+	elicit := h.elicit
+	h.mu.Unlock()
+	cfg := acp.Config{ID: l.id, Elicit: elicit, AgentName: l.agent.Name, Cwd: l.dir, Logf: h.logf, AuthMethod: l.req.AuthMethod,
 		HardStopAfter: l.req.HardStopAfter, Seed: l.seed,
 		ClientInfo: acp.Implementation{Name: "agentdesk", Title: "agentdesk", Version: version}, Env: env,
 		Launch: func(context.Context) (acp.Transport, error) {
