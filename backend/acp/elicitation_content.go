@@ -53,7 +53,7 @@ func (s *ElicitSchema) CheckContent(content map[string]any) (map[string]any, err
 			}
 			continue
 		}
-		norm, err := f.check(v)
+		norm, err := f.Check(v)
 		if err != nil {
 			return nil, &FieldError{Field: f.Name, Problem: err.Error()}
 		}
@@ -75,8 +75,9 @@ func (s *ElicitSchema) Masked(content map[string]any) map[string]any {
 	return out
 }
 
-// check validates one value of f and returns it normalised.
-func (f *ElicitField) check(v any) (any, error) {
+// Check validates one value of f, as CheckContent does each field's, and returns it normalised;
+// the error says what is wrong without naming the field (the caller knows it).
+func (f *ElicitField) Check(v any) (any, error) {
 	switch f.Type {
 	case FieldString:
 		s, ok := v.(string)
@@ -187,6 +188,15 @@ func (f *ElicitField) checkDefault(raw json.RawMessage) error {
 		return fmt.Errorf("is not a %s", f.Type)
 	}
 	return nil
+}
+
+// DefaultValue is f's default decoded from JSON (float64, string, bool, []any), nil when none.
+func (f *ElicitField) DefaultValue() any {
+	var v any
+	if len(f.Default) == 0 || json.Unmarshal(f.Default, &v) != nil {
+		return nil
+	}
+	return v
 }
 
 func (f *ElicitField) hasChoice(v string) bool {
