@@ -112,7 +112,8 @@ func (el *Elicitation) clone() *Elicitation {
 }
 
 // ElicitationStateLine says how an elicitation stands, in words (exports, the CLI):
-// "accepted by the user", "cancelled (Stop or the end of the turn)", "refused: …".
+// "accepted by the user", "cancelled (Stop, the end of the turn or the agent's exit)",
+// "accepted by the user, then completed by the agent", "refused: …".
 func ElicitationStateLine(el *Elicitation) string {
 	switch el.State {
 	case ElicitOpen:
@@ -123,6 +124,12 @@ func ElicitationStateLine(el *Elicitation) string {
 	by := map[string]string{AnsweredByUser: "by the user", AnsweredByTerminal: "by the user on the terminal",
 		AnsweredByPolicy: "by agentdesk (not asking)", AnsweredByAgent: "by the agent",
 		AnsweredByCancel: "(Stop, the end of the turn or the agent's exit)"}[el.AnsweredBy]
+	if el.State == ElicitCompleted && el.AnsweredBy != AnsweredByAgent {
+		return strings.TrimSpace(ElicitAccepted+" "+by) + ", then completed by the agent"
+	}
+	if el.State == ElicitCompleted {
+		return "completed by the agent before it was answered"
+	}
 	return strings.TrimSpace(el.State + " " + by)
 }
 

@@ -55,8 +55,8 @@ func TestCLIDeclinesWhenItMayNotAsk(t *testing.T) {
 		{"form without asking", "reject", "ask me", "", []string{"does not show elicitation forms"}},
 		{"form, stdin closed", "ask", "ask me", "", []string{"[question] declined: there is no terminal to answer on", "You chose decline"}},
 		{"form, the person says no", "ask", "ask me", "n\n", []string{"[question] declined by the user on the terminal", "You chose decline"}},
-		{"link, the person says yes", "ask", "open a link", "y\n", []string{"[question] accepted by the user on the terminal",
-			"[question] completed by the user on the terminal", "the login is done"}},
+		{"link, the person says yes", "ask", "open a link", "y\n", []string{"[question] accepted by the user on the terminal\n",
+			"[question] accepted by the user on the terminal, then completed by the agent", "the login is done"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			var out, errOut bytes.Buffer
