@@ -46,6 +46,10 @@ type Config struct {
 	// can put to a person (the app: ElicitAll; the CLI: form only when it asks on a terminal).
 	// The zero value advertises none, and every elicitation/create is refused -32602.
 	Elicit ElicitModes
+	// LearnSecret, when set, is given the value of every secret form field (format password,
+	// writeOnly) before it is sent to the agent, so that the caller masks it wherever the agent
+	// may echo it (the hub teaches the agents' Masker). It must not block.
+	LearnSecret func(value string)
 
 	serveHook func(method string) // tests: runs on a worker before each fs/* and terminal/create
 }

@@ -241,6 +241,13 @@ func (s *Session) replySecret(pe *pendingElicitation, res ElicitationResult, kep
 		pe.req.Reply(res, nil)
 		return
 	}
+	if s.cfg.LearnSecret != nil {
+		for k, v := range res.Content {
+			if f := pe.schema.Field(k); f != nil && f.Secret {
+				s.cfg.LearnSecret(v.(string)) // a secret field is a string (CheckContent)
+			}
+		}
+	}
 	real, err1 := json.Marshal(res)
 	masked, err2 := json.Marshal(ElicitationResult{Action: res.Action, Content: kept})
 	if err1 != nil || err2 != nil {

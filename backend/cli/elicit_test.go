@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"os"
 	"strings"
 	"testing"
 )
@@ -71,5 +72,38 @@ func TestCLIDeclinesWhenItMayNotAsk(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestCLIMasksASecretAnswerTheAgentEchoes: the value of a password field is masked wherever the
+// agent repeats it: the transcript printed, and the history show reads.
+func TestCLIMasksASecretAnswerTheAgentEchoes(t *testing.T) {
+	dir := t.TempDir()
+	script := dir + "/echo.json"
+	if err := os.WriteFile(script, []byte(`[
+		{"expect":"initialize"}, {"reply":{"protocolVersion":1,"agentCapabilities":{}}},
+		{"expect":"session/new"}, {"reply":{"sessionId":"x"}},
+		{"expect":"session/prompt"},
+		{"call":"elicitation/create","params":{"mode":"form","message":"Key?","requestedSchema":{"properties":{"key":{"type":"string","writeOnly":true}},"required":["key"]}},"want":"echo-secret-77"},
+		{"update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"your key is echo-secret-77"}}},
+		{"reply":{"stopReason":"end_turn"}}]`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	self, _ := os.Executable()
+	db := dir + "/cli.db"
+	var out, errOut bytes.Buffer
+	code := runCLI([]string{"--db", db, "--agent-cmd", "'" + self + "' demo-agent --script " + script, "--permissions", "ask",
+		"--cwd", dir, "go"}, strings.NewReader("y\necho-secret-77\n"), &out, &errOut)
+	if code != 0 || !strings.Contains(out.String(), "your key is ••••••") || strings.Contains(out.String(), "echo-secret-77") {
+		t.Fatalf("exit %d\n%s\n%s", code, out.String(), errOut.String())
+	}
+	out.Reset()
+	if code := historyCLI([]string{"--db", db}, nil, &out, &errOut); code != 0 {
+		t.Fatalf("history exit %d: %s", code, errOut.String())
+	}
+	prefix := strings.Fields(out.String())[0][:8]
+	out.Reset()
+	if code := showCLI([]string{"--db", db, "--format", "json", prefix}, nil, &out, &errOut); code != 0 || strings.Contains(out.String(), "echo-secret-77") {
+		t.Fatalf("show exit %d:\n%s", code, out.String())
 	}
 }

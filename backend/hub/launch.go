@@ -56,6 +56,9 @@ func (h *Hub) launch(l launch, out acp.Emitter) (*acp.Session, SessionInfo) {
 			emitter = &maskedEmitter{mask: mask, out: acp.EmitterFunc(l.rec.Record), raw: out}
 		}
 	}
+	if m := h.agents.Masker(); m != nil {
+		cfg.LearnSecret = func(v string) { m.Add(v) } // what the agent echoes of a secret answer is masked too
+	}
 	cfg.Emitter = emitter
 	s := acp.NewSession(cfg)
 	ctx, cancel := context.WithTimeout(context.Background(), StartTimeout)
