@@ -58,6 +58,7 @@ func NewApp() *App {
 	a := newApp(runtime.EventsEmit)
 	a.history.saveDialog = runtime.SaveFileDialog
 	a.sessions.folderDialog = runtime.OpenDirectoryDialog
+	a.sessions.openURL = runtime.BrowserOpenURL
 	a.desktop.quitApp = runtime.Quit
 	a.desktop.self = selfTestFromEnv()
 	a.window, a.geometry = loadWindowState(), runtimeGeometry{}
@@ -110,6 +111,7 @@ func (a *App) init(ctx context.Context) error {
 	// Reads the stored secrets: exports of earlier sessions are masked too.
 	a.masking = hub.StartHistoryMasking(ctx, a.store, a.catalog, log.Printf)
 	a.hub = hub.New(a.store, a.catalog, log.Printf)
+	a.hub.SetElicit(windowElicitModes) // app_elicitation.go
 	if a.store != nil {
 		a.health.Set(a.store.Writer().Flush, a.hub.Resave, func(st hub.HistoryStatus) { a.emit(a.ctx, historyStatusEvent, HistoryStatus(st)) })
 	}

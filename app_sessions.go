@@ -9,7 +9,7 @@ import (
 
 // Sessions is the bound service of live sessions: start one, prompt it (with files and images:
 // app_attachments.go), stop or restart its agent, answer its permission requests, read its
-// state, switch its mode, model and config options, and read its raw protocol traffic, live or
+// state, answer its elicitations (app_elicitation.go), switch its mode, model and config options, and read its raw protocol traffic, live or
 // saved (app_controls.go). A session is named by the id StartSession returned; a verb for an id
 // that is not live fails with the hub's error. StartSession and the prompts return once the
 // request is sent: what the agent does follows as session events (acp.EventName), with secret
@@ -17,6 +17,7 @@ import (
 type Sessions struct {
 	*core
 	folderDialog folderDialogFunc // BrowseFolder's dialog (runtime.OpenDirectoryDialog); nil: none
+	openURL      urlOpener        // OpenElicitationURL's browser (runtime.BrowserOpenURL); nil: none
 }
 
 // SessionInfo describes a started session to the page: hub.SessionInfo, bound as this

@@ -77,6 +77,9 @@ type Entry struct {
 	// notice, compaction: unstable kinds real agents send (transcript_unstable.go).
 	Notice     *Notice     `json:"notice,omitempty"`
 	Compaction *Compaction `json:"compaction,omitempty"`
+
+	// elicitation: the agent's question and how it was answered (transcript_elicitation.go).
+	Elicitation *Elicitation `json:"elicitation,omitempty"`
 }
 
 // Boundary kinds: how a continued session's agent came to know the earlier turns.
@@ -131,6 +134,8 @@ func (e *Entry) SearchText() string {
 		return strings.TrimSpace(e.Notice.Title + "\n" + e.Notice.Description)
 	case KindCompaction:
 		return e.Compaction.Summary
+	case KindElicitation:
+		return e.Elicitation.Message
 	}
 	if e.Kind != KindTool {
 		return e.Text
@@ -190,6 +195,9 @@ func (e *Entry) clone() Entry {
 	if e.Compaction != nil {
 		k := *e.Compaction
 		c.Compaction = &k
+	}
+	if e.Elicitation != nil {
+		c.Elicitation = e.Elicitation.clone()
 	}
 	return c
 }

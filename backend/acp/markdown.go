@@ -70,6 +70,8 @@ func EntryMarkdown(e *Entry) string {
 		if e.Compaction.Summary != "" {
 			b.WriteString("\nSummary kept by the agent:\n\n" + quote(e.Compaction.Summary) + "\n")
 		}
+	case KindElicitation:
+		elicitationMarkdown(&b, e.Elicitation)
 	case KindError:
 		fmt.Fprintf(&b, "## Error\n\n%s\n", quote(e.Text))
 		if len(e.Data) > 0 {

@@ -66,6 +66,8 @@ type ClientCapabilities struct {
 	Terminal bool               `json:"terminal"`
 	Auth     *AuthCapabilities  `json:"auth,omitempty"`
 	Session  *SessionClientCaps `json:"session,omitempty"`
+	// Elicitation: the elicitation/create modes the client renders (elicitation.go).
+	Elicitation *ElicitationCaps `json:"elicitation,omitempty"`
 }
 
 // SessionClientCaps says which session features the client renders. Agents offer boolean

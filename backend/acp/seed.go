@@ -46,7 +46,8 @@ func (s *Session) decisionLocked(p *pendingPermission, outcome, optionID, decide
 // RestoreTranscript rebuilds a transcript from saved entries, so that it continues them: the
 // next entry id follows the greatest saved "e<n>" (new ids never collide with saved ones), the
 // turn is the last saved one, each tool call's latest card, each turn's plan and usage are
-// known again, and every saved turn counts as ended (a late update does not reopen a card).
+// known again, and every saved turn counts as ended (a late update does not reopen a card;
+// an elicitation left open reads cancelled: the agent that asked is gone).
 func RestoreTranscript(entries []Entry) *Transcript {
 	t := NewTranscript()
 	for i := range entries {
@@ -70,6 +71,7 @@ func RestoreTranscript(entries []Entry) *Transcript {
 		}
 	}
 	t.ended = t.turn
+	settleElicitations(t.entries)
 	return t
 }
 

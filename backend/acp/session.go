@@ -49,6 +49,14 @@ type Config struct {
 	// MCPServers are passed to the agent in session/new, load and resume, those of a transport
 	// the agent does not accept left out (with a notice in the transcript).
 	MCPServers []MCPServer
+	// Elicit is which elicitation modes the session advertises and serves: those its front end
+	// can put to a person (the app: ElicitAll; the CLI: form only when it asks on a terminal).
+	// The zero value advertises none, and every elicitation/create is refused -32602.
+	Elicit ElicitModes
+	// LearnSecret, when set, is given the value of every secret form field (format password,
+	// writeOnly) before it is sent to the agent, so that the caller masks it wherever the agent
+	// may echo it (the hub teaches the agents' Masker). It must not block.
+	LearnSecret func(value string)
 
 	serveHook func(method string) // tests: runs on a worker before each fs/* and terminal/create
 }
@@ -70,7 +78,9 @@ type Session struct {
 	state          State
 	stateMsg       string
 	tr             *Transcript
-	perms          map[string]*pendingPermission // parked permission requests, by JSON-RPC id
+	perms          map[string]*pendingPermission  // parked permission requests, by JSON-RPC id
+	elicits        map[string]*pendingElicitation // open elicitation/create requests, by JSON-RPC id
+	urlElicits     map[string]string              // accepted url elicitations: elicitationId → entry id, until complete
 	turns          []TurnSummary
 	title          string
 	agentSessionID string
@@ -103,7 +113,12 @@ type Session struct {
 	connGen uint64
 
 	hardStopCancel func() bool // cancels the automatic hard stop of a cancelling turn (session_stop.go)
-	stopIgnoredMsg string      // why the automatic hard stop happened, until the turn has ended
+
+	// secretReplies are the replies being written that carry a secret field's value: the
+	// journal gets the masked copy (tap). Its own lock: tap runs under the connection's write lock.
+	secretMu       sync.Mutex
+	secretReplies  map[*pendingElicitation][2][]byte
+	stopIgnoredMsg string // why the automatic hard stop happened, until the turn has ended
 }
 
 // NewSession creates a session in state starting; call Start next, or Reopen for a seeded one
@@ -121,7 +136,8 @@ func NewSession(cfg Config) *Session {
 	if cfg.AfterFunc == nil {
 		cfg.AfterFunc = realAfterFunc
 	}
-	s := &Session{cfg: cfg, tr: NewTranscript(), perms: map[string]*pendingPermission{}, checking: checkInvariants.Load()}
+	s := &Session{cfg: cfg, tr: NewTranscript(), perms: map[string]*pendingPermission{},
+		elicits: map[string]*pendingElicitation{}, urlElicits: map[string]string{}, checking: checkInvariants.Load()}
 	if sd := cfg.Seed; sd != nil {
 		s.tr = RestoreTranscript(sd.Entries)
 		s.turns = append([]TurnSummary(nil), sd.Turns...)
@@ -200,6 +216,6 @@ func (s *Session) pushChange(c Change) {
 
 func (s *Session) tap(dir jsonrpc.Direction, method string, line []byte) {
 	if s.cfg.Journal != nil {
-		s.cfg.Journal(dir, method, line)
+		s.cfg.Journal(dir, method, s.maskSecretReply(dir, method, line))
 	}
 }

@@ -110,8 +110,9 @@ func (s *Session) connect(ctx context.Context, reattach bool) (Continued, error)
 		// logins (the app shows the command and can open a terminal window for it) and boolean
 		// config options (shown as switches).
 		ClientCapabilities: ClientCapabilities{FS: FSCapabilities{ReadTextFile: true, WriteTextFile: true}, Terminal: true,
-			Auth:    &AuthCapabilities{Terminal: true},
-			Session: &SessionClientCaps{ConfigOptions: &ConfigOptionCaps{Boolean: &struct{}{}}}},
+			Auth:        &AuthCapabilities{Terminal: true},
+			Session:     &SessionClientCaps{ConfigOptions: &ConfigOptionCaps{Boolean: &struct{}{}}},
+			Elicitation: s.cfg.Elicit.caps()},
 		ClientInfo: s.cfg.ClientInfo,
 	}, &init)
 	if err != nil {

@@ -50,6 +50,8 @@ func (h *connHandler) HandleRequest(req *jsonrpc.Request) {
 		h.terms.handle(req)
 	case MethodRequestPermission:
 		h.s.handlePermission(req)
+	case MethodElicitationCreate:
+		h.s.handleElicitation(req)
 	default:
 		req.Reply(nil, &jsonrpc.Error{Code: CodeMethodNotFound, Message: "Method not found: " + req.Method})
 	}
@@ -68,9 +70,11 @@ func (h *connHandler) HandleNotification(method string, params json.RawMessage) 
 			return
 		}
 		id := string(bytes.TrimSpace(p.RequestID))
-		if !h.terms.cancelWait(id) {
+		if !h.terms.cancelWait(id) && !h.s.withdrawElicitation(id) {
 			h.s.cancelPermission(id)
 		}
+	case MethodElicitationComplete:
+		h.s.completeElicitation(params)
 	default:
 		h.s.cfg.Logf("%s: ignored notification %q", h.s.cfg.AgentName, method)
 	}

@@ -81,10 +81,11 @@ func (s *Session) Decide(requestID, optionID, decidedBy string) error {
 	return nil
 }
 
-// takePermissionsLocked removes every open request and announces each as cancelled; the caller
-// replies to the returned requests after unlocking.
+// takePermissionsLocked removes every open permission request and elicitation and announces
+// each as cancelled; the caller replies to the returned requests after unlocking
+// (replyCancelled answers each as its method wants).
 func (s *Session) takePermissionsLocked() []*jsonrpc.Request {
-	var reqs []*jsonrpc.Request
+	reqs := s.takeElicitationsLocked()
 	for id, p := range s.perms {
 		reqs = append(reqs, p.req)
 		delete(s.perms, id)
@@ -95,6 +96,10 @@ func (s *Session) takePermissionsLocked() []*jsonrpc.Request {
 
 func replyCancelled(reqs []*jsonrpc.Request) {
 	for _, r := range reqs {
+		if r.Method == MethodElicitationCreate {
+			r.Reply(ElicitationResult{Action: ElicitCancel}, nil)
+			continue
+		}
 		r.Reply(RequestPermissionResult{Outcome: PermissionOutcome{Outcome: "cancelled"}}, nil)
 	}
 }

@@ -43,7 +43,8 @@ import (
 //     refuses, and the exit that follows is ours: its state event carries no message.
 //   - perms: the parked permission requests. Empty whenever the state is cancelling, exited or
 //     failed: Stop, endTurn, the watch and fail answer them all "cancelled", and one that
-//     arrives then is answered at once. Every request is answered exactly once.
+//     arrives then is answered at once. Every request is answered exactly once. elicits (open
+//     elicitation/create requests) follow the same rule, answered "cancel".
 //   - agentSessionID: "" until session/new has answered. session/update params that arrive
 //     meanwhile wait in early, in order (at most MaxEarlyUpdates / MaxEarlyBytes; the rest are
 //     dropped and counted in earlyDropped), and are applied when it answers; so early is empty
@@ -75,6 +76,8 @@ func (s *Session) invariantErrLocked() error {
 		return fmt.Errorf("stopIgnoredMsg is set in state %s (hardStopped %v)", s.state, s.hardStopped)
 	case len(s.perms) > 0 && over:
 		return fmt.Errorf("%d permission requests are parked in state %s", len(s.perms), s.state)
+	case len(s.elicits) > 0 && over:
+		return fmt.Errorf("%d elicitations are open in state %s", len(s.elicits), s.state)
 	case len(s.early) > 0 && s.agentSessionID != "":
 		return fmt.Errorf("%d early updates wait although session %s is known", len(s.early), s.agentSessionID)
 	case s.replaying && s.state != StateStarting:

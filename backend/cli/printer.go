@@ -121,6 +121,12 @@ func (p *printer) entry(e *acp.Entry) {
 		}
 		p.tools[e.ID] = e.Compaction.Status
 		p.line(fmt.Sprintf("── context compaction: %s ──", acp.CompactionStatus(e.Compaction)))
+	case acp.KindElicitation:
+		if p.tools[e.ID] == e.Elicitation.State {
+			return
+		}
+		p.tools[e.ID] = e.Elicitation.State
+		p.line(elicitationLine(e.Elicitation))
 	case acp.KindUnknown:
 		p.line(fmt.Sprintf("[unsupported update: %s]", e.UpdateKind))
 	case acp.KindError:
@@ -141,4 +147,24 @@ func (p *printer) line(s string) {
 	if s != "" {
 		fmt.Fprintln(p.w, s)
 	}
+}
+
+// elicitationLine is an agent's question as the transcript prints it: when it opens, its
+// message (and link); later how it ended, with the answer (secrets read ••••••).
+func elicitationLine(el *acp.Elicitation) string {
+	if el.State == acp.ElicitOpen {
+		s := "[question] " + el.Message
+		if el.URL != "" {
+			s += fmt.Sprintf("\n  link: %s (host %s)", el.URL, el.Host)
+		}
+		return s
+	}
+	s := "[question] " + acp.ElicitationStateLine(el)
+	if lines := acp.ElicitationAnswerLines(el); len(lines) > 0 {
+		s += ": " + strings.Join(lines, ", ")
+	}
+	if el.State == acp.ElicitInvalid {
+		s = "[question] " + el.Message + "\n  " + acp.ElicitationStateLine(el)
+	}
+	return s
 }

@@ -147,12 +147,13 @@ func runTurn(ctx context.Context, f runFlags, prompt string, stdio Stdio) int {
 		}
 	}
 	h := hub.New(st, cat, func(string, ...any) {})
+	h.SetElicit(elicitModes(f.policy))
 	out := newPrinter(stdout)
 	events := make(chan acp.Event, 64)
 	done := make(chan struct{})                     // closed once nobody reads events any more
 	emitter := acp.EmitterFunc(func(ev acp.Event) { // the printer writes through maskedOut
 		out.print(ev)
-		if ev.Kind == acp.EventPermission || ev.Kind == acp.EventTurnEnd || ev.Kind == acp.EventState {
+		if ev.Kind == acp.EventPermission || ev.Kind == acp.EventTurnEnd || ev.Kind == acp.EventState || openElicitation(ev) {
 			select {
 			case events <- ev:
 			case <-done:

@@ -14,7 +14,8 @@ import (
 	"agentdesk/backend/agents"
 )
 
-// driveTurn waits for the session to start, sends the prompt, answers permissions by policy,
+// driveTurn waits for the session to start, sends the prompt, answers permissions by policy and
+// the agent's questions on the terminal (elicit.go),
 // presses Stop on Ctrl-C or after cancelAfter (0: never), stops hard on a second Ctrl-C, and
 // returns the exit code: 0 for end_turn and cancelled, 1 otherwise. An agent that ignores the
 // Stop is stopped hard by the session itself (StartRequest.HardStopAfter); the turn then ends
@@ -27,6 +28,7 @@ func driveTurn(sess *acp.Session, prompt, policy string, cancelAfter time.Durati
 	var timeout <-chan time.Time
 	sent, stopped, noAnswer := false, false, false
 	unanswerable := make(chan struct{}, 1) // a permission could not be asked: stdin is at its end
+	asker := &elicitAsker{sess: sess, ask: policy == "ask", in: in, stdout: stdout}
 	stop := func() {
 		stopped = true
 		_ = sess.Stop()
@@ -52,6 +54,8 @@ func driveTurn(sess *acp.Session, prompt, policy string, cancelAfter time.Durati
 				}
 			case acp.EventPermission:
 				go answerPermission(sess, ev, policy, in, stdout, unanswerable)
+			case acp.EventEntry: // an open elicitation (openElicitation)
+				go asker.answer(*ev.Entry.Elicitation)
 			case acp.EventTurnEnd:
 				if noAnswer {
 					return ExitFailed // stopped because nobody could be asked
@@ -85,6 +89,11 @@ func driveTurn(sess *acp.Session, prompt, policy string, cancelAfter time.Durati
 			stop()
 		}
 	}
+}
+
+// openElicitation reports whether ev announces an elicitation waiting for an answer.
+func openElicitation(ev acp.Event) bool {
+	return ev.Kind == acp.EventEntry && ev.Entry.Kind == acp.KindElicitation && ev.Entry.Elicitation.State == acp.ElicitOpen
 }
 
 // answerPermission answers one request by policy, or asks on the terminal and waits (no

@@ -35,6 +35,15 @@ type Hub struct {
 	recorders map[string]*recorder
 	starts    map[string]*startOutcome // how each session's start ended (auth.go)
 	started   uint64                   // sessions started so far: orders List
+	elicit    acp.ElicitModes          // the elicitation modes new sessions serve (SetElicit)
+}
+
+// SetElicit sets the elicitation modes the sessions started from now on advertise and serve
+// (acp.Config.Elicit): those the front end can put to a person. The default is none.
+func (h *Hub) SetElicit(m acp.ElicitModes) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.elicit = m
 }
 
 // AgentSource finds the agent to start by id, ready to launch (its environment complete), and

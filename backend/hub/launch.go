@@ -34,7 +34,10 @@ func (h *Hub) launch(l launch, out acp.Emitter) (*acp.Session, SessionInfo) {
 	if env == nil {
 		env = os.Environ()
 	}
-	cfg := acp.Config{ID: l.id, AgentName: l.agent.Name, Cwd: l.dir, Dirs: l.dirs, Logf: h.logf, AuthMethod: l.req.AuthMethod,
+	h.mu.Lock()
+	elicit := h.elicit
+	h.mu.Unlock()
+	cfg := acp.Config{ID: l.id, Elicit: elicit, AgentName: l.agent.Name, Cwd: l.dir, Dirs: l.dirs, Logf: h.logf, AuthMethod: l.req.AuthMethod,
 		HardStopAfter: l.req.HardStopAfter, Seed: l.seed, MCPServers: l.mcp,
 		ClientInfo: acp.Implementation{Name: "agentdesk", Title: "agentdesk", Version: version}, Env: env,
 		Launch: func(context.Context) (acp.Transport, error) {
@@ -54,6 +57,9 @@ func (h *Hub) launch(l launch, out acp.Emitter) (*acp.Session, SessionInfo) {
 		case l.rec != nil:
 			emitter = &maskedEmitter{mask: mask, out: acp.EmitterFunc(l.rec.Record), raw: out}
 		}
+	}
+	if m := h.agents.Masker(); m != nil {
+		cfg.LearnSecret = func(v string) { m.Add(v) } // what the agent echoes of a secret answer is masked too
 	}
 	cfg.Emitter = emitter
 	s := acp.NewSession(cfg)

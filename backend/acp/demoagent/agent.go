@@ -30,8 +30,9 @@ type Agent struct {
 	sessions map[string]*settings          // session id → its folder and settings
 	cancels  map[string]context.CancelFunc // session id → cancel of its running turn
 	turns    map[string]int
-	ready    chan struct{} // closed once conn is set: the inbound loop may start before that
-	terminal bool          // the client runs terminals (its initialize said so)
+	ready    chan struct{}        // closed once conn is set: the inbound loop may start before that
+	terminal bool                 // the client runs terminals (its initialize said so)
+	elicit   *acp.ElicitationCaps // the elicitation modes the client advertised (elicit.go)
 }
 
 var _ jsonrpc.Handler = (*Agent)(nil)
@@ -77,6 +78,7 @@ func (a *Agent) HandleRequest(req *jsonrpc.Request) {
 		_ = json.Unmarshal(req.Params, &p) // a client that says nothing runs no terminals
 		a.mu.Lock()
 		a.terminal = p.ClientCapabilities.Terminal
+		a.elicit = p.ClientCapabilities.Elicitation
 		a.mu.Unlock()
 		req.Reply(map[string]any{
 			"protocolVersion":   acp.ProtocolVersion,

@@ -31,6 +31,9 @@ func (s *script) run() string {
 	if strings.HasPrefix(strings.TrimSpace(s.prompt), "/compact") {
 		return s.compact()
 	}
+	if reason, ok := s.elicitTurn(); ok {
+		return reason
+	}
 	base := filepath.Base(s.cwd)
 	steps := []func() bool{
 		func() bool {

@@ -142,6 +142,28 @@ export function AnswerPermission(sessionId: string, requestId: string, optionId:
   return Sessions.AnswerPermission(sessionId, requestId, optionId).then(() => undefined);
 }
 
+/**
+ * Answers the open elicitation requestId (its entry's elicitation.requestId) with accept (a
+ * form's values by field name, checked against the agent's schema: a refusal names the field),
+ * decline or cancel. A url elicitation's accept means the person agreed to open it.
+ */
+export function AnswerElicitation(
+  sessionId: string,
+  requestId: string,
+  action: 'accept' | 'decline' | 'cancel',
+  content: Record<string, unknown> = {},
+): Promise<void> {
+  return Sessions.AnswerElicitation(sessionId, requestId, action, content).then(() => undefined);
+}
+
+/**
+ * Opens the URL of the url elicitation requestId in the system browser: the agent's URL, read
+ * by the backend (open or accepted); it does not answer the request (AnswerElicitation does).
+ */
+export function OpenElicitationURL(sessionId: string, requestId: string): Promise<void> {
+  return Sessions.OpenElicitationURL(sessionId, requestId).then(() => undefined);
+}
+
 export function Snapshot(sessionId: string): Promise<Snapshot> {
   return Sessions.Snapshot(sessionId).then(snapshot);
 }

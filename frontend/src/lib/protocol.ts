@@ -39,13 +39,38 @@ export type EntryKind =
   | 'error'
   | 'boundary'
   | 'notice'
-  | 'compaction';
+  | 'compaction'
+  | 'elicitation';
 
 /** A `notice` entry: something the agent wants seen outside the conversation. Severity is the agent's word. */
 export interface Notice {
   severity?: 'info' | 'warning' | 'error' | (string & {}) | null;
   title: string;
   description?: string | null;
+}
+
+/**
+ * An `elicitation` entry (id `elicitation-<requestId>`): a question the agent asked, upserted as
+ * its state changes. The pending questions are those in state `open`; answer with
+ * AnswerElicitation(sessionId, requestId, …), open a url one's link with OpenElicitationURL.
+ */
+export interface Elicitation {
+  /** The JSON-RPC id as text (a string id keeps its quotes): what the verbs take. */
+  requestId: string;
+  mode: 'form' | 'url';
+  message: string;
+  /** form: the agent's requestedSchema, as sent (validated by the backend). */
+  schema?: unknown;
+  url?: string | null;
+  /** url: the host, internationalised names in punycode. */
+  host?: string | null;
+  elicitationId?: string | null;
+  state: 'open' | 'accepted' | 'declined' | 'cancelled' | 'completed' | 'invalid';
+  /** invalid: why the request was refused. */
+  error?: string | null;
+  /** accepted form: the content sent, secret fields as "••••••". */
+  answer?: Record<string, unknown> | null;
+  answeredBy?: 'user' | 'cancel' | 'agent' | 'terminal' | 'policy' | null;
 }
 
 /** A `compaction` entry: where the agent compacted its context, with the summary it kept. */
@@ -164,6 +189,7 @@ export interface Entry {
   boundary?: Boundary | null;
   notice?: Notice | null;
   compaction?: Compaction | null;
+  elicitation?: Elicitation | null;
 }
 
 export type PermissionOptionKind = 'allow_once' | 'allow_always' | 'reject_once' | 'reject_always' | (string & {});
@@ -507,4 +533,5 @@ export type FieldsMatch = [
   Holds<SameFields<AttachmentInfo, acp.AttachmentInfo>>,
   Holds<SameFields<Boundary, acp.Boundary>>,
   Holds<SameFields<DecisionSummary, acp.DecisionSummary>>,
+  Holds<SameFields<Elicitation, acp.Elicitation>>,
 ];

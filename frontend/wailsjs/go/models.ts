@@ -96,6 +96,19 @@ export namespace acp {
 	    optionKind?: string;
 	    decidedBy?: string;
 	}
+	export interface Elicitation {
+	    requestId: string;
+	    mode: string;
+	    message: string;
+	    schema?: number[];
+	    url?: string;
+	    host?: string;
+	    elicitationId?: string;
+	    state: string;
+	    error?: string;
+	    answer?: {[key: string]: any};
+	    answeredBy?: string;
+	}
 	export interface Notice {
 	    severity?: string;
 	    title: string;
@@ -155,6 +168,7 @@ export namespace acp {
 	    boundary?: Boundary;
 	    notice?: Notice;
 	    compaction?: Compaction;
+	    elicitation?: Elicitation;
 	}
 	export interface FolderFile {
 	    path: string;

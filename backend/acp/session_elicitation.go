@@ -1,0 +1,292 @@
+package acp
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"agentdesk/backend/acp/jsonrpc"
+)
+
+// pendingElicitation is an open elicitation/create: the request waits here until a person,
+// Stop, the agent or its exit answers it — exactly once (jsonrpc.Request.Reply enforces it).
+type pendingElicitation struct {
+	req     *jsonrpc.Request
+	entryID string
+	mode    string
+	schema  *ElicitSchema // form
+	url     string        // url
+	elicID  string        // url: the agent's elicitationId
+}
+
+// handleElicitation runs on the inbound loop: it validates the request, refuses it -32602
+// when its mode is not enabled or it is malformed (a malformed one is shown, state invalid),
+// else adds its entry and parks it. It never blocks.
+func (s *Session) handleElicitation(req *jsonrpc.Request) {
+	var p ElicitationCreateParams
+	if err := json.Unmarshal(req.Params, &p); err != nil {
+		req.Reply(nil, &jsonrpc.Error{Code: CodeInvalidParams, Message: "invalid elicitation/create params: " + err.Error()})
+		return
+	}
+	if p.Mode != ElicitModeForm && p.Mode != ElicitModeURL {
+		req.Reply(nil, &jsonrpc.Error{Code: CodeInvalidParams, Message: fmt.Sprintf("elicitation mode %q is not supported (form or url)", p.Mode)})
+		return
+	}
+	if !s.cfg.Elicit.allows(p.Mode) {
+		req.Reply(nil, &jsonrpc.Error{Code: CodeInvalidParams,
+			Message: fmt.Sprintf("elicitation mode %q is not supported by this client (it was not advertised in clientCapabilities.elicitation)", p.Mode)})
+		return
+	}
+	el := Elicitation{RequestID: strings.TrimSpace(string(req.ID)), Mode: p.Mode, Message: p.Message, State: ElicitOpen}
+	pe := &pendingElicitation{req: req, mode: p.Mode}
+	var invalid error
+	switch p.Mode {
+	case ElicitModeForm:
+		pe.schema, invalid = ParseElicitSchema(p.RequestedSchema)
+		if invalid == nil {
+			el.Schema = p.RequestedSchema
+		}
+	case ElicitModeURL:
+		el.URL, el.ElicitationID = cutText(p.URL, maxElicitURL), cutText(p.ElicitationID, maxElicitName)
+		el.Host, invalid = CheckElicitURL(p.URL)
+		if invalid == nil && p.ElicitationID == "" {
+			invalid = fmt.Errorf("a url elicitation needs an elicitationId")
+		}
+		pe.url, pe.elicID = p.URL, p.ElicitationID
+	}
+	if invalid == nil && len(p.Message) > maxElicitMessage {
+		invalid = fmt.Errorf("message is %d bytes, more than the %d allowed", len(p.Message), maxElicitMessage)
+	}
+
+	s.mu.Lock()
+	if invalid == nil && p.SessionID != "" && p.SessionID != s.agentSessionID {
+		invalid = fmt.Errorf("sessionId %q is not this session", p.SessionID)
+	}
+	over := s.state == StateCancelling || s.state == StateExited || s.state == StateFailed
+	switch {
+	case invalid != nil:
+		el.State, el.Error = ElicitInvalid, invalid.Error()
+	case over: // Stop already ran: this one is cancelled like the others were
+		el.State, el.AnsweredBy = ElicitCancelled, AnsweredByCancel
+	}
+	change := s.tr.AddElicitation(el)
+	s.pushChange(change)
+	if el.State == ElicitOpen {
+		pe.entryID = change.Entry.ID
+		s.elicits[el.RequestID] = pe
+	}
+	s.unlock()
+	switch el.State {
+	case ElicitInvalid:
+		req.Reply(nil, &jsonrpc.Error{Code: CodeInvalidParams, Message: "invalid elicitation/create: " + invalid.Error()})
+	case ElicitCancelled:
+		req.Reply(ElicitationResult{Action: ElicitCancel}, nil)
+	}
+}
+
+// AnswerElicitation answers an open elicitation as the person in the window (AnsweredByUser).
+// See AnswerElicitationAs.
+func (s *Session) AnswerElicitation(requestID, action string, content map[string]any) error {
+	return s.AnswerElicitationAs(requestID, action, content, AnsweredByUser)
+}
+
+// AnswerElicitationAs answers the open elicitation with JSON-RPC id requestID (as its entry's
+// requestId reads) with action accept, decline or cancel, recording who answered (AnsweredBy*).
+// A form's accept sends content, checked against the schema first; a url's accept means the
+// person agreed to open it (content is ignored). Called from any goroutine; it does not wait
+// for the agent. Errors are *ElicitationError: ErrElicitationNotOpen (unknown, answered,
+// cancelled), ErrElicitationAction, or ErrElicitationContent with the *FieldError at fault;
+// after a refused answer the elicitation is still open.
+func (s *Session) AnswerElicitationAs(requestID, action string, content map[string]any, by string) error {
+	s.mu.Lock()
+	pe, ok := s.elicits[requestID]
+	if !ok {
+		s.unlock()
+		return &ElicitationError{RequestID: requestID, Err: ErrElicitationNotOpen}
+	}
+	res := ElicitationResult{Action: action}
+	var kept map[string]any
+	switch action {
+	case ElicitAccept:
+		if pe.mode == ElicitModeForm {
+			sent, err := pe.schema.CheckContent(content)
+			if err != nil {
+				s.unlock()
+				return &ElicitationError{RequestID: requestID, Err: ErrElicitationContent, Cause: err}
+			}
+			res.Content, kept = sent, pe.schema.Masked(sent)
+		}
+	case ElicitDecline, ElicitCancel:
+	default:
+		s.unlock()
+		return &ElicitationError{RequestID: requestID, Err: ErrElicitationAction, Action: action}
+	}
+	delete(s.elicits, requestID)
+	if pe.mode == ElicitModeURL && action == ElicitAccept {
+		s.urlElicits[pe.elicID] = pe.entryID
+	}
+	state := map[string]string{ElicitAccept: ElicitAccepted, ElicitDecline: ElicitDeclined, ElicitCancel: ElicitCancelled}[action]
+	s.setElicitationLocked(pe.entryID, func(el *Elicitation) {
+		el.State, el.AnsweredBy, el.Answer = state, by, kept
+	})
+	s.unlock()
+	// Reply outside the lock: a write may wait on a full stdin pipe.
+	s.replySecret(pe, res, kept)
+	return nil
+}
+
+// ElicitationURL returns the URL of the url-mode elicitation requestID while it is open or
+// accepted and not yet complete: the only URL the app opens for an elicitation (the page never
+// supplies one). Errors: ErrElicitationNotOpen, ErrElicitationNotURL, as *ElicitationError.
+func (s *Session) ElicitationURL(requestID string) (string, error) {
+	s.mu.Lock()
+	defer s.unlock()
+	if pe, ok := s.elicits[requestID]; ok {
+		if pe.mode != ElicitModeURL {
+			return "", &ElicitationError{RequestID: requestID, Err: ErrElicitationNotURL}
+		}
+		return pe.url, nil
+	}
+	for _, entryID := range s.urlElicits {
+		if e, ok := s.tr.Entry(entryID); ok && e.Elicitation.RequestID == requestID {
+			return e.Elicitation.URL, nil
+		}
+	}
+	return "", &ElicitationError{RequestID: requestID, Err: ErrElicitationNotOpen}
+}
+
+// setElicitationLocked changes an elicitation entry and announces it. The caller holds s.mu.
+func (s *Session) setElicitationLocked(entryID string, f func(*Elicitation)) {
+	if c, ok := s.tr.SetElicitation(entryID, f); ok {
+		s.pushChange(c)
+	}
+}
+
+// takeElicitationsLocked removes every open elicitation and shows each cancelled by Stop (or
+// the end of the turn, or the agent's exit); the caller replies after unlocking.
+func (s *Session) takeElicitationsLocked() []*jsonrpc.Request {
+	var reqs []*jsonrpc.Request
+	for id, pe := range s.elicits {
+		reqs = append(reqs, pe.req)
+		delete(s.elicits, id)
+		s.setElicitationLocked(pe.entryID, func(el *Elicitation) {
+			el.State, el.AnsweredBy = ElicitCancelled, AnsweredByCancel
+		})
+	}
+	return reqs
+}
+
+// withdrawElicitation answers the open elicitation with JSON-RPC id (trimmed raw JSON)
+// "cancel" because the agent withdrew it ($/cancel_request). It reports whether one was open.
+func (s *Session) withdrawElicitation(id string) bool {
+	s.mu.Lock()
+	pe, ok := s.elicits[id]
+	if ok {
+		delete(s.elicits, id)
+		s.setElicitationLocked(pe.entryID, func(el *Elicitation) {
+			el.State, el.AnsweredBy = ElicitCancelled, AnsweredByAgent
+		})
+	}
+	s.unlock()
+	if ok {
+		pe.req.Reply(ElicitationResult{Action: ElicitCancel}, nil)
+	}
+	return ok
+}
+
+// completeElicitation closes the url elicitation elicitation/complete names: an accepted one
+// reads completed; one still open is answered cancel (the person agreed to nothing) and reads
+// completed by the agent. An unknown id is logged and ignored.
+func (s *Session) completeElicitation(params json.RawMessage) {
+	var p ElicitationCompleteParams
+	if json.Unmarshal(params, &p) != nil || p.ElicitationID == "" {
+		s.cfg.Logf("%s: ignored an elicitation/complete without an elicitationId", s.cfg.AgentName)
+		return
+	}
+	s.mu.Lock()
+	var open *pendingElicitation
+	entryID, ok := s.urlElicits[p.ElicitationID]
+	delete(s.urlElicits, p.ElicitationID)
+	if !ok {
+		for id, pe := range s.elicits {
+			if pe.mode == ElicitModeURL && pe.elicID == p.ElicitationID {
+				open, entryID, ok = pe, pe.entryID, true
+				delete(s.elicits, id)
+				break
+			}
+		}
+	}
+	if ok {
+		s.setElicitationLocked(entryID, func(el *Elicitation) {
+			el.State = ElicitCompleted
+			if open != nil || el.AnsweredBy == "" {
+				el.AnsweredBy = AnsweredByAgent
+			}
+		})
+	}
+	s.unlock()
+	if open != nil {
+		open.req.Reply(ElicitationResult{Action: ElicitCancel}, nil)
+	}
+	if !ok {
+		s.cfg.Logf("%s: ignored elicitation/complete for unknown elicitation %q", s.cfg.AgentName, p.ElicitationID)
+	}
+}
+
+// replySecret sends res; when the answer kept differs from the one sent (secret fields), the
+// journal is given the masked copy of the reply line (maskSecretReply) while it is written.
+func (s *Session) replySecret(pe *pendingElicitation, res ElicitationResult, kept map[string]any) {
+	if res.Content == nil || !hasSecret(pe.schema, res.Content) {
+		pe.req.Reply(res, nil)
+		return
+	}
+	if s.cfg.LearnSecret != nil {
+		for k, v := range res.Content {
+			if f := pe.schema.Field(k); f != nil && f.Secret {
+				s.cfg.LearnSecret(v.(string)) // a secret field is a string (CheckContent)
+			}
+		}
+	}
+	real, err1 := json.Marshal(res)
+	masked, err2 := json.Marshal(ElicitationResult{Action: res.Action, Content: kept})
+	if err1 != nil || err2 != nil {
+		pe.req.Reply(res, nil) // cannot happen: the content was checked to be plain JSON values
+		return
+	}
+	s.secretMu.Lock()
+	if s.secretReplies == nil {
+		s.secretReplies = map[*pendingElicitation][2][]byte{}
+	}
+	s.secretReplies[pe] = [2][]byte{real, masked}
+	s.secretMu.Unlock()
+	pe.req.Reply(res, nil)
+	s.secretMu.Lock()
+	delete(s.secretReplies, pe)
+	s.secretMu.Unlock()
+}
+
+// maskSecretReply returns line with the result of any reply being written with a secret in it
+// replaced by its masked copy; other lines are returned as they are.
+func (s *Session) maskSecretReply(dir jsonrpc.Direction, method string, line []byte) []byte {
+	if dir != jsonrpc.Out || method != "" {
+		return line
+	}
+	s.secretMu.Lock()
+	defer s.secretMu.Unlock()
+	for _, pair := range s.secretReplies {
+		if bytes.Contains(line, pair[0]) {
+			return bytes.Replace(line, pair[0], pair[1], 1)
+		}
+	}
+	return line
+}
+
+func hasSecret(schema *ElicitSchema, content map[string]any) bool {
+	for k := range content {
+		if f := schema.Field(k); f != nil && f.Secret {
+			return true
+		}
+	}
+	return false
+}
