@@ -11,7 +11,7 @@ import * as Logins from '../../wailsjs/go/main/Logins.js';
 import * as Sessions from '../../wailsjs/go/main/Sessions.js';
 import type { acp } from '../../wailsjs/go/models';
 import type { AgentSettings, AuthPrompt, ImportResult } from './agents';
-import type { AgentInfo, AgentSessionPage, Attachment, AttentionKind, FolderCheck, FolderFile, HistoryItem, HistoryPart, HistoryStatus, JournalLine, LiveSession, SessionInfo, Snapshot } from './protocol';
+import type { AgentInfo, AgentSessionPage, Attachment, AttentionKind, ElicitationAction, FolderCheck, FolderFile, HistoryItem, HistoryPart, HistoryStatus, JournalLine, LiveSession, SessionInfo, Snapshot } from './protocol';
 
 /**
  * A snapshot as the page reads it. The generated acp.Snapshot describes the same JSON (protocol.ts
@@ -140,6 +140,29 @@ export function LogoutAgent(sessionId: string): Promise<void> {
 
 export function AnswerPermission(sessionId: string, requestId: string, optionId: string): Promise<void> {
   return Sessions.AnswerPermission(sessionId, requestId, optionId).then(() => undefined);
+}
+
+/**
+ * Answers open elicitation `requestId`: accept with `content` (the form's typed values; null for a
+ * url one), decline or cancel (content null). Resolves once the answer went to the agent; the
+ * entry then settles through an `entry` event. Rejects, worded for the window, when the request is
+ * no longer open or the agent has gone.
+ */
+export function AnswerElicitation(
+  sessionId: string,
+  requestId: string,
+  action: ElicitationAction,
+  content: Record<string, unknown> | null,
+): Promise<void> {
+  return Sessions.AnswerElicitation(sessionId, requestId, action, content).then(() => undefined);
+}
+
+/**
+ * Opens the URL of open url-mode elicitation `requestId` in the system browser (the Go side
+ * holds the URL: the page never passes one, so a page cannot be made to open another).
+ */
+export function OpenElicitationURL(sessionId: string, requestId: string): Promise<void> {
+  return Sessions.OpenElicitationURL(sessionId, requestId).then(() => undefined);
 }
 
 export function Snapshot(sessionId: string): Promise<Snapshot> {

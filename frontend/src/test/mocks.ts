@@ -54,6 +54,8 @@ export function appMock() {
     HistoryStatus: vi.fn(async () => ({ saving: true })),
     RetryHistory: vi.fn(async () => ({ saving: true })),
     AnswerPermission: vi.fn(async () => {}),
+    AnswerElicitation: vi.fn(async (_sessionId: string, _requestId: string, _action: string, _content: Record<string, unknown> | null) => {}),
+    OpenElicitationURL: vi.fn(async (_sessionId: string, _requestId: string) => {}),
     ListAgentSessions: vi.fn(async (_sessionId: string, _cursor: string): Promise<AgentSessionPage> => ({ sessions: [] })),
     OpenAgentSession: vi.fn(async (_sessionId: string, agentSessionId: string, cwd: string, _title: string) => ({
       sessionId: 'opened-' + agentSessionId,
@@ -131,6 +133,8 @@ const SERVICES: { [S in keyof Services]: Record<keyof Services[S], true> } = {
     Stop: true,
     HardStop: true,
     AnswerPermission: true,
+    AnswerElicitation: true,
+    OpenElicitationURL: true,
     ListAgentSessions: true,
     OpenAgentSession: true,
     DeleteAgentSession: true,

@@ -131,6 +131,19 @@ export namespace acp {
 	    path: string;
 	    line?: number;
 	}
+	export interface Elicitation {
+	    requestId: string;
+	    mode: string;
+	    message: string;
+	    schema?: number[];
+	    url?: string;
+	    host?: string;
+	    elicitationId?: string;
+	    state: string;
+	    error?: string;
+	    answer?: Record<string, any>;
+	    answeredBy?: string;
+	}
 	export interface Entry {
 	    id: string;
 	    kind: string;
@@ -155,6 +168,7 @@ export namespace acp {
 	    boundary?: Boundary;
 	    notice?: Notice;
 	    compaction?: Compaction;
+	    elicitation?: Elicitation;
 	}
 	export interface FolderFile {
 	    path: string;

@@ -4,6 +4,8 @@ import {main} from '../models';
 import {hub} from '../models';
 import {acp} from '../models';
 
+export function AnswerElicitation(arg1:string,arg2:string,arg3:string,arg4:Record<string, any>|null):Promise<void>;
+
 export function AnswerPermission(arg1:string,arg2:string,arg3:string):Promise<void>;
 
 export function BrowseFolder(arg1:string):Promise<string>;
@@ -35,6 +37,8 @@ export function LogoutAgent(arg1:string):Promise<void>;
 export function Messages(arg1:string):Promise<Array<main.JournalLine>>;
 
 export function OpenAgentSession(arg1:string,arg2:string,arg3:string,arg4:string):Promise<main.SessionInfo>;
+
+export function OpenElicitationURL(arg1:string,arg2:string):Promise<void>;
 
 export function Prompt(arg1:string,arg2:string):Promise<void>;
 
