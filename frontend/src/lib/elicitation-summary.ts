@@ -45,6 +45,14 @@ export function answeredByLabel(by: string | null | undefined): string {
   }
 }
 
+/** How it ended and who ended it: "Accepted by you", "Cancelled · stopped", "Completed by agent", "Refused". */
+export function outcomeLabel(e: Pick<Elicitation, 'state' | 'answeredBy'>): string {
+  const label = stateLabel(e.state);
+  const by = answeredByLabel(e.answeredBy);
+  if (!by) return label;
+  return by === 'stopped' ? `${label} · stopped` : `${label} by ${by}`;
+}
+
 /** One answered value as the summary lists it. */
 export interface AnswerLine {
   name: string;

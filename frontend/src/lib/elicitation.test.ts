@@ -11,7 +11,7 @@ import {
   type Field,
   type FormValues,
 } from './elicitation';
-import { answerLines, answeredByLabel, stateLabel } from './elicitation-summary';
+import { answerLines, answeredByLabel, outcomeLabel, stateLabel } from './elicitation-summary';
 
 function fieldsOf(schema: unknown): Field[] {
   const parsed = parseSchema(schema);
@@ -214,5 +214,9 @@ describe('summary', () => {
     expect(stateLabel('accepted')).toBe('Accepted');
     expect(stateLabel('invalid')).toBe('Refused');
     expect(stateLabel('weird')).toBe('Weird');
+    expect(outcomeLabel({ state: 'accepted', answeredBy: 'user' })).toBe('Accepted by you');
+    expect(outcomeLabel({ state: 'cancelled', answeredBy: 'cancel' })).toBe('Cancelled · stopped');
+    expect(outcomeLabel({ state: 'declined', answeredBy: 'policy' })).toBe('Declined by policy');
+    expect(outcomeLabel({ state: 'invalid' })).toBe('Refused');
   });
 });
