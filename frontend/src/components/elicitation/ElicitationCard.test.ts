@@ -237,3 +237,21 @@ describe('a settled elicitation', () => {
     expect(screen.queryByTestId('elicitation-accept')).toBeNull();
   });
 });
+
+describe('the keyboard', () => {
+  it('goes to the first field when a form appears, unless the person is typing elsewhere', () => {
+    setup(elicitationEntry('form'));
+    expect(document.activeElement).toBe(input('name'));
+    cleanup();
+    const composer = document.body.appendChild(document.createElement('textarea'));
+    composer.focus();
+    setup(elicitationEntry('form'));
+    expect(document.activeElement).toBe(composer);
+    composer.remove();
+  });
+
+  it('never goes to a url card by itself (Enter must not consent)', () => {
+    setup(elicitationEntry('url'));
+    expect(document.activeElement).toBe(document.body);
+  });
+});
