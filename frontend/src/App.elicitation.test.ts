@@ -120,7 +120,7 @@ describe('elicitations in the window', () => {
     await fireEvent.click(screen.getByTestId('elicitation-accept'));
     await settle();
     expect(app.OpenElicitationURL).toHaveBeenCalledWith('one', '9');
-    expect(app.AnswerElicitation).toHaveBeenCalledWith('one', '9', 'accept', null);
+    expect(app.AnswerElicitation).toHaveBeenCalledWith('one', '9', 'accept', {});
     entry('one', elicitationEntry('urlCompleted'));
     expect(pending().dataset.count).toBe('0');
   });
@@ -135,6 +135,7 @@ describe('elicitations in the window', () => {
     await fireEvent.click(screen.getByTestId('elicitation-decline'));
     await settle();
     expect(screen.getByTestId('elicitation-error').textContent).toContain('already answered');
+    expect(app.AnswerElicitation).toHaveBeenCalledWith('one', '7', 'decline', {});
     expect(screen.queryByTestId('error-banner')).toBeNull();
   });
 });

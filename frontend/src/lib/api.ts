@@ -11,7 +11,7 @@ import * as Logins from '../../wailsjs/go/main/Logins.js';
 import * as Sessions from '../../wailsjs/go/main/Sessions.js';
 import type { acp } from '../../wailsjs/go/models';
 import type { AgentSettings, AuthPrompt, ImportResult } from './agents';
-import type { AgentInfo, AgentSessionPage, Attachment, AttentionKind, ElicitationAction, FolderCheck, FolderFile, HistoryItem, HistoryPart, HistoryStatus, JournalLine, LiveSession, SessionInfo, Snapshot } from './protocol';
+import type { AgentInfo, AgentSessionPage, Attachment, AttentionKind, FolderCheck, FolderFile, HistoryItem, HistoryPart, HistoryStatus, JournalLine, LiveSession, SessionInfo, Snapshot } from './protocol';
 
 /**
  * A snapshot as the page reads it. The generated acp.Snapshot describes the same JSON (protocol.ts
@@ -143,23 +143,22 @@ export function AnswerPermission(sessionId: string, requestId: string, optionId:
 }
 
 /**
- * Answers open elicitation `requestId`: accept with `content` (the form's typed values; null for a
- * url one), decline or cancel (content null). Resolves once the answer went to the agent; the
- * entry then settles through an `entry` event. Rejects, worded for the window, when the request is
- * no longer open or the agent has gone.
+ * Answers the open elicitation requestId (its entry's elicitation.requestId) with accept (a
+ * form's values by field name, checked against the agent's schema: a refusal names the field),
+ * decline or cancel. A url elicitation's accept means the person agreed to open it.
  */
 export function AnswerElicitation(
   sessionId: string,
   requestId: string,
-  action: ElicitationAction,
-  content: Record<string, unknown> | null,
+  action: 'accept' | 'decline' | 'cancel',
+  content: Record<string, unknown> = {},
 ): Promise<void> {
   return Sessions.AnswerElicitation(sessionId, requestId, action, content).then(() => undefined);
 }
 
 /**
- * Opens the URL of open url-mode elicitation `requestId` in the system browser (the Go side
- * holds the URL: the page never passes one, so a page cannot be made to open another).
+ * Opens the URL of the url elicitation requestId in the system browser: the agent's URL, read
+ * by the backend (open or accepted); it does not answer the request (AnswerElicitation does).
  */
 export function OpenElicitationURL(sessionId: string, requestId: string): Promise<void> {
   return Sessions.OpenElicitationURL(sessionId, requestId).then(() => undefined);

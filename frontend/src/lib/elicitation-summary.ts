@@ -45,10 +45,12 @@ export function answeredByLabel(by: string | null | undefined): string {
   }
 }
 
-/** How it ended and who ended it: "Accepted by you", "Cancelled · stopped", "Completed by agent", "Refused". */
+/** How it ended and who ended it: "Accepted by you", "Cancelled · stopped", "Completed · opened by you", "Refused". */
 export function outcomeLabel(e: Pick<Elicitation, 'state' | 'answeredBy'>): string {
   const label = stateLabel(e.state);
   const by = answeredByLabel(e.answeredBy);
+  // A completed link keeps who accepted it; the agent is the one that completed it.
+  if (e.state === 'completed') return by && by !== 'agent' ? `Completed · opened by ${by}` : 'Completed by agent';
   if (!by) return label;
   return by === 'stopped' ? `${label} · stopped` : `${label} by ${by}`;
 }

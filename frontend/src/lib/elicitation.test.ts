@@ -218,5 +218,7 @@ describe('summary', () => {
     expect(outcomeLabel({ state: 'cancelled', answeredBy: 'cancel' })).toBe('Cancelled · stopped');
     expect(outcomeLabel({ state: 'declined', answeredBy: 'policy' })).toBe('Declined by policy');
     expect(outcomeLabel({ state: 'invalid' })).toBe('Refused');
+    expect(outcomeLabel({ state: 'completed', answeredBy: 'user' })).toBe('Completed · opened by you');
+    expect(outcomeLabel({ state: 'completed', answeredBy: 'agent' })).toBe('Completed by agent');
   });
 });

@@ -88,7 +88,7 @@ export class SessionActions {
    */
   elicit: ElicitHandlers = {
     answer: async (requestId, action, content) => {
-      await this.run((id) => api.AnswerElicitation(id, requestId, action, content), 'reject');
+      await this.run((id) => api.AnswerElicitation(id, requestId, action, content ?? {}), 'reject');
     },
     openUrl: async (requestId) => {
       await this.run((id) => api.OpenElicitationURL(id, requestId), 'reject');

@@ -54,7 +54,7 @@ export function appMock() {
     HistoryStatus: vi.fn(async () => ({ saving: true })),
     RetryHistory: vi.fn(async () => ({ saving: true })),
     AnswerPermission: vi.fn(async () => {}),
-    AnswerElicitation: vi.fn(async (_sessionId: string, _requestId: string, _action: string, _content: Record<string, unknown> | null) => {}),
+    AnswerElicitation: vi.fn(async (_sessionId: string, _requestId: string, _action: string, _content: Record<string, unknown>) => {}),
     OpenElicitationURL: vi.fn(async (_sessionId: string, _requestId: string) => {}),
     ListAgentSessions: vi.fn(async (_sessionId: string, _cursor: string): Promise<AgentSessionPage> => ({ sessions: [] })),
     OpenAgentSession: vi.fn(async (_sessionId: string, agentSessionId: string, cwd: string, _title: string) => ({

@@ -96,6 +96,19 @@ export namespace acp {
 	    optionKind?: string;
 	    decidedBy?: string;
 	}
+	export interface Elicitation {
+	    requestId: string;
+	    mode: string;
+	    message: string;
+	    schema?: number[];
+	    url?: string;
+	    host?: string;
+	    elicitationId?: string;
+	    state: string;
+	    error?: string;
+	    answer?: {[key: string]: any};
+	    answeredBy?: string;
+	}
 	export interface Notice {
 	    severity?: string;
 	    title: string;
@@ -130,19 +143,6 @@ export namespace acp {
 	export interface Location {
 	    path: string;
 	    line?: number;
-	}
-	export interface Elicitation {
-	    requestId: string;
-	    mode: string;
-	    message: string;
-	    schema?: number[];
-	    url?: string;
-	    host?: string;
-	    elicitationId?: string;
-	    state: string;
-	    error?: string;
-	    answer?: Record<string, any>;
-	    answeredBy?: string;
 	}
 	export interface Entry {
 	    id: string;

@@ -4,7 +4,7 @@ import {main} from '../models';
 import {hub} from '../models';
 import {acp} from '../models';
 
-export function AnswerElicitation(arg1:string,arg2:string,arg3:string,arg4:Record<string, any>|null):Promise<void>;
+export function AnswerElicitation(arg1:string,arg2:string,arg3:string,arg4:{[key: string]: any}):Promise<void>;
 
 export function AnswerPermission(arg1:string,arg2:string,arg3:string):Promise<void>;
 
