@@ -82,6 +82,45 @@ export interface Compaction {
   error?: string | null;
 }
 
+/** How an elicitation asks: a form in the card, or a page the person opens in the system browser. */
+export type ElicitationMode = 'form' | 'url';
+
+/**
+ * Where an elicitation is: `open` (waiting on the person), answered (`accepted`, `declined`,
+ * `cancelled`: by Stop or the agent's cancel), `completed` (a url one the agent closed with
+ * elicitation/complete), or `invalid` (the Go side refused its schema; `error` says why).
+ */
+export type ElicitationState = 'open' | 'accepted' | 'declined' | 'cancelled' | 'completed' | 'invalid';
+
+/** Who settled an elicitation: the person, Stop, the agent, the terminal (CLI), or a policy (CLI without --permissions ask). */
+export type ElicitationAnsweredBy = 'user' | 'cancel' | 'agent' | 'terminal' | 'policy';
+
+/** What the page answers to an open elicitation (AnswerElicitation). */
+export type ElicitationAction = 'accept' | 'decline' | 'cancel';
+
+/**
+ * An `elicitation` entry (id "elicitation-<requestId>"): a question the agent asks the person
+ * (elicitation/create), upserted by id as it settles. All of it is the agent's, untrusted: the
+ * page renders the schema it can (lib/elicitation.ts) and never navigates to `url` itself.
+ */
+export interface Elicitation {
+  requestId: string;
+  mode: ElicitationMode | (string & {});
+  message: string;
+  /** form: the agent's restricted JSON Schema (an object of flat properties). */
+  schema?: unknown;
+  /** url: the page to open, and its host (the Go side's parse) to emphasise. */
+  url?: string | null;
+  host?: string | null;
+  elicitationId?: string | null;
+  state: ElicitationState | (string & {});
+  /** invalid: why the schema was refused. */
+  error?: string | null;
+  /** accepted: the values sent, secrets already masked by the Go side. */
+  answer?: Record<string, unknown> | null;
+  answeredBy?: ElicitationAnsweredBy | (string & {}) | null;
+}
+
 /**
  * How a continued session's agent came to know the earlier turns (a `boundary` entry):
  * `resumed` (it restored its own context), `replayed` (it replayed it; matched against ours,
@@ -532,6 +571,7 @@ export type FieldsMatch = [
   Holds<SameFields<PromptCapabilities, acp.PromptCapabilities>>,
   Holds<SameFields<AttachmentInfo, acp.AttachmentInfo>>,
   Holds<SameFields<Boundary, acp.Boundary>>,
+  Holds<SameFields<Elicitation, acp.Elicitation>>,
   Holds<SameFields<DecisionSummary, acp.DecisionSummary>>,
   Holds<SameFields<Elicitation, acp.Elicitation>>,
 ];

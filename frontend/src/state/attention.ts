@@ -7,7 +7,7 @@
 // A click on the notification raises the window and arrives as an attention:focus event, after
 // which focusPrompt() puts the keyboard on the open permission prompt.
 import * as api from '../lib/api';
-import type { AttentionKind, PermissionRequest } from '../lib/protocol';
+import type { AttentionKind, Entry, PermissionRequest } from '../lib/protocol';
 import { entryIndex, type TranscriptState } from './transcript';
 
 export interface AttentionDeps {
@@ -40,6 +40,14 @@ export class Attention {
   /** A permission request of the live session `state` arrived: notifies unless focused. */
   permission(state: TranscriptState, request: PermissionRequest): void {
     this.#ask(state, 'permission', permissionTitle(state, request));
+  }
+
+  /**
+   * An elicitation of the live session `state` opened: notifies unless focused, as a permission
+   * request does (the same kind: a decision waiting on the person).
+   */
+  elicitation(state: TranscriptState, entry: Entry): void {
+    this.#ask(state, 'permission', elicitationTitle(entry));
   }
 
   /** The live session's turn ended, or its agent exited: notifies unless focused. */
@@ -82,6 +90,14 @@ export function permissionTitle(state: TranscriptState, request: PermissionReque
   return (i >= 0 ? state.entries[i].title : '')?.trim() || 'a tool call';
 }
 
+/** What an elicitation asks: its message's first line (bounded), else what kind of question it is. */
+export function elicitationTitle(entry: Entry): string {
+  const e = entry.elicitation;
+  const first = e?.message?.trim().split('\n', 1)[0]?.trim() ?? '';
+  if (first) return first.length > 120 ? first.slice(0, 119) + '…' : first;
+  return e?.mode === 'url' ? 'a page to open' : 'a question';
+}
+
 /** Which session finished (its title, else its first prompt), and how when it was not a normal end. */
 export function finishedTitle(state: TranscriptState): string {
   const firstPrompt = state.entries.find((e) => e.kind === 'user')?.text?.trim();
@@ -92,16 +108,22 @@ export function finishedTitle(state: TranscriptState): string {
 }
 
 /**
- * Puts the keyboard on the first open permission prompt of the shown transcript (its allow
- * option when it has one), or on request `requestId`'s, and scrolls it into view. False when
- * none is rendered.
+ * Puts the keyboard on the first open permission prompt or open elicitation of the shown
+ * transcript, or on request `requestId`'s, and scrolls it into view: a permission's allow option
+ * when it has one, an elicitation's first field, else its accept button. False when none is
+ * rendered.
  */
 export function focusPrompt(root: ParentNode = document, requestId?: string): boolean {
-  const prompts = Array.from(root.querySelectorAll<HTMLElement>('[data-testid="permission"]'));
+  const prompts = Array.from(
+    root.querySelectorAll<HTMLElement>('[data-testid="permission"], [data-testid="elicitation"][data-state="open"]'),
+  );
   const prompt = prompts.find((p) => p.dataset.requestId === requestId) ?? prompts[0];
   if (!prompt) return false;
   const options = Array.from(prompt.querySelectorAll<HTMLButtonElement>('[data-testid="permission-option"]'));
-  const target = options.find((o) => o.dataset.optionKind?.startsWith('allow')) ?? options[0];
+  const target =
+    options.find((o) => o.dataset.optionKind?.startsWith('allow')) ??
+    options[0] ??
+    prompt.querySelector<HTMLElement>('[data-testid="elicitation-field"] :is(input, select):not(:disabled), [data-testid="elicitation-accept"]');
   prompt.scrollIntoView?.({ block: 'center' });
   (target ?? prompt).focus();
   return true;

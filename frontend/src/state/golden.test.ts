@@ -76,6 +76,11 @@ describe('golden event files', () => {
         expect(state.permissions.map((p) => p.requestId)).toEqual(opened.filter((id) => !closed.has(id)));
         expect(state.decisions.map((d) => d.requestId).sort()).toEqual([...closed].sort());
 
+        // Open elicitations: the elicitation entries whose last upsert left them open.
+        const elicitState = new Map<string, string>();
+        for (const e of evs) if (e.kind === 'entry' && e.entry.kind === 'elicitation') elicitState.set(e.entry.id, e.entry.elicitation?.state ?? '');
+        expect([...state.elicitations].sort()).toEqual(ids.filter((id) => elicitState.get(id) === 'open').sort());
+
         // Final state and last stop reason.
         const states = evs.filter((e) => e.kind === 'state');
         if (states.length) expect(state.state).toBe(states[states.length - 1].state);

@@ -11,13 +11,13 @@
 // the row leaves once the Go side has answered. A cancelled start is no failure: its events
 // (the engine fails the start "cancelled") are dropped while CancelStart runs, and once the row
 // has gone `notice` says "Start cancelled." until another session is shown. A turn end or a
-// permission in a session that is not shown marks it unseen until it is selected.
+// permission or an elicitation in a session that is not shown marks it unseen until it is selected.
 import * as api from '../lib/api';
 import { realClock, type Clock } from '../lib/clock';
-import type { PermissionEvent, SessionEvent, SessionInfo, Snapshot } from '../lib/protocol';
+import type { Entry, PermissionEvent, SessionEvent, SessionInfo, Snapshot } from '../lib/protocol';
 import { Drafts } from '../components/composer/drafts.svelte';
 import { AuthStore } from './auth.svelte';
-import { liveStatus, turnRunning, type LiveStatus } from './live-status';
+import { liveStatus, turnRunning, waitingCount, type LiveStatus } from './live-status';
 import { SessionStore } from './session.svelte';
 import type { TranscriptState } from './transcript';
 import { TranscriptView } from './view.svelte';
@@ -43,6 +43,8 @@ export interface LiveSessionsDeps {
   onTurnEnd?: (session: LiveSession) => void;
   /** A permission request of `session` arrived. */
   onPermission?: (session: LiveSession, state: TranscriptState, event: PermissionEvent) => void;
+  /** An elicitation of `session` opened (the agent asks the person). */
+  onElicitation?: (session: LiveSession, state: TranscriptState, entry: Entry) => void;
   /** Session `id` was closed or its start cancelled, and has left the list (the history changed). */
   onGone?: (id: string) => void;
   /** A session was added by a login (the failed one it replaces is closed). */
@@ -84,8 +86,8 @@ export class LiveSession {
     const s = liveStatus(this.store.current);
     return this.closing && s !== 'failed' && s !== 'exited' ? 'stopping' : s;
   });
-  /** Open permission requests. */
-  readonly waiting = $derived.by(() => this.store.current?.permissions.length ?? 0);
+  /** Decisions waiting on the person: open permission requests and elicitations. */
+  readonly waiting = $derived.by(() => waitingCount(this.store.current));
   /** Its title, else its first prompt, else "". */
   readonly title = $derived.by(() => {
     const cur = this.store.current;
@@ -298,6 +300,10 @@ export class LiveSessions {
       onPermission: (state, event) => {
         mark();
         this.#deps.onPermission?.(session, state, event);
+      },
+      onElicitation: (state, entry) => {
+        mark();
+        this.#deps.onElicitation?.(session, state, entry);
       },
     });
     const auth = new AuthStore({

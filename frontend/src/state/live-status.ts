@@ -5,20 +5,29 @@
 //   starting                          starting
 //   idle                              ready
 //   running, ≥ 1 open permission      waiting
+//     or open elicitation
 //   running, otherwise                working
 //   cancelling                        stopping
 //   failed / exited                   failed / exited
 import type { TranscriptState } from './transcript';
 
+/** What a session's decisions waiting on the person are read from (elicitations absent: none). */
+export type Waiting = Pick<TranscriptState, 'state' | 'permissions'> & { elicitations?: TranscriptState['elicitations'] };
+
+/** How many decisions wait on the person: the open permission requests and open elicitations. */
+export function waitingCount(state: Waiting | null | undefined): number {
+  return (state?.permissions.length ?? 0) + (state?.elicitations?.length ?? 0);
+}
+
 export type LiveStatus = 'starting' | 'ready' | 'working' | 'waiting' | 'stopping' | 'failed' | 'exited';
 
 /** The row's state for a session's transcript state (null, not yet known: starting). */
-export function liveStatus(state: Pick<TranscriptState, 'state' | 'permissions'> | null): LiveStatus {
+export function liveStatus(state: Waiting | null): LiveStatus {
   switch (state?.state) {
     case 'idle':
       return 'ready';
     case 'running':
-      return state.permissions.length > 0 ? 'waiting' : 'working';
+      return waitingCount(state) > 0 ? 'waiting' : 'working';
     case 'cancelling':
       return 'stopping';
     case 'failed':
@@ -41,7 +50,7 @@ export const SILENCE_MS = 2_000;
 
 /** The timings of a live session that the indicators read (SessionStore's). */
 export interface TurnClock {
-  current: Pick<TranscriptState, 'state' | 'permissions'> | null;
+  current: Waiting | null;
   lastEventAt: number;
   runningSince: number | null;
   cancellingSince: number | null;
@@ -52,7 +61,7 @@ export function workingIndicator(s: TurnClock, now: number): { label: string; el
   const state = s.current?.state;
   if (now - s.lastEventAt <= SILENCE_MS) return null;
   if (state === 'running' && s.runningSince !== null) {
-    const waiting = (s.current?.permissions.length ?? 0) > 0;
+    const waiting = waitingCount(s.current) > 0;
     return { label: waiting ? 'Waiting for your decision' : 'Working', elapsedMs: now - s.runningSince };
   }
   if (state === 'cancelling' && s.cancellingSince !== null) return { label: 'Stopping', elapsedMs: now - s.cancellingSince };

@@ -8,7 +8,13 @@
 // reject after the report; the file list rejects with the words without reporting (the picker
 // shows them in place).
 import * as api from '../lib/api';
-import type { Attachment, FolderFile } from '../lib/protocol';
+import type { Attachment, ElicitationAction, FolderFile } from '../lib/protocol';
+
+/** What an elicitation card calls; each rejects with the words to show in the card (nothing is reported elsewhere). */
+export interface ElicitHandlers {
+  answer: (requestId: string, action: ElicitationAction, content: Record<string, unknown> | null) => Promise<void>;
+  openUrl: (requestId: string) => Promise<void>;
+}
 
 /** How run() hands a failure back, after or instead of reporting it. */
 export type OnFailure =
@@ -73,6 +79,20 @@ export class SessionActions {
   /** Answers a permission request; rejects on failure, so the prompt lets the person try again. */
   answer = async (requestId: string, optionId: string): Promise<void> => {
     await this.run((id) => api.AnswerPermission(id, requestId, optionId), 'rethrow');
+  };
+
+  /**
+   * Answering an elicitation of the live session: accept (with the form's typed content; null for
+   * a url one), decline or cancel, and opening a url one's page in the system browser. Both reject
+   * with the words to show, without reporting them: the card shows them and keeps what was typed.
+   */
+  elicit: ElicitHandlers = {
+    answer: async (requestId, action, content) => {
+      await this.run((id) => api.AnswerElicitation(id, requestId, action, content ?? {}), 'reject');
+    },
+    openUrl: async (requestId) => {
+      await this.run((id) => api.OpenElicitationURL(id, requestId), 'reject');
+    },
   };
 
   /** Restarts an exited agent and reattaches to the session. */

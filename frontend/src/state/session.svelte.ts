@@ -11,7 +11,7 @@
 import * as api from '../lib/api';
 import { realClock, type Clock } from '../lib/clock';
 import { CostTally } from '../lib/cost';
-import type { PermissionEvent, SessionEvent, SessionInfo, Snapshot, Usage } from '../lib/protocol';
+import type { Entry, PermissionEvent, SessionEvent, SessionInfo, Snapshot, Usage } from '../lib/protocol';
 import { applyAll, emptyState, fromSnapshot, type TranscriptState } from './transcript';
 
 export interface SessionStoreDeps {
@@ -23,6 +23,8 @@ export interface SessionStoreDeps {
   onTurnEnd?: (sessionId: string) => void;
   /** After a permission event was applied (once per request, in order; not for a snapshot's). */
   onPermission?: (state: TranscriptState, event: PermissionEvent) => void;
+  /** After an elicitation opened (an entry event; once per request, in order; not for a snapshot's). */
+  onElicitation?: (state: TranscriptState, entry: Entry) => void;
 }
 
 /** After this many consecutive resyncs that still leave a gap, buffered events are applied as-is. */
@@ -75,6 +77,7 @@ export class SessionStore {
   readonly #onError: (message: string) => void;
   readonly #onTurnEnd: (sessionId: string) => void;
   readonly #onPermission: (state: TranscriptState, event: PermissionEvent) => void;
+  readonly #onElicitation: (state: TranscriptState, entry: Entry) => void;
   #buffer: SessionEvent[] = [];
   #resyncs = 0;
   #generation = 0;
@@ -86,6 +89,7 @@ export class SessionStore {
     this.#onError = deps.onError ?? (() => {});
     this.#onTurnEnd = deps.onTurnEnd ?? (() => {});
     this.#onPermission = deps.onPermission ?? (() => {});
+    this.#onElicitation = deps.onElicitation ?? (() => {});
   }
 
   get sessionId(): string | null {
@@ -256,9 +260,12 @@ export class SessionStore {
   #applyRun(cur: TranscriptState, run: readonly SessionEvent[]): TranscriptState {
     const next = applyAll(cur, run);
     this.#set(next);
+    // Elicitations open through entry events: report those open now that were not before the run.
+    const opened = new Set(next.elicitations.length > 0 ? next.elicitations.filter((id) => !cur.elicitations.includes(id)) : []);
     for (const event of run) {
       if (event.kind === 'turn_end') this.#onTurnEnd(next.sessionId);
       else if (event.kind === 'permission') this.#onPermission(next, event);
+      else if (event.kind === 'entry' && opened.delete(event.entry.id)) this.#onElicitation(next, event.entry);
       else if (event.kind === 'state' && (event.state === 'exited' || event.state === 'failed')) {
         this.#onTurnEnd(next.sessionId);
       }

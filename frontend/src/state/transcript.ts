@@ -54,6 +54,11 @@ export interface TranscriptState {
   permissions: readonly PermissionRequest[];
   /** Closed permission requests, in closing order. */
   decisions: readonly Decision[];
+  /**
+   * The entry ids of the open elicitations (state "open"), in arrival order: decisions waiting on
+   * the person like permissions. A new array only when one opens or settles.
+   */
+  elicitations: readonly string[];
   /** Turns by turn number ascending; stopReason is set once the turn ended. */
   turns: readonly TurnInfo[];
   stderr?: string;
@@ -80,6 +85,7 @@ export function emptyState(sessionId: string, init: StateInit = {}): TranscriptS
     index: new Map(),
     permissions: [],
     decisions: [],
+    elicitations: [],
     turns: [],
   };
 }
@@ -135,7 +141,20 @@ function upsertEntry(state: TranscriptState, entry: Entry, owned: Owned = null):
     state.index.set(entry.id, entries.length);
     entries.push(entry);
   }
-  return { ...state, entries };
+  return { ...state, entries, elicitations: openElicitations(state.elicitations, entry) };
+}
+
+/** True for an elicitation entry waiting on the person. */
+export function isOpenElicitation(entry: Entry): boolean {
+  return entry.kind === 'elicitation' && entry.elicitation?.state === 'open';
+}
+
+/** `open` after `entry` was upserted: the same array unless it opened or settled. */
+function openElicitations(open: readonly string[], entry: Entry): readonly string[] {
+  const was = open.length > 0 && open.includes(entry.id);
+  const is = isOpenElicitation(entry);
+  if (was === is) return open;
+  return is ? [...open, entry.id] : open.filter((id) => id !== entry.id);
 }
 
 function currentTurn(state: TranscriptState): number {
@@ -278,6 +297,7 @@ export function fromSnapshot(snap: Snapshot): TranscriptState {
     index,
     permissions: (snap.permissions ?? []).map((p) => ({ ...p, options: p.options ?? [] })),
     decisions: (snap.decisions ?? []).map(toDecision),
+    elicitations: entries.filter(isOpenElicitation).map((e) => e.id),
     turns: [...(snap.turns ?? [])].sort((a, b) => a.turn - b.turn),
     ...(snap.stderr ? { stderr: snap.stderr } : {}),
     ...(snap.controls ? { controls: snap.controls } : {}),

@@ -7,8 +7,9 @@
 // pointer loop) and writes only the signals that changed: a chunk sets one cell's `entry`, the
 // cell list itself changes only when an entry is inserted, and per-cell extras are written only
 // when their value changes. Saved sessions use the same path.
+import type { FormValues } from '../lib/elicitation';
 import type { Entry, PermissionRequest, TurnInfo } from '../lib/protocol';
-import { turnDividers, type Decision, type TranscriptState } from './transcript';
+import { isOpenElicitation, turnDividers, type Decision, type TranscriptState } from './transcript';
 
 const NONE: readonly never[] = Object.freeze([]);
 
@@ -28,6 +29,8 @@ export class Cell {
   thoughtOpen = $state<boolean | null>(null);
   /** A tool card collapsed by the person. */
   toolCollapsed = $state(false);
+  /** What the person typed into an elicitation's form (null: not yet shown). */
+  elicitationValues = $state.raw<FormValues | null>(null);
 
   constructor(entry: Entry) {
     this.id = entry.id;
@@ -67,7 +70,7 @@ export class TranscriptView {
   loosePermissions = $state.raw<readonly PermissionRequest[]>(NONE);
   /** Closed permissions whose tool card does not exist. */
   looseDecisions = $state.raw<readonly Decision[]>(NONE);
-  /** Indexes of the cells with open permissions, ascending (a new array only when they change). */
+  /** Indexes of the cells with open permissions or open elicitations, ascending (a new array only when they change). */
   guarded = $state.raw<readonly number[]>(NONE);
 
   #prev: TranscriptState | null = null;
@@ -102,7 +105,8 @@ export class TranscriptView {
       this.#kindChanged ||
       !samePrev ||
       prev.permissions !== state.permissions ||
-      prev.decisions !== state.decisions
+      prev.decisions !== state.decisions ||
+      prev.elicitations !== state.elicitations
     ) {
       this.#kindChanged = false;
       this.#syncPermissions(state);
@@ -156,6 +160,8 @@ export class TranscriptView {
     for (let i = 0; i < cells.length; i++) {
       const cell = cells[i];
       const e = cell.entry;
+      // An open elicitation is a decision waiting too: its row stays rendered, like a guarded card's.
+      if (e.kind === 'elicitation' && isOpenElicitation(e)) guarded.push(i);
       if (e.kind !== 'tool') continue;
       claimed.add(e.id);
       if (e.toolCallId) claimed.add(e.toolCallId);
