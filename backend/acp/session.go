@@ -84,6 +84,7 @@ type Session struct {
 	replay         *replayed    // session/load's replay, folded apart (session_reopen.go); nil otherwise
 	pendingSummary string       // the summary the next session/prompt carries before the person's text
 	decisions      []DecisionSummary
+	queue          promptQueue // prompts sent during a turn (session_queue.go)
 	caps           AgentCapabilities
 	watchDone      chan struct{}  // closed when the current connection's watch has finished
 	turnWG         sync.WaitGroup // the running turn's goroutine (runTurn): Close waits for it
