@@ -15,7 +15,7 @@ const (
 	EventPermission     EventKind = "permission"
 	EventPermissionDone EventKind = "permission_done"
 	EventTurnEnd        EventKind = "turn_end"
-	EventInfo           EventKind = "info" // the session's title and controls changed
+	EventInfo           EventKind = "info"  // the session's title and controls changed
 	EventQueue          EventKind = "queue" // the queued prompts changed: Queue is the whole queue
 )
 
