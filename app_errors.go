@@ -48,6 +48,9 @@ func windowWords(err error) string {
 		folder  *hub.FolderError
 		timeout *acp.StartTimeoutError
 	)
+	if text := queueWords(err); text != "" { // app_queue.go
+		return text
+	}
 	switch {
 	case errors.As(err, &timeout):
 		return timeout.Error() + ": try again; if it happens again, run the agent's command in a terminal to see what it waits for (a download, a login)"

@@ -58,8 +58,9 @@ type QueuedPrompt struct {
 type promptQueue struct {
 	items []*queuedItem
 	n     int // ids handed out
-	// chained: the session/prompt calls of a prompt queueing agent's steered prompts, in the
-	// order sent; the running turn ends with the answer to the last (runTurn).
+	// chained: the running turn's steers, in the order sent: a prompt queueing agent's
+	// session/prompt calls, and _session/steering requests; the turn ends once each is
+	// answered, with the answer to the last prompt (runTurn).
 	chained []*chainedPrompt
 	// ending: the running turn's goroutine found no more chained prompts and is ending the
 	// turn; a steer then can no longer join it (the prompt stays queued and goes next).
@@ -73,12 +74,14 @@ type queuedItem struct {
 	steering bool // a _session/steering request with it is on the wire
 }
 
-// chainedPrompt is a steered session/prompt: ready is closed once its call is written (p) or
-// failed to be (err).
+// chainedPrompt is a steer of the running turn. For a steered session/prompt (prompt), ready is
+// closed once its call is written (p) or failed to be (err); for a _session/steering request,
+// once it has been answered and its outcome shown.
 type chainedPrompt struct {
-	ready chan struct{}
-	p     *jsonrpc.Pending
-	err   error
+	ready  chan struct{}
+	prompt bool
+	p      *jsonrpc.Pending
+	err    error
 }
 
 // Queue returns the prompts waiting to be sent, in order.

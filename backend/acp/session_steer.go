@@ -23,8 +23,9 @@ import (
 //     the new prompt's call. The session keeps the turn running until the last of them answers.
 //
 // Either way the transcript shows the prompt as a user entry of the running turn marked
-// Steered, once the agent has it. A prompt the agent did not take stays queued: typed text is
-// never lost.
+// Steered, once the agent has it (the start of the agent's reply to it may come just before),
+// and the turn does not end before each steer is settled. A prompt the agent did not take stays
+// queued: typed text is never lost.
 
 // MethodSessionSteering is the steering extension's request.
 const MethodSessionSteering = "_session/steering"
@@ -151,6 +152,8 @@ func (s *Session) Steer(ctx context.Context, id string) (bool, error) {
 	}
 	it := s.queue.items[i]
 	it.steering = true
+	slot := &chainedPrompt{ready: make(chan struct{})} // the turn ends only once this steer is settled
+	s.queue.chained = append(s.queue.chained, slot)
 	conn, params := s.conn, steeringParams{SessionID: s.agentSessionID, Prompt: promptBlocks(it.Text, it.extra), Meta: steeringIdleMeta}
 	s.unlock()
 
@@ -166,15 +169,8 @@ func (s *Session) Steer(ctx context.Context, id string) (bool, error) {
 		}
 		s.pushChange(s.tr.addSteered(it.Text, it.Attachments))
 	}
-	var run turnRun
-	var next bool
-	if !delivered && !s.turnActive {
-		run, next = s.nextQueuedLocked() // the turn ended while we asked: what waited for this one goes now
-	}
 	s.unlock()
-	if next {
-		go s.runTurn(run)
-	}
+	close(slot.ready) // the turn may end now; an undelivered prompt is sent after it (endTurn)
 	switch {
 	case err != nil:
 		return false, fmt.Errorf("steer a prompt into %s's turn: %w", s.cfg.AgentName, s.explain(err))
@@ -193,7 +189,7 @@ func (s *Session) steerByPromptLocked(i int) (bool, error) {
 	it := s.queue.items[i]
 	s.queue.items = append(s.queue.items[:i], s.queue.items[i+1:]...)
 	s.pushQueueLocked()
-	slot := &chainedPrompt{ready: make(chan struct{})}
+	slot := &chainedPrompt{ready: make(chan struct{}), prompt: true}
 	s.queue.chained = append(s.queue.chained, slot)
 	conn, params, turn := s.conn, PromptParams{SessionID: s.agentSessionID, Prompt: promptBlocks(it.Text, it.extra)}, s.tr.Turn()
 	s.unlock()

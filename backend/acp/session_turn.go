@@ -109,8 +109,9 @@ func promptBlocks(text string, extra []ContentBlock) []ContentBlock {
 }
 
 // runTurn sends a turn's session/prompt and ends the turn with the answer; it runs on a
-// goroutine of its own from Submit or from the queue. A prompt queueing agent's steered prompts
-// (session_steer.go) are part of the turn: it ends with the answer to the last of them.
+// goroutine of its own from Submit or from the queue. Steers (session_steer.go) are part of the
+// turn: it ends only once each has been answered (so a steered entry never lands after the
+// turn's end), and a prompt queueing agent's turn ends with the answer to its last prompt.
 func (s *Session) runTurn(run turnRun) {
 	defer s.turnWG.Done()
 	conn, turn := run.conn, run.turn
@@ -129,7 +130,7 @@ func (s *Session) runTurn(run turnRun) {
 		}
 	}
 	for {
-		if err == nil {
+		if err == nil && p != nil {
 			// No deadline and never cancelled by context: Stop sends session/cancel instead.
 			err = p.Wait(context.Background(), &res)
 		}
@@ -137,10 +138,14 @@ func (s *Session) runTurn(run turnRun) {
 		if next == nil {
 			break
 		}
+		<-next.ready
+		if !next.prompt {
+			p = nil // a steering request: answered, and its entry shown; nothing more to wait for
+			continue
+		}
 		if err != nil {
 			s.cfg.Logf("session %s: a prompt before a steered one failed: %v", s.cfg.ID, err)
 		}
-		<-next.ready
 		p, err, res = next.p, next.err, PromptResult{}
 	}
 	s.endTurn(turn, res, err)

@@ -68,11 +68,11 @@ func TestSteerRefusedStaysQueued(t *testing.T) {
 	if steered, err := s.Steer(context.Background(), a); steered || !errors.As(err, &refused) || refused.Outcome != "failed" {
 		t.Fatalf("steer answered failed: %v, %v; want a SteerRefusedError", steered, err)
 	}
+	if q := s.Queue(); len(q) != 2 { // the agent waits for the next steer: the turn runs on
+		t.Fatalf("queue %+v: a refused steer must leave the prompt queued", q)
+	}
 	if steered, err := s.Steer(context.Background(), b); steered || err != nil {
 		t.Fatalf("steer answered promptRequired: %v, %v; want not steered, no error", steered, err)
-	}
-	if q := s.Queue(); len(q) != 2 {
-		t.Fatalf("queue %+v: refused steers must leave both prompts queued", q)
 	}
 	ev.waitFor(t, "turn 3's end", turnEnd(3))
 	if got := strings.Join(prompts(s.Snapshot()), "|"); got != "1:first|2:a|3:b" {
@@ -109,8 +109,8 @@ func TestSteerPromptQueueing(t *testing.T) {
 	if len(snap.Turns) != 1 || len(j.sent("session/prompt")) != 2 {
 		t.Fatalf("turns %+v, prompts sent %d: want one turn carried by two prompts", snap.Turns, len(j.sent("session/prompt")))
 	}
-	if !strings.Contains(snap.Entries[len(snap.Entries)-1].Text, "on it") {
-		t.Fatalf("the reply after the steer is missing: %+v", snap.Entries)
+	if md := markdown(snap.Entries); !strings.Contains(md, "on it") {
+		t.Fatalf("the reply after the steer is missing:\n%s", md)
 	}
 }
 
@@ -142,8 +142,8 @@ func init() { goldenEventFile["queue"] = "queue_turn.json" }
 // the frontend tests fold; -update rewrites it and the transcript.
 func TestGoldenQueue(t *testing.T) {
 	s, ev, _ := startQueueScript(t, steeringInit, holdTurn+`
+ {"update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"Working."}}},
  {"expect":"_session/steering"}, {"reply":{"outcome":"injected"}},
- {"update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"Going left."}}},
  {"reply":{"stopReason":"end_turn"},"oldest":true},
  {"expect":"session/prompt"},
  {"update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"Done."}}},
