@@ -142,6 +142,8 @@ export interface Entry {
   messageId?: string | null;
   /** user: what was attached to the prompt, as it was sent. */
   attachments?: AttachmentInfo[] | null;
+  /** user: the prompt was steered into the running turn (not a turn of its own). */
+  steered?: boolean;
   /** tool: the agent's own tool call id (permissions refer to the entry id, not to this). */
   toolCallId?: string | null;
   toolKind?: string | null;
@@ -249,6 +251,8 @@ export interface Controls {
   promptCapabilities?: PromptCapabilities | null;
   /** The agent's own features the window may offer (its saved sessions, logging out); set once the session is open. */
   agentFeatures?: AgentFeatures | null;
+  /** A queued prompt can be steered into the running turn (the agent offers steering). */
+  canSteer?: boolean;
 }
 
 export interface AgentFeatures {
@@ -274,8 +278,26 @@ export interface InfoEvent extends EventBase {
   controls?: Controls | null;
 }
 
+/**
+ * A prompt sent during a turn, waiting to be sent when the turn ends (backend/acp/session_queue.go).
+ * `held`: the agent exited or failed while it waited; it was not sent and is not sent by itself.
+ */
+export interface QueuedPrompt {
+  id: string;
+  text: string;
+  attachments?: AttachmentInfo[] | null;
+  held?: boolean;
+}
+
+/** The queued prompts changed: the whole current queue, in order (absent: empty). */
+export interface QueueEvent extends EventBase {
+  kind: 'queue';
+  queue?: QueuedPrompt[] | null;
+}
+
 export type SessionEvent =
   | InfoEvent
+  | QueueEvent
   | StateEvent
   | EntryEvent
   | ChunkEvent
@@ -321,6 +343,8 @@ export interface Snapshot {
   turns: TurnInfo[] | null;
   stderr?: string | null;
   controls?: Controls | null;
+  /** The prompts waiting to be sent, in order (absent: none). */
+  queue?: QueuedPrompt[] | null;
 }
 
 /**
@@ -505,4 +529,5 @@ export type FieldsMatch = [
   Holds<SameFields<AttachmentInfo, acp.AttachmentInfo>>,
   Holds<SameFields<Boundary, acp.Boundary>>,
   Holds<SameFields<DecisionSummary, acp.DecisionSummary>>,
+  Holds<SameFields<QueuedPrompt, acp.QueuedPrompt>>,
 ];
