@@ -57,7 +57,7 @@ func windowWords(err error) string {
 	case errors.Is(err, acp.ErrStartCancelled):
 		return "the start was cancelled: start again when you are ready"
 	case errors.Is(err, acp.ErrBusy):
-		return "the agent is busy with a turn; wait for it to end or press Stop"
+		return "the agent is still starting: send the prompt once it is ready"
 	case errors.As(err, &state) && state.Err == acp.ErrNotExited:
 		return fmt.Sprintf("only a session whose agent has exited can be continued (this one is %s)", state.State)
 	case errors.As(err, &state) && state.Err == acp.ErrEnded:

@@ -151,12 +151,6 @@ func (s *Session) runTurn(run turnRun) {
 	s.endTurn(turn, res, err)
 }
 
-func (s *Session) idleErr() error {
-	s.mu.Lock()
-	defer s.unlock()
-	return s.idleErrLocked()
-}
-
 // endTurn records the reply to a turn's prompt (or its failure) and returns to idle; then the
 // next queued prompt, if any, starts the next turn (nextQueuedLocked).
 func (s *Session) endTurn(turn int, res PromptResult, err error) {
