@@ -12,7 +12,7 @@ const QUEUE: QueuedPrompt[] = [
   { id: 'q2', text: 'and commit', attachments: [{ kind: 'file', name: 'a.md', size: 3, sent: 'link' }] },
 ];
 
-function setup({ state = 'running' as SessionState, queue = QUEUE, canSteer = false, lastPrompt = '' } = {}) {
+function setup({ state = 'running' as SessionState, queue = QUEUE, canSteer = false, last = '' } = {}) {
   const cb = {
     onSend: vi.fn(async (_text: string, _attachments: Attachment[]) => true),
     onEditQueued: vi.fn(async (_id: string, _text: string) => true),
@@ -21,7 +21,7 @@ function setup({ state = 'running' as SessionState, queue = QUEUE, canSteer = fa
     onSteer: vi.fn(async (_id: string) => {}),
   };
   render(Composer, {
-    props: { active: true, sessionState: state, onStop: vi.fn(), onHardStop: vi.fn(), queue, canSteer, lastPrompt, ...cb },
+    props: { active: true, sessionState: state, onStop: vi.fn(), onHardStop: vi.fn(), queue, canSteer, lastPrompt: () => last, ...cb },
   });
   const input = screen.getByTestId('composer-input') as HTMLTextAreaElement;
   return { ...cb, input };
@@ -110,13 +110,13 @@ describe('composer during a turn', () => {
 
 describe('Up in an empty composer', () => {
   it('recalls the last prompt sent', async () => {
-    const { input } = setup({ state: 'idle', queue: [], lastPrompt: 'fix the build' });
+    const { input } = setup({ state: 'idle', queue: [], last: 'fix the build' });
     await fireEvent.keyDown(input, { key: 'ArrowUp' });
     expect(input.value).toBe('fix the build');
   });
 
   it('leaves typed text alone', async () => {
-    const { input } = setup({ state: 'idle', queue: [], lastPrompt: 'fix the build' });
+    const { input } = setup({ state: 'idle', queue: [], last: 'fix the build' });
     await fireEvent.input(input, { target: { value: 'new' } });
     await fireEvent.keyDown(input, { key: 'ArrowUp' });
     expect(input.value).toBe('new');
