@@ -48,13 +48,16 @@ func windowWords(err error) string {
 		folder  *hub.FolderError
 		timeout *acp.StartTimeoutError
 	)
+	if text := queueWords(err); text != "" { // app_queue.go
+		return text
+	}
 	switch {
 	case errors.As(err, &timeout):
 		return timeout.Error() + ": try again; if it happens again, run the agent's command in a terminal to see what it waits for (a download, a login)"
 	case errors.Is(err, acp.ErrStartCancelled):
 		return "the start was cancelled: start again when you are ready"
 	case errors.Is(err, acp.ErrBusy):
-		return "the agent is busy with a turn; wait for it to end or press Stop"
+		return "the agent is still starting: send the prompt once it is ready"
 	case errors.As(err, &state) && state.Err == acp.ErrNotExited:
 		return fmt.Sprintf("only a session whose agent has exited can be continued (this one is %s)", state.State)
 	case errors.As(err, &state) && state.Err == acp.ErrEnded:

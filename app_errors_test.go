@@ -19,7 +19,7 @@ func TestWindowWordsTheEngineErrors(t *testing.T) {
 		err  error
 		want string
 	}{
-		{fmt.Errorf("prompt: %w", acp.ErrBusy), "the agent is busy with a turn; wait for it to end or press Stop"},
+		{fmt.Errorf("prompt: %w", acp.ErrBusy), "the agent is still starting: send the prompt once it is ready"},
 		{&acp.StateError{State: acp.StateExited, Err: acp.ErrEnded}, "the session has exited: start a new session"},
 		{&acp.StateError{State: acp.StateIdle, Err: acp.ErrNotExited}, "only a session whose agent has exited can be continued (this one is idle)"},
 		{&hub.NoLiveSessionError{ID: "s1"}, "no live session s1: it has ended or belongs to an earlier run; open it from the history"},

@@ -247,4 +247,5 @@ await import('./opentools.mjs');
 await import('./sessions.mjs');
 await import('./continue.mjs');
 await import('./folders.mjs');
+await import('./queue.mjs');
 await run();

@@ -23,6 +23,9 @@ type Controls struct {
 	PromptCapabilities *PromptCapabilities `json:"promptCapabilities,omitempty"`
 	// AgentFeatures: what the agent offers beyond the session itself (set once it is open).
 	AgentFeatures *AgentFeatures `json:"agentFeatures,omitempty"`
+	// CanSteer: a prompt can be steered into the running turn (Session.Steer; the agent
+	// advertises _session/steering or prompt queueing).
+	CanSteer bool `json:"canSteer,omitempty"`
 }
 
 // AgentFeatures says which of the agent's own features the window may offer: its saved

@@ -49,6 +49,8 @@ type Entry struct {
 	MessageID string `json:"messageId,omitempty"`
 	// user: what was attached to the prompt, as it was sent.
 	Attachments []AttachmentInfo `json:"attachments,omitempty"`
+	// user: the prompt was steered into the running turn (session_steer.go), not a turn of its own.
+	Steered bool `json:"steered,omitempty"`
 
 	// tool
 	ToolCallID string          `json:"toolCallId,omitempty"`

@@ -18,8 +18,9 @@ import (
 // users read those as the engine wrote them, so they may say what to do where that is the same
 // for both (VersionError).
 var (
-	// ErrBusy: Prompt on a session whose turn is still running (or being cancelled).
-	ErrBusy = errors.New("a turn is running")
+	// ErrBusy: Prompt on a session that is still starting (during a turn a prompt is queued:
+	// session_queue.go).
+	ErrBusy = errors.New("the agent is still starting")
 
 	// ErrClosed: Prompt, Continue and the like once Close has been called.
 	ErrClosed = errors.New("the session is closed")

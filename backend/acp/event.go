@@ -15,7 +15,8 @@ const (
 	EventPermission     EventKind = "permission"
 	EventPermissionDone EventKind = "permission_done"
 	EventTurnEnd        EventKind = "turn_end"
-	EventInfo           EventKind = "info" // the session's title and controls changed
+	EventInfo           EventKind = "info"  // the session's title and controls changed
+	EventQueue          EventKind = "queue" // the queued prompts changed: Queue is the whole queue
 )
 
 // State is a session's lifecycle state.
@@ -59,6 +60,8 @@ type Event struct {
 	StopReason string `json:"stopReason,omitempty"` // turn_end
 
 	Controls *Controls `json:"controls,omitempty"` // info (with Title): the whole current set
+
+	Queue []QueuedPrompt `json:"queue,omitempty"` // queue: the whole current queue, in order (absent: empty)
 }
 
 // OptionSummary is a permission option as the UI shows it.

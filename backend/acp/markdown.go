@@ -12,7 +12,11 @@ func EntryMarkdown(e *Entry) string {
 	var b strings.Builder
 	switch e.Kind {
 	case KindUser:
-		fmt.Fprintf(&b, "## User (turn %d)\n\n%s\n", e.Turn, quote(e.Text))
+		steered := ""
+		if e.Steered {
+			steered = ", steered into the turn"
+		}
+		fmt.Fprintf(&b, "## User (turn %d%s)\n\n%s\n", e.Turn, steered, quote(e.Text))
 		if len(e.Attachments) > 0 {
 			b.WriteString("\nAttached:\n\n")
 			for _, a := range e.Attachments {

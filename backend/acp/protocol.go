@@ -108,6 +108,8 @@ type InitializeResult struct {
 	AgentCapabilities AgentCapabilities `json:"agentCapabilities"`
 	AuthMethods       []json.RawMessage `json:"authMethods,omitempty"`
 	AgentInfo         *Implementation   `json:"agentInfo,omitempty"`
+	// Meta: where claude-agent-acp, codex-acp and pi-acp advertise steering (session_steer.go).
+	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
 // AgentCapabilities is what the agent says it supports.
@@ -119,6 +121,10 @@ type AgentCapabilities struct {
 	Auth json.RawMessage `json:"auth,omitempty"`
 	// MCP: the MCP transports beyond stdio the agent accepts in mcpServers.
 	MCP MCPCapabilities `json:"mcpCapabilities"`
+	// Meta: extensions; steering and Claude's promptQueueing are read from it (session_steer.go).
+	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	steer steerMode // how prompts are steered into a running turn, from both _meta (session_steer.go)
 }
 
 // PromptCapabilities says which content blocks a prompt may carry beyond text and links.

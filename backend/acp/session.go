@@ -101,6 +101,7 @@ type Session struct {
 	replay         *replayed    // session/load's replay, folded apart (session_reopen.go); nil otherwise
 	pendingSummary string       // the summary the next session/prompt carries before the person's text
 	decisions      []DecisionSummary
+	queue          promptQueue // prompts sent during a turn (session_queue.go)
 	caps           AgentCapabilities
 	mcpSkipTold    bool           // the notice of MCP servers left out was shown
 	dirsTold       bool           // the notice of additional folders not sent was shown

@@ -123,6 +123,7 @@ func (s *Session) connect(ctx context.Context, reattach bool) (Continued, error)
 	}
 	methods := decodeAuthMethods(init.AuthMethods)
 	s.mu.Lock()
+	init.AgentCapabilities.steer = init.steerMode()
 	s.authMethods, s.caps = methods, init.AgentCapabilities
 	s.unlock()
 	if s.cfg.AuthMethod != "" {
@@ -258,7 +259,7 @@ func (s *Session) callOpen(ctx context.Context, conn *jsonrpc.Conn, method strin
 	}
 	pc := s.caps.PromptCapabilities
 	s.controls = Controls{ConfigOptions: res.ConfigOptions, Modes: res.Modes, Models: res.Models, Commands: s.controls.Commands,
-		PromptCapabilities: &pc, AgentFeatures: s.caps.features()}
+		PromptCapabilities: &pc, AgentFeatures: s.caps.features(), CanSteer: s.caps.steer != steerNone}
 	s.pushInfoLocked()
 	early := s.early
 	if s.earlyDropped > 0 {

@@ -27,6 +27,7 @@ type Snapshot struct {
 	Turns       []TurnSummary       `json:"turns"`
 	Stderr      string              `json:"stderr,omitempty"`
 	Controls    *Controls           `json:"controls,omitempty"`
+	Queue       []QueuedPrompt      `json:"queue,omitempty"` // the prompts waiting to be sent, in order
 }
 
 // Snapshot returns the whole visible state: exactly the fold of the session's events 1..Seq.
@@ -75,6 +76,9 @@ func (s *Session) snapshotLocked() Snapshot {
 	}
 	c := s.controls
 	snap.Controls = &c
+	if len(s.queue.items) > 0 {
+		snap.Queue = s.queueLocked()
+	}
 	if s.transport != nil {
 		snap.Stderr = s.transport.StderrTail()
 	}

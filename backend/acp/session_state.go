@@ -58,6 +58,9 @@ import (
 //   - connGen: moved on by Continue before it launches an agent, so that the watch of the old
 //     connection does not report its end over the new start.
 //   - conn, transport, handler, watchDone: the current agent's, replaced together by connect.
+//   - queue (session_queue.go): its chained steered prompts and its ending flag belong to the
+//     running turn: both are empty/false unless turnActive. Queued items marked held stay so
+//     until the person sends them.
 //
 // Lock order: Session.mu → pump.mu; terminals and workers take their own locks without mu.
 // Nothing holds mu while it waits for the agent, a person, a process or the Emitter.
@@ -84,6 +87,8 @@ func (s *Session) invariantErrLocked() error {
 		return fmt.Errorf("replaying in state %s", s.state)
 	case s.replay != nil && !s.replaying:
 		return fmt.Errorf("a replay is kept while not replaying")
+	case (len(s.queue.chained) > 0 || s.queue.ending) && !s.turnActive:
+		return fmt.Errorf("%d steered prompts (ending %v) belong to no turn", len(s.queue.chained), s.queue.ending)
 	}
 	return nil
 }
@@ -131,4 +136,7 @@ func (s *Session) idleErrLocked() error {
 func (s *Session) setStateLocked(st State, msg string) {
 	s.state, s.stateMsg = st, msg
 	s.pushEvent(Event{Kind: EventState, State: st, Message: msg})
+	if st == StateExited || st == StateFailed {
+		s.holdQueueLocked() // what waited for the agent was not sent (session_queue.go)
+	}
 }

@@ -156,8 +156,11 @@ func TestDemoTurnAllowed(t *testing.T) {
 	if _, err := s.Prompt("hello"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Prompt("again"); !errors.Is(err, acp.ErrBusy) {
-		t.Fatalf("second prompt during a turn: %v, want ErrBusy", err)
+	if n, err := s.Prompt("again"); err != nil || n != 0 {
+		t.Fatalf("second prompt during a turn: turn %d, %v; want it queued", n, err)
+	}
+	if q := s.Queue(); len(q) != 1 || q[0].Text != "again" || s.RemoveQueued(q[0].ID) != nil {
+		t.Fatalf("queue %+v, want the second prompt, removable", q)
 	}
 	p := answerNext(t, s, ev, acp.AllowOnce)
 	end := ev.waitFor(t, "turn_end", kind(acp.EventTurnEnd))

@@ -8,37 +8,81 @@ import (
 	"agentdesk/backend/acp/jsonrpc"
 )
 
-// Prompt starts a turn with text and returns its number at once; the turn ends with a turn_end
-// event. It fails with ErrBusy unless the session is idle.
+// Prompt sends text as a turn, like PromptWith without attachments.
 func (s *Session) Prompt(text string) (int, error) { return s.PromptWith(text, nil) }
 
-// PromptWith starts a turn with text and attachments, like Prompt. Each attachment becomes a
-// content block the agent accepts: a file of the session folder is embedded when the agent
-// accepts embedded context and it is small text, else linked; an image needs the agent's image
-// capability. A file outside the folder, an image the agent does not accept or one that is too
-// large fails the call (*AttachError) and nothing is sent.
+// PromptWith starts a turn with text and attachments and returns its number at once; the turn
+// ends with a turn_end event. During a turn (running or cancelling) the prompt is queued instead
+// and PromptWith returns 0: it is sent as a turn of its own when the turns before it have ended
+// (session_queue.go; Submit says which happened). Each attachment becomes a content block the
+// agent accepts: a file of the session folder is embedded when the agent accepts embedded
+// context and it is small text, else linked; an image needs the agent's image capability. A
+// file outside the folder, an image the agent does not accept or one that is too large fails
+// the call (*AttachError) and nothing is sent or queued. Attachments are read now, also for a
+// prompt that is queued. Other errors: ErrBusy while the session starts, ErrClosed, and
+// *StateError (ErrEnded) once the agent has exited or failed.
 func (s *Session) PromptWith(text string, attachments []Attachment) (int, error) {
-	if err := s.idleErr(); err != nil {
-		return 0, err
-	}
+	sub, err := s.Submit(text, attachments)
+	return sub.Turn, err
+}
+
+// Submitted says what Submit did with a prompt: started turn Turn, or queued it as QueuedID.
+type Submitted struct {
+	Turn     int
+	QueuedID string
+}
+
+// Submit starts a turn with text and attachments when the session is idle, or queues them
+// during a turn; see PromptWith for the rest of its contract.
+func (s *Session) Submit(text string, attachments []Attachment) (Submitted, error) {
 	s.mu.Lock()
+	err := s.submitErrLocked()
 	caps := s.caps.PromptCapabilities
 	s.unlock()
+	if err != nil {
+		return Submitted{}, err
+	}
 	extra, infos, err := buildAttachments(s.cfg.Cwd, s.cfg.Dirs, s.cfg.AgentName, caps, attachments) // file I/O: no lock held
 	if err != nil {
-		return 0, err
+		return Submitted{}, err
 	}
-	blocks := make([]ContentBlock, 0, 1+len(extra))
-	if text != "" || len(extra) == 0 {
-		blocks = append(blocks, TextBlock(text))
-	}
-	blocks = append(blocks, extra...)
-
 	s.mu.Lock()
-	if err := s.idleErrLocked(); err != nil {
+	if err := s.submitErrLocked(); err != nil {
 		s.unlock()
-		return 0, err
+		return Submitted{}, err
 	}
+	if s.turnActive {
+		id, err := s.enqueueLocked(text, extra, infos)
+		s.unlock()
+		return Submitted{QueuedID: id}, err
+	}
+	run := s.startTurnLocked(text, extra, infos)
+	s.unlock()
+	go s.runTurn(run)
+	return Submitted{Turn: run.turn}, nil
+}
+
+// submitErrLocked says why a prompt can be neither sent nor queued now: nil when the session
+// is idle or in a turn.
+func (s *Session) submitErrLocked() error {
+	if !s.closing && s.turnActive {
+		return nil
+	}
+	return s.idleErrLocked()
+}
+
+// turnRun is what a turn's goroutine (runTurn) needs, taken under s.mu by startTurnLocked.
+type turnRun struct {
+	conn   *jsonrpc.Conn
+	turn   int
+	params PromptParams
+}
+
+// startTurnLocked moves the idle session into a new turn with the person's text and the
+// attachments' blocks, and returns what runTurn (to be started by the caller once it has
+// unlocked s.mu) sends. The caller holds s.mu, with the session idle and not closing.
+func (s *Session) startTurnLocked(text string, extra []ContentBlock, infos []AttachmentInfo) turnRun {
+	blocks := promptBlocks(text, extra)
 	turn := s.tr.Turn() + 1
 	s.pushChange(s.tr.StartTurn(turn, text, infos...))
 	s.turnActive = true
@@ -48,21 +92,31 @@ func (s *Session) PromptWith(text string, attachments []Attachment) (int, error)
 		blocks = append([]ContentBlock{TextBlock(s.pendingSummary)}, blocks...)
 		s.pendingSummary = ""
 	}
-	params := PromptParams{SessionID: s.agentSessionID, Prompt: blocks}
-	conn := s.conn
 	s.promptSent = false
+	s.queue.ending = false
 	s.turnWG.Add(1) // under s.mu with closing false: Close's Wait comes after every Add
-	s.unlock()
-	go s.runTurn(conn, turn, params)
-	return turn, nil
+	return turnRun{conn: s.conn, turn: turn, params: PromptParams{SessionID: s.agentSessionID, Prompt: blocks}}
+}
+
+// promptBlocks is a prompt's content: the text (left out only when there are attachments and
+// no text), then the attachments' blocks.
+func promptBlocks(text string, extra []ContentBlock) []ContentBlock {
+	blocks := make([]ContentBlock, 0, 1+len(extra))
+	if text != "" || len(extra) == 0 {
+		blocks = append(blocks, TextBlock(text))
+	}
+	return append(blocks, extra...)
 }
 
 // runTurn sends a turn's session/prompt and ends the turn with the answer; it runs on a
-// goroutine of its own from PromptWith.
-func (s *Session) runTurn(conn *jsonrpc.Conn, turn int, params PromptParams) {
+// goroutine of its own from Submit or from the queue. Steers (session_steer.go) are part of the
+// turn: it ends only once each has been answered (so a steered entry never lands after the
+// turn's end), and a prompt queueing agent's turn ends with the answer to its last prompt.
+func (s *Session) runTurn(run turnRun) {
 	defer s.turnWG.Done()
+	conn, turn := run.conn, run.turn
 	var res PromptResult
-	p, err := conn.Start(MethodSessionPrompt, params)
+	p, err := conn.Start(MethodSessionPrompt, run.params)
 	// A Stop before the prompt was on the wire left the cancel to us (see Stop): it must follow
 	// the prompt, or the agent would cancel nothing and run the whole turn.
 	s.mu.Lock()
@@ -75,20 +129,30 @@ func (s *Session) runTurn(conn *jsonrpc.Conn, turn int, params PromptParams) {
 			s.cfg.Logf("session %s: send cancel to %s: %v", s.cfg.ID, s.cfg.AgentName, cerr)
 		}
 	}
-	if err == nil {
-		// No deadline and never cancelled by context: Stop sends session/cancel instead.
-		err = p.Wait(context.Background(), &res)
+	for {
+		if err == nil && p != nil {
+			// No deadline and never cancelled by context: Stop sends session/cancel instead.
+			err = p.Wait(context.Background(), &res)
+		}
+		next := s.nextChained()
+		if next == nil {
+			break
+		}
+		<-next.ready
+		if !next.prompt {
+			p = nil // a steering request: answered, and its entry shown; nothing more to wait for
+			continue
+		}
+		if err != nil {
+			s.cfg.Logf("session %s: a prompt before a steered one failed: %v", s.cfg.ID, err)
+		}
+		p, err, res = next.p, next.err, PromptResult{}
 	}
 	s.endTurn(turn, res, err)
 }
 
-func (s *Session) idleErr() error {
-	s.mu.Lock()
-	defer s.unlock()
-	return s.idleErrLocked()
-}
-
-// endTurn records the reply to a turn's prompt (or its failure) and returns to idle.
+// endTurn records the reply to a turn's prompt (or its failure) and returns to idle; then the
+// next queued prompt, if any, starts the next turn (nextQueuedLocked).
 func (s *Session) endTurn(turn int, res PromptResult, err error) {
 	if err != nil {
 		err = s.explain(err)
@@ -132,6 +196,7 @@ func (s *Session) endTurn(turn int, res PromptResult, err error) {
 	}
 	reqs := s.takePermissionsLocked()
 	s.turns = append(s.turns, ts)
+	s.queue.ending = false
 	s.turnActive = false
 	s.pushEvent(Event{Kind: EventTurnEnd, Turn: turn, StopReason: ts.StopReason, Message: ts.Message})
 	if s.conn.Err() != nil {
@@ -140,6 +205,10 @@ func (s *Session) endTurn(turn int, res PromptResult, err error) {
 		s.setStateLocked(StateIdle, "")
 	}
 	s.stopIgnoredMsg = ""
+	next, ok := s.nextQueuedLocked()
 	s.unlock()
 	replyCancelled(reqs)
+	if ok {
+		go s.runTurn(next)
+	}
 }

@@ -55,7 +55,7 @@ func hint(err error, agent agents.Agent) string {
 		}
 		return fmt.Sprintf("run `%s` in a terminal, then run again without --auth", strings.Join(append([]string{cmd}, args...), " "))
 	case errors.Is(err, acp.ErrBusy):
-		return "a turn is running (Ctrl-C stops it)"
+		return "the agent is still starting; try again once it is ready"
 	case errors.As(err, &state) && state.Err == acp.ErrEnded:
 		return "run again to start a new session"
 	case errors.Is(err, hub.ErrNoFolder):

@@ -21,7 +21,7 @@ func TestCLIWordsTheEngineErrors(t *testing.T) {
 		err  error
 		want string
 	}{
-		{fmt.Errorf("prompt: %w", acp.ErrBusy), "a turn is running (Ctrl-C stops it)"},
+		{fmt.Errorf("prompt: %w", acp.ErrBusy), "the agent is still starting; try again once it is ready"},
 		{&acp.StateError{State: acp.StateExited, Err: acp.ErrEnded}, "run again to start a new session"},
 		{&acp.TerminalLoginError{Method: "cli-login", Args: []string{"auth", "login"}}, "run `/usr/bin/acme auth login` in a terminal, then run again without --auth"},
 		{&acp.AuthRequiredError{Agent: "Acme", Methods: []acp.AuthMethod{{ID: "browser"}, {ID: "api-key"}}, Err: nil}, "run again with --auth METHOD_ID (browser, api-key)"},

@@ -79,7 +79,7 @@ func (r *recorder) record(ev acp.Event) {
 	switch ev.Kind {
 	case acp.EventEntry:
 		e := ev.Entry
-		if e.Kind == acp.KindUser {
+		if e.Kind == acp.KindUser && !e.Steered { // a steered prompt joins its turn; it starts none
 			r.turn = e.Turn
 			if _, seen := r.seqs[e.ID]; !seen {
 				r.w.StartTurn(store.Turn{SessionID: r.sessionID, Turn: e.Turn, Prompt: e.Text, StartedAt: r.now()})
@@ -185,7 +185,7 @@ func (r *recorder) saveCopy(snap acp.Snapshot, agentSessionID string) {
 	}
 	for i := range snap.Entries {
 		e := &snap.Entries[i]
-		if e.Kind == acp.KindUser {
+		if e.Kind == acp.KindUser && !e.Steered {
 			t := store.Turn{Turn: e.Turn, Prompt: e.Text}
 			if sum, ok := ended[e.Turn]; ok {
 				t.EndedAt, t.StopReason, t.Error = r.now(), sum.StopReason, sum.Message

@@ -225,7 +225,7 @@ describe('a live session', () => {
     expect((screen.getByTestId('stop') as HTMLButtonElement).disabled).toBe(true);
   });
 
-  it('Enter sends, Shift+Enter does not; Send needs idle and text', async () => {
+  it('Enter sends, Shift+Enter does not; Send needs text, and queues during a turn', async () => {
     await startSession();
     const input = screen.getByTestId('composer-input') as HTMLTextAreaElement;
     const send = screen.getByTestId('send') as HTMLButtonElement;
@@ -243,13 +243,16 @@ describe('a live session', () => {
     await settle();
     expect(input.value).toBe('');
 
-    // Not idle: Enter does nothing and the text stays.
+    // During a turn Enter queues it (the engine queues a prompt sent during a turn).
     emit(state('running'));
     await fireEvent.input(input, { target: { value: 'next' } });
-    expect((screen.getByTestId('send') as HTMLButtonElement).disabled).toBe(true);
+    expect((screen.getByTestId('send') as HTMLButtonElement).disabled).toBe(false);
+    expect(screen.getByTestId('send').textContent).toContain('Queue');
     await fireEvent.keyDown(input, { key: 'Enter' });
-    expect(app.Prompt).toHaveBeenCalledTimes(1);
-    expect(input.value).toBe('next');
+    expect(app.Prompt).toHaveBeenCalledTimes(2);
+    expect(app.Prompt).toHaveBeenLastCalledWith(SID, 'next');
+    await settle();
+    expect(input.value).toBe('');
   });
 
   it('keeps the prompt when Prompt fails and shows the error', async () => {

@@ -24,7 +24,10 @@ type Step struct {
 	// are skipped); a request becomes "the current request" for Reply and Error.
 	Expect string `json:"expect,omitempty"`
 	// Reply answers the current request with this result; a sessionId in it is remembered.
-	Reply json.RawMessage `json:"reply,omitempty"`
+	// With Oldest it answers the oldest expected request not yet answered instead (a prompt
+	// queueing agent answers the first prompt once a second one has arrived).
+	Reply  json.RawMessage `json:"reply,omitempty"`
+	Oldest bool            `json:"oldest,omitempty"`
 	// Error answers the current request with this error object.
 	Error json.RawMessage `json:"error,omitempty"`
 	// Send writes one line: a JSON string is written verbatim (it may be malformed), any other
@@ -112,6 +115,15 @@ type message struct {
 func (s Script) Run(stdin io.Reader, stdout io.Writer) error {
 	in := bufio.NewReader(stdin)
 	var current json.RawMessage // id of the request being answered
+	var open []json.RawMessage  // ids of the expected requests not answered yet, oldest first
+	answered := func(id json.RawMessage) {
+		for i, o := range open {
+			if string(o) == string(id) {
+				open = append(open[:i], open[i+1:]...)
+				return
+			}
+		}
+	}
 	session, calls := "", 0
 	write := func(v []byte) error {
 		_, err := stdout.Write(append(v, '\n'))
@@ -127,6 +139,7 @@ func (s Script) Run(stdin io.Reader, stdout io.Writer) error {
 			var m message
 			if m, err = readUntil(in, func(m message) bool { return m.Method == st.Expect }); err == nil && m.ID != nil {
 				current = m.ID // a notification (session/cancel) leaves the prompt current
+				open = append(open, m.ID)
 			}
 		case st.Reply != nil:
 			var r struct {
@@ -135,8 +148,14 @@ func (s Script) Run(stdin io.Reader, stdout io.Writer) error {
 			if json.Unmarshal(st.Reply, &r) == nil && r.SessionID != "" {
 				session = r.SessionID
 			}
-			err = write(mustJSON(map[string]any{"jsonrpc": "2.0", "id": current, "result": st.Reply}))
+			id := current
+			if st.Oldest && len(open) > 0 {
+				id = open[0]
+			}
+			answered(id)
+			err = write(mustJSON(map[string]any{"jsonrpc": "2.0", "id": id, "result": st.Reply}))
 		case st.Error != nil:
+			answered(current)
 			err = write(mustJSON(map[string]any{"jsonrpc": "2.0", "id": current, "error": st.Error}))
 		case st.Send != nil:
 			var verbatim string

@@ -87,9 +87,37 @@ export function StartSession(agentId: string, cwd: string, dirs: string[] = []):
   return Sessions.StartSession(agentId, cwd, dirs);
 }
 
-/** Resolves when the prompt is sent; the turn ends with a turn_end event. */
+/**
+ * Resolves when the prompt is sent, or queued during a turn (a queue event follows); the turn ends
+ * with a turn_end event.
+ */
 export function Prompt(sessionId: string, text: string): Promise<void> {
   return Sessions.Prompt(sessionId, text).then(() => undefined);
+}
+
+// ---- the prompt queue (app_queue.go): Prompt and PromptWith queue a prompt during a turn ----
+
+/** Replaces a queued prompt's text (its attachments stay). */
+export function EditQueued(sessionId: string, itemId: string, text: string): Promise<void> {
+  return Sessions.EditQueued(sessionId, itemId, text).then(() => undefined);
+}
+
+/** Takes a queued prompt out of the queue unsent. */
+export function RemoveQueued(sessionId: string, itemId: string): Promise<void> {
+  return Sessions.RemoveQueued(sessionId, itemId).then(() => undefined);
+}
+
+/** Sends a queued prompt next: at once when idle, else after stopping the running turn. */
+export function SendQueuedNow(sessionId: string, itemId: string): Promise<void> {
+  return Sessions.SendQueuedNow(sessionId, itemId).then(() => undefined);
+}
+
+/**
+ * Delivers a queued prompt into the running turn (controls.canSteer). Rejects, with the prompt kept
+ * queued, when the agent refused or cannot steer.
+ */
+export function Steer(sessionId: string, itemId: string): Promise<void> {
+  return Sessions.Steer(sessionId, itemId).then(() => undefined);
 }
 
 export function Stop(sessionId: string): Promise<void> {

@@ -206,6 +206,8 @@ export interface Entry {
   messageId?: string | null;
   /** user: what was attached to the prompt, as it was sent. */
   attachments?: AttachmentInfo[] | null;
+  /** user: the prompt was steered into the running turn (not a turn of its own). */
+  steered?: boolean;
   /** tool: the agent's own tool call id (permissions refer to the entry id, not to this). */
   toolCallId?: string | null;
   toolKind?: string | null;
@@ -314,6 +316,8 @@ export interface Controls {
   promptCapabilities?: PromptCapabilities | null;
   /** The agent's own features the window may offer (its saved sessions, logging out); set once the session is open. */
   agentFeatures?: AgentFeatures | null;
+  /** A queued prompt can be steered into the running turn (the agent offers steering). */
+  canSteer?: boolean;
 }
 
 export interface AgentFeatures {
@@ -339,8 +343,26 @@ export interface InfoEvent extends EventBase {
   controls?: Controls | null;
 }
 
+/**
+ * A prompt sent during a turn, waiting to be sent when the turn ends (backend/acp/session_queue.go).
+ * `held`: the agent exited or failed while it waited; it was not sent and is not sent by itself.
+ */
+export interface QueuedPrompt {
+  id: string;
+  text: string;
+  attachments?: AttachmentInfo[] | null;
+  held?: boolean;
+}
+
+/** The queued prompts changed: the whole current queue, in order (absent: empty). */
+export interface QueueEvent extends EventBase {
+  kind: 'queue';
+  queue?: QueuedPrompt[] | null;
+}
+
 export type SessionEvent =
   | InfoEvent
+  | QueueEvent
   | StateEvent
   | EntryEvent
   | ChunkEvent
@@ -388,6 +410,8 @@ export interface Snapshot {
   turns: TurnInfo[] | null;
   stderr?: string | null;
   controls?: Controls | null;
+  /** The prompts waiting to be sent, in order (absent: none). */
+  queue?: QueuedPrompt[] | null;
 }
 
 /**
@@ -574,4 +598,5 @@ export type FieldsMatch = [
   Holds<SameFields<Elicitation, acp.Elicitation>>,
   Holds<SameFields<DecisionSummary, acp.DecisionSummary>>,
   Holds<SameFields<Elicitation, acp.Elicitation>>,
+  Holds<SameFields<QueuedPrompt, acp.QueuedPrompt>>,
 ];

@@ -41,7 +41,7 @@ describe('golden event files', () => {
       for (const [, evs] of sessions) {
         evs.forEach((e, i) => {
           expect(typeof e.sessionId).toBe('string');
-          expect(['info', 'state', 'entry', 'chunk', 'permission', 'permission_done', 'turn_end']).toContain(e.kind);
+          expect(['info', 'state', 'entry', 'chunk', 'permission', 'permission_done', 'turn_end', 'queue']).toContain(e.kind);
           expect(e.seq).toBe(evs[0].seq + i);
         });
       }

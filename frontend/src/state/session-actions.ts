@@ -70,6 +70,21 @@ export class SessionActions {
     return sent === true;
   };
 
+  /** Replaces a queued prompt's text; resolves false when it failed (reported). */
+  editQueued = async (itemId: string, text: string): Promise<boolean> =>
+    (await this.run(async (id) => (await api.EditQueued(id, itemId, text), true))) === true;
+
+  /** Takes a queued prompt out of the queue unsent. */
+  removeQueued = (itemId: string): void => void this.run((id) => api.RemoveQueued(id, itemId));
+
+  /** Sends a queued prompt next (stopping the running turn first, if any). */
+  sendQueuedNow = (itemId: string): void => void this.run((id) => api.SendQueuedNow(id, itemId));
+
+  /** Steers a queued prompt into the running turn; resolves once the agent answered (failures reported). */
+  steer = async (itemId: string): Promise<void> => {
+    await this.run((id) => api.Steer(id, itemId));
+  };
+
   /** Asks the agent to stop the running turn. */
   stop = (): void => void this.run((id) => api.Stop(id));
 

@@ -15,6 +15,7 @@ import type {
   Entry,
   PermissionOption,
   PermissionRequest,
+  QueuedPrompt,
   SessionEvent,
   SessionState,
   Snapshot,
@@ -64,6 +65,8 @@ export interface TranscriptState {
   stderr?: string;
   /** What the agent lets the user pick; the pickers (issue 5) render it. */
   controls?: Controls;
+  /** The prompts sent during a turn, waiting to be sent, in order (absent: none). */
+  queue?: readonly QueuedPrompt[];
 }
 
 export interface StateInit {
@@ -234,6 +237,9 @@ function applyOwned(state: TranscriptState, event: SessionEvent, owned: Owned): 
     case 'info':
       next = { ...state, title: event.title ?? '', ...(event.controls ? { controls: event.controls } : {}) };
       break;
+    case 'queue':
+      next = { ...state, queue: event.queue ?? [] };
+      break;
     case 'entry':
       next = upsertEntry(state, event.entry, owned);
       break;
@@ -301,6 +307,7 @@ export function fromSnapshot(snap: Snapshot): TranscriptState {
     turns: [...(snap.turns ?? [])].sort((a, b) => a.turn - b.turn),
     ...(snap.stderr ? { stderr: snap.stderr } : {}),
     ...(snap.controls ? { controls: snap.controls } : {}),
+    ...(snap.queue?.length ? { queue: snap.queue } : {}),
   };
 }
 
@@ -355,4 +362,13 @@ export function turnDividers(state: Pick<TranscriptState, 'entries' | 'turns'>):
     else orphans.push(t);
   }
   return { after, orphans };
+}
+
+/** The text of the last prompt the person sent (the last user entry), '' when none. */
+export function lastUserText(entries: readonly Entry[]): string {
+  for (let i = entries.length - 1; i >= 0; i--) {
+    const e = entries[i];
+    if (e.kind === 'user' && e.text) return e.text;
+  }
+  return '';
 }

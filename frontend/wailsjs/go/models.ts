@@ -82,6 +82,7 @@ export namespace acp {
 	    commands?: SlashCommand[];
 	    promptCapabilities?: PromptCapabilities;
 	    agentFeatures?: AgentFeatures;
+	    canSteer?: boolean;
 	}
 	export interface Cost {
 	    amount: number;
@@ -151,6 +152,7 @@ export namespace acp {
 	    text?: string;
 	    messageId?: string;
 	    attachments?: AttachmentInfo[];
+	    steered?: boolean;
 	    toolCallId?: string;
 	    toolKind?: string;
 	    title?: string;
@@ -194,6 +196,12 @@ export namespace acp {
 	}
 	
 	
+	export interface QueuedPrompt {
+	    id: string;
+	    text: string;
+	    attachments?: AttachmentInfo[];
+	    held?: boolean;
+	}
 	
 	export interface TurnSummary {
 	    turn: number;
@@ -215,6 +223,7 @@ export namespace acp {
 	    turns: TurnSummary[];
 	    stderr?: string;
 	    controls?: Controls;
+	    queue?: QueuedPrompt[];
 	}
 	
 	

@@ -45,3 +45,14 @@ describe('user entry attachments', () => {
     expect(document.querySelector('.bubble')).toBeNull(); // no empty bubble for a prompt of only attachments
   });
 });
+
+describe('steered user entry', () => {
+  it('tags a prompt steered into the running turn, and only that one', () => {
+    render(UserEntry, { props: { entry: { id: 'u2', kind: 'user', turn: 1, text: 'go left', steered: true } } });
+    expect(screen.getByTestId('steered-tag').textContent).toBe('steered');
+    expect(screen.getByTestId('entry').dataset.steered).toBe('true');
+    cleanup();
+    render(UserEntry, { props: { entry: { id: 'u1', kind: 'user', turn: 1, text: 'first' } } });
+    expect(screen.queryByTestId('steered-tag')).toBeNull();
+  });
+});

@@ -24,6 +24,8 @@ export function DefaultFolder():Promise<string>;
 
 export function DeleteAgentSession(arg1:string,arg2:string):Promise<void>;
 
+export function EditQueued(arg1:string,arg2:string,arg3:string):Promise<void>;
+
 export function HardStop(arg1:string):Promise<void>;
 
 export function ListAgentSessions(arg1:string,arg2:string):Promise<hub.AgentSessionPage>;
@@ -46,6 +48,10 @@ export function PromptWith(arg1:string,arg2:string,arg3:Array<acp.Attachment>):P
 
 export function RecentFolders(arg1:string):Promise<Array<string>>;
 
+export function RemoveQueued(arg1:string,arg2:string):Promise<void>;
+
+export function SendQueuedNow(arg1:string,arg2:string):Promise<void>;
+
 export function SetConfigOption(arg1:string,arg2:string,arg3:string):Promise<void>;
 
 export function SetMode(arg1:string,arg2:string):Promise<void>;
@@ -55,5 +61,7 @@ export function SetModel(arg1:string,arg2:string):Promise<void>;
 export function Snapshot(arg1:string):Promise<acp.Snapshot>;
 
 export function StartSession(arg1:string,arg2:string,arg3:Array<string>):Promise<main.SessionInfo>;
+
+export function Steer(arg1:string,arg2:string):Promise<void>;
 
 export function Stop(arg1:string):Promise<void>;

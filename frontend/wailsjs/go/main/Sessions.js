@@ -42,6 +42,10 @@ export function DeleteAgentSession(arg1, arg2) {
   return window['go']['main']['Sessions']['DeleteAgentSession'](arg1, arg2);
 }
 
+export function EditQueued(arg1, arg2, arg3) {
+  return window['go']['main']['Sessions']['EditQueued'](arg1, arg2, arg3);
+}
+
 export function HardStop(arg1) {
   return window['go']['main']['Sessions']['HardStop'](arg1);
 }
@@ -86,6 +90,14 @@ export function RecentFolders(arg1) {
   return window['go']['main']['Sessions']['RecentFolders'](arg1);
 }
 
+export function RemoveQueued(arg1, arg2) {
+  return window['go']['main']['Sessions']['RemoveQueued'](arg1, arg2);
+}
+
+export function SendQueuedNow(arg1, arg2) {
+  return window['go']['main']['Sessions']['SendQueuedNow'](arg1, arg2);
+}
+
 export function SetConfigOption(arg1, arg2, arg3) {
   return window['go']['main']['Sessions']['SetConfigOption'](arg1, arg2, arg3);
 }
@@ -104,6 +116,10 @@ export function Snapshot(arg1) {
 
 export function StartSession(arg1, arg2, arg3) {
   return window['go']['main']['Sessions']['StartSession'](arg1, arg2, arg3);
+}
+
+export function Steer(arg1, arg2) {
+  return window['go']['main']['Sessions']['Steer'](arg1, arg2);
 }
 
 export function Stop(arg1) {

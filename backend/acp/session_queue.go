@@ -1,0 +1,232 @@
+package acp
+
+import (
+	"errors"
+	"fmt"
+
+	"agentdesk/backend/acp/jsonrpc"
+)
+
+// The prompt queue: what the person sends while a turn runs waits here, in order, and is sent
+// as a turn of its own, one per turn, when the turn before it ends (endTurn, whatever its stop
+// reason) — unless the agent is gone, the session is closing or the agent asked for a login.
+// The queue is part of the session's visible state: each change is announced by one queue
+// event carrying the whole queue, in the same hold of s.mu as the change (so a snapshot, which
+// carries it too, is the fold of the events).
+//
+// Guarantees:
+//   - Typed text is never lost: an item leaves the queue only when it is sent as a turn, steered
+//     into one (session_steer.go), or removed by the person. When the agent exits or the start
+//     fails, the items stay, marked held (not sent); they are not sent by themselves after a
+//     Continue either: the person sends them (SendQueuedNow), edits or removes them.
+//   - Order: items are sent in the order they were queued, except one the person moves ahead
+//     with SendQueuedNow, and one being steered, which is skipped until the agent has answered.
+//   - Attachments are read when the prompt is queued (the queue keeps their content blocks), so
+//     a refused attachment fails at once, as for a prompt sent at once.
+//
+// Lock order and waits are the session's: everything here runs under s.mu and waits on nothing.
+
+// MaxQueued is how many prompts may wait in one session's queue; Submit refuses more
+// (ErrQueueFull).
+const MaxQueued = 100
+
+// Queue errors.
+var (
+	// ErrNotQueued: an operation on a queued prompt that is no longer queued (it was sent,
+	// steered or removed meanwhile), or never was.
+	ErrNotQueued = errors.New("the prompt is not queued")
+	// ErrQueueFull: a prompt queued beyond MaxQueued.
+	ErrQueueFull = errors.New("too many prompts are queued")
+	// ErrSteering: an edit of a queued prompt whose steer into the running turn is on its way.
+	ErrSteering = errors.New("the prompt is being delivered to the running turn")
+	// ErrEmptyPrompt: a queued prompt edited to nothing (no text and no attachments).
+	ErrEmptyPrompt = errors.New("the prompt is empty")
+)
+
+// QueuedPrompt is one queued prompt as the UI shows it (the queue event, the snapshot).
+type QueuedPrompt struct {
+	ID          string           `json:"id"`
+	Text        string           `json:"text"`
+	Attachments []AttachmentInfo `json:"attachments,omitempty"`
+	// Held: the agent exited or failed while it was queued; it was not sent and will not be
+	// sent by itself (SendQueuedNow sends it).
+	Held bool `json:"held,omitempty"`
+}
+
+// promptQueue is the session's queue and the steered prompts of the running turn; guarded by
+// Session.mu.
+type promptQueue struct {
+	items []*queuedItem
+	n     int // ids handed out
+	// chained: the running turn's steers, in the order sent: a prompt queueing agent's
+	// session/prompt calls, and _session/steering requests; the turn ends once each is
+	// answered, with the answer to the last prompt (runTurn).
+	chained []*chainedPrompt
+	// ending: the running turn's goroutine found no more chained prompts and is ending the
+	// turn; a steer then can no longer join it (the prompt stays queued and goes next).
+	ending bool
+}
+
+// queuedItem is a queued prompt with the content blocks of its attachments.
+type queuedItem struct {
+	QueuedPrompt
+	extra    []ContentBlock
+	steering bool // a _session/steering request with it is on the wire
+}
+
+// chainedPrompt is a steer of the running turn. For a steered session/prompt (prompt), ready is
+// closed once its call is written (p) or failed to be (err); for a _session/steering request,
+// once it has been answered and its outcome shown.
+type chainedPrompt struct {
+	ready  chan struct{}
+	prompt bool
+	p      *jsonrpc.Pending
+	err    error
+}
+
+// Queue returns the prompts waiting to be sent, in order.
+func (s *Session) Queue() []QueuedPrompt {
+	s.mu.Lock()
+	defer s.unlock()
+	return s.queueLocked()
+}
+
+func (s *Session) queueLocked() []QueuedPrompt {
+	out := make([]QueuedPrompt, len(s.queue.items))
+	for i, it := range s.queue.items {
+		out[i] = it.QueuedPrompt
+		out[i].Attachments = append([]AttachmentInfo(nil), it.Attachments...)
+	}
+	return out
+}
+
+// pushQueueLocked announces the whole current queue.
+func (s *Session) pushQueueLocked() {
+	s.pushEvent(Event{Kind: EventQueue, Queue: s.queueLocked()})
+}
+
+// enqueueLocked queues a prompt and returns its id; the caller holds s.mu.
+func (s *Session) enqueueLocked(text string, extra []ContentBlock, infos []AttachmentInfo) (string, error) {
+	if len(s.queue.items) >= MaxQueued {
+		return "", fmt.Errorf("queue a prompt: %w (at most %d)", ErrQueueFull, MaxQueued)
+	}
+	s.queue.n++
+	it := &queuedItem{QueuedPrompt: QueuedPrompt{ID: fmt.Sprintf("q%d", s.queue.n), Text: text, Attachments: infos}, extra: extra}
+	s.queue.items = append(s.queue.items, it)
+	s.pushQueueLocked()
+	return it.ID, nil
+}
+
+// findQueuedLocked returns the index of the queued prompt id, or -1.
+func (s *Session) findQueuedLocked(id string) int {
+	for i, it := range s.queue.items {
+		if it.ID == id {
+			return i
+		}
+	}
+	return -1
+}
+
+// EditQueued replaces the text of queued prompt id (its attachments stay). It fails with
+// ErrNotQueued when the prompt was sent or removed meanwhile, ErrSteering while it is being
+// steered, and ErrEmptyPrompt when neither text nor attachments would be left.
+func (s *Session) EditQueued(id, text string) error {
+	s.mu.Lock()
+	defer s.unlock()
+	i := s.findQueuedLocked(id)
+	switch {
+	case i < 0:
+		return fmt.Errorf("edit queued prompt %s: %w", id, ErrNotQueued)
+	case s.queue.items[i].steering:
+		return fmt.Errorf("edit queued prompt %s: %w", id, ErrSteering)
+	case text == "" && len(s.queue.items[i].extra) == 0:
+		return fmt.Errorf("edit queued prompt %s: %w", id, ErrEmptyPrompt)
+	}
+	s.queue.items[i].Text = text
+	s.pushQueueLocked()
+	return nil
+}
+
+// RemoveQueued takes queued prompt id out of the queue unsent (ErrNotQueued when it is no
+// longer there). One being steered is removed from the queue, but the agent may already have
+// it: if it takes it, the transcript shows it steered.
+func (s *Session) RemoveQueued(id string) error {
+	s.mu.Lock()
+	defer s.unlock()
+	i := s.findQueuedLocked(id)
+	if i < 0 {
+		return fmt.Errorf("remove queued prompt %s: %w", id, ErrNotQueued)
+	}
+	s.queue.items = append(s.queue.items[:i], s.queue.items[i+1:]...)
+	s.pushQueueLocked()
+	return nil
+}
+
+// SendQueuedNow sends queued prompt id as the next turn: at once when the session is idle
+// (a held prompt included), else it moves to the head of the queue and the running turn is
+// stopped (Stop), so it is sent when that turn ends. It fails with ErrNotQueued, ErrSteering,
+// ErrClosed, ErrBusy while the session starts, and *StateError (ErrEnded) once the agent has
+// exited: the prompt stays queued for after a Continue.
+func (s *Session) SendQueuedNow(id string) error {
+	s.mu.Lock()
+	i := s.findQueuedLocked(id)
+	if i < 0 {
+		s.unlock()
+		return fmt.Errorf("send queued prompt %s: %w", id, ErrNotQueued)
+	}
+	it := s.queue.items[i]
+	if it.steering {
+		s.unlock()
+		return fmt.Errorf("send queued prompt %s: %w", id, ErrSteering)
+	}
+	if err := s.submitErrLocked(); err != nil {
+		s.unlock()
+		return fmt.Errorf("send queued prompt %s: %w", id, err)
+	}
+	s.queue.items = append(s.queue.items[:i], s.queue.items[i+1:]...)
+	if s.turnActive {
+		it.Held = false
+		s.queue.items = append([]*queuedItem{it}, s.queue.items...)
+		s.pushQueueLocked()
+		s.unlock()
+		return s.Stop() // a no-op when cancelling already
+	}
+	s.pushQueueLocked()
+	run := s.startTurnLocked(it.Text, it.extra, it.Attachments)
+	s.unlock()
+	go s.runTurn(run)
+	return nil
+}
+
+// nextQueuedLocked starts the next queued prompt's turn when the turn that just ended leaves the
+// session idle (endTurn); ok says whether it did, and the caller starts runTurn with run once
+// it has unlocked s.mu. Held prompts and one being steered are skipped; nothing is sent while
+// closing or when the agent asked for a login.
+func (s *Session) nextQueuedLocked() (run turnRun, ok bool) {
+	if s.state != StateIdle || s.closing || s.loginNeeded != nil {
+		return turnRun{}, false
+	}
+	for i, it := range s.queue.items {
+		if it.Held || it.steering {
+			continue
+		}
+		s.queue.items = append(s.queue.items[:i], s.queue.items[i+1:]...)
+		s.pushQueueLocked()
+		return s.startTurnLocked(it.Text, it.extra, it.Attachments), true
+	}
+	return turnRun{}, false
+}
+
+// holdQueueLocked marks every queued prompt held: the agent has exited or failed, and what
+// was waiting for it was not sent. Called by setStateLocked on the move to exited or failed.
+func (s *Session) holdQueueLocked() {
+	changed := false
+	for _, it := range s.queue.items {
+		if !it.Held {
+			it.Held, changed = true, true
+		}
+	}
+	if changed {
+		s.pushQueueLocked()
+	}
+}
