@@ -17,19 +17,36 @@ import (
 // wireLog keeps every protocol line the session hands to Config.Journal.
 type wireLog struct {
 	mu    sync.Mutex
-	lines []string
+	lines []string // "<dir> <method> <line>"
+	out   []string // the outbound lines as sent
 }
 
 func (j *wireLog) tap(dir jsonrpc.Direction, method string, line []byte) {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	j.lines = append(j.lines, string(dir)+" "+method+" "+string(line))
+	if dir == jsonrpc.Out {
+		j.out = append(j.out, string(line))
+	}
 }
 
 func (j *wireLog) text() string {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	return strings.Join(j.lines, "\n")
+}
+
+// sent returns the outbound lines that call or notify method, in order.
+func (j *wireLog) sent(method string) []string {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	var out []string
+	for _, l := range j.out {
+		if strings.Contains(l, `"method":"`+method+`"`) {
+			out = append(out, l)
+		}
+	}
+	return out
 }
 
 // startElicit starts a scripted agent (after the handshake) with the elicitation modes given.

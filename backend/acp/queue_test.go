@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"sync"
 	"testing"
 
 	"agentdesk/backend/acp"
@@ -25,31 +24,6 @@ const holdTurn = `
 
 const endTurn = `{"reply":{"stopReason":"end_turn"}}`
 
-// wireLog records the session's outbound lines.
-type wireLog struct {
-	mu  sync.Mutex
-	out []string
-}
-
-func (j *wireLog) tap(dir jsonrpc.Direction, method string, line []byte) {
-	j.mu.Lock()
-	defer j.mu.Unlock()
-	if dir == jsonrpc.Out {
-		j.out = append(j.out, string(line))
-	}
-}
-
-func (j *wireLog) sent(method string) []string {
-	j.mu.Lock()
-	defer j.mu.Unlock()
-	var out []string
-	for _, l := range j.out {
-		if strings.Contains(l, `"method":"`+method+`"`) {
-			out = append(out, l)
-		}
-	}
-	return out
-}
 
 // startQueueScript starts a session against init (the initialize reply) and steps, journaling
 // what it sends.

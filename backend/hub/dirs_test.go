@@ -45,4 +45,3 @@ func TestStartWithAdditionalFolders(t *testing.T) {
 		t.Fatalf("saved dirs %q (%v)", sess.Dirs, err)
 	}
 }
-
