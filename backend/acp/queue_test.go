@@ -10,7 +10,6 @@ import (
 
 	"agentdesk/backend/acp"
 	"agentdesk/backend/acp/acptest"
-	"agentdesk/backend/acp/jsonrpc"
 )
 
 // The prompt queue (session_queue.go) against scripted agents. Each turn holds on a permission
