@@ -183,6 +183,9 @@ func (s *Session) openSession(ctx context.Context, conn *jsonrpc.Conn, reattach 
 	s.mu.Lock()
 	id, caps, nothingSaved := s.agentSessionID, s.caps, len(s.tr.entries) == 0
 	s.unlock()
+	if f := s.forkOrigin(); reattach && f != nil && id == "" {
+		return s.openFork(ctx, conn, f, caps, method)
+	}
 	if reattach && id != "" {
 		var ways []string
 		if caps.canResume() {
@@ -222,9 +225,13 @@ func (s *Session) callOpen(ctx context.Context, conn *jsonrpc.Conn, method strin
 	s.mu.Lock()
 	oldID := s.agentSessionID
 	var params any = NewSessionParams{Cwd: s.cfg.Cwd, MCPServers: []json.RawMessage{}}
-	if method == MethodSessionNew {
+	switch method {
+	case MethodSessionNew:
 		s.agentSessionID = "" // updates for the new id are kept until it is known
-	} else {
+	case MethodSessionFork:
+		s.agentSessionID = "" // as for session/new: the fork's id comes with the answer
+		params = map[string]any{"sessionId": s.cfg.Seed.Fork.AgentSessionID, "cwd": s.cfg.Cwd, "mcpServers": []json.RawMessage{}}
+	default:
 		params = map[string]any{"sessionId": oldID, "cwd": s.cfg.Cwd, "mcpServers": []json.RawMessage{}}
 		s.replaying = true // some agents replay on resume too: never news
 		if method == MethodSessionLoad {
@@ -244,9 +251,9 @@ func (s *Session) callOpen(ctx context.Context, conn *jsonrpc.Conn, method strin
 		s.early, s.earlyBytes, s.earlyDropped = nil, 0, 0 // updates for a session that never opened
 		return "", err
 	}
-	if method == MethodSessionNew {
+	if method == MethodSessionNew || method == MethodSessionFork {
 		if res.SessionID == "" {
-			return "", fmt.Errorf("%s answered session/new without a session id", s.cfg.AgentName)
+			return "", fmt.Errorf("%s answered %s without a session id", s.cfg.AgentName, method)
 		}
 		s.agentSessionID = res.SessionID
 	}
@@ -261,7 +268,10 @@ func (s *Session) callOpen(ctx context.Context, conn *jsonrpc.Conn, method strin
 	}
 	s.early, s.earlyBytes, s.earlyDropped = nil, 0, 0
 	how := Continued("")
-	if reattach {
+	switch f := s.forkOrigin(); {
+	case reattach && f != nil && oldID == "":
+		how = s.forkedLocked(method, f)
+	case reattach:
 		how = s.continuedLocked(method, rep)
 	}
 	for _, raw := range early {
