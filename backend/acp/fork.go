@@ -63,7 +63,7 @@ func ForkEntries(entries []Entry, turn int, include bool) []Entry {
 // the forked boundary, and for a new agent session the summary its first prompt carries. The
 // caller holds s.mu.
 func (s *Session) forkedLocked(method string, f *ForkOrigin) Continued {
-	b := Boundary{Kind: BoundaryForked, Link: f.Link, From: f.ParentTitle, FromAgent: f.ParentAgent, Turn: f.Turn}
+	b := Boundary{Kind: BoundaryForked, Link: f.Link, FromID: f.ParentID, From: f.ParentTitle, FromAgent: f.ParentAgent, Turn: f.Turn}
 	if method == MethodSessionNew {
 		if entries := s.tr.Entries(); hasPrompt(entries) {
 			s.pendingSummary = Summarize(entries, s.summaryBudgetLocked(entries))
