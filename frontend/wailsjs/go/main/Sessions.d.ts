@@ -14,6 +14,8 @@ export function CheckFolder(arg1:string):Promise<main.FolderCheck>;
 
 export function CloseSession(arg1:string):Promise<void>;
 
+export function ContinueInAgent(arg1:string,arg2:string):Promise<main.SessionInfo>;
+
 export function ContinueSaved(arg1:string):Promise<main.SessionInfo>;
 
 export function ContinueSession(arg1:string):Promise<string>;
@@ -21,6 +23,8 @@ export function ContinueSession(arg1:string):Promise<string>;
 export function DefaultFolder():Promise<string>;
 
 export function DeleteAgentSession(arg1:string,arg2:string):Promise<void>;
+
+export function ForkSession(arg1:string,arg2:number):Promise<main.SessionInfo>;
 
 export function HardStop(arg1:string):Promise<void>;
 
@@ -41,6 +45,8 @@ export function Prompt(arg1:string,arg2:string):Promise<void>;
 export function PromptWith(arg1:string,arg2:string,arg3:Array<acp.Attachment>):Promise<void>;
 
 export function RecentFolders(arg1:string):Promise<Array<string>>;
+
+export function RerunEdited(arg1:string,arg2:number,arg3:string):Promise<main.SessionInfo>;
 
 export function SetConfigOption(arg1:string,arg2:string,arg3:string):Promise<void>;
 

@@ -22,6 +22,10 @@ export function CloseSession(arg1) {
   return window['go']['main']['Sessions']['CloseSession'](arg1);
 }
 
+export function ContinueInAgent(arg1, arg2) {
+  return window['go']['main']['Sessions']['ContinueInAgent'](arg1, arg2);
+}
+
 export function ContinueSaved(arg1) {
   return window['go']['main']['Sessions']['ContinueSaved'](arg1);
 }
@@ -36,6 +40,10 @@ export function DefaultFolder() {
 
 export function DeleteAgentSession(arg1, arg2) {
   return window['go']['main']['Sessions']['DeleteAgentSession'](arg1, arg2);
+}
+
+export function ForkSession(arg1, arg2) {
+  return window['go']['main']['Sessions']['ForkSession'](arg1, arg2);
 }
 
 export function HardStop(arg1) {
@@ -76,6 +84,10 @@ export function PromptWith(arg1, arg2, arg3) {
 
 export function RecentFolders(arg1) {
   return window['go']['main']['Sessions']['RecentFolders'](arg1);
+}
+
+export function RerunEdited(arg1, arg2, arg3) {
+  return window['go']['main']['Sessions']['RerunEdited'](arg1, arg2, arg3);
 }
 
 export function SetConfigOption(arg1, arg2, arg3) {
