@@ -246,5 +246,6 @@ await import('./history.mjs');
 await import('./opentools.mjs');
 await import('./sessions.mjs');
 await import('./continue.mjs');
+await import('./fork.mjs');
 await import('./folders.mjs');
 await run();
