@@ -44,6 +44,16 @@ type HistoryItem struct {
 	Outcome   string `json:"outcome"`
 	Turns     int    `json:"turns"`
 	Snippet   string `json:"snippet,omitempty"`
+	// Links (app_fork.go): the session it came from, if any (ParentDeleted: since deleted;
+	// ParentTitle and ParentAgent are as they were then), how (LinkKind: fork | rerun |
+	// continue-agent) and at which of its turns; Forks: how many sessions came from this one.
+	ParentID      string `json:"parentId,omitempty"`
+	ParentTitle   string `json:"parentTitle,omitempty"`
+	ParentAgent   string `json:"parentAgent,omitempty"`
+	ParentTurn    int    `json:"parentTurn,omitempty"`
+	ParentDeleted bool   `json:"parentDeleted,omitempty"`
+	LinkKind      string `json:"linkKind,omitempty"`
+	Forks         int    `json:"forks,omitempty"`
 }
 
 // historyListLimit bounds ListHistory: the page says when a list is cut there (its LIST_LIMIT).
@@ -66,7 +76,7 @@ func (h *History) ListHistory(query string) ([]HistoryItem, error) {
 			CreatedAt: r.CreatedAt.Format(time.RFC3339), UpdatedAt: r.UpdatedAt.Format(time.RFC3339),
 			Outcome: r.Outcome, Turns: r.Turns, Snippet: hub.MaskSnippet(h.catalog.Masker(), r.Snippet)})
 	}
-	return out, nil
+	return h.withLinks(out), nil
 }
 
 // OpenHistory returns a saved session in the shape of a live snapshot.

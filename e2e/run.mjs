@@ -246,6 +246,7 @@ await import('./history.mjs');
 await import('./opentools.mjs');
 await import('./sessions.mjs');
 await import('./continue.mjs');
+await import('./fork.mjs');
 await import('./folders.mjs');
 await import('./queue.mjs');
 await run();

@@ -102,6 +102,15 @@ type Boundary struct {
 	// Added: replayed: how many entries of turns the agent had beyond ours were appended
 	// after the boundary.
 	Added int `json:"added,omitempty"`
+	// forked (fork.go): Link is the link kind (Link*), FromID our id of the parent, From its
+	// title, FromAgent its agent, Turn the parent's turn it branched at; Forked says the agent
+	// forked its own session (session/fork) rather than being given Summary.
+	Link      string `json:"link,omitempty"`
+	FromID    string `json:"fromId,omitempty"`
+	From      string `json:"from,omitempty"`
+	FromAgent string `json:"fromAgent,omitempty"`
+	Turn      int    `json:"turn,omitempty"`
+	Forked    bool   `json:"forked,omitempty"`
 }
 
 // ToolContent is one rendered item of a tool call's content.

@@ -23,7 +23,6 @@ const holdTurn = `
 
 const endTurn = `{"reply":{"stopReason":"end_turn"}}`
 
-
 // startQueueScript starts a session against init (the initialize reply) and steps, journaling
 // what it sends.
 func startQueueScript(t *testing.T, init, steps string) (*acp.Session, *events, *wireLog) {

@@ -15,6 +15,10 @@ type Seed struct {
 	Entries        []Entry // in order, with their saved ids ("e<n>") and turns
 	Turns          []TurnSummary
 	Decisions      []DecisionSummary
+	// Fork, when set, makes this a new linked session (a fork, a rerun, a continuation in
+	// another agent): Reopen opens it with session/fork or a summary (fork.go), never with
+	// session/resume or session/load.
+	Fork *ForkOrigin
 }
 
 // DecisionSummary is how a permission request was closed, kept with the session so that a
@@ -89,6 +93,8 @@ func BoundaryLine(b *Boundary) string {
 		return fmt.Sprintf("replayed by the agent (%d updates, %d new)", b.Replayed, b.Added)
 	case BoundarySummarised:
 		return "new agent session: the agent was given a summary of the earlier turns"
+	case BoundaryForked:
+		return forkLine(b)
 	}
 	return "continued (" + b.Kind + ")"
 }

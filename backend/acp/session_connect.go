@@ -185,6 +185,9 @@ func (s *Session) openSession(ctx context.Context, conn *jsonrpc.Conn, reattach 
 	s.mu.Lock()
 	id, caps, nothingSaved := s.agentSessionID, s.caps, len(s.tr.entries) == 0
 	s.unlock()
+	if f := s.forkOrigin(); reattach && f != nil && id == "" {
+		return s.openFork(ctx, conn, f, caps, method)
+	}
 	if reattach && id != "" {
 		var ways []string
 		if caps.canResume() {
@@ -225,14 +228,21 @@ func (s *Session) callOpen(ctx context.Context, conn *jsonrpc.Conn, method strin
 	oldID := s.agentSessionID
 	mcp, dirs := s.mcpServersLocked(), s.dirsForAgentLocked()
 	var params any = NewSessionParams{Cwd: s.cfg.Cwd, MCPServers: mcp, AdditionalDirectories: dirs}
-	if method == MethodSessionNew {
-		s.agentSessionID = "" // updates for the new id are kept until it is known
-	} else {
-		p := map[string]any{"sessionId": oldID, "cwd": s.cfg.Cwd, "mcpServers": mcp}
+	open := func(sessionID string) map[string]any {
+		p := map[string]any{"sessionId": sessionID, "cwd": s.cfg.Cwd, "mcpServers": mcp}
 		if len(dirs) > 0 {
 			p["additionalDirectories"] = dirs
 		}
-		params = p
+		return p
+	}
+	switch method {
+	case MethodSessionNew:
+		s.agentSessionID = "" // updates for the new id are kept until it is known
+	case MethodSessionFork:
+		s.agentSessionID = "" // as for session/new: the fork's id comes with the answer
+		params = open(s.cfg.Seed.Fork.AgentSessionID)
+	default:
+		params = open(oldID)
 		s.replaying = true // some agents replay on resume too: never news
 		if method == MethodSessionLoad {
 			s.replay = newReplayed()
@@ -251,9 +261,9 @@ func (s *Session) callOpen(ctx context.Context, conn *jsonrpc.Conn, method strin
 		s.early, s.earlyBytes, s.earlyDropped = nil, 0, 0 // updates for a session that never opened
 		return "", err
 	}
-	if method == MethodSessionNew {
+	if method == MethodSessionNew || method == MethodSessionFork {
 		if res.SessionID == "" {
-			return "", fmt.Errorf("%s answered session/new without a session id", s.cfg.AgentName)
+			return "", fmt.Errorf("%s answered %s without a session id", s.cfg.AgentName, method)
 		}
 		s.agentSessionID = res.SessionID
 	}
@@ -268,7 +278,10 @@ func (s *Session) callOpen(ctx context.Context, conn *jsonrpc.Conn, method strin
 	}
 	s.early, s.earlyBytes, s.earlyDropped = nil, 0, 0
 	how := Continued("")
-	if reattach {
+	switch f := s.forkOrigin(); {
+	case reattach && f != nil && oldID == "":
+		how = s.forkedLocked(method, f)
+	case reattach:
 		how = s.continuedLocked(method, rep)
 	}
 	for _, raw := range early {

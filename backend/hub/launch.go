@@ -19,7 +19,8 @@ type launch struct {
 	req   StartRequest
 	rec   *recorder
 	seed  *acp.Seed
-	mcp   []acp.MCPServer // from Hub.mcpFor
+	mcp   []acp.MCPServer    // from Hub.mcpFor
+	then  func(*acp.Session) // after a successful start, on its goroutine (a rerun's prompt); nil: nothing
 }
 
 // launch creates the session l describes, registers it and starts its agent in the background
@@ -90,6 +91,9 @@ func (h *Hub) launch(l launch, out acp.Emitter) (*acp.Session, SessionInfo) {
 		if h.store != nil {
 			asid := s.AgentSessionID()
 			h.store.Writer().UpdateSession(l.id, &asid, nil)
+		}
+		if l.then != nil {
+			l.then(s)
 		}
 	}()
 	return s, info

@@ -146,6 +146,28 @@ export function ContinueSaved(sessionId: string): Promise<SessionInfo> {
   return Sessions.ContinueSaved(sessionId);
 }
 
+/**
+ * Starts a new session branched from session sessionId (saved or live, left as it is) at its
+ * turn `turn`, with the transcript up to and with that turn. Resolves once it is starting; events
+ * follow as for StartSession.
+ */
+export function ForkSession(sessionId: string, turn: number): Promise<SessionInfo> {
+  return Sessions.ForkSession(sessionId, turn);
+}
+
+/**
+ * Starts a new session branched from session sessionId before its turn `turn`, and sends `text`
+ * (that turn's message, edited) as its first prompt. The original is untouched.
+ */
+export function RerunEdited(sessionId: string, turn: number, text: string): Promise<SessionInfo> {
+  return Sessions.RerunEdited(sessionId, turn, text);
+}
+
+/** Starts a session of agent agentId given the whole transcript of session sessionId, linked to it. */
+export function ContinueInAgent(sessionId: string, agentId: string): Promise<SessionInfo> {
+  return Sessions.ContinueInAgent(sessionId, agentId);
+}
+
 /** One page of the sessions the agent of live session sessionId keeps (session/list); cursor "" for the first. */
 export function ListAgentSessions(sessionId: string, cursor: string): Promise<AgentSessionPage> {
   return Sessions.ListAgentSessions(sessionId, cursor);

@@ -126,7 +126,7 @@ export interface Elicitation {
  * `resumed` (it restored its own context), `replayed` (it replayed it; matched against ours,
  * never shown twice) or `summarised` (a new agent session, given `summary` with the next prompt).
  */
-export type BoundaryKind = 'resumed' | 'replayed' | 'summarised' | (string & {});
+export type BoundaryKind = 'resumed' | 'replayed' | 'summarised' | 'forked' | (string & {});
 
 export interface Boundary {
   kind: BoundaryKind;
@@ -136,7 +136,22 @@ export interface Boundary {
   replayed?: number | null;
   /** replayed: the entries of turns the agent had beyond ours, appended after the boundary. */
   added?: number | null;
+  /** forked: how this session came from its parent (fork | rerun | continue-agent). */
+  link?: LinkKind | null;
+  /** forked: our id of the parent session. */
+  fromId?: string | null;
+  /** forked: the parent's title when it branched. */
+  from?: string | null;
+  /** forked: the parent's agent. */
+  fromAgent?: string | null;
+  /** forked: the parent's turn it branched at. */
+  turn?: number | null;
+  /** forked: the agent forked its own session (session/fork) rather than being given `summary`. */
+  forked?: boolean | null;
 }
+
+/** How a linked session came from its parent (Boundary.link, HistoryItem.linkKind). */
+export type LinkKind = 'fork' | 'rerun' | 'continue-agent' | (string & {});
 
 /** The agent's four, plus ours: cancelled (by Stop) and incomplete (left open when the turn ended). */
 export type ToolStatus = 'pending' | 'in_progress' | 'completed' | 'failed' | 'cancelled' | 'incomplete';

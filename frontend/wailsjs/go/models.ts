@@ -28,6 +28,12 @@ export namespace acp {
 	    summary?: string;
 	    replayed?: number;
 	    added?: number;
+	    link?: string;
+	    fromId?: string;
+	    from?: string;
+	    fromAgent?: string;
+	    turn?: number;
+	    forked?: boolean;
 	}
 	export interface CommandInput {
 	    hint?: string;
@@ -311,6 +317,13 @@ export namespace main {
 	    outcome: string;
 	    turns: number;
 	    snippet?: string;
+	    parentId?: string;
+	    parentTitle?: string;
+	    parentAgent?: string;
+	    parentTurn?: number;
+	    parentDeleted?: boolean;
+	    linkKind?: string;
+	    forks?: number;
 	}
 	export interface HistoryPart {
 	    snapshot: acp.Snapshot;

@@ -16,6 +16,8 @@ export function CheckFolder(arg1:string):Promise<main.FolderCheck>;
 
 export function CloseSession(arg1:string):Promise<void>;
 
+export function ContinueInAgent(arg1:string,arg2:string):Promise<main.SessionInfo>;
+
 export function ContinueSaved(arg1:string):Promise<main.SessionInfo>;
 
 export function ContinueSession(arg1:string):Promise<string>;
@@ -25,6 +27,8 @@ export function DefaultFolder():Promise<string>;
 export function DeleteAgentSession(arg1:string,arg2:string):Promise<void>;
 
 export function EditQueued(arg1:string,arg2:string,arg3:string):Promise<void>;
+
+export function ForkSession(arg1:string,arg2:number):Promise<main.SessionInfo>;
 
 export function HardStop(arg1:string):Promise<void>;
 
@@ -49,6 +53,8 @@ export function PromptWith(arg1:string,arg2:string,arg3:Array<acp.Attachment>):P
 export function RecentFolders(arg1:string):Promise<Array<string>>;
 
 export function RemoveQueued(arg1:string,arg2:string):Promise<void>;
+
+export function RerunEdited(arg1:string,arg2:number,arg3:string):Promise<main.SessionInfo>;
 
 export function SendQueuedNow(arg1:string,arg2:string):Promise<void>;
 

@@ -26,6 +26,10 @@ export function CloseSession(arg1) {
   return window['go']['main']['Sessions']['CloseSession'](arg1);
 }
 
+export function ContinueInAgent(arg1, arg2) {
+  return window['go']['main']['Sessions']['ContinueInAgent'](arg1, arg2);
+}
+
 export function ContinueSaved(arg1) {
   return window['go']['main']['Sessions']['ContinueSaved'](arg1);
 }
@@ -44,6 +48,10 @@ export function DeleteAgentSession(arg1, arg2) {
 
 export function EditQueued(arg1, arg2, arg3) {
   return window['go']['main']['Sessions']['EditQueued'](arg1, arg2, arg3);
+}
+
+export function ForkSession(arg1, arg2) {
+  return window['go']['main']['Sessions']['ForkSession'](arg1, arg2);
 }
 
 export function HardStop(arg1) {
@@ -92,6 +100,10 @@ export function RecentFolders(arg1) {
 
 export function RemoveQueued(arg1, arg2) {
   return window['go']['main']['Sessions']['RemoveQueued'](arg1, arg2);
+}
+
+export function RerunEdited(arg1, arg2, arg3) {
+  return window['go']['main']['Sessions']['RerunEdited'](arg1, arg2, arg3);
 }
 
 export function SendQueuedNow(arg1, arg2) {
