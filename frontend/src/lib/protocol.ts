@@ -49,30 +49,6 @@ export interface Notice {
   description?: string | null;
 }
 
-/**
- * An `elicitation` entry (id `elicitation-<requestId>`): a question the agent asked, upserted as
- * its state changes. The pending questions are those in state `open`; answer with
- * AnswerElicitation(sessionId, requestId, …), open a url one's link with OpenElicitationURL.
- */
-export interface Elicitation {
-  /** The JSON-RPC id as text (a string id keeps its quotes): what the verbs take. */
-  requestId: string;
-  mode: 'form' | 'url';
-  message: string;
-  /** form: the agent's requestedSchema, as sent (validated by the backend). */
-  schema?: unknown;
-  url?: string | null;
-  /** url: the host, internationalised names in punycode. */
-  host?: string | null;
-  elicitationId?: string | null;
-  state: 'open' | 'accepted' | 'declined' | 'cancelled' | 'completed' | 'invalid';
-  /** invalid: why the request was refused. */
-  error?: string | null;
-  /** accepted form: the content sent, secret fields as "••••••". */
-  answer?: Record<string, unknown> | null;
-  answeredBy?: 'user' | 'cancel' | 'agent' | 'terminal' | 'policy' | null;
-}
-
 /** A `compaction` entry: where the agent compacted its context, with the summary it kept. */
 export interface Compaction {
   id: string;
@@ -612,6 +588,5 @@ export type FieldsMatch = [
   Holds<SameFields<Boundary, acp.Boundary>>,
   Holds<SameFields<Elicitation, acp.Elicitation>>,
   Holds<SameFields<DecisionSummary, acp.DecisionSummary>>,
-  Holds<SameFields<Elicitation, acp.Elicitation>>,
   Holds<SameFields<QueuedPrompt, acp.QueuedPrompt>>,
 ];
