@@ -249,4 +249,5 @@ await import('./continue.mjs');
 await import('./fork.mjs');
 await import('./folders.mjs');
 await import('./queue.mjs');
+await import('./elicitation.mjs');
 await run();
