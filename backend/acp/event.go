@@ -56,8 +56,9 @@ type Event struct {
 	OptionID   string          `json:"optionId,omitempty"`   // permission_done when selected
 	DecidedBy  string          `json:"decidedBy,omitempty"`  // permission_done: user | rule | cancel
 
-	Turn       int    `json:"turn,omitempty"`       // turn_end
-	StopReason string `json:"stopReason,omitempty"` // turn_end
+	Turn       int      `json:"turn,omitempty"`       // turn_end
+	StopReason string   `json:"stopReason,omitempty"` // turn_end
+	Receipt    *Receipt `json:"receipt,omitempty"`    // turn_end: what the turn did
 
 	Controls *Controls `json:"controls,omitempty"` // info (with Title): the whole current set
 

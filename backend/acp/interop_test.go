@@ -208,7 +208,7 @@ func TestInteropSDKAgentTurnWithPermission(t *testing.T) {
 			t.Fatalf("agent text %q lacks %q", text, want)
 		}
 	}
-	if len(snap.Turns) != 1 || snap.Turns[0] != (acp.TurnSummary{Turn: 1, StopReason: acp.StopEndTurn}) {
+	if len(snap.Turns) != 1 || snap.Turns[0].Turn != 1 || snap.Turns[0].StopReason != acp.StopEndTurn || snap.Turns[0].Receipt == nil {
 		t.Fatalf("turns %+v", snap.Turns)
 	}
 	if len(snap.Permissions) != 0 {
@@ -360,7 +360,8 @@ func TestInteropSDKAgentTwoTurns(t *testing.T) {
 		t.Fatalf("call_2 cards %+v, want one completed card in turn 2", edit)
 	}
 	want := []acp.TurnSummary{{Turn: 1, StopReason: acp.StopCancelled}, {Turn: 2, StopReason: acp.StopEndTurn}}
-	if len(snap.Turns) != 2 || snap.Turns[0] != want[0] || snap.Turns[1] != want[1] {
+	if len(snap.Turns) != 2 || snap.Turns[0].Turn != want[0].Turn || snap.Turns[0].StopReason != want[0].StopReason ||
+		snap.Turns[1].Turn != want[1].Turn || snap.Turns[1].StopReason != want[1].StopReason {
 		t.Fatalf("turns %+v, want %+v", snap.Turns, want)
 	}
 	evs := ev.upTo(t, snap.Seq)

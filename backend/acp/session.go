@@ -57,6 +57,11 @@ type Config struct {
 	// writeOnly) before it is sent to the agent, so that the caller masks it wherever the agent
 	// may echo it (the hub teaches the agents' Masker). It must not block.
 	LearnSecret func(value string)
+	// Turns, when set, is told when each turn starts and ends (the change ledger); what it
+	// returns at the end goes into the turn's receipt.
+	Turns TurnObserver
+	// Now is the session's clock for receipts (default time.Now).
+	Now func() time.Time
 
 	serveHook func(method string) // tests: runs on a worker before each fs/* and terminal/create
 }

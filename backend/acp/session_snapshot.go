@@ -7,6 +7,8 @@ type TurnSummary struct {
 	Turn       int    `json:"turn"`
 	StopReason string `json:"stopReason,omitempty"`
 	Message    string `json:"message,omitempty"`
+	// Receipt is what the turn did (receipt.go); nil for turns saved before receipts existed.
+	Receipt *Receipt `json:"receipt,omitempty"`
 }
 
 // Snapshot is a session's whole visible state at event Seq: the fold of events 1..Seq. The UI

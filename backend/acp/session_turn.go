@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"time"
 
 	"agentdesk/backend/acp/jsonrpc"
 )
@@ -115,6 +116,7 @@ func promptBlocks(text string, extra []ContentBlock) []ContentBlock {
 func (s *Session) runTurn(run turnRun) {
 	defer s.turnWG.Done()
 	conn, turn := run.conn, run.turn
+	began := s.turnBegun(turn)
 	var res PromptResult
 	p, err := conn.Start(MethodSessionPrompt, run.params)
 	// A Stop before the prompt was on the wire left the cancel to us (see Stop): it must follow
@@ -148,12 +150,18 @@ func (s *Session) runTurn(run turnRun) {
 		}
 		p, err, res = next.p, next.err, PromptResult{}
 	}
-	s.endTurn(turn, res, err)
+	s.endTurn(turn, res, err, turnEnd{began: began, changes: s.turnChanges(turn)})
+}
+
+// turnEnd is what runTurn learnt of a turn besides the agent's answer: for its receipt.
+type turnEnd struct {
+	began   time.Time
+	changes *TurnChanges
 }
 
 // endTurn records the reply to a turn's prompt (or its failure) and returns to idle; then the
 // next queued prompt, if any, starts the next turn (nextQueuedLocked).
-func (s *Session) endTurn(turn int, res PromptResult, err error) {
+func (s *Session) endTurn(turn int, res PromptResult, err error, te turnEnd) {
 	if err != nil {
 		err = s.explain(err)
 	}
@@ -195,10 +203,11 @@ func (s *Session) endTurn(turn int, res PromptResult, err error) {
 		s.pushChange(c)
 	}
 	reqs := s.takePermissionsLocked()
+	ts.Receipt = s.receiptLocked(ts, te.began, te.changes)
 	s.turns = append(s.turns, ts)
 	s.queue.ending = false
 	s.turnActive = false
-	s.pushEvent(Event{Kind: EventTurnEnd, Turn: turn, StopReason: ts.StopReason, Message: ts.Message})
+	s.pushEvent(Event{Kind: EventTurnEnd, Turn: turn, StopReason: ts.StopReason, Message: ts.Message, Receipt: ts.Receipt.clone()})
 	if s.conn.Err() != nil {
 		s.setStateLocked(StateExited, s.exitMessage(false))
 	} else {

@@ -101,6 +101,11 @@ func (r *recorder) record(ev acp.Event) {
 		r.w.AppendText(r.sessionID, ev.EntryID, ev.Text)
 	case acp.EventTurnEnd:
 		r.w.EndTurn(r.sessionID, ev.Turn, ev.StopReason, ev.Message, r.now())
+		if ev.Receipt != nil {
+			if b, err := json.Marshal(ev.Receipt); err == nil {
+				r.w.SetReceipt(r.sessionID, ev.Turn, b)
+			}
+		}
 		r.lastStop = ev.StopReason
 		r.setOutcome(ev.StopReason)
 	case acp.EventPermission:

@@ -27,7 +27,8 @@ func SnapshotFromStore(s store.Session, turns []store.Turn, entries []store.Entr
 	ended := map[int]string{}
 	for _, t := range turns {
 		if !t.EndedAt.IsZero() {
-			snap.Turns = append(snap.Turns, acp.TurnSummary{Turn: t.Turn, StopReason: t.StopReason, Message: t.Error})
+			snap.Turns = append(snap.Turns, acp.TurnSummary{Turn: t.Turn, StopReason: t.StopReason, Message: t.Error,
+				Receipt: savedReceipt(t.Receipt)})
 			ended[t.Turn] = t.StopReason
 		}
 	}
@@ -76,4 +77,17 @@ func Decisions(perms []store.Permission) []acp.DecisionSummary {
 		out = append(out, d)
 	}
 	return out
+}
+
+// savedReceipt reads a saved turn's receipt; nil when there is none or it cannot be read (a
+// receipt is an extra: an unreadable one hides nothing else of the turn).
+func savedReceipt(b []byte) *acp.Receipt {
+	if len(b) == 0 {
+		return nil
+	}
+	var r acp.Receipt
+	if json.Unmarshal(b, &r) != nil {
+		return nil
+	}
+	return &r
 }

@@ -57,6 +57,13 @@ func (w *Writer) EndTurn(sessionID string, turn int, stopReason, errMsg string, 
 		errMsg: errMsg, at: orNow(at, w.now)}, true)
 }
 
+// SetReceipt queues saving a turn's receipt (the engine's Receipt as JSON, copied) after its
+// EndTurn; it goes with the turn end's batch when queued before the Flush that follows it. A
+// missing turn is a reported error.
+func (w *Writer) SetReceipt(sessionID string, turn int, receipt []byte) {
+	w.enqueue(&receiptOp{sessionID: sessionID, turn: turn, receipt: string(receipt)}, false)
+}
+
 // UpsertEntry queues inserting an entry, or replacing every column of the existing entry with
 // the same (SessionID, EntryID). The engine always sends the full text. e.Body is copied, so
 // the caller may reuse its buffer.
@@ -159,6 +166,21 @@ func (o *endTurnOp) exec(ctx context.Context, b *batchTx) error {
 	}
 	_, err := b.exec(ctx, bumpSession, millis(o.at), o.sessionID)
 	return err
+}
+
+type receiptOp struct {
+	sessionID string
+	turn      int
+	receipt   string
+}
+
+func (o *receiptOp) String() string {
+	return fmt.Sprintf("save the receipt of turn %d of session %q", o.turn, o.sessionID)
+}
+
+func (o *receiptOp) exec(ctx context.Context, b *batchTx) error {
+	return b.execOne(ctx, `UPDATE turns SET receipt = ? WHERE session_id = ? AND turn = ?`,
+		o.receipt, o.sessionID, o.turn)
 }
 
 // upsertEntryOp may carry the text of AppendText calls folded into it (see coalesce).

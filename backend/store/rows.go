@@ -41,6 +41,8 @@ type Turn struct {
 	EndedAt    time.Time
 	StopReason string
 	Error      string
+	// Receipt is what the turn did, the engine's Receipt as JSON (nil: none was saved).
+	Receipt []byte
 }
 
 // Entry is one item of a session's reduced transcript (message, thought, tool call, plan...).

@@ -106,7 +106,7 @@ func (s *Store) readSessionRow(ctx context.Context, tx *sql.Tx, id string) (Sess
 
 func readTurns(ctx context.Context, tx *sql.Tx, id string) ([]Turn, error) {
 	rows, err := tx.QueryContext(ctx, `SELECT turn, prompt, started_at, ended_at, stop_reason,
-		error FROM turns WHERE session_id = ? ORDER BY turn`, id)
+		error, receipt FROM turns WHERE session_id = ? ORDER BY turn`, id)
 	if err != nil {
 		return nil, err
 	}
@@ -116,8 +116,12 @@ func readTurns(ctx context.Context, tx *sql.Tx, id string) ([]Turn, error) {
 		t := Turn{SessionID: id}
 		var started int64
 		var ended sql.NullInt64
-		if err := rows.Scan(&t.Turn, &t.Prompt, &started, &ended, &t.StopReason, &t.Error); err != nil {
+		var receipt string
+		if err := rows.Scan(&t.Turn, &t.Prompt, &started, &ended, &t.StopReason, &t.Error, &receipt); err != nil {
 			return nil, err
+		}
+		if receipt != "" {
+			t.Receipt = []byte(receipt)
 		}
 		t.StartedAt, t.EndedAt = fromMillis(started, true), fromMillis(ended.Int64, ended.Valid)
 		turns = append(turns, t)

@@ -1,0 +1,108 @@
+package acp
+
+import "time"
+
+// TurnObserver is told when each turn starts and ends; the change ledger (the hub's
+// backend/changes recorder) snapshots the session's folders there. Both calls run on the
+// turn's goroutine with no lock held: TurnStarted before the prompt goes on the wire,
+// TurnEnded after the agent answered it (or failed, was stopped or stopped hard) and before the
+// turn's receipt and turn_end. The turn waits for them, so they must not call back into the
+// Session; they are never called for two turns of one session at once.
+type TurnObserver interface {
+	TurnStarted(turn int)
+	TurnEnded(turn int) *TurnChanges
+}
+
+// Change kinds of a ChangedFile.
+const (
+	ChangeAdded    = "added"
+	ChangeModified = "modified"
+	ChangeDeleted  = "deleted"
+	ChangeRenamed  = "renamed"
+)
+
+// ChangedFile is one file a turn added, modified, deleted or renamed on disk.
+type ChangedFile struct {
+	// Root is the session folder the file is in (the working folder or an additional one),
+	// Path its slash-separated path beneath Root; From the old path of a rename.
+	Root   string `json:"root"`
+	Path   string `json:"path"`
+	From   string `json:"from,omitempty"`
+	Change string `json:"change"` // Change*
+	// Added and Removed count lines (0 for a binary file or one too big to keep).
+	Added   int  `json:"added"`
+	Removed int  `json:"removed"`
+	Binary  bool `json:"binary,omitempty"`
+	// TooBig: the file was over the ledger's size cap: the change is listed but cannot be
+	// shown or reverted.
+	TooBig bool `json:"tooBig,omitempty"`
+}
+
+// TurnChanges is what the change ledger saw a turn do to the session's folders.
+type TurnChanges struct {
+	Files []ChangedFile `json:"files,omitempty"`
+	// More counts the changed files left out of Files (a receipt lists at most a few hundred).
+	More int `json:"more,omitempty"`
+	// Notes are what the ledger could not keep (a file over the cap, a turn over its budget),
+	// worded for a person.
+	Notes []string `json:"notes,omitempty"`
+	// Error says why the turn's changes could not be recorded at all.
+	Error string `json:"error,omitempty"`
+}
+
+// Receipt is what a turn did: it rides on the turn's turn_end event and its TurnSummary, and the
+// history keeps it with the turn.
+type Receipt struct {
+	StopReason string       `json:"stopReason"`
+	Changes    *TurnChanges `json:"changes,omitempty"`
+	// StartedAt and EndedAt are unix milliseconds; WallMs is the turn's length.
+	StartedAt int64 `json:"startedAt"`
+	EndedAt   int64 `json:"endedAt"`
+	WallMs    int64 `json:"wallMs"`
+}
+
+// now is the session's clock (Config.Now, else time.Now).
+func (s *Session) now() time.Time {
+	if s.cfg.Now != nil {
+		return s.cfg.Now()
+	}
+	return time.Now()
+}
+
+// clone copies r deeply enough that the copy can be handed out.
+func (r *Receipt) clone() *Receipt {
+	if r == nil {
+		return nil
+	}
+	c := *r
+	if r.Changes != nil {
+		ch := *r.Changes
+		ch.Files = append([]ChangedFile(nil), r.Changes.Files...)
+		ch.Notes = append([]string(nil), r.Changes.Notes...)
+		c.Changes = &ch
+	}
+	return &c
+}
+
+// turnBegun tells the observer a turn starts and notes when; runTurn calls it first.
+func (s *Session) turnBegun(turn int) time.Time {
+	if s.cfg.Turns != nil {
+		s.cfg.Turns.TurnStarted(turn)
+	}
+	return s.now()
+}
+
+// turnChanges asks the observer what the turn changed; runTurn calls it before endTurn.
+func (s *Session) turnChanges(turn int) *TurnChanges {
+	if s.cfg.Turns == nil {
+		return nil
+	}
+	return s.cfg.Turns.TurnEnded(turn)
+}
+
+// receiptLocked builds the receipt of a turn that ends now; endTurn calls it with s.mu held.
+func (s *Session) receiptLocked(ts TurnSummary, began time.Time, changes *TurnChanges) *Receipt {
+	end := s.now()
+	return &Receipt{StopReason: ts.StopReason, Changes: changes,
+		StartedAt: began.UnixMilli(), EndedAt: end.UnixMilli(), WallMs: end.Sub(began).Milliseconds()}
+}
