@@ -59,6 +59,55 @@ type Receipt struct {
 	StartedAt int64 `json:"startedAt"`
 	EndedAt   int64 `json:"endedAt"`
 	WallMs    int64 `json:"wallMs"`
+	// WaitMs is how long of the turn a permission request or an elicitation waited on a person.
+	WaitMs int64 `json:"waitMs,omitempty"`
+	// Commands are what the turn ran: terminals and execute tool calls, in order.
+	Commands []ReceiptCommand `json:"commands,omitempty"`
+	// Decisions are the turn's permission requests and how each was answered; Questions its
+	// elicitations and how each ended.
+	Decisions []ReceiptDecision `json:"decisions,omitempty"`
+	Questions []ReceiptQuestion `json:"questions,omitempty"`
+	// Tokens are the turn's tokens as the agent reported them in its answer to session/prompt;
+	// Cost what the turn cost, the growth of the session's cost (usage_update) over the turn.
+	// Both nil when the agent reported nothing.
+	Tokens *Tokens `json:"tokens,omitempty"`
+	Cost   *Cost   `json:"cost,omitempty"`
+}
+
+// ReceiptCommand is one command a turn ran (masked like the transcript).
+type ReceiptCommand struct {
+	Command    string `json:"command"`
+	ToolCallID string `json:"toolCallId,omitempty"`
+	// ExitCode is nil while unknown (still running, killed by a signal, or never reported).
+	ExitCode *int   `json:"exitCode,omitempty"`
+	Signal   string `json:"signal,omitempty"`
+}
+
+// ReceiptDecision is one permission request of a turn and its answer.
+type ReceiptDecision struct {
+	Title      string `json:"title"`
+	ToolCallID string `json:"toolCallId,omitempty"`
+	Outcome    string `json:"outcome"`          // selected | cancelled
+	Option     string `json:"option,omitempty"` // the chosen option's name
+	Kind       string `json:"kind,omitempty"`   // the chosen option's kind (allow_once...)
+	DecidedBy  string `json:"decidedBy,omitempty"`
+}
+
+// ReceiptQuestion is one elicitation of a turn and how it ended.
+type ReceiptQuestion struct {
+	Message string `json:"message"`
+	Mode    string `json:"mode"`
+	State   string `json:"state"`
+}
+
+// Tokens are a turn's token counts (ACP's PromptResponse usage; zero when not reported).
+type Tokens struct {
+	Input       int64 `json:"input"`
+	Output      int64 `json:"output"`
+	Thought     int64 `json:"thought,omitempty"`
+	CachedRead  int64 `json:"cachedRead,omitempty"`
+	CachedWrite int64 `json:"cachedWrite,omitempty"`
+	Total       int64 `json:"total"`
 }
 
 // now is the session's clock (Config.Now, else time.Now).
@@ -80,6 +129,17 @@ func (r *Receipt) clone() *Receipt {
 		ch.Files = append([]ChangedFile(nil), r.Changes.Files...)
 		ch.Notes = append([]string(nil), r.Changes.Notes...)
 		c.Changes = &ch
+	}
+	c.Commands = append([]ReceiptCommand(nil), r.Commands...)
+	c.Decisions = append([]ReceiptDecision(nil), r.Decisions...)
+	c.Questions = append([]ReceiptQuestion(nil), r.Questions...)
+	if r.Tokens != nil {
+		t := *r.Tokens
+		c.Tokens = &t
+	}
+	if r.Cost != nil {
+		k := *r.Cost
+		c.Cost = &k
 	}
 	return &c
 }
