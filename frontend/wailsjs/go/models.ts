@@ -35,6 +35,16 @@ export namespace acp {
 	    turn?: number;
 	    forked?: boolean;
 	}
+	export interface ChangedFile {
+	    root: string;
+	    path: string;
+	    from?: string;
+	    change: string;
+	    added: number;
+	    removed: number;
+	    binary?: boolean;
+	    tooBig?: boolean;
+	}
 	export interface CommandInput {
 	    hint?: string;
 	}
@@ -208,11 +218,61 @@ export namespace acp {
 	    attachments?: AttachmentInfo[];
 	    held?: boolean;
 	}
+	export interface Tokens {
+	    input: number;
+	    output: number;
+	    thought?: number;
+	    cachedRead?: number;
+	    cachedWrite?: number;
+	    total: number;
+	}
+	export interface ReceiptQuestion {
+	    message: string;
+	    mode: string;
+	    state: string;
+	}
+	export interface ReceiptDecision {
+	    title: string;
+	    toolCallId?: string;
+	    outcome: string;
+	    option?: string;
+	    kind?: string;
+	    decidedBy?: string;
+	}
+	export interface ReceiptCommand {
+	    command: string;
+	    toolCallId?: string;
+	    exitCode?: number;
+	    signal?: string;
+	}
+	export interface TurnChanges {
+	    files?: ChangedFile[];
+	    more?: number;
+	    notes?: string[];
+	    error?: string;
+	}
+	export interface Receipt {
+	    stopReason: string;
+	    changes?: TurnChanges;
+	    startedAt: number;
+	    endedAt: number;
+	    wallMs: number;
+	    waitMs?: number;
+	    commands?: ReceiptCommand[];
+	    decisions?: ReceiptDecision[];
+	    questions?: ReceiptQuestion[];
+	    tokens?: Tokens;
+	    cost?: Cost;
+	}
+	
+	
+	
 	
 	export interface TurnSummary {
 	    turn: number;
 	    stopReason?: string;
 	    message?: string;
+	    receipt?: Receipt;
 	}
 	export interface Snapshot {
 	    sessionId: string;
@@ -234,6 +294,88 @@ export namespace acp {
 	
 	
 	
+	
+	
+
+}
+
+export namespace changes {
+	
+	export interface Hunk {
+	    index: number;
+	    oldStart: number;
+	    oldLines: number;
+	    newStart: number;
+	    newLines: number;
+	    lines: string[];
+	}
+	export interface FileDiff {
+	    root: string;
+	    path: string;
+	    from?: string;
+	    change: string;
+	    added: number;
+	    removed: number;
+	    binary?: boolean;
+	    tooBig?: boolean;
+	    before?: string;
+	    after?: string;
+	    hunks: Hunk[];
+	}
+	export interface FileTouch {
+	    sessionId: string;
+	    title: string;
+	    agentName: string;
+	    turn: number;
+	    change: string;
+	    at: number;
+	}
+	
+	export interface PlannedFile {
+	    root: string;
+	    path: string;
+	    action: string;
+	    conflict?: string;
+	    reason?: string;
+	    diff?: string;
+	}
+	export interface RevertRequest {
+	    sessionId: string;
+	    turn: number;
+	    scope: string;
+	    root?: string;
+	    path?: string;
+	    hunk?: number;
+	}
+	export interface Plan {
+	    request: RevertRequest;
+	    files: PlannedFile[];
+	    conflicts: number;
+	    done: boolean;
+	    revertId?: string;
+	}
+	
+	
+	export interface RevertView {
+	    id: string;
+	    request: RevertRequest;
+	    at: number;
+	    files: string[];
+	    undone: boolean;
+	}
+	export interface TurnView {
+	    turn: number;
+	    prompt: string;
+	    startedAt: number;
+	    stopReason: string;
+	    changes: acp.TurnChanges;
+	    reverts: RevertView[];
+	}
+	export interface SessionView {
+	    sessionId: string;
+	    turns: TurnView[];
+	    running: boolean;
+	}
 
 }
 

@@ -1,0 +1,18 @@
+// Package changes is the change ledger: what every turn of a session did to the session's
+// folders, whatever wrote the files (the agent through fs/*, its own tools, a terminal, a
+// subprocess, or the person), and the reverts of it.
+//
+// Guarantees:
+//   - A snapshot records every file beneath a folder that git would not ignore (.gitignore at
+//     every level, .git/info/exclude, the global excludes file), and never reads, writes or
+//     lists anything inside a .git directory: the user's repository is never touched.
+//   - Content is kept in a content-addressed store in agentdesk's data dir, deduplicated
+//     across turns, sessions and folders; a snapshot with one changed file stores that file and
+//     the few directory records above it, not the project.
+//   - Files over the size cap (and, past the per-snapshot budget, every further new file) are
+//     listed with their size and time but not kept: their changes are shown, never reverted,
+//     and a note says so.
+//   - A revert writes only beneath the session's folders (through os.Root: no symlink or ..
+//     leads out), and writes nothing at all when any file it would touch changed after the
+//     snapshot it expects (a conflict).
+package changes
