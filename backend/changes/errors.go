@@ -5,3 +5,7 @@ import "errors"
 // ErrNoSnapshot: the ledger has no snapshot for what was asked (a turn saved before the
 // ledger existed, or one whose recording failed).
 var ErrNoSnapshot = errors.New("no snapshot of the session's folders for this turn")
+
+// ErrMissingObject: content the ledger recorded is gone from its store (deleted by hand, or a
+// crash before it reached the disk).
+var ErrMissingObject = errors.New("the ledger's copy of the file is missing")

@@ -1,0 +1,273 @@
+package changes
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// Snap is one snapshot of one folder.
+type Snap struct {
+	Root string
+	Tree Hash
+	// Notes are what the snapshot could not keep or read, worded for a person.
+	Notes []string
+	// Files counts the files recorded, Read those read (the rest matched the last snapshot's
+	// size and time), Stored the bytes newly written to the store.
+	Files, Read int
+	Stored      int64
+}
+
+// racyWindow: a file changed this close to a snapshot is read again by the next one even if
+// its size and time match (its time may not have moved with a later change).
+const racyWindow = time.Second
+
+// maxNotes bounds a snapshot's notes (the rest are counted).
+const maxNotes = 20
+
+// Snapshot records folder root (absolute) as it is now and returns its tree. Unchanged files
+// are not read again (the folder's last snapshot is the stat cache) and content already stored
+// is not stored twice. It never enters a .git directory, follows no symbolic link, and skips
+// what git would ignore. A folder that does not exist is an error; a file or directory that
+// cannot be read is kept as the last snapshot had it (or left out) with a note.
+func (l *Ledger) Snapshot(ctx context.Context, root string) (Snap, error) {
+	m := l.lockRoot(root)
+	defer m.Unlock()
+	r, err := os.OpenRoot(root)
+	if err != nil {
+		return Snap{}, fmt.Errorf("snapshot %s: %w", root, err)
+	}
+	defer r.Close()
+	w := &walker{l: l, ctx: ctx, root: r, snap: Snap{Root: root}, racy: l.opt.Now().Add(-racyWindow).UnixNano()}
+	base := &rules{patterns: l.opt.Global}
+	if data, err := readRootCapped(r, ".git/info/exclude"); err == nil {
+		base = base.with(data, nil)
+	}
+	prev, _ := l.tree(l.last(root)) // no cache is no error: everything is read
+	tree, err := w.dir(nil, prev, base)
+	if err != nil {
+		return Snap{}, fmt.Errorf("snapshot %s: %w", root, err)
+	}
+	l.setLast(root, tree)
+	w.snap.Tree = tree
+	if w.dropped > 0 {
+		w.snap.Notes = append(w.snap.Notes, fmt.Sprintf("…and %d more", w.dropped))
+	}
+	return w.snap, nil
+}
+
+// walker is one snapshot's walk.
+type walker struct {
+	l       *Ledger
+	ctx     context.Context
+	root    *os.Root
+	snap    Snap
+	racy    int64 // files with a later mtime are marked racy
+	dropped int   // notes past maxNotes
+}
+
+func (w *walker) note(format string, args ...any) {
+	if len(w.snap.Notes) >= maxNotes {
+		w.dropped++
+		return
+	}
+	w.snap.Notes = append(w.snap.Notes, fmt.Sprintf(format, args...))
+}
+
+// dir records directory rel (path components beneath the folder) given its entries in the last
+// snapshot, and returns its tree.
+func (w *walker) dir(rel []string, prev []entry, rs *rules) (Hash, error) {
+	if err := w.ctx.Err(); err != nil {
+		return "", err
+	}
+	name := relPath(rel)
+	f, err := w.root.Open(name)
+	if err != nil {
+		return "", err
+	}
+	des, err := f.ReadDir(-1)
+	f.Close()
+	if err != nil {
+		return "", err
+	}
+	old := make(map[string]*entry, len(prev))
+	for i := range prev {
+		old[prev[i].name] = &prev[i]
+	}
+	for _, de := range des {
+		if de.Name() == ".gitignore" && de.Type().IsRegular() {
+			if data, err := readRootCapped(w.root, path.Join(name, ".gitignore")); err == nil {
+				rs = rs.with(data, rel)
+			}
+			break
+		}
+	}
+	out := make([]entry, 0, len(des))
+	for _, de := range des {
+		n := de.Name()
+		if n == ".git" { // the user's repository (or a worktree's pointer to one): never touched
+			continue
+		}
+		child := append(rel[:len(rel):len(rel)], n)
+		t := de.Type()
+		if rs.ignored(child, t.IsDir()) {
+			continue
+		}
+		e, ok, err := w.child(child, de, old[n], rs)
+		if err != nil {
+			if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+				return "", err
+			}
+			w.note("could not read %s: %v", relPath(child), unwrapPath(err))
+			if p := old[n]; p != nil {
+				out = append(out, *p)
+			}
+			continue
+		}
+		if ok {
+			out = append(out, e)
+		}
+	}
+	b := encodeTree(out)
+	h, n, err := w.l.objs.put(b)
+	if err != nil {
+		return "", err
+	}
+	w.snap.Stored += n
+	w.l.trees.put(h, out)
+	return h, nil
+}
+
+// child records one directory entry; ok is false for what the ledger does not keep (sockets,
+// devices, fifos).
+func (w *walker) child(rel []string, de fs.DirEntry, prev *entry, rs *rules) (entry, bool, error) {
+	p := relPath(rel)
+	info, err := de.Info()
+	if err != nil {
+		return entry{}, false, err
+	}
+	e := entry{name: de.Name(), size: info.Size(), mtime: info.ModTime().UnixNano()}
+	if st, ok := info.Sys().(*syscall.Stat_t); ok {
+		e.ino = st.Ino
+	}
+	mode := info.Mode()
+	switch {
+	case mode.IsDir():
+		e.kind, e.size, e.mtime, e.ino = kindDir, 0, 0, 0
+		var sub []entry
+		if prev != nil && prev.isDir() {
+			sub, _ = w.l.tree(prev.hash)
+		}
+		h, err := w.dir(rel, sub, rs)
+		e.hash = h
+		return e, true, err
+	case mode&fs.ModeSymlink != 0:
+		e.kind = kindLink
+		target, err := w.root.Readlink(p)
+		if err != nil {
+			return entry{}, false, err
+		}
+		h, n, err := w.l.objs.put([]byte(target))
+		w.snap.Stored += n
+		e.hash = h
+		return e, true, err
+	case !mode.IsRegular():
+		return entry{}, false, nil
+	}
+	e.kind = kindFile
+	if mode&0o111 != 0 {
+		e.kind = kindExec
+	}
+	w.snap.Files++
+	if e.mtime > w.racy {
+		e.mtime = 0 // too fresh to trust next time
+	}
+	if prev != nil && prev.kind == e.kind && prev.size == e.size && prev.mtime == info.ModTime().UnixNano() &&
+		prev.mtime != 0 && prev.ino == e.ino {
+		e.hash, e.big = prev.hash, prev.big
+		return e, true, nil
+	}
+	if e.size > w.l.opt.MaxFile {
+		e.big = true
+		w.note("%s (%s) is over the %s limit: its changes are listed but not kept", p, humanSize(e.size), humanSize(w.l.opt.MaxFile))
+		return e, true, nil
+	}
+	if w.snap.Stored+e.size > w.l.opt.MaxStored {
+		e.big = true
+		w.note("%s was not kept: this snapshot already stored %s", p, humanSize(w.snap.Stored))
+		return e, true, nil
+	}
+	data, err := readRootFile(w.root, p, w.l.opt.MaxFile)
+	if err != nil {
+		return entry{}, false, err
+	}
+	w.snap.Read++
+	h, n, err := w.l.objs.put(data)
+	w.snap.Stored += n
+	e.hash, e.size = h, int64(len(data))
+	return e, true, err
+}
+
+// readRootFile reads a file beneath r, at most max bytes (it may have grown since its stat).
+func readRootFile(r *os.Root, name string, max int64) ([]byte, error) {
+	f, err := r.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var buf bytes.Buffer
+	if _, err := io.Copy(&buf, io.LimitReader(f, max+1)); err != nil {
+		return nil, err
+	}
+	if int64(buf.Len()) > max {
+		return nil, fmt.Errorf("it grew past the %s limit while it was read", humanSize(max))
+	}
+	return buf.Bytes(), nil
+}
+
+func readRootCapped(r *os.Root, name string) ([]byte, error) {
+	f, err := r.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(io.LimitReader(f, ignoreFileCap))
+}
+
+// relPath joins path components; "." for the folder itself.
+func relPath(rel []string) string {
+	if len(rel) == 0 {
+		return "."
+	}
+	return strings.Join(rel, "/")
+}
+
+// unwrapPath drops the path an *fs.PathError repeats (the note names it already).
+func unwrapPath(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// humanSize words a byte count.
+func humanSize(n int64) string {
+	switch {
+	case n >= 1<<30:
+		return fmt.Sprintf("%.1f GB", float64(n)/(1<<30))
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f kB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
