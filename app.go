@@ -113,6 +113,11 @@ func (a *App) init(ctx context.Context) error {
 	a.hub = hub.New(a.store, a.catalog, log.Printf)
 	a.hub.SetElicit(windowElicitModes) // app_elicitation.go
 	if a.store != nil {
+		if l, err := hub.OpenLedger(a.store); err != nil {
+			log.Printf("agentdesk: turns' changes will not be recorded: %v", err)
+		} else {
+			a.hub.SetLedger(l)
+		}
 		a.health.Set(a.store.Writer().Flush, a.hub.Resave, func(st hub.HistoryStatus) { a.emit(a.ctx, historyStatusEvent, HistoryStatus(st)) })
 	}
 	return a.dbErr

@@ -174,3 +174,20 @@ func revertHunk(before, after string, i int) (string, error) {
 	}
 	return b.String(), nil
 }
+
+// HunkReverted returns file f (a row of Changes from tree a to tree b) as tree b has it with
+// hunk i of its diff undone: what a hunk's revert writes.
+func (l *Ledger) HunkReverted(f acp.ChangedFile, a, b Hash, i int) (string, error) {
+	d, err := l.FileDiff(f, a, b)
+	if err != nil {
+		return "", err
+	}
+	if d.Binary || d.TooBig || d.After == nil {
+		return "", fmt.Errorf("%s has no hunks to revert one of", f.Path)
+	}
+	before := ""
+	if d.Before != nil {
+		before = *d.Before
+	}
+	return revertHunk(before, *d.After, i)
+}

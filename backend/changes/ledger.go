@@ -17,12 +17,14 @@ import (
 const (
 	DefaultMaxFile   = 16 << 20  // a file larger is listed, not kept
 	DefaultMaxStored = 512 << 20 // one snapshot stores at most this much new content
+	DefaultMaxFiles  = 200_000   // a folder with more files is not recorded (ErrTooManyFiles)
 )
 
 // Options configure a Ledger; zero values take the defaults.
 type Options struct {
 	MaxFile   int64
 	MaxStored int64
+	MaxFiles  int
 	// Global are ignore patterns for every folder (the person's core.excludesFile):
 	// GlobalIgnores() in the app; nil in tests.
 	Global []gitignore.Pattern
@@ -57,6 +59,9 @@ func Open(dir string, opt Options) (*Ledger, error) {
 	}
 	if opt.MaxStored <= 0 {
 		opt.MaxStored = DefaultMaxStored
+	}
+	if opt.MaxFiles <= 0 {
+		opt.MaxFiles = DefaultMaxFiles
 	}
 	if opt.Now == nil {
 		opt.Now = time.Now

@@ -16,11 +16,9 @@ import (
 // is now as tree Expect has it; otherwise it is a conflict: something changed it since.
 type Target struct {
 	Root, Path string
-	// FromPath is the file's path in From when it differs (the old name of a rename).
-	FromPath string
-	From     Hash
-	Expect   Hash
-	Content  *string
+	From       Hash
+	Expect     Hash
+	Content    *string
 }
 
 // resolved is a target with its entries looked up.
@@ -48,16 +46,12 @@ func (l *Ledger) Plan(targets []Target, now map[string]Hash) ([]PlannedFile, err
 func (l *Ledger) resolve(targets []Target, now map[string]Hash) ([]resolved, error) {
 	out := make([]resolved, 0, len(targets))
 	for _, t := range targets {
-		if !cleanRel(t.Path) || (t.FromPath != "" && !cleanRel(t.FromPath)) {
+		if !cleanRel(t.Path) {
 			return nil, fmt.Errorf("revert %q: not a path beneath the folder", t.Path)
-		}
-		from := t.Path
-		if t.FromPath != "" {
-			from = t.FromPath
 		}
 		r := resolved{t: t}
 		var err error
-		if r.want, err = l.lookup(t.From, from); err != nil {
+		if r.want, err = l.lookup(t.From, t.Path); err != nil {
 			return nil, err
 		}
 		if r.expect, err = l.lookup(t.Expect, t.Path); err != nil {

@@ -123,7 +123,7 @@ func (w *walker) dir(rel []string, prev []entry, rs *rules) (Hash, error) {
 		}
 		e, ok, err := w.child(child, de, old[n], rs)
 		if err != nil {
-			if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+			if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) || errors.Is(err, ErrTooManyFiles) {
 				return "", err
 			}
 			w.note("could not read %s: %v", relPath(child), unwrapPath(err))
@@ -187,10 +187,10 @@ func (w *walker) child(rel []string, de fs.DirEntry, prev *entry, rs *rules) (en
 		e.kind = kindExec
 	}
 	w.snap.Files++
-	if e.mtime > w.racy {
-		e.mtime = 0 // too fresh to trust next time
+	if w.snap.Files > w.l.opt.MaxFiles {
+		return entry{}, false, fmt.Errorf("%w (over %d)", ErrTooManyFiles, w.l.opt.MaxFiles)
 	}
-	if prev != nil && prev.kind == e.kind && prev.size == e.size && prev.mtime == info.ModTime().UnixNano() &&
+	if prev != nil && prev.kind == e.kind && prev.size == e.size && prev.mtime == e.mtime &&
 		prev.mtime != 0 && prev.ino == e.ino {
 		e.hash, e.big = prev.hash, prev.big
 		return e, true, nil
@@ -210,6 +210,9 @@ func (w *walker) child(rel []string, de fs.DirEntry, prev *entry, rs *rules) (en
 		return entry{}, false, err
 	}
 	w.snap.Read++
+	if e.mtime > w.racy {
+		e.mtime = 0 // too fresh to trust: the next snapshot reads it again
+	}
 	h, n, err := w.l.objs.put(data)
 	w.snap.Stored += n
 	e.hash, e.size = h, int64(len(data))

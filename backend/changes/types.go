@@ -49,6 +49,7 @@ const (
 	ScopeSince = "since" // put the folders back as they were before turn Turn (later turns too)
 	ScopeFile  = "file"  // undo what turn Turn did to one file
 	ScopeHunk  = "hunk"  // undo one hunk of what turn Turn did to one file
+	ScopeUndo  = "undo"  // put back what revert Revert replaced (UndoRevert)
 )
 
 // RevertRequest says what to revert: Scope with Turn, and Root+Path for a file or a hunk (Hunk
@@ -60,6 +61,8 @@ type RevertRequest struct {
 	Root      string `json:"root,omitempty"`
 	Path      string `json:"path,omitempty"`
 	Hunk      int    `json:"hunk,omitempty"`
+	// Revert is the id of the revert an undo undoes (ScopeUndo only).
+	Revert string `json:"revert,omitempty"`
 }
 
 // Plan actions for one file.

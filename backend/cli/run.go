@@ -148,6 +148,13 @@ func runTurn(ctx context.Context, f runFlags, prompt string, stdio Stdio) int {
 	}
 	h := hub.New(st, cat, func(string, ...any) {})
 	h.SetElicit(elicitModes(f.policy))
+	if st != nil {
+		if l, err := hub.OpenLedger(st); err != nil {
+			fmt.Fprintf(stderr, "agentdesk run: turns' changes will not be recorded: %v\n", err)
+		} else {
+			h.SetLedger(l)
+		}
+	}
 	out := newPrinter(stdout)
 	events := make(chan acp.Event, 64)
 	done := make(chan struct{})                     // closed once nobody reads events any more

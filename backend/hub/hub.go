@@ -11,6 +11,7 @@ import (
 
 	"agentdesk/backend/acp"
 	"agentdesk/backend/agents"
+	"agentdesk/backend/changes"
 	"agentdesk/backend/store"
 )
 
@@ -36,6 +37,8 @@ type Hub struct {
 	starts    map[string]*startOutcome // how each session's start ended (auth.go)
 	started   uint64                   // sessions started so far: orders List
 	elicit    acp.ElicitModes          // the elicitation modes new sessions serve (SetElicit)
+	ledger    *changes.Ledger          // where saved sessions record their turns' changes (SetLedger)
+	reverting sync.Mutex               // one revert at a time (changes.go)
 }
 
 // SetElicit sets the elicitation modes the sessions started from now on advertise and serve

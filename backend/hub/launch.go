@@ -36,7 +36,7 @@ func (h *Hub) launch(l launch, out acp.Emitter) (*acp.Session, SessionInfo) {
 		env = os.Environ()
 	}
 	h.mu.Lock()
-	elicit := h.elicit
+	elicit, ledger := h.elicit, h.ledger
 	h.mu.Unlock()
 	cfg := acp.Config{ID: l.id, Elicit: elicit, AgentName: l.agent.Name, Cwd: l.dir, Dirs: l.dirs, Logf: h.logf, AuthMethod: l.req.AuthMethod,
 		HardStopAfter: l.req.HardStopAfter, Seed: l.seed, MCPServers: l.mcp,
@@ -46,6 +46,9 @@ func (h *Hub) launch(l launch, out acp.Emitter) (*acp.Session, SessionInfo) {
 		},
 	}
 	emitter := out
+	if l.rec != nil && ledger != nil {
+		cfg.Turns = newTurnLedger(ledger, l.rec.w, l.id, l.dir, l.dirs, h.logf)
+	}
 	if l.rec != nil {
 		l.rec.mask = h.agents.Masker()
 		cfg.Journal = l.rec.Journal
