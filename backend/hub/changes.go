@@ -12,7 +12,6 @@ import (
 	"agentdesk/backend/acp"
 	"agentdesk/backend/changes"
 	"agentdesk/backend/store"
-
 )
 
 // ErrTurnRunning: a revert was asked of a session whose turn is running.
