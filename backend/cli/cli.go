@@ -23,6 +23,9 @@ const (
 	ExitUsage = 2
 	// ExitNotSaved: run's turn ended well, but the session is not (wholly) in the history.
 	ExitNotSaved = 3
+	// ExitConflict: revert did nothing because a file it would write changed after the turn
+	// (the conflicts are printed), or the person declined at its prompt.
+	ExitConflict = 4
 )
 
 // Stdio is where a command reads and writes: the process's own in main, buffers in tests.
@@ -116,7 +119,8 @@ defaults to $XDG_DATA_HOME/agentdesk/agentdesk.db; AGENTDESK_DB or --db override
 	root.SetIn(stdio.In)
 	root.SetOut(stdio.Out)
 	root.SetErr(stdio.Err)
-	root.AddCommand(runCommand(stdio), historyCommand(stdio), showCommand(stdio), demoAgentCommand(stdio, opts))
+	root.AddCommand(runCommand(stdio), historyCommand(stdio), showCommand(stdio), changesCommand(stdio), revertCommand(stdio),
+		demoAgentCommand(stdio, opts))
 	// Added now rather than in Execute, so that IsCommand knows them.
 	root.InitDefaultHelpCmd()
 	root.InitDefaultCompletionCmd()

@@ -22,9 +22,12 @@ func (h *Hub) Revert(ctx context.Context, req changes.RevertRequest, apply bool)
 	if h.running(req.SessionID) {
 		return changes.Plan{}, ErrTurnRunning
 	}
-	l, _, trees, reverts, err := h.ledgerOf(ctx, req.SessionID)
+	l, turns, trees, reverts, err := h.ledgerOf(ctx, req.SessionID)
 	if err != nil {
 		return changes.Plan{}, fmt.Errorf("revert: %w", err)
+	}
+	if turnOpen(turns) {
+		return changes.Plan{}, ErrTurnRunning
 	}
 	targets, roots, err := revertTargets(l, req, trees, reverts)
 	if err != nil {
@@ -41,9 +44,12 @@ func (h *Hub) UndoRevert(ctx context.Context, id, revertID string) (changes.Plan
 	if h.running(id) {
 		return changes.Plan{}, ErrTurnRunning
 	}
-	l, _, _, reverts, err := h.ledgerOf(ctx, id)
+	l, turns, _, reverts, err := h.ledgerOf(ctx, id)
 	if err != nil {
 		return changes.Plan{}, fmt.Errorf("undo revert: %w", err)
+	}
+	if turnOpen(turns) {
+		return changes.Plan{}, ErrTurnRunning
 	}
 	var r *store.LedgerRevert
 	for i := range reverts {
@@ -187,4 +193,10 @@ func latest(trees map[int]*turnTrees, reverts []store.LedgerRevert) map[string]c
 		out = treeHashes(reverts[n-1].After)
 	}
 	return out
+}
+
+// turnOpen says whether the history shows the session's last turn still running (in this
+// process or another: the window while the command line reverts).
+func turnOpen(turns []store.Turn) bool {
+	return len(turns) > 0 && turns[len(turns)-1].EndedAt.IsZero()
 }
