@@ -164,6 +164,7 @@ func (h *History) DeleteHistory(id string) error {
 	if err := h.store.DeleteSession(h.ctx, id); err != nil {
 		return fmt.Errorf("could not delete session %s: %w", id, err)
 	}
+	h.hub.CollectLedger(h.ctx) // its snapshots go too, where no other session shares them
 	return nil
 }
 

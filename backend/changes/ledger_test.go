@@ -247,3 +247,29 @@ func TestTargetsCannotLeaveTheFolder(t *testing.T) {
 	}
 	_ = acp.ChangeAdded
 }
+
+func TestCollectKeepsWhatTheHistoryNeeds(t *testing.T) {
+	a, b := t.TempDir(), t.TempDir()
+	l := newLedger(t, Options{Now: func() time.Time { return time.Now().Add(time.Minute) }})
+	write(t, a, "shared.txt", "in both folders\n")
+	write(t, a, "only-a.txt", "deleted session's content\n")
+	write(t, b, "shared.txt", "in both folders\n")
+	snap(t, l, a)
+	tb := snap(t, l, b)
+	c, err := l.Collect(context.Background(), []Hash{tb}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Removed != 2 || c.Freed == 0 { // a's tree and the file only a had
+		t.Fatalf("collected %+v, want 2 objects removed", c)
+	}
+	if _, err := l.objs.get(hashOf([]byte("deleted session's content\n"))); err == nil {
+		t.Fatal("content only a deleted session had is still kept")
+	}
+	if _, err := l.objs.get(hashOf([]byte("in both folders\n"))); err != nil {
+		t.Fatalf("shared content was removed: %v", err)
+	}
+	if _, err := l.Changes(b, "", tb); err != nil {
+		t.Fatalf("the kept snapshot no longer reads: %v", err)
+	}
+}

@@ -188,3 +188,28 @@ func ledgerFiles(fs []acp.ChangedFile) []store.LedgerFile {
 func OpenLedger(st *store.Store) (*changes.Ledger, error) {
 	return changes.Open(filepath.Join(filepath.Dir(st.Path()), "ledger"), changes.Options{Global: changes.GlobalIgnores()})
 }
+
+// CollectLedger deletes what the change ledger keeps for sessions no longer in the history
+// (after a delete); content other sessions share stays. A failure is logged: it costs disk
+// space, nothing else.
+func (h *Hub) CollectLedger(ctx context.Context) {
+	l := h.changeLedger()
+	if l == nil || h.store == nil {
+		return
+	}
+	h.flush(ctx) // a live session's snapshots still queued count too
+	keep, err := h.store.LedgerTrees(ctx)
+	if err != nil {
+		h.logf("change ledger: %v", err)
+		return
+	}
+	hashes := make([]changes.Hash, len(keep))
+	for i, k := range keep {
+		hashes[i] = changes.Hash(k)
+	}
+	if c, err := l.Collect(ctx, hashes, changes.CollectGrace); err != nil {
+		h.logf("change ledger: %v", err)
+	} else if c.Removed > 0 {
+		h.logf("change ledger: removed %d files (%d bytes) no saved session needs", c.Removed, c.Freed)
+	}
+}
