@@ -9,7 +9,10 @@ import (
 	"io/fs"
 	"os"
 	"path"
+	"sort"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 )
@@ -46,45 +49,71 @@ func (l *Ledger) Snapshot(ctx context.Context, root string) (Snap, error) {
 		return Snap{}, fmt.Errorf("snapshot %s: %w", root, err)
 	}
 	defer r.Close()
-	w := &walker{l: l, ctx: ctx, root: r, snap: Snap{Root: root}, racy: l.opt.Now().Add(-racyWindow).UnixNano()}
+	w := &walker{l: l, ctx: ctx, root: r, racy: l.opt.Now().Add(-racyWindow).UnixNano(), slots: make(chan struct{}, walkers)}
 	base := &rules{patterns: l.opt.Global}
 	if data, err := readRootCapped(r, ".git/info/exclude"); err == nil {
 		base = base.with(data, nil)
 	}
-	prev, _ := l.tree(l.last(root)) // no cache is no error: everything is read
-	tree, err := w.dir(nil, prev, base)
+	last := l.last(root)
+	prev, _ := l.tree(last) // no cache is no error: everything is read
+	tree, err := w.dir(nil, last, prev, base)
 	if err != nil {
 		return Snap{}, fmt.Errorf("snapshot %s: %w", root, err)
 	}
 	l.setLast(root, tree)
-	w.snap.Tree = tree
+	snap := Snap{Root: root, Tree: tree, Notes: w.notes, Files: int(w.files.Load()), Read: int(w.read.Load()), Stored: w.stored.Load()}
+	sort.Strings(snap.Notes) // walked in parallel: the order says nothing
 	if w.dropped > 0 {
-		w.snap.Notes = append(w.snap.Notes, fmt.Sprintf("…and %d more", w.dropped))
+		snap.Notes = append(snap.Notes, fmt.Sprintf("…and %d more", w.dropped))
 	}
-	return w.snap, nil
+	return snap, nil
 }
 
-// walker is one snapshot's walk.
+// walker is one snapshot's walk. Subdirectories are walked in parallel (up to walkers at a
+// time: the walk waits on system calls more than on the CPU), so its counters are atomic.
 type walker struct {
-	l       *Ledger
-	ctx     context.Context
-	root    *os.Root
-	snap    Snap
-	racy    int64 // files with a later mtime are marked racy
-	dropped int   // notes past maxNotes
+	l     *Ledger
+	ctx   context.Context
+	root  *os.Root
+	racy  int64 // files with a later mtime are marked racy
+	slots chan struct{}
+
+	files, read, stored atomic.Int64
+
+	mu      sync.Mutex
+	notes   []string
+	dropped int // notes past maxNotes
 }
+
+// walkers bounds the directories walked at once by one snapshot.
+const walkers = 4
 
 func (w *walker) note(format string, args ...any) {
-	if len(w.snap.Notes) >= maxNotes {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if len(w.notes) >= maxNotes {
 		w.dropped++
 		return
 	}
-	w.snap.Notes = append(w.snap.Notes, fmt.Sprintf(format, args...))
+	w.notes = append(w.notes, fmt.Sprintf(format, args...))
 }
+
+// spawn reports whether another goroutine may walk a directory now (the caller then calls
+// done when it has).
+func (w *walker) spawn() bool {
+	select {
+	case w.slots <- struct{}{}:
+		return true
+	default:
+		return false
+	}
+}
+
+func (w *walker) done() { <-w.slots }
 
 // dir records directory rel (path components beneath the folder) given its entries in the last
 // snapshot, and returns its tree.
-func (w *walker) dir(rel []string, prev []entry, rs *rules) (Hash, error) {
+func (w *walker) dir(rel []string, prevHash Hash, prev []entry, rs *rules) (Hash, error) {
 	if err := w.ctx.Err(); err != nil {
 		return "", err
 	}
@@ -110,38 +139,60 @@ func (w *walker) dir(rel []string, prev []entry, rs *rules) (Hash, error) {
 			break
 		}
 	}
-	out := make([]entry, 0, len(des))
-	for _, de := range des {
+	type slot struct {
+		e   entry
+		ok  bool
+		err error
+	}
+	slots := make([]slot, len(des))
+	var wg sync.WaitGroup
+	for i, de := range des {
 		n := de.Name()
 		if n == ".git" { // the user's repository (or a worktree's pointer to one): never touched
 			continue
 		}
 		child := append(rel[:len(rel):len(rel)], n)
-		t := de.Type()
-		if rs.ignored(child, t.IsDir()) {
+		if rs.ignored(child, de.IsDir()) {
 			continue
 		}
-		e, ok, err := w.child(child, de, old[n], rs)
-		if err != nil {
+		if de.IsDir() && w.spawn() {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				defer w.done()
+				slots[i].e, slots[i].ok, slots[i].err = w.child(child, de, old[n], rs)
+			}()
+			continue
+		}
+		slots[i].e, slots[i].ok, slots[i].err = w.child(child, de, old[n], rs)
+	}
+	wg.Wait()
+	out := make([]entry, 0, len(des))
+	for i, sl := range slots {
+		if err := sl.err; err != nil {
 			if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) || errors.Is(err, ErrTooManyFiles) {
 				return "", err
 			}
-			w.note("could not read %s: %v", relPath(child), unwrapPath(err))
+			n := des[i].Name()
+			w.note("could not read %s: %v", relPath(append(rel[:len(rel):len(rel)], n)), unwrapPath(err))
 			if p := old[n]; p != nil {
 				out = append(out, *p)
 			}
 			continue
 		}
-		if ok {
-			out = append(out, e)
+		if sl.ok {
+			out = append(out, sl.e)
 		}
 	}
 	b := encodeTree(out)
+	if h := hashOf(b); h == prevHash {
+		return h, nil // unchanged: stored already
+	}
 	h, n, err := w.l.objs.put(b)
 	if err != nil {
 		return "", err
 	}
-	w.snap.Stored += n
+	w.stored.Add(n)
 	w.l.trees.put(h, out)
 	return h, nil
 }
@@ -166,7 +217,11 @@ func (w *walker) child(rel []string, de fs.DirEntry, prev *entry, rs *rules) (en
 		if prev != nil && prev.isDir() {
 			sub, _ = w.l.tree(prev.hash)
 		}
-		h, err := w.dir(rel, sub, rs)
+		var ph Hash
+		if prev != nil && prev.isDir() {
+			ph = prev.hash
+		}
+		h, err := w.dir(rel, ph, sub, rs)
 		e.hash = h
 		return e, true, err
 	case mode&fs.ModeSymlink != 0:
@@ -176,7 +231,7 @@ func (w *walker) child(rel []string, de fs.DirEntry, prev *entry, rs *rules) (en
 			return entry{}, false, err
 		}
 		h, n, err := w.l.objs.put([]byte(target))
-		w.snap.Stored += n
+		w.stored.Add(n)
 		e.hash = h
 		return e, true, err
 	case !mode.IsRegular():
@@ -186,8 +241,7 @@ func (w *walker) child(rel []string, de fs.DirEntry, prev *entry, rs *rules) (en
 	if mode&0o111 != 0 {
 		e.kind = kindExec
 	}
-	w.snap.Files++
-	if w.snap.Files > w.l.opt.MaxFiles {
+	if w.files.Add(1) > int64(w.l.opt.MaxFiles) {
 		return entry{}, false, fmt.Errorf("%w (over %d)", ErrTooManyFiles, w.l.opt.MaxFiles)
 	}
 	if prev != nil && prev.kind == e.kind && prev.size == e.size && prev.mtime == e.mtime &&
@@ -200,21 +254,21 @@ func (w *walker) child(rel []string, de fs.DirEntry, prev *entry, rs *rules) (en
 		w.note("%s (%s) is over the %s limit: its changes are listed but not kept", p, humanSize(e.size), humanSize(w.l.opt.MaxFile))
 		return e, true, nil
 	}
-	if w.snap.Stored+e.size > w.l.opt.MaxStored {
+	if stored := w.stored.Load(); stored+e.size > w.l.opt.MaxStored {
 		e.big = true
-		w.note("%s was not kept: this snapshot already stored %s", p, humanSize(w.snap.Stored))
+		w.note("%s was not kept: this snapshot already stored %s", p, humanSize(stored))
 		return e, true, nil
 	}
 	data, err := readRootFile(w.root, p, w.l.opt.MaxFile)
 	if err != nil {
 		return entry{}, false, err
 	}
-	w.snap.Read++
+	w.read.Add(1)
 	if e.mtime > w.racy {
 		e.mtime = 0 // too fresh to trust: the next snapshot reads it again
 	}
 	h, n, err := w.l.objs.put(data)
-	w.snap.Stored += n
+	w.stored.Add(n)
 	e.hash, e.size = h, int64(len(data))
 	return e, true, err
 }
