@@ -292,6 +292,8 @@ export interface TurnEndEvent extends EventBase {
   turn: number;
   stopReason: StopReason;
   message?: string | null;
+  /** What the turn did (backend/acp/receipt.go). */
+  receipt?: Receipt | null;
 }
 
 /**
@@ -368,6 +370,86 @@ export interface TurnInfo {
   /** Absent while the turn is running. */
   stopReason?: StopReason | null;
   message?: string | null;
+  /** Absent while the turn is running, and for turns saved before receipts existed. */
+  receipt?: Receipt | null;
+}
+
+/** One file a turn added, modified, deleted or renamed on disk (acp.ChangedFile). */
+export interface ChangedFile {
+  /** The session folder the file is in; `path` is slash-separated beneath it. */
+  root: string;
+  path: string;
+  /** The old path of a rename. */
+  from?: string | null;
+  change: 'added' | 'modified' | 'deleted' | 'renamed';
+  added: number;
+  removed: number;
+  binary?: boolean | null;
+  /** Over the ledger's size cap: listed, but cannot be shown or reverted. */
+  tooBig?: boolean | null;
+}
+
+/** What the change ledger saw a turn do to the session's folders (acp.TurnChanges). */
+export interface TurnChanges {
+  files?: ChangedFile[] | null;
+  /** Changed files left out of `files`. */
+  more?: number | null;
+  /** What the ledger could not keep, worded for a person. */
+  notes?: string[] | null;
+  /** Why the turn's changes could not be recorded at all. */
+  error?: string | null;
+}
+
+/** One command a turn ran (acp.ReceiptCommand); `exitCode` absent while unknown. */
+export interface ReceiptCommand {
+  command: string;
+  toolCallId?: string | null;
+  exitCode?: number | null;
+  signal?: string | null;
+}
+
+/** One permission request of a turn and its answer (acp.ReceiptDecision). */
+export interface ReceiptDecision {
+  title: string;
+  toolCallId?: string | null;
+  outcome: 'selected' | 'cancelled' | (string & {});
+  option?: string | null;
+  kind?: string | null;
+  decidedBy?: string | null;
+}
+
+/** One elicitation of a turn and how it ended (acp.ReceiptQuestion). */
+export interface ReceiptQuestion {
+  message: string;
+  mode: string;
+  state: string;
+}
+
+/** A turn's token counts as the agent reported them (acp.Tokens). */
+export interface Tokens {
+  input: number;
+  output: number;
+  thought?: number | null;
+  cachedRead?: number | null;
+  cachedWrite?: number | null;
+  total: number;
+}
+
+/** What a turn did (acp.Receipt): on its turn_end event, its TurnInfo and in the history. */
+export interface Receipt {
+  stopReason: StopReason | (string & {});
+  changes?: TurnChanges | null;
+  /** Unix milliseconds. */
+  startedAt: number;
+  endedAt: number;
+  wallMs: number;
+  /** How long of the turn a permission request or an elicitation waited on a person. */
+  waitMs?: number | null;
+  commands?: ReceiptCommand[] | null;
+  decisions?: ReceiptDecision[] | null;
+  questions?: ReceiptQuestion[] | null;
+  tokens?: Tokens | null;
+  cost?: { amount: number; currency: string } | null;
 }
 
 /** A closed permission request, as a snapshot keeps it (see Decision in state/transcript.ts). */
@@ -589,4 +671,11 @@ export type FieldsMatch = [
   Holds<SameFields<Elicitation, acp.Elicitation>>,
   Holds<SameFields<DecisionSummary, acp.DecisionSummary>>,
   Holds<SameFields<QueuedPrompt, acp.QueuedPrompt>>,
+  Holds<SameFields<Receipt, acp.Receipt>>,
+  Holds<SameFields<TurnChanges, acp.TurnChanges>>,
+  Holds<SameFields<ChangedFile, acp.ChangedFile>>,
+  Holds<SameFields<ReceiptCommand, acp.ReceiptCommand>>,
+  Holds<SameFields<ReceiptDecision, acp.ReceiptDecision>>,
+  Holds<SameFields<ReceiptQuestion, acp.ReceiptQuestion>>,
+  Holds<SameFields<Tokens, acp.Tokens>>,
 ];

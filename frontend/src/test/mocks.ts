@@ -3,6 +3,7 @@
 // drive the page with ./harness.ts, whose `app` holds every service's verbs. This module
 // must not import the wailsjs modules itself (it builds their mocks); it reads their types only.
 import { vi } from 'vitest';
+import type { changes } from '../../wailsjs/go/models';
 import type { AgentSettings, AuthPrompt, ImportResult, MCPSettings } from '../lib/agents';
 import type { AgentInfo, AgentSessionPage, Attachment, FolderFile, HistoryItem, JournalLine, LiveSession, Snapshot } from '../lib/protocol';
 
@@ -115,6 +116,15 @@ export function appMock() {
     Messages: vi.fn(async (_sessionId: string): Promise<JournalLine[]> => []),
     PromptWith: vi.fn(async (_sessionId: string, _text: string, _attachments: Attachment[]) => {}),
     ListFolderFiles: vi.fn(async (_sessionId: string, _query: string): Promise<FolderFile[]> => []),
+    SessionChanges: vi.fn(async (id: string): Promise<changes.SessionView> => ({ sessionId: id, turns: [] }) as unknown as changes.SessionView),
+    ChangeDiff: vi.fn(
+      async (_id: string, _turn: number, _root: string, path: string): Promise<changes.FileDiff> =>
+        ({ path, change: 'modified', hunks: [] }) as unknown as changes.FileDiff,
+    ),
+    FileSessions: vi.fn(async (_root: string, _path: string): Promise<changes.FileTouch[]> => []),
+    PreviewRevert: vi.fn(async (_req: changes.RevertRequest): Promise<changes.Plan> => ({ files: [] }) as unknown as changes.Plan),
+    Revert: vi.fn(async (_req: changes.RevertRequest): Promise<changes.Plan> => ({ files: [] }) as unknown as changes.Plan),
+    UndoRevert: vi.fn(async (_id: string, _revertId: string): Promise<changes.Plan> => ({ files: [] }) as unknown as changes.Plan),
   } satisfies Record<Verb, unknown>;
   installed ??= mock;
   return mock;
@@ -182,6 +192,12 @@ const SERVICES: { [S in keyof Services]: Record<keyof Services[S], true> } = {
     RenameHistory: true,
     HistoryStatus: true,
     RetryHistory: true,
+    SessionChanges: true,
+    ChangeDiff: true,
+    FileSessions: true,
+    PreviewRevert: true,
+    Revert: true,
+    UndoRevert: true,
   },
   Agents: { ListAgents: true, AgentsNotice: true, GetAgent: true, SaveAgent: true, DeleteAgent: true, ImportZedAgents: true, ListMCPServers: true, SaveMCPServer: true, DeleteMCPServer: true },
   Desktop: { NotifyAttention: true, AttentionSeen: true, SelfTestDone: true, ConfirmQuit: true, CancelQuit: true },

@@ -346,6 +346,7 @@ export namespace changes {
 	    root?: string;
 	    path?: string;
 	    hunk?: number;
+	    revert?: string;
 	}
 	export interface Plan {
 	    request: RevertRequest;
