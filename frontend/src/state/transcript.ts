@@ -258,6 +258,7 @@ function applyOwned(state: TranscriptState, event: SessionEvent, owned: Owned): 
         turn: event.turn ?? currentTurn(state),
         stopReason: event.stopReason,
         ...(event.message ? { message: event.message } : {}),
+        ...(event.receipt ? { receipt: event.receipt } : {}),
       });
       break;
     default:
