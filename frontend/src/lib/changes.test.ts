@@ -127,7 +127,7 @@ describe('plans', () => {
     expect(actionLabel({ root: '/p', path: 'a', action: 'restore' })).toBe('Restore its earlier content');
     expect(actionLabel({ root: '/p', path: 'a', action: 'delete' })).toMatch(/Delete/);
     expect(actionLabel({ root: '/p', path: 'a', action: 'skip', reason: 'already as it was' })).toBe('Left as it is: already as it was');
-    expect(actionLabel({ root: '/p', path: 'a', action: 'restore', conflict: 'modified after the turn' })).toBe('Changed since: modified after the turn');
+    expect(actionLabel({ root: '/p', path: 'a', action: 'restore', conflict: 'modified after the turn' })).toBe('Conflict: modified after the turn');
   });
 
   it('sums a plan up, and offers to apply only one without conflicts that writes something', () => {

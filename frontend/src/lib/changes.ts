@@ -285,7 +285,7 @@ export function requestLabel(r: RevertRequest): string {
 
 /** What the revert does to one file, in words. */
 export function actionLabel(p: PlannedFile): string {
-  if (p.conflict) return `Changed since: ${p.conflict}`;
+  if (p.conflict) return `Conflict: ${p.conflict}`;
   switch (p.action) {
     case 'restore':
       return 'Restore its earlier content';
