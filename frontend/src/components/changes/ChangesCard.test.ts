@@ -31,9 +31,9 @@ const plan = (extra: Partial<Plan> = {}): Plan => ({
   ...extra,
 });
 
-let openSession: ReturnType<typeof vi.fn>;
+let openSession: ReturnType<typeof vi.fn<(id: string) => void>>;
 function setup(running = false) {
-  openSession = vi.fn();
+  openSession = vi.fn<(id: string) => void>();
   const store = new ChangesStore({ openSession });
   render(ChangesCard, { props: { sessionId: 's1', turn: 2, changes: CHANGES, running, cwd: '/p', store } });
   return store;
