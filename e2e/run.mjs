@@ -2,7 +2,8 @@
 // the real Go backend, real SQLite file and the real Demo agent process behind it. Tests with a
 // scripted agent in its place (hostile output, an agent that ignores Stop) are in security.mjs
 // and hardstop.mjs, custom agents and logins in agents.mjs, a long saved session opening in
-// parts in history.mjs, several live sessions in sessions.mjs, the top bar's folders in folders.mjs;
+// parts in history.mjs, several live sessions in sessions.mjs, the top bar's folders in folders.mjs,
+// a turn's Changes card and a revert from the window in changes.mjs;
 // they run after these.
 import { test, run, startApp, launchBrowser, openPage, waitFor } from './lib/harness.mjs';
 import { project, send, startSession, stateIs, turnEnds } from './lib/ui.mjs';
@@ -250,4 +251,5 @@ await import('./fork.mjs');
 await import('./folders.mjs');
 await import('./queue.mjs');
 await import('./elicitation.mjs');
+await import('./changes.mjs');
 await run();

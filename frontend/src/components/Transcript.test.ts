@@ -33,6 +33,31 @@ describe('Transcript', () => {
     expect(ends[0].previousElementSibling?.querySelector('[data-entry-id="a29"]')).toBeTruthy();
   });
 
+  it('ends a turn that changed files with its Changes card, above the divider; a turn that changed none has no card', () => {
+    const receipt = (files: number) => ({
+      stopReason: 'end_turn',
+      startedAt: 0,
+      endedAt: 0,
+      wallMs: 0,
+      changes: { files: Array.from({ length: files }, (_, i) => ({ root: '/p', path: `f${i}.txt`, change: 'added' as const, added: 1, removed: 0 })) },
+    });
+    const entries: Entry[] = [
+      { id: 'a1', kind: 'agent', turn: 1, text: 'one' },
+      { id: 'a2', kind: 'agent', turn: 2, text: 'two' },
+    ];
+    const turns = [
+      { turn: 1, stopReason: 'end_turn' as const, receipt: receipt(2) },
+      { turn: 2, stopReason: 'end_turn' as const, receipt: receipt(0) },
+    ];
+    render(Transcript, { props: { view: state(entries, { turns }) } });
+    const cards = screen.getAllByTestId('turn-changes');
+    expect(cards.map((c) => c.dataset.turn)).toEqual(['1']);
+    expect(cards[0].querySelectorAll('[data-testid=changed-file]')).toHaveLength(2);
+    expect(cards[0].nextElementSibling?.getAttribute('data-testid')).toBe('turn-end');
+    // Without the page's store the card lists its files, with no revert to offer.
+    expect(screen.queryByTestId('revert-turn')).toBeNull();
+  });
+
   it('renders the last rows of a long one, and keeps a tool card with an open permission', () => {
     const entries: Entry[] = Array.from({ length: 250 }, (_, i) => agent(i));
     entries[10] = { id: 't10', kind: 'tool', turn: 1, title: 'Edit a.txt', status: 'pending' };

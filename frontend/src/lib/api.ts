@@ -9,7 +9,8 @@ import * as Desktop from '../../wailsjs/go/main/Desktop.js';
 import * as History from '../../wailsjs/go/main/History.js';
 import * as Logins from '../../wailsjs/go/main/Logins.js';
 import * as Sessions from '../../wailsjs/go/main/Sessions.js';
-import type { acp } from '../../wailsjs/go/models';
+import type { acp, changes } from '../../wailsjs/go/models';
+import type { FileDiff, FileTouch, Plan, PlannedFile, RevertRequest, SessionView, TurnView } from './changes';
 import type { AgentSettings, AuthPrompt, ImportResult, MCPSettings } from './agents';
 import type { AgentInfo, AgentSessionPage, Attachment, AttentionKind, FolderCheck, FolderFile, HistoryItem, HistoryPart, HistoryStatus, JournalLine, LiveSession, SessionInfo, Snapshot } from './protocol';
 
@@ -249,6 +250,49 @@ export function DeleteHistory(id: string): Promise<void> {
 /** Gives a saved session a title of the user's choosing. */
 export function RenameHistory(id: string, title: string): Promise<void> {
   return History.RenameHistory(id, title).then(() => undefined);
+}
+
+// ---- the change ledger (app_changes.go; types in lib/changes.ts) ----
+
+/**
+ * What every turn of a session (live or saved) changed on disk, with the reverts made since.
+ * Rejects, worded for the window, when the session is not in the history.
+ */
+export function SessionChanges(sessionId: string): Promise<SessionView> {
+  return History.SessionChanges(sessionId).then((v) => ({ ...(v as unknown as SessionView), turns: (v?.turns ?? []) as unknown as TurnView[] }));
+}
+
+/** One file of a turn: its text before and after (none when binary or too big) and its hunks. */
+export function ChangeDiff(sessionId: string, turn: number, root: string, path: string): Promise<FileDiff> {
+  return History.ChangeDiff(sessionId, turn, root, path).then((v) => ({ ...(v as unknown as FileDiff), hunks: v?.hunks ?? [] }));
+}
+
+/** The turns of saved sessions that changed file `path` beneath folder `root`, newest first. */
+export function FileSessions(root: string, path: string): Promise<FileTouch[]> {
+  return History.FileSessions(root, path).then((v) => (v ?? []) as FileTouch[]);
+}
+
+/** What Revert would do with req, conflicts included; changes nothing. */
+export function PreviewRevert(req: RevertRequest): Promise<Plan> {
+  return History.PreviewRevert(req as changes.RevertRequest).then(plan);
+}
+
+/**
+ * Carries out req. Writes nothing when a file conflicts (the plan comes back with its conflicts,
+ * `done` false); else the revert is recorded (`revertId`) and UndoRevert undoes it. Rejects while
+ * a turn of the session runs.
+ */
+export function Revert(req: RevertRequest): Promise<Plan> {
+  return History.Revert(req as changes.RevertRequest).then(plan);
+}
+
+/** Puts back what revert revertId replaced, with the same conflict check (itself recorded). */
+export function UndoRevert(sessionId: string, revertId: string): Promise<Plan> {
+  return History.UndoRevert(sessionId, revertId).then(plan);
+}
+
+function plan(v: changes.Plan): Plan {
+  return { ...(v as unknown as Plan), files: (v?.files ?? []) as PlannedFile[], conflicts: v?.conflicts ?? 0, done: !!v?.done };
 }
 
 /**

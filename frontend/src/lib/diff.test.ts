@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { diffLines, diffStats, foldContext, splitLines } from './diff';
+import { diffLines, diffStats, foldContext, splitLines, splitRows } from './diff';
 
 const render = (old: string | null | undefined, neu: string) =>
   diffLines(old, neu).map((l) => (l.op === 'add' ? '+' : l.op === 'del' ? '-' : ' ') + l.text);
@@ -37,5 +37,21 @@ describe('diffLines', () => {
     const folds = rows.filter((r) => r.type === 'fold');
     expect(folds).toHaveLength(2);
     expect(rows.filter((r) => r.type === 'line' && r.line.op !== 'same')).toHaveLength(2);
+  });
+});
+
+describe('splitRows', () => {
+  it('pairs a run of removed lines with the added run after it, unchanged lines on both sides', () => {
+    const lines = diffLines('a\nold1\nold2\nb\nc\n', 'a\nnew1\nb\nc\nadded\n');
+    const rows = splitRows(foldContext(lines));
+    const text = rows.map((r) => (r.type === 'fold' ? `fold ${r.count}` : `${r.left?.text ?? '_'}|${r.right?.text ?? '_'}`));
+    expect(text).toEqual(['a|a', 'old1|new1', 'old2|_', 'b|b', 'c|c', '_|added']);
+  });
+
+  it('keeps folds as folds', () => {
+    const old = Array.from({ length: 20 }, (_, i) => `l${i}`).join('\n');
+    const rows = splitRows(foldContext(diffLines(old, old.replace('l10', 'L10'))));
+    expect(rows.filter((r) => r.type === 'fold').length).toBe(2);
+    expect(rows.find((r) => r.type === 'pair' && r.left?.text === 'l10')).toMatchObject({ right: { text: 'L10' } });
   });
 });

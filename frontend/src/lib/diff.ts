@@ -121,3 +121,38 @@ export function foldContext(lines: DiffLine[], context = 3): DiffRow[] {
   }
   return rows;
 }
+
+/** One row of a side-by-side diff: a fold, or the old line (left) beside the new one (right). */
+export type SplitRow = { type: 'fold'; count: number; start: number } | { type: 'pair'; left: DiffLine | null; right: DiffLine | null };
+
+/**
+ * The rows of a unified diff (foldContext) side by side: an unchanged line on both sides, a run
+ * of removed lines beside the run of added lines that follows it, paired in order (the longer
+ * run's rest beside nothing).
+ */
+export function splitRows(rows: DiffRow[]): SplitRow[] {
+  const out: SplitRow[] = [];
+  let dels: DiffLine[] = [];
+  let adds: DiffLine[] = [];
+  const flush = () => {
+    for (let k = 0; k < Math.max(dels.length, adds.length); k++) out.push({ type: 'pair', left: dels[k] ?? null, right: adds[k] ?? null });
+    dels = [];
+    adds = [];
+  };
+  for (const row of rows) {
+    if (row.type === 'fold') {
+      flush();
+      out.push(row);
+    } else if (row.line.op === 'del') {
+      if (adds.length > 0) flush(); // a removal after additions starts a new run
+      dels.push(row.line);
+    } else if (row.line.op === 'add') {
+      adds.push(row.line);
+    } else {
+      flush();
+      out.push({ type: 'pair', left: row.line, right: row.line });
+    }
+  }
+  flush();
+  return out;
+}
