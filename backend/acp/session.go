@@ -108,7 +108,7 @@ type Session struct {
 	decisions      []DecisionSummary
 	draft          *receiptDraft // the running turn's receipt as it is gathered (receipt_draft.go); nil between turns
 	cost           *Cost         // the session's cost as the agent last reported it (usage_update); nil until it does
-	queue          promptQueue // prompts sent during a turn (session_queue.go)
+	queue          promptQueue   // prompts sent during a turn (session_queue.go)
 	caps           AgentCapabilities
 	mcpSkipTold    bool           // the notice of MCP servers left out was shown
 	dirsTold       bool           // the notice of additional folders not sent was shown
