@@ -4,8 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"os"
+	"path/filepath"
 	"reflect"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -63,18 +66,45 @@ func cardID(t *testing.T, s *acp.Session, toolCallID string) string {
 
 func intp(n int) *int { return &n }
 
+// gate is a FIFO a terminal command reads (cat): the agent waits for that command, so while
+// the test holds the gate the agent is blocked on nothing but it, and the test may move the
+// clock without a race.
+type gate string
+
+func newGate(t *testing.T) gate {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "gate")
+	if err := syscall.Mkfifo(p, 0o600); err != nil {
+		t.Skipf("no FIFO: %v", err)
+	}
+	return gate(p)
+}
+
+// pass waits until the command reads the gate (its open returns only then), moves the clock by
+// d and lets the command end.
+func (g gate) pass(t *testing.T, clock *testClock, d time.Duration) {
+	t.Helper()
+	f, err := os.OpenFile(string(g), os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	clock.advance(d)
+	f.Close()
+}
+
 // TestTurnReceipt: a turn that runs a terminal command failing with exit code 3 (shown by an
 // execute call: listed once), two more execute calls (one whose terminal the agent runs
 // itself), a permission answered, an elicitation answered, a usage_update with a cost and
 // usage in the prompt's answer: every field of the receipt, on turn_end and in the snapshot.
 func TestTurnReceipt(t *testing.T) {
 	clock := &testClock{now: time.UnixMilli(1_700_000_000_000)}
+	g := newGate(t)
 	s, ev := startReceiptScript(t, clock, `
  {"expect":"session/prompt"},
  {"update":{"sessionUpdate":"usage_update","used":10,"size":1000,"cost":{"amount":1.5,"currency":"USD"}}},
  {"reply":{"stopReason":"end_turn"}},
  {"expect":"session/prompt"},
- {"call":"terminal/create","params":{"command":"sh","args":["-c","echo hi; exit 3"]},"want":"\"terminalId\":\"term-1\""},
+ {"call":"terminal/create","params":{"command":"sh","args":["-c","cat \"$0\"; exit 3","`+string(g)+`"]},"want":"\"terminalId\":\"term-1\""},
  {"call":"terminal/wait_for_exit","params":{"terminalId":"term-1"},"want":"\"exitCode\":3"},
  {"update":{"sessionUpdate":"tool_call","toolCallId":"run","title":"Run sh","kind":"execute","status":"in_progress",
    "rawInput":{"command":"sh -c 'echo hi; exit 3'"},"content":[{"type":"terminal","terminalId":"term-1"}]}},
@@ -102,6 +132,7 @@ func TestTurnReceipt(t *testing.T) {
 	if _, err := s.Prompt("second"); err != nil {
 		t.Fatal(err)
 	}
+	g.pass(t, clock, time.Second) // the command runs: nobody is waited on
 	perm := ev.waitFor(t, "permission", kind(acp.EventPermission))
 	clock.advance(5 * time.Second)
 	if err := s.AnswerPermission(perm.RequestID, "ok"); err != nil {
@@ -112,14 +143,13 @@ func TestTurnReceipt(t *testing.T) {
 	if err := s.AnswerElicitation(el.RequestID, acp.ElicitAccept, map[string]any{"b": "main"}); err != nil {
 		t.Fatal(err)
 	}
-	clock.advance(time.Second)
 	end := ev.waitFor(t, "turn 2 end", func(e acp.Event) bool { return e.Kind == acp.EventTurnEnd && e.Turn == 2 })
 
 	want := &acp.Receipt{
 		StopReason: acp.StopEndTurn,
 		StartedAt:  1_700_000_000_000, EndedAt: 1_700_000_013_000, WallMs: 13_000, WaitMs: 12_000,
 		Commands: []acp.ReceiptCommand{
-			{Command: "sh -c 'echo hi; exit 3'", ToolCallID: cardID(t, s, "run"), ExitCode: intp(3)},
+			{Command: "sh -c 'cat \"$0\"; exit 3' " + string(g), ToolCallID: cardID(t, s, "run"), ExitCode: intp(3)},
 			{Command: "go test ./...", ToolCallID: cardID(t, s, "tests")},
 			{Command: "make", ToolCallID: cardID(t, s, "mk"), ExitCode: intp(2)},
 		},
@@ -167,3 +197,53 @@ func TestReceiptBounded(t *testing.T) {
 }
 
 func itoa(i int) string { b, _ := json.Marshal(i); return string(b) }
+
+// TestReceiptWaitOverlapsOnce: a permission request and an elicitation open at the same time
+// count their common time once; a request the turn's Stop cancels is a cancelled decision, and
+// the time it was open counts up to the turn's end.
+func TestReceiptWaitOverlapsOnce(t *testing.T) {
+	clock := &testClock{now: time.UnixMilli(0)}
+	g := newGate(t)
+	s, ev := startReceiptScript(t, clock, `
+ {"expect":"session/prompt"},
+ {"send":{"jsonrpc":"2.0","id":50,"method":"session/request_permission","params":{"sessionId":"sc1",
+   "toolCall":{"toolCallId":"w1","title":"Write a.go"},"options":[{"optionId":"ok","name":"Allow","kind":"allow_once"}]}}},
+ {"call":"elicitation/create","params":{"mode":"form","message":"Sure?","requestedSchema":{"type":"object","properties":{}}},"want":"decline"},
+ {"call":"terminal/create","params":{"command":"cat","args":["`+string(g)+`"]},"want":"term-1"},
+ {"call":"terminal/wait_for_exit","params":{"terminalId":"term-1"},"want":"exitCode"},
+ {"send":{"jsonrpc":"2.0","id":51,"method":"session/request_permission","params":{"sessionId":"sc1",
+   "toolCall":{"toolCallId":"w2","title":"Delete b.go"},"options":[{"optionId":"ok","name":"Allow","kind":"allow_once"}]}}},
+ {"expect":"session/cancel"},
+ {"reply":{"stopReason":"cancelled"}}`)
+	if _, err := s.Prompt("go"); err != nil {
+		t.Fatal(err)
+	}
+	perm := ev.waitFor(t, "permission", kind(acp.EventPermission))
+	el := elicitIn(t, ev, acp.ElicitOpen)
+	clock.advance(5 * time.Second) // both open
+	if err := s.AnswerPermission(perm.RequestID, "ok"); err != nil {
+		t.Fatal(err)
+	}
+	clock.advance(3 * time.Second) // the elicitation alone
+	if err := s.AnswerElicitation(el.RequestID, acp.ElicitDecline, nil); err != nil {
+		t.Fatal(err)
+	}
+	g.pass(t, clock, time.Second) // nothing open: the agent runs a command
+	ev.waitFor(t, "second permission", func(e acp.Event) bool { return e.Kind == acp.EventPermission && e.RequestID != perm.RequestID })
+	clock.advance(2 * time.Second) // the second request, until Stop cancels it
+	if err := s.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	end := ev.waitFor(t, "turn_end", kind(acp.EventTurnEnd))
+	r := end.Receipt
+	if r.WaitMs != 10_000 || r.WallMs != 11_000 {
+		t.Fatalf("waited %d ms of %d, want 10000 of 11000", r.WaitMs, r.WallMs)
+	}
+	if len(r.Decisions) != 2 || r.Decisions[0].DecidedBy != acp.DecidedByUser || r.Decisions[1].Outcome != "cancelled" ||
+		r.Decisions[1].DecidedBy != acp.DecidedByCancel || r.Decisions[1].Title != "Delete b.go" {
+		t.Fatalf("decisions %+v", r.Decisions)
+	}
+	if len(r.Questions) != 1 || r.Questions[0].State != acp.ElicitDeclined {
+		t.Fatalf("questions %+v", r.Questions)
+	}
+}
