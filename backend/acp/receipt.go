@@ -1,6 +1,9 @@
 package acp
 
-import "time"
+import (
+	"encoding/json"
+	"time"
+)
 
 // TurnObserver is told when each turn starts and ends; the change ledger (the hub's
 // backend/changes recorder) snapshots the session's folders there. Both calls run on the
@@ -72,11 +75,19 @@ type Receipt struct {
 	// Both nil when the agent reported nothing.
 	Tokens *Tokens `json:"tokens,omitempty"`
 	Cost   *Cost   `json:"cost,omitempty"`
+	// MoreCommands, MoreDecisions and MoreQuestions count what was left out of each list
+	// beyond MaxReceiptItems.
+	MoreCommands  int `json:"moreCommands,omitempty"`
+	MoreDecisions int `json:"moreDecisions,omitempty"`
+	MoreQuestions int `json:"moreQuestions,omitempty"`
 }
 
-// ReceiptCommand is one command a turn ran (masked like the transcript).
+// ReceiptCommand is one command a turn ran (masked like the transcript): a terminal the agent
+// created (its command line, arguments shell-quoted) or an execute tool call (its rawInput's
+// command, else its title). A terminal shown by an execute call is listed once.
 type ReceiptCommand struct {
-	Command    string `json:"command"`
+	Command string `json:"command"`
+	// ToolCallID is the entry id of the tool card that ran or shows the command, if any.
 	ToolCallID string `json:"toolCallId,omitempty"`
 	// ExitCode is nil while unknown (still running, killed by a signal, or never reported).
 	ExitCode *int   `json:"exitCode,omitempty"`
@@ -85,7 +96,8 @@ type ReceiptCommand struct {
 
 // ReceiptDecision is one permission request of a turn and its answer.
 type ReceiptDecision struct {
-	Title      string `json:"title"`
+	Title string `json:"title"`
+	// ToolCallID is the entry id of the tool card the request was about.
 	ToolCallID string `json:"toolCallId,omitempty"`
 	Outcome    string `json:"outcome"`          // selected | cancelled
 	Option     string `json:"option,omitempty"` // the chosen option's name
@@ -96,8 +108,10 @@ type ReceiptDecision struct {
 // ReceiptQuestion is one elicitation of a turn and how it ended.
 type ReceiptQuestion struct {
 	Message string `json:"message"`
-	Mode    string `json:"mode"`
-	State   string `json:"state"`
+	Mode    string `json:"mode"`  // ElicitMode*
+	State   string `json:"state"` // Elicit*: how it ended (open only when the turn ended first)
+	// AnsweredBy says who closed it (AnsweredBy*).
+	AnsweredBy string `json:"answeredBy,omitempty"`
 }
 
 // Tokens are a turn's token counts (ACP's PromptResponse usage; zero when not reported).
@@ -160,9 +174,17 @@ func (s *Session) turnChanges(turn int) *TurnChanges {
 	return s.cfg.Turns.TurnEnded(turn)
 }
 
-// receiptLocked builds the receipt of a turn that ends now; endTurn calls it with s.mu held.
-func (s *Session) receiptLocked(ts TurnSummary, began time.Time, changes *TurnChanges) *Receipt {
-	end := s.now()
-	return &Receipt{StopReason: ts.StopReason, Changes: changes,
-		StartedAt: began.UnixMilli(), EndedAt: end.UnixMilli(), WallMs: end.Sub(began).Milliseconds()}
+// receiptLocked builds the receipt of a turn that ends now, with the tokens of the agent's
+// answer and what the turn's draft gathered, and drops the draft; endTurn calls it with s.mu
+// held, after every open request of the turn was closed.
+func (s *Session) receiptLocked(ts TurnSummary, te turnEnd, usage json.RawMessage) *Receipt {
+	end, began := s.now(), te.began
+	r := &Receipt{StopReason: ts.StopReason, Changes: te.changes,
+		StartedAt: began.UnixMilli(), EndedAt: end.UnixMilli(), WallMs: end.Sub(began).Milliseconds(),
+		Tokens: promptTokens(usage)}
+	if s.draft != nil {
+		s.draft.finishLocked(s, r, end)
+		s.draft = nil
+	}
+	return r
 }

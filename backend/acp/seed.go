@@ -44,6 +44,8 @@ func (s *Session) decisionLocked(p *pendingPermission, outcome, optionID, decide
 		}
 	}
 	s.decisions = append(s.decisions, d)
+	s.decisionDraftLocked(p.summary.Title, d)
+	s.waitTickLocked()
 	s.pushEvent(Event{Kind: EventPermissionDone, RequestID: d.RequestID, Outcome: outcome, OptionID: optionID, DecidedBy: decidedBy})
 }
 

@@ -106,7 +106,9 @@ type Session struct {
 	replay         *replayed    // session/load's replay, folded apart (session_reopen.go); nil otherwise
 	pendingSummary string       // the summary the next session/prompt carries before the person's text
 	decisions      []DecisionSummary
-	queue          promptQueue // prompts sent during a turn (session_queue.go)
+	draft          *receiptDraft // the running turn's receipt as it is gathered (receipt_draft.go); nil between turns
+	cost           *Cost         // the session's cost as the agent last reported it (usage_update); nil until it does
+	queue          promptQueue   // prompts sent during a turn (session_queue.go)
 	caps           AgentCapabilities
 	mcpSkipTold    bool           // the notice of MCP servers left out was shown
 	dirsTold       bool           // the notice of additional folders not sent was shown
@@ -148,6 +150,7 @@ func NewSession(cfg Config) *Session {
 		s.tr = RestoreTranscript(sd.Entries)
 		s.turns = append([]TurnSummary(nil), sd.Turns...)
 		s.decisions = append([]DecisionSummary(nil), sd.Decisions...)
+		s.cost = lastCost(sd.Entries)
 		s.title, s.agentSessionID = sd.Title, sd.AgentSessionID
 	}
 	s.pump = newPump(cfg.ID, cfg.Emitter, cfg.Logf)

@@ -72,9 +72,11 @@ func (s *Session) handleElicitation(req *jsonrpc.Request) {
 	}
 	change := s.tr.AddElicitation(el)
 	s.pushChange(change)
+	s.questionDraftLocked(change.Entry.ID)
 	if el.State == ElicitOpen {
 		pe.entryID = change.Entry.ID
 		s.elicits[el.RequestID] = pe
+		s.waitTickLocked()
 	}
 	s.unlock()
 	switch el.State {
@@ -161,6 +163,7 @@ func (s *Session) setElicitationLocked(entryID string, f func(*Elicitation)) {
 	if c, ok := s.tr.SetElicitation(entryID, f); ok {
 		s.pushChange(c)
 	}
+	s.waitTickLocked()
 }
 
 // takeElicitationsLocked removes every open elicitation and shows each cancelled by Stop (or

@@ -172,7 +172,11 @@ func (s *Session) applyUpdateLocked(params json.RawMessage) {
 	}
 	for _, c := range s.tr.Apply(u) {
 		s.pushChange(c)
+		if u.ToolCall != nil && c.Entry != nil {
+			s.toolCardLocked(c.Entry.ID)
+		}
 	}
+	s.costLocked(u.Usage)
 }
 
 // cancelPermission answers the parked permission request with JSON-RPC id (trimmed raw JSON)

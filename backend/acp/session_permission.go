@@ -29,6 +29,7 @@ func (s *Session) handlePermission(req *jsonrpc.Request) {
 	s.mu.Lock()
 	change := s.tr.UpsertTool(p.ToolCall, false)
 	s.pushChange(change)
+	s.toolCardLocked(change.Entry.ID)
 	sum := PermissionSummary{
 		RequestID:  strings.TrimSpace(string(req.ID)),
 		ToolCallID: change.Entry.ID,
@@ -44,6 +45,7 @@ func (s *Session) handlePermission(req *jsonrpc.Request) {
 		return
 	}
 	s.perms[sum.RequestID] = &pendingPermission{req: req, summary: sum}
+	s.waitTickLocked()
 	s.pushEvent(Event{Kind: EventPermission, RequestID: sum.RequestID, ToolCallID: sum.ToolCallID,
 		Title: sum.Title, Options: sum.Options})
 	s.unlock()

@@ -61,6 +61,9 @@ import (
 //   - queue (session_queue.go): its chained steered prompts and its ending flag belong to the
 //     running turn: both are empty/false unless turnActive. Queued items marked held stay so
 //     until the person sends them.
+//   - draft (receipt_draft.go): the running turn's receipt as it is gathered; set exactly while
+//     turnActive (startTurnLocked makes it, endTurn's receiptLocked drops it). cost is the
+//     session's last reported cost, the draft's base.
 //
 // Lock order: Session.mu → pump.mu; terminals and workers take their own locks without mu.
 // Nothing holds mu while it waits for the agent, a person, a process or the Emitter.
@@ -87,6 +90,8 @@ func (s *Session) invariantErrLocked() error {
 		return fmt.Errorf("replaying in state %s", s.state)
 	case s.replay != nil && !s.replaying:
 		return fmt.Errorf("a replay is kept while not replaying")
+	case (s.draft != nil) != s.turnActive:
+		return fmt.Errorf("a receipt draft is %v while turnActive is %v", s.draft != nil, s.turnActive)
 	case (len(s.queue.chained) > 0 || s.queue.ending) && !s.turnActive:
 		return fmt.Errorf("%d steered prompts (ending %v) belong to no turn", len(s.queue.chained), s.queue.ending)
 	}

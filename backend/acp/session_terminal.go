@@ -8,7 +8,9 @@ import (
 // newTerminals makes the terminals of a new connection to tr: they start in the session folder
 // with the agent's environment, and their output shows in the tool cards that name them.
 func (s *Session) newTerminals(tr Transport) *terminals {
-	return newTerminals(s.cfg.Cwd, s.cfg.Dirs, s.terminalEnv(tr), s.newTerminalID, s.publishTerminal)
+	ts := newTerminals(s.cfg.Cwd, s.cfg.Dirs, s.terminalEnv(tr), s.newTerminalID, s.publishTerminal)
+	ts.onStart = s.terminalStarted
+	return ts
 }
 
 // terminalEnv is the base environment of the agent's terminals: the one the agent was launched
@@ -54,4 +56,5 @@ func (s *Session) publishTerminal(id string, v TerminalView) {
 	for _, c := range s.tr.SetTerminal(id, v) {
 		s.pushChange(c)
 	}
+	s.terminalViewLocked(id, v)
 }

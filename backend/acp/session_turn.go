@@ -87,6 +87,7 @@ func (s *Session) startTurnLocked(text string, extra []ContentBlock, infos []Att
 	turn := s.tr.Turn() + 1
 	s.pushChange(s.tr.StartTurn(turn, text, infos...))
 	s.turnActive = true
+	s.draft = newReceiptDraft(s.cost)
 	s.setStateLocked(StateRunning, "")
 	if s.pendingSummary != "" {
 		// The saved turns' summary goes first, once: the user entry shows only what was typed.
@@ -203,7 +204,7 @@ func (s *Session) endTurn(turn int, res PromptResult, err error, te turnEnd) {
 		s.pushChange(c)
 	}
 	reqs := s.takePermissionsLocked()
-	ts.Receipt = s.receiptLocked(ts, te.began, te.changes)
+	ts.Receipt = s.receiptLocked(ts, te, res.Usage)
 	s.turns = append(s.turns, ts)
 	s.queue.ending = false
 	s.turnActive = false

@@ -21,11 +21,16 @@ func (ts *terminals) command(p CreateTerminalParams) (Command, error) {
 	if err != nil {
 		return Command{}, err
 	}
+	return Command{Path: shell(), Args: []string{"-c", commandLine(p)}, Env: mergeEnv(ts.env, p.Env), Dir: dir}, nil
+}
+
+// commandLine is the shell command line of p: its command, then its arguments shell-quoted.
+func commandLine(p CreateTerminalParams) string {
 	line := p.Command
 	for _, a := range p.Args {
 		line += " " + shellQuote(a)
 	}
-	return Command{Path: shell(), Args: []string{"-c", line}, Env: mergeEnv(ts.env, p.Env), Dir: dir}, nil
+	return line
 }
 
 // workDir is the folder a command runs in: the session folder when cwd is empty, else cwd

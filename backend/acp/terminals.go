@@ -25,6 +25,7 @@ type terminals struct {
 	env      []string // base environment: the agent's (see Session.terminalEnv)
 	newID    func() string
 	onChange func(id string, v TerminalView)
+	onStart  func(id, line string) // nil, or told of each command started (for the turn's receipt)
 
 	mu     sync.Mutex
 	byID   map[string]*terminal
@@ -153,6 +154,9 @@ func (ts *terminals) create(params json.RawMessage) (any, error) {
 	if closed { // the connection ended while the command started
 		t.stop()
 		return nil, errClosing
+	}
+	if ts.onStart != nil {
+		ts.onStart(id, cutText(commandLine(p), maxCommandLine))
 	}
 	return CreateTerminalResult{TerminalID: id}, nil
 }

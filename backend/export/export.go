@@ -38,9 +38,9 @@ type exported struct {
 // Render renders a saved session (its rows, as store.Store.Session and store.Store.Permissions
 // return them) as Markdown or JSON; every entry renders itself (acp.EntryMarkdown), a tool call
 // is followed by how its permission request was answered, and each turn ends with its stop
-// reason. Every secret value mask knows is masked (agents.Mask) in the result, whatever the
-// format: an export is text that leaves agentdesk (nil mask: none is known). An unknown
-// format is an error that names the known ones.
+// reason and its receipt (both formats). Every secret value mask knows is masked (agents.Mask)
+// in the result, whatever the format: an export is text that leaves agentdesk (nil mask: none
+// is known). An unknown format is an error that names the known ones.
 func Render(mask *agents.Masker, s store.Session, turns []store.Turn, entries []store.Entry, perms []store.Permission, format string) (string, error) {
 	out, err := renderSession(s, turns, entries, perms, format)
 	return mask.Mask(out), err
@@ -91,6 +91,7 @@ func exportMarkdown(s store.Session, snap acp.Snapshot) string {
 				fmt.Fprintf(&b, " (%s)", strings.Join(strings.Fields(t.Message), " "))
 			}
 			b.WriteString("\n\n")
+			b.WriteString(receiptMarkdown(t.Receipt))
 		}
 	}
 	return b.String()

@@ -81,3 +81,43 @@ func TestExportsKeepTheDecisions(t *testing.T) {
 		t.Fatalf("JSON decisions %+v (%v)", doc.Decisions, err)
 	}
 }
+
+// TestExportsKeepTheReceipt: each turn's receipt follows its end in Markdown (time, tokens,
+// cost, files with their counts, commands with exit codes, decisions, questions) and rides on
+// its turn in JSON.
+func TestExportsKeepTheReceipt(t *testing.T) {
+	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	s := store.Session{ID: "s1", Title: "fix", AgentName: "Demo agent", Cwd: "/src", Outcome: acp.StopEndTurn, CreatedAt: at}
+	body, _ := json.Marshal(acp.Entry{ID: "u1", Kind: acp.KindUser, Turn: 1, Text: "fix it"})
+	entries := []store.Entry{{SessionID: "s1", EntryID: "u1", Turn: 1, Seq: 1, Kind: string(acp.KindUser), Text: "fix it", Body: body}}
+	three := 3
+	receipt, _ := json.Marshal(acp.Receipt{StopReason: acp.StopEndTurn, WallMs: 95_000, WaitMs: 12_000,
+		Changes: &acp.TurnChanges{Files: []acp.ChangedFile{{Root: "/src", Path: "a.go", Change: acp.ChangeModified, Added: 3, Removed: 1}},
+			Notes: []string{"big.dat was too big to keep"}},
+		Commands:  []acp.ReceiptCommand{{Command: "make `test`", ExitCode: &three}, {Command: "sleep 9", Signal: "SIGKILL"}},
+		Decisions: []acp.ReceiptDecision{{Title: "Write a.go", Outcome: "selected", Option: "Allow", Kind: "allow_once", DecidedBy: acp.DecidedByUser}},
+		Questions: []acp.ReceiptQuestion{{Message: "Which branch?", Mode: acp.ElicitModeForm, State: acp.ElicitAccepted}},
+		Tokens:    &acp.Tokens{Input: 100, Output: 20, Total: 120}, Cost: &acp.Cost{Amount: 0.75, Currency: "USD"}})
+	turns := []store.Turn{{SessionID: "s1", Turn: 1, Prompt: "fix it", StopReason: acp.StopEndTurn, EndedAt: at, Receipt: receipt}}
+	md, err := Render(nil, s, turns, entries, nil, Markdown)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "*Turn 1 ended: end_turn*\n\n" +
+		"**Receipt**: 1 min 35 s (12 s waiting on you); 120 tokens (100 in, 20 out); cost 0.7500 USD\n\n" +
+		"- Files changed: 1\n  - modified `a.go` (+3 −1)\n  - note: big.dat was too big to keep\n" +
+		"- Commands: 2\n  - `` make `test` `` → exit 3\n  - `sleep 9` → SIGKILL\n" +
+		"- Decisions: 1\n  - Write a.go: Allowed once (by you)\n" +
+		"- Questions: 1\n  - Which branch? (form): accepted\n\n"
+	if !strings.HasSuffix(md, want) {
+		t.Fatalf("Markdown:\n%s\nwant it to end with\n%s", md, want)
+	}
+	js, err := Render(nil, s, turns, entries, nil, JSON)
+	var doc struct {
+		Turns []acp.TurnSummary `json:"turns"`
+	}
+	if err != nil || json.Unmarshal([]byte(js), &doc) != nil || len(doc.Turns) != 1 || doc.Turns[0].Receipt == nil ||
+		len(doc.Turns[0].Receipt.Commands) != 2 || *doc.Turns[0].Receipt.Commands[0].ExitCode != 3 || doc.Turns[0].Receipt.Cost.Amount != 0.75 {
+		t.Fatalf("JSON (%v):\n%s", err, js)
+	}
+}

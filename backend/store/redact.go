@@ -33,7 +33,7 @@ var redactedColumns = []struct {
 	columns []string
 }{
 	{"sessions", []string{"title"}},
-	{"turns", []string{"prompt", "error"}},
+	{"turns", []string{"prompt", "error", "receipt"}}, // a receipt quotes commands and titles
 	{"entries", []string{"title", "text", "body"}},
 	{"entry_pieces", []string{"text"}}, // the rest of a long streamed entry's text (pieces.go)
 	{"permissions", []string{"title", "options"}},
@@ -41,7 +41,7 @@ var redactedColumns = []struct {
 }
 
 // Redact rewrites, with r.Mask, every row whose text columns hold one of r.Values (session
-// titles, prompts and turn errors, entries' titles, text and bodies, permission requests, the
+// titles, prompts, turn errors and receipts, entries' titles, text and bodies, permission requests, the
 // journal), and the full-text indexes with them, in one transaction. An entry kept in pieces is
 // searched and masked as one text, so a value cut across two pieces is found. It returns how many rows
 // changed, and ran == false when r.Once was already recorded.

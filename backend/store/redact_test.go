@@ -34,6 +34,7 @@ func writeLeakyHistory(t *testing.T, s testStore) {
 		Options: json.RawMessage(`[{"id":"a","name":"allow ` + clearValue + `"}]`)})
 	w.Message(Message{SessionID: "s1", Direction: "in", Method: "x", JSON: []byte(`{"token":"` + clearValue + `"}`)})
 	w.EndTurn("s1", 1, "error", "failed for "+clearValue, time.Time{})
+	w.SetReceipt("s1", 1, []byte(`{"stopReason":"error","commands":[{"command":"curl -u `+clearValue+`"}]}`))
 	// A long streamed reply: the value lands in one of its pieces (pieces.go), not in entries.
 	w.UpsertEntry(Entry{SessionID: "s1", EntryID: "long", Kind: "agent"})
 	flush(t, s.Store)

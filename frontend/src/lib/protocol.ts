@@ -403,6 +403,7 @@ export interface TurnChanges {
 /** One command a turn ran (acp.ReceiptCommand); `exitCode` absent while unknown. */
 export interface ReceiptCommand {
   command: string;
+  /** The entry id of the tool card that ran or shows it. */
   toolCallId?: string | null;
   exitCode?: number | null;
   signal?: string | null;
@@ -423,6 +424,7 @@ export interface ReceiptQuestion {
   message: string;
   mode: string;
   state: string;
+  answeredBy?: string | null;
 }
 
 /** A turn's token counts as the agent reported them (acp.Tokens). */
@@ -450,6 +452,10 @@ export interface Receipt {
   questions?: ReceiptQuestion[] | null;
   tokens?: Tokens | null;
   cost?: { amount: number; currency: string } | null;
+  /** How many commands, decisions and questions were left out of each list (the lists are bounded). */
+  moreCommands?: number | null;
+  moreDecisions?: number | null;
+  moreQuestions?: number | null;
 }
 
 /** A closed permission request, as a snapshot keeps it (see Decision in state/transcript.ts). */

@@ -230,6 +230,7 @@ export namespace acp {
 	    message: string;
 	    mode: string;
 	    state: string;
+	    answeredBy?: string;
 	}
 	export interface ReceiptDecision {
 	    title: string;
@@ -263,6 +264,9 @@ export namespace acp {
 	    questions?: ReceiptQuestion[];
 	    tokens?: Tokens;
 	    cost?: Cost;
+	    moreCommands?: number;
+	    moreDecisions?: number;
+	    moreQuestions?: number;
 	}
 	
 	
