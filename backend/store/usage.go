@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"sort"
+	"strconv"
+	"strings"
 	"time"
 )
 
@@ -225,4 +227,28 @@ func (s *Store) silentAgents(ctx context.Context, lo, hi int64) ([]string, error
 		out = append(out, name)
 	}
 	return out, rows.Err()
+}
+
+// ParseUsageSince reads the start of a usage range as the window and the CLI give it: "" or
+// "all" (no start: the zero time), "Nd" (the last N local days, today included: local midnight
+// N-1 days before now), a local date "2006-01-02" (its midnight), or an RFC 3339 time.
+func ParseUsageSince(s string, now time.Time) (time.Time, error) {
+	s = strings.TrimSpace(s)
+	if s == "" || s == "all" {
+		return time.Time{}, nil
+	}
+	if n, err := strconv.Atoi(strings.TrimSuffix(s, "d")); err == nil && strings.HasSuffix(s, "d") {
+		if n < 1 {
+			return time.Time{}, fmt.Errorf("since %q: the number of days must be at least 1", s)
+		}
+		y, m, d := now.In(time.Local).Date()
+		return time.Date(y, m, d-(n-1), 0, 0, 0, 0, time.Local), nil
+	}
+	if t, err := time.ParseInLocation("2006-01-02", s, time.Local); err == nil {
+		return t, nil
+	}
+	if t, err := time.Parse(time.RFC3339, s); err == nil {
+		return t, nil
+	}
+	return time.Time{}, fmt.Errorf("since %q: use a date (2006-01-02), a number of days (30d) or all", s)
 }

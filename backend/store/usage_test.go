@@ -221,3 +221,24 @@ func BenchmarkUsage(b *testing.B) {
 		}
 	})
 }
+
+func TestParseUsageSince(t *testing.T) {
+	now := time.Date(2026, 3, 11, 15, 4, 5, 0, time.Local)
+	for in, want := range map[string]time.Time{
+		"":                     {},
+		"all":                  {},
+		"1d":                   time.Date(2026, 3, 11, 0, 0, 0, 0, time.Local),
+		"7d":                   time.Date(2026, 3, 5, 0, 0, 0, 0, time.Local),
+		"2026-01-31":           time.Date(2026, 1, 31, 0, 0, 0, 0, time.Local),
+		"2026-01-31T10:00:00Z": time.Date(2026, 1, 31, 10, 0, 0, 0, time.UTC),
+	} {
+		if got, err := ParseUsageSince(in, now); err != nil || !got.Equal(want) {
+			t.Errorf("ParseUsageSince(%q) = %v, %v; want %v", in, got, err, want)
+		}
+	}
+	for _, bad := range []string{"0d", "-3d", "yesterday", "2026-13-01"} {
+		if _, err := ParseUsageSince(bad, now); err == nil {
+			t.Errorf("ParseUsageSince(%q) accepted", bad)
+		}
+	}
+}
