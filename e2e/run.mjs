@@ -250,4 +250,5 @@ await import('./fork.mjs');
 await import('./folders.mjs');
 await import('./queue.mjs');
 await import('./elicitation.mjs');
+await import('./usage.mjs');
 await run();

@@ -51,7 +51,7 @@ describe('usage view', () => {
     const view = await screen.findByTestId('usage-view');
     expect(screen.queryByTestId('composer-input')).toBeNull();
     await waitFor(() => expect(screen.getAllByTestId('usage-breakdown')).toHaveLength(3));
-    expect(screen.getByTestId('usage-chart').querySelectorAll('canvas')).toHaveLength(2);
+    expect((await screen.findByTestId('usage-chart')).querySelectorAll('canvas')).toHaveLength(2);
     expect(app.UsageLedger.mock.calls.map((c) => c.join(':')).sort()).toEqual(['30d:agent', '30d:day', '30d:project', '30d:session']);
     expect(screen.getByTestId('usage-silent').textContent).toContain('Quiet reports no tokens or cost: counted by turns and time only.');
     expect(screen.getByTestId('usage-totals').textContent).toContain('4');
