@@ -61,6 +61,15 @@ type UsageLedger struct {
 	Silent []string `json:"silent"`
 }
 
+// usageTurns selects the turns started in [?, ?) with their sessions, leaving out the turns a
+// session copied from its parent when it branched (a fork or a continuation in another agent
+// copies the parent's turns up to the branch, a rerun those before it: links.go, hub.Fork), so
+// a turn is counted once, in the session that ran it.
+const usageTurns = `FROM turns t JOIN sessions s ON s.id = t.session_id
+		WHERE t.started_at >= ? AND t.started_at < ?
+		AND NOT EXISTS (SELECT 1 FROM session_links l WHERE l.child = t.session_id
+			AND (t.turn < l.parent_turn OR (t.turn = l.parent_turn AND l.kind != 'rerun')))`
+
 // bucketMs is the width of the time buckets a per-day ledger sums in SQL before they are put
 // into local days: every time zone's offset is a multiple of 15 minutes.
 const bucketMs = 15 * 60 * 1000
@@ -70,7 +79,8 @@ const bucketMs = 15 * 60 * 1000
 // error). Days are local calendar days (time.Local). A turn's length is its receipt's wall
 // time, else its end minus its start (nothing for a turn a crash interrupted: its end is when
 // the history was next opened); tokens and cost come from its receipt, or for turns saved
-// before receipts from what the journal kept (migration 0010). It reads committed data only.
+// before receipts from what the journal kept (migration 0010). The turns a branched session
+// copied from its parent are counted in the parent only. It reads committed data only.
 func (s *Store) Usage(ctx context.Context, by string, since, until time.Time) (UsageLedger, error) {
 	l, err := s.usage(ctx, by, since, until)
 	if err != nil {
@@ -108,8 +118,7 @@ func (s *Store) usage(ctx context.Context, by string, since, until time.Time) (U
 		coalesce(sum(t.tokens_in), 0), coalesce(sum(t.tokens_out), 0),
 		coalesce(sum(coalesce(t.tokens_total, coalesce(t.tokens_in, 0) + coalesce(t.tokens_out, 0))), 0),
 		t.currency, sum(t.cost)
-		FROM turns t JOIN sessions s ON s.id = t.session_id
-		WHERE t.started_at >= ? AND t.started_at < ?
+		`+usageTurns+`
 		GROUP BY 1, t.currency`, lo, hi)
 	if err != nil {
 		return l, err
@@ -209,8 +218,7 @@ func sortUsage(by string, rows []UsageRow) {
 func (s *Store) silentAgents(ctx context.Context, lo, hi int64) ([]string, error) {
 	rows, err := s.db.QueryContext(ctx, `SELECT CASE WHEN max(s.agent_name) != '' THEN max(s.agent_name)
 			ELSE CASE WHEN s.agent_id != '' THEN s.agent_id ELSE 'unknown agent' END END
-		FROM turns t JOIN sessions s ON s.id = t.session_id
-		WHERE t.started_at >= ? AND t.started_at < ?
+		`+usageTurns+`
 		GROUP BY CASE WHEN s.agent_id != '' THEN s.agent_id ELSE s.agent_name END
 		HAVING count(t.tokens_total) + count(t.tokens_in) + count(t.cost) = 0
 		ORDER BY 1`, lo, hi)

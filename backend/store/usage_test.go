@@ -42,6 +42,14 @@ func usageFixture(t *testing.T) (testStore, time.Time) {
 	usageTurn(w, "s2", 1, day2.Add(time.Hour), time.Second, receiptJSON(1000, 10, 5, 15, 1, "EUR"))
 	usageTurn(w, "s3", 1, day2.Add(2*time.Hour), 4*time.Second, `{"stopReason":"end_turn","wallMs":4000}`)
 	usageTurn(w, "s3", 2, day2.Add(3*time.Hour), 5*time.Second, "") // no receipt: timing only
+	// A fork of s1 at its turn 2 copies turns 1 and 2 (counted in s1 only), then runs turn 3.
+	w.SaveCopy(SessionCopy{Session: Session{ID: "f", AgentID: "claude", AgentName: "Claude", Cwd: "/p/a", Title: "fork"},
+		Turns: []Turn{{Turn: 1, StartedAt: day1, EndedAt: day1.Add(2 * time.Second)}, {Turn: 2, StartedAt: day2, EndedAt: day2.Add(3 * time.Second)}}})
+	w.LinkSession(Link{Child: "f", Parent: "s1", ParentTurn: 2, Kind: "fork"})
+	// A rerun of s2's turn 1 copies nothing before it: its turn 1 is its own.
+	w.CreateSession(Session{ID: "r", AgentID: "gemini", AgentName: "Gemini", Cwd: "/p/b", Title: "rerun"})
+	w.LinkSession(Link{Child: "r", Parent: "s2", ParentTurn: 1, Kind: "rerun"})
+	usageTurn(w, "r", 1, day2.Add(4*time.Hour), time.Second, receiptJSON(1000, 0, 0, 0, 0, ""))
 	flush(t, s.Store)
 	return s, day1
 }
@@ -55,14 +63,14 @@ func TestUsageByAgentSumsTokensCostsAndNamesSilentAgents(t *testing.T) {
 	want := []UsageRow{
 		{Key: "claude", Label: "Claude", Turns: 2, WallMs: 5000, Reported: 2, TokensIn: 300, TokensOut: 150, TokensTotal: 450,
 			Costs: []UsageCost{{"USD", 0.75}}},
-		{Key: "gemini", Label: "Gemini", Turns: 1, WallMs: 1000, Reported: 1, TokensIn: 10, TokensOut: 5, TokensTotal: 15,
+		{Key: "gemini", Label: "Gemini", Turns: 2, WallMs: 2000, Reported: 2, TokensIn: 10, TokensOut: 5, TokensTotal: 15,
 			Costs: []UsageCost{{"EUR", 1}}},
 		{Key: "quiet", Label: "<b>Quiet</b>", Turns: 2, WallMs: 9000, Costs: []UsageCost{}},
 	}
 	if !reflect.DeepEqual(l.Rows, want) {
 		t.Errorf("rows =\n%+v\nwant\n%+v", l.Rows, want)
 	}
-	if l.Total.Turns != 5 || l.Total.WallMs != 15000 || l.Total.TokensTotal != 465 ||
+	if l.Total.Turns != 6 || l.Total.WallMs != 16000 || l.Total.TokensTotal != 465 ||
 		!reflect.DeepEqual(l.Total.Costs, []UsageCost{{"EUR", 1}, {"USD", 0.75}}) {
 		t.Errorf("total = %+v", l.Total)
 	}
@@ -79,7 +87,7 @@ func TestUsageByDayProjectSessionAndRange(t *testing.T) {
 		t.Fatal(err)
 	}
 	if len(days.Rows) != 2 || days.Rows[0].Key != "2026-03-10" || days.Rows[0].Turns != 1 ||
-		days.Rows[1].Key != "2026-03-11" || days.Rows[1].Turns != 4 || days.Rows[1].TokensTotal != 315 {
+		days.Rows[1].Key != "2026-03-11" || days.Rows[1].Turns != 5 || days.Rows[1].TokensTotal != 315 {
 		t.Errorf("days = %+v", days.Rows)
 	}
 	projects, err := s.Usage(ctx, UsageByProject, time.Time{}, time.Time{})
@@ -94,7 +102,8 @@ func TestUsageByDayProjectSessionAndRange(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(sessions.Rows) != 3 || sessions.Rows[0].Key != "s1" || sessions.Rows[0].Turns != 1 ||
+	// The fork's copied turns are not counted again: it has none of its own.
+	if len(sessions.Rows) != 4 || sessions.Rows[0].Key != "s1" || sessions.Rows[3].Key != "r" || sessions.Rows[0].Turns != 1 ||
 		sessions.Rows[0].Label != "first" || sessions.Rows[0].Agent != "Claude" {
 		t.Errorf("sessions since day 2 = %+v", sessions.Rows)
 	}
