@@ -25,7 +25,6 @@ export const USAGE_BREAKDOWNS: readonly { by: Exclude<UsageBy, 'day'>; title: st
 
 /** A label as one plain line of at most max characters: control characters dropped, "(none)" for empty. */
 export function cleanLabel(s: string | null | undefined, max = 60): string {
-  // eslint-disable-next-line no-control-regex
   const one = (s ?? '').replace(/[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069]+/g, ' ').trim();
   if (!one) return '(none)';
   return one.length > max ? one.slice(0, max - 1) + '…' : one;
