@@ -252,4 +252,5 @@ await import('./folders.mjs');
 await import('./queue.mjs');
 await import('./elicitation.mjs');
 await import('./changes.mjs');
+await import('./usage.mjs');
 await run();

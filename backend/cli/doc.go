@@ -1,5 +1,5 @@
-// Package cli is agentdesk's headless command line (run, history, show, demo-agent, help and
-// shell completion), built on cobra: subcommands, POSIX flags before or after the arguments,
+// Package cli is agentdesk's headless command line (run, history, show, changes, revert, usage,
+// demo-agent, help and shell completion), built on cobra: subcommands, POSIX flags before or after the arguments,
 // generated help for every command. main enters it with Run when IsCommand says the arguments
 // name a command, and hands it the build's seams in Options. It drives the same core as the
 // window (backend/hub) on the same history, and imports no Wails.
@@ -10,9 +10,9 @@
 //     command line, told with the command's usage line) and ExitNotSaved (run's turn ended well
 //     but its session is not wholly in the history).
 //   - Nothing it prints holds a secret value stored for the agents: run's output streams are
-//     masked as bytes (a value cut across writes too), and history and show mask what they
-//     read, also from sessions saved before the value was a secret.
-//   - A command that only reads the history (history, show, completion) also reads a copy it
+//     masked as bytes (a value cut across writes too), and history, show and usage mask what
+//     they read, also from sessions saved before the value was a secret.
+//   - A command that only reads the history (history, show, usage, completion) also reads a copy it
 //     cannot write; completion opens it read-only and never creates it.
 //   - run never waits for ever on a person who is not there: with --permissions ask and stdin at
 //     its end, a permission request stops the turn and says so.

@@ -1,8 +1,8 @@
 // Package export renders a saved session as text that leaves agentdesk, and saves it to a file:
 // Render (Markdown or JSON, for the window's export and `agentdesk show`), FileName (the
 // default name of the file), WithExtension and WriteFileAtomic (the write), DescribeSaveError
-// (the one message for a write that failed). It asks for no path itself (the window's save
-// dialog does) and imports no Wails.
+// (the one message for a write that failed); UsageCSV (the usage ledger as CSV). It asks for
+// no path itself (the window's save dialog does) and imports no Wails.
 //
 // Guarantees:
 //

@@ -9,7 +9,7 @@ import * as Desktop from '../../wailsjs/go/main/Desktop.js';
 import * as History from '../../wailsjs/go/main/History.js';
 import * as Logins from '../../wailsjs/go/main/Logins.js';
 import * as Sessions from '../../wailsjs/go/main/Sessions.js';
-import type { acp, changes } from '../../wailsjs/go/models';
+import type { acp, changes, main } from '../../wailsjs/go/models';
 import type { FileDiff, FileTouch, Plan, PlannedFile, RevertRequest, SessionView, TurnView } from './changes';
 import type { AgentSettings, AuthPrompt, ImportResult, MCPSettings } from './agents';
 import type { AgentInfo, AgentSessionPage, Attachment, AttentionKind, FolderCheck, FolderFile, HistoryItem, HistoryPart, HistoryStatus, JournalLine, LiveSession, SessionInfo, Snapshot } from './protocol';
@@ -240,6 +240,28 @@ export function ExportHistory(id: string, format: 'md' | 'json'): Promise<string
  */
 export function SaveHistoryExport(id: string, format: 'md' | 'json'): Promise<string> {
   return History.SaveHistoryExport(id, format).then((v) => v ?? '');
+}
+
+/** How the usage ledger groups turns. */
+export type UsageBy = 'day' | 'agent' | 'project' | 'session';
+/** The usage ledger of a range, grouped one way (Go's UsageReport). */
+export type UsageReport = main.UsageReport;
+
+/**
+ * The usage ledger: turns, time, tokens and cost of the saved sessions started since `since`
+ * ("all", "7d", "30d", a date 2006-01-02), grouped by `by`. Labels are data (titles, paths):
+ * show them as text.
+ */
+export function UsageLedger(since: string, by: UsageBy): Promise<UsageReport> {
+  return History.UsageLedger(since, by).then((r) => ({ ...r, rows: r.rows ?? [], silent: r.silent ?? [] }));
+}
+
+/**
+ * Saves the usage ledger as CSV where the user picks in the save dialog. Resolves to the path
+ * written, or "" when the user cancelled.
+ */
+export function SaveUsageCSV(since: string, by: UsageBy): Promise<string> {
+  return History.SaveUsageCSV(since, by).then((v) => v ?? '');
 }
 
 /** Deletes a saved session with its transcript and journal. */

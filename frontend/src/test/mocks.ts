@@ -3,7 +3,7 @@
 // drive the page with ./harness.ts, whose `app` holds every service's verbs. This module
 // must not import the wailsjs modules itself (it builds their mocks); it reads their types only.
 import { vi } from 'vitest';
-import type { changes } from '../../wailsjs/go/models';
+import type { changes, main } from '../../wailsjs/go/models';
 import type { AgentSettings, AuthPrompt, ImportResult, MCPSettings } from '../lib/agents';
 import type { AgentInfo, AgentSessionPage, Attachment, FolderFile, HistoryItem, JournalLine, LiveSession, Snapshot } from '../lib/protocol';
 
@@ -110,6 +110,16 @@ export function appMock() {
     RunAuthInTerminal: vi.fn(async (_sessionId: string, _methodId: string) => {}),
     ExportHistory: vi.fn(async (id: string, format: string) => (format === 'md' ? `# Session ${id}\n` : '{}')),
     SaveHistoryExport: vi.fn(async (id: string, format: string) => `${FOLDER}/${id}.${format}`),
+    UsageLedger: vi.fn(
+      async (_since: string, by: string): Promise<main.UsageReport> => ({
+        by,
+        since: '',
+        rows: [],
+        total: { key: 'total', label: 'Total', turns: 0, wallMs: 0, reported: 0, tokensIn: 0, tokensOut: 0, tokensTotal: 0, costs: [] },
+        silent: [],
+      }),
+    ),
+    SaveUsageCSV: vi.fn(async (_since: string, by: string) => `${FOLDER}/usage-${by}.csv`),
     SetConfigOption: vi.fn(async (_sessionId: string, _configId: string, _valueJSON: string) => {}),
     SetMode: vi.fn(async (_sessionId: string, _modeId: string) => {}),
     SetModel: vi.fn(async (_sessionId: string, _modelId: string) => {}),
@@ -188,6 +198,8 @@ const SERVICES: { [S in keyof Services]: Record<keyof Services[S], true> } = {
     OpenHistoryPart: true,
     ExportHistory: true,
     SaveHistoryExport: true,
+    UsageLedger: true,
+    SaveUsageCSV: true,
     DeleteHistory: true,
     RenameHistory: true,
     HistoryStatus: true,

@@ -517,6 +517,34 @@ export namespace main {
 	    agentName: string;
 	    cwd: string;
 	}
+	export interface UsageReport {
+	    by: string;
+	    since: string;
+	    rows: store.UsageRow[];
+	    total: store.UsageRow;
+	    silent: string[];
+	}
+
+}
+
+export namespace store {
+	
+	export interface UsageCost {
+	    currency: string;
+	    amount: number;
+	}
+	export interface UsageRow {
+	    key: string;
+	    label: string;
+	    agent?: string;
+	    turns: number;
+	    wallMs: number;
+	    reported: number;
+	    tokensIn: number;
+	    tokensOut: number;
+	    tokensTotal: number;
+	    costs: UsageCost[];
+	}
 
 }
 

@@ -32,6 +32,10 @@ export function Revert(arg1:changes.RevertRequest):Promise<changes.Plan>;
 
 export function SaveHistoryExport(arg1:string,arg2:string):Promise<string>;
 
+export function SaveUsageCSV(arg1:string,arg2:string):Promise<string>;
+
 export function SessionChanges(arg1:string):Promise<changes.SessionView>;
 
 export function UndoRevert(arg1:string,arg2:string):Promise<changes.Plan>;
+
+export function UsageLedger(arg1:string,arg2:string):Promise<main.UsageReport>;

@@ -58,10 +58,18 @@ export function SaveHistoryExport(arg1, arg2) {
   return window['go']['main']['History']['SaveHistoryExport'](arg1, arg2);
 }
 
+export function SaveUsageCSV(arg1, arg2) {
+  return window['go']['main']['History']['SaveUsageCSV'](arg1, arg2);
+}
+
 export function SessionChanges(arg1) {
   return window['go']['main']['History']['SessionChanges'](arg1);
 }
 
 export function UndoRevert(arg1, arg2) {
   return window['go']['main']['History']['UndoRevert'](arg1, arg2);
+}
+
+export function UsageLedger(arg1, arg2) {
+  return window['go']['main']['History']['UsageLedger'](arg1, arg2);
 }
