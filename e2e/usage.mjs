@@ -38,6 +38,8 @@ test('usage: after a demo turn the usage view charts it and lists the agent', as
   if (!text.includes('Demo agent')) throw new Error(`the agent row reads ${text}`);
   const totals = await page.getByTestId('usage-totals').textContent();
   if (!/Turns\s*1/.test(totals)) throw new Error(`totals read ${totals}`);
+  // The Demo agent reports tokens in its answer to the prompt: the receipt carried them here.
+  if (!/Tokens\s*[0-9]/.test(totals)) throw new Error(`no tokens in the totals: ${totals}`);
 
   await page.getByTestId('usage-back').click();
   await waitFor(async () => (await page.getByTestId('usage-view').count()) === 0, { message: 'back from the usage view' });

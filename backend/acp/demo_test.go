@@ -35,6 +35,12 @@ func TestDemoAgentSettings(t *testing.T) {
 	if end.Kind != acp.EventTurnEnd || end.StopReason != acp.StopEndTurn {
 		t.Fatalf("after Always allow the second turn asked again: %+v", end)
 	}
+	// A finished demo turn reports tokens (made up, the same for the same prompt), so its
+	// receipt and the usage ledger show them offline; it reports no cost.
+	if r := end.Receipt; r == nil || r.Tokens == nil || r.Tokens.Input != 1200 || r.Tokens.Output <= 0 ||
+		r.Tokens.Total != r.Tokens.Input+r.Tokens.Output || r.Cost != nil {
+		t.Fatalf("the demo turn's receipt: %+v", end.Receipt)
+	}
 
 	// Mode "Edit automatically" and no thinking out loud.
 	ctx := context.Background()

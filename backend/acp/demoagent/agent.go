@@ -151,6 +151,6 @@ func (a *Agent) prompt(req *jsonrpc.Request) {
 		}
 		a.mu.Unlock()
 		cancel()
-		req.Reply(acp.PromptResult{StopReason: reason}, nil)
+		req.Reply(s.result(reason), nil)
 	}()
 }

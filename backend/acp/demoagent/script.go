@@ -237,6 +237,18 @@ func (s *script) runChecks() bool {
 		"rawOutput": json.RawMessage(`{"exitCode":0}`)}) && s.pause()
 }
 
+// result is the answer to session/prompt: the stop reason and, for a finished turn, token
+// counts in ACP's PromptResponse usage shape, derived from what the turn read and wrote (about
+// four characters a token), so the same prompt always reports the same figures.
+func (s *script) result(reason string) any {
+	if reason != acp.StopEndTurn {
+		return acp.PromptResult{StopReason: reason}
+	}
+	in, out := int64(1200+len(s.prompt)/4), s.used/4
+	return map[string]any{"stopReason": reason,
+		"usage": map[string]int64{"inputTokens": in, "outputTokens": out, "totalTokens": in + out}}
+}
+
 func (s *script) usage() bool {
 	return s.update(map[string]any{"sessionUpdate": "usage_update", "used": 1200*s.turn + int(s.used), "size": 200000})
 }

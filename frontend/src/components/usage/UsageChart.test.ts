@@ -66,4 +66,12 @@ describe('UsageChart', () => {
     expect(drawn.destroyed).toBe(2);
     expect(drawn.configs[2].data.datasets[0].backgroundColor).toBe('#eeeeee');
   });
+
+  it('says in words that nothing was reported rather than drawing an empty tokens chart', () => {
+    const silent = { ...series, tokens: [0, 0], costs: [] };
+    const { getByTestId } = render(UsageChart, { props: { series: silent } });
+    expect(getByTestId('usage-chart-empty').textContent).toContain('No agent reported tokens or cost');
+    expect(getByTestId('usage-chart').querySelectorAll('canvas')).toHaveLength(1);
+    expect(drawn.configs.map((c) => c.data.datasets[0].label)).toEqual(['Turns']);
+  });
 });
