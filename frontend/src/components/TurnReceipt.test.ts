@@ -68,7 +68,7 @@ describe('TurnReceipt', () => {
     cleanup();
     render(TurnEnd, { props: { turn: { turn: 1, stopReason: 'end_turn', receipt: { stopReason: 'end_turn', startedAt: 0, endedAt: 4000, wallMs: 4000 } } } });
     const summary = screen.getByTestId('turn-receipt').querySelector('button')!;
-    expect(summary.textContent?.trim()).toBe('4 s');
+    expect(summary.textContent?.trim()).toBe('4.0 s');
     expect(summary.disabled).toBe(true);
   });
 

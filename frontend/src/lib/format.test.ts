@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { basename, compactNumber, formatDuration, relativeTime, snippetSegments, tail, titleParts } from './format';
+import { basename, compactNumber, formatDuration, formatSpan, relativeTime, snippetSegments, tail, titleParts } from './format';
 
 describe('format helpers', () => {
   it('basename', () => {
@@ -30,6 +30,11 @@ describe('format helpers', () => {
 
   it('durations and numbers', () => {
     expect(formatDuration(12_400)).toBe('12 s');
+    expect(formatSpan(0)).toBe('0 s');
+    expect(formatSpan(40)).toBe('<0.1 s');
+    expect(formatSpan(420)).toBe('0.4 s');
+    expect(formatSpan(3_250)).toBe('3.3 s');
+    expect(formatSpan(12_400)).toBe('12 s');
     expect(formatDuration(64_000)).toBe('1 min 04 s');
     expect(compactNumber(1735)).toBe('1.7k');
     expect(compactNumber(200_000)).toBe('200k');

@@ -37,6 +37,16 @@ export function formatDuration(ms: number): string {
   return `${Math.floor(m / 60)} h ${String(m % 60).padStart(2, '0')} min`;
 }
 
+/**
+ * A measured span (a turn's wall time, the usage ledger's time): like formatDuration, but a
+ * span under ten seconds keeps a tenth (0.4 s, 3.2 s, <0.1 s), so a quick turn does not read "0 s".
+ */
+export function formatSpan(ms: number): string {
+  if (ms > 0 && ms < 50) return '<0.1 s';
+  if (ms > 0 && ms < 10_000) return `${(Math.round(ms / 100) / 10).toFixed(1)} s`;
+  return formatDuration(ms);
+}
+
 /** 1234 -> "1.2k", 200000 -> "200k". */
 export function compactNumber(n: number): string {
   if (!Number.isFinite(n)) return '?';

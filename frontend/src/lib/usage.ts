@@ -4,7 +4,7 @@
 // names, folders, titles): they are data, cleaned to one plain line here and drawn as text.
 
 import type { UsageBy, UsageReport } from './api';
-import { basename, compactNumber, formatCost, formatDuration } from './format';
+import { basename, compactNumber, formatCost, formatSpan } from './format';
 
 export type UsageRow = UsageReport['rows'][number];
 
@@ -129,7 +129,7 @@ function line(r: UsageRow, label: string, title: string): BreakdownLine {
     title,
     agent: cleanLabel(r.agent ?? '', 40),
     turns: r.turns,
-    time: formatDuration(r.wallMs),
+    time: formatSpan(r.wallMs),
     tokens: r.reported ? compactNumber(r.tokensTotal) : '–',
     cost: costText(r.costs),
     silent: r.reported === 0,
