@@ -45,6 +45,10 @@ func (p *printer) print(ev acp.Event) {
 	switch ev.Kind {
 	case acp.EventTurnEnd:
 		p.ended = true
+		if lines := receiptLines(ev.Receipt); len(lines) > 0 {
+			p.line("")
+			fmt.Fprint(p.w, strings.Join(lines, "\n"))
+		}
 		fmt.Fprintf(p.w, "\nstop reason: %s\n", ev.StopReason)
 	case acp.EventEntry:
 		p.entry(ev.Entry)

@@ -16,7 +16,10 @@ func TestCLIRunAndHistory(t *testing.T) {
 		t.Fatalf("exit %d, stderr %s", code, errOut.String())
 	}
 	text := out.String()
-	for _, want := range []string{"> hello cli", "[thought]", "[tool] Edit NOTES.md (edit): completed", "[permission] Edit NOTES.md: chose allow", "Done."} {
+	// The receipt comes just before the stop reason: the Demo agent's tokens, its one command,
+	// and no file changed (it never writes).
+	for _, want := range []string{"> hello cli", "[thought]", "[tool] Edit NOTES.md (edit): completed", "[permission] Edit NOTES.md: chose allow", "Done.",
+		"\n[receipt] ", "tokens (1202 in, ", "1 command; 0 files changed\nstop reason: end_turn\n"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("output lacks %q", want)
 		}

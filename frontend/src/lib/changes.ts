@@ -5,7 +5,7 @@
 // keeps what is open).
 import type { changes } from '../../wailsjs/go/models';
 import type { DiffLine } from './diff';
-import type { ChangedFile, TurnChanges, TurnInfo } from './protocol';
+import type { ChangedFile, Holds, SameFields, TurnChanges, TurnInfo } from './protocol';
 
 export type Scope = 'turn' | 'since' | 'file' | 'hunk' | 'undo';
 
@@ -100,22 +100,17 @@ export interface FileTouch {
 }
 
 // ---- the hand-written types against the generated models (as protocol.ts does) ----
-type Fields<T> = T extends unknown ? keyof T : never;
-type Same<A, B> = [Exclude<Fields<A>, Fields<B>> | Exclude<Fields<B>, Fields<A>>] extends [never]
-  ? true
-  : { onlyHere: Exclude<Fields<A>, Fields<B>>; onlyInGo: Exclude<Fields<B>, Fields<A>> };
-type Holds<T extends true> = T;
 /** Fails the type check when a type above and its generated model name different fields. */
 export type ChangesFieldsMatch = [
-  Holds<Same<RevertRequest, changes.RevertRequest>>,
-  Holds<Same<PlannedFile, changes.PlannedFile>>,
-  Holds<Same<Plan, changes.Plan>>,
-  Holds<Same<RevertView, changes.RevertView>>,
-  Holds<Same<TurnView, changes.TurnView>>,
-  Holds<Same<SessionView, changes.SessionView>>,
-  Holds<Same<Hunk, changes.Hunk>>,
-  Holds<Same<FileDiff, changes.FileDiff>>,
-  Holds<Same<FileTouch, changes.FileTouch>>,
+  Holds<SameFields<RevertRequest, changes.RevertRequest>>,
+  Holds<SameFields<PlannedFile, changes.PlannedFile>>,
+  Holds<SameFields<Plan, changes.Plan>>,
+  Holds<SameFields<RevertView, changes.RevertView>>,
+  Holds<SameFields<TurnView, changes.TurnView>>,
+  Holds<SameFields<SessionView, changes.SessionView>>,
+  Holds<SameFields<Hunk, changes.Hunk>>,
+  Holds<SameFields<FileDiff, changes.FileDiff>>,
+  Holds<SameFields<FileTouch, changes.FileTouch>>,
 ];
 
 // ---- reading a turn's changes ----

@@ -640,11 +640,12 @@ export type AgentSessionItem = hub.AgentSessionItem;
 type AllFields<T> = T extends unknown ? keyof T : never;
 
 /** true when A and B name the same fields; else what differs, for the error message. */
-type SameFields<A, B> = [Exclude<AllFields<A>, AllFields<B>> | Exclude<AllFields<B>, AllFields<A>>] extends [never]
+export type SameFields<A, B> = [Exclude<AllFields<A>, AllFields<B>> | Exclude<AllFields<B>, AllFields<A>>] extends [never]
   ? true
   : { onlyHere: Exclude<AllFields<A>, AllFields<B>>; onlyInGo: Exclude<AllFields<B>, AllFields<A>> };
 
-type Holds<T extends true> = T;
+/** Compiles only when T is true: wraps SameFields checks. */
+export type Holds<T extends true> = T;
 
 /**
  * Fails the type check when a hand-written type of the event contract and the model Wails

@@ -118,6 +118,22 @@ describe('ChangesCard', () => {
     expect(screen.queryByTestId('revert-preview')).toBeNull();
   });
 
+  it('moves focus into a preview and closes it on Escape, which goes no further', async () => {
+    app.PreviewRevert.mockResolvedValue(plan() as never);
+    setup();
+    await fireEvent.click(screen.getByTestId('revert-turn'));
+    await settle();
+    const preview = screen.getByTestId('revert-preview');
+    expect(document.activeElement).toBe(preview);
+    const outer = vi.fn();
+    window.addEventListener('keydown', outer);
+    await fireEvent.keyDown(preview, { key: 'Escape' });
+    window.removeEventListener('keydown', outer);
+    expect(screen.queryByTestId('revert-preview')).toBeNull();
+    expect(outer).not.toHaveBeenCalled();
+    expect(app.Revert).not.toHaveBeenCalled();
+  });
+
   it('shows a plan that conflicts when carried out, and an error worded by the backend', async () => {
     app.PreviewRevert.mockResolvedValueOnce(plan() as never);
     app.Revert.mockResolvedValue(plan({ files: [{ root: '/p', path: 'new.txt', action: 'delete', conflict: 'edited since' }], conflicts: 1 }) as never);
