@@ -1,0 +1,83 @@
+// Package rules is agentdesk's own permission rules: what a person decided once ("always allow
+// reads in this project for Claude Code"), matched against every session/request_permission
+// before a prompt is shown.
+//
+// Guarantees:
+//   - A rule matches only what all of its set fields match; an empty field matches anything.
+//   - The most specific matching rule wins; at equal specificity a reject beats an allow, so two
+//     rules that disagree never allow by accident.
+//   - A path rule never matches a request that names a path outside the session's folders,
+//     whatever the glob says: paths are cleaned and symlinks resolved before they are compared,
+//     and a request whose paths cannot all be placed inside a session folder matches no path
+//     rule at all.
+//   - A command rule matches only one plain command whose leading words are the rule's words:
+//     a command line with `;`, `&&`, `||`, a pipe, a redirection, a subshell, a substitution or
+//     a variable matches no command rule (it is asked).
+//   - Matching compares bytes: a look-alike character (a Cyrillic "о" for a Latin "o") is
+//     another character, and the rule does not match.
+//
+// The package decides nothing about options: OptionFor picks the agent's own option for a
+// decision, and a request without such an option is asked, never guessed.
+package rules
+
+import "fmt"
+
+// Decisions a rule makes.
+const (
+	Allow  = "allow"
+	Reject = "reject"
+)
+
+// Rule is one decision a person made once. Empty fields match anything.
+type Rule struct {
+	ID string `json:"id"`
+	// AgentID is the agent the rule is for ("" any agent).
+	AgentID string `json:"agentId,omitempty"`
+	// Folder is the project folder, absolute ("" any folder). It matches a session whose working
+	// folder is Folder or beneath it.
+	Folder string `json:"folder,omitempty"`
+	// Kind is the ACP tool kind (read, edit, delete, move, search, execute, think, fetch, other).
+	Kind string `json:"kind,omitempty"`
+	// Tool is the tool's title as the agent sends it, matched whole.
+	Tool string `json:"tool,omitempty"`
+	// Path is a glob (doublestar: `**` spans folders) relative to the session's folder.
+	Path string `json:"path,omitempty"`
+	// Command is the leading words of an execute call's command line ("go test").
+	Command  string `json:"command,omitempty"`
+	Decision string `json:"decision"`
+	Disabled bool   `json:"disabled,omitempty"`
+}
+
+// Validate says what is wrong with r for a person to fix, or nil.
+func (r Rule) Validate() error {
+	if r.Decision != Allow && r.Decision != Reject {
+		return fmt.Errorf("rule %q: decision must be %q or %q, not %q", r.ID, Allow, Reject, r.Decision)
+	}
+	if r.Path != "" {
+		if _, err := cleanGlob(r.Path); err != nil {
+			return fmt.Errorf("rule %q: %w", r.ID, err)
+		}
+	}
+	if r.Command != "" {
+		if _, ok := plainCommand(r.Command); !ok {
+			return fmt.Errorf("rule %q: command prefix %q must be plain words (no ;, &&, |, redirections or $)", r.ID, r.Command)
+		}
+	}
+	return nil
+}
+
+// specificity orders matching rules: a rule that names more of the request is more specific;
+// the path and the command weigh most (they name what is touched), then the tool, the kind, the
+// folder and the agent.
+func (r Rule) specificity() int {
+	n := 0
+	for _, f := range []struct {
+		set    bool
+		weight int
+	}{{r.Path != "", 32}, {r.Command != "", 32}, {r.Tool != "", 8}, {r.Kind != "", 4}, {r.Folder != "", 2}, {r.AgentID != "", 1}} {
+		if f.set {
+			n += f.weight
+		}
+	}
+	return n
+}
