@@ -33,6 +33,7 @@ type App struct {
 	history  *History
 	agents   *Agents
 	desktop  *Desktop
+	rules    *Rules
 }
 
 // core is the state the bound services share, each through a pointer to the same core. App
@@ -57,6 +58,7 @@ type emitFunc func(ctx context.Context, name string, data ...interface{})
 func NewApp() *App {
 	a := newApp(runtime.EventsEmit)
 	a.history.saveDialog = runtime.SaveFileDialog
+	a.rules.saveDialog, a.rules.openDialog = runtime.SaveFileDialog, runtime.OpenFileDialog
 	a.sessions.folderDialog = runtime.OpenDirectoryDialog
 	a.sessions.openURL = runtime.BrowserOpenURL
 	a.desktop.quitApp = runtime.Quit
@@ -71,13 +73,13 @@ func newApp(emit emitFunc) *App {
 	c := &core{emit: emit}
 	return &App{core: c,
 		sessions: &Sessions{core: c}, logins: &Logins{core: c}, history: &History{core: c},
-		agents: &Agents{core: c}, desktop: &Desktop{core: c}}
+		agents: &Agents{core: c}, desktop: &Desktop{core: c}, rules: &Rules{core: c}}
 }
 
 // services are what main binds: the page reaches each as window.go.main.<Type> and through
 // the generated frontend/wailsjs/go/main/<Type>.js.
 func (a *App) services() []interface{} {
-	return []interface{}{a.sessions, a.logins, a.history, a.agents, a.desktop}
+	return []interface{}{a.sessions, a.logins, a.history, a.agents, a.desktop, a.rules}
 }
 
 // startup is Wails' OnStartup hook;

@@ -54,7 +54,14 @@ type Event struct {
 	Options    []OptionSummary `json:"options,omitempty"`    // permission, in the agent's order
 	Outcome    string          `json:"outcome,omitempty"`    // permission_done: selected | cancelled
 	OptionID   string          `json:"optionId,omitempty"`   // permission_done when selected
-	DecidedBy  string          `json:"decidedBy,omitempty"`  // permission_done: user | rule | cancel
+	DecidedBy  string          `json:"decidedBy,omitempty"`  // permission_done: user | rule | cancel | cli
+	// permission; permission_done decided by a rule (no permission event came before it): the
+	// tool call's kind. permission: the rules the person may make from it.
+	ToolKind    string       `json:"toolKind,omitempty"`
+	RuleOptions []RuleOption `json:"ruleOptions,omitempty"`
+	// permission_done decided by a rule: the rule and its words.
+	RuleID    string `json:"ruleId,omitempty"`
+	RuleLabel string `json:"ruleLabel,omitempty"`
 
 	Turn       int      `json:"turn,omitempty"`       // turn_end
 	StopReason string   `json:"stopReason,omitempty"` // turn_end

@@ -6,14 +6,58 @@ type PermissionSummary struct {
 	ToolCallID string          `json:"toolCallId"` // the entry id of the tool card it guards
 	Title      string          `json:"title"`
 	Options    []OptionSummary `json:"options"`
+	// ToolKind is the tool call's ACP kind (read, edit, execute...), "" when the agent gave none.
+	ToolKind string `json:"toolKind,omitempty"`
+	// RuleOptions are the rules the person may make from this request (Config.Rules' Offer).
+	RuleOptions []RuleOption `json:"ruleOptions,omitempty"`
 }
 
 // Who decided a permission request (Event.DecidedBy).
 const (
 	DecidedByUser   = "user"   // a person picked the option
-	DecidedByRule   = "rule"   // an automatic policy did (the CLI's --permissions allow|reject)
+	DecidedByRule   = "rule"   // one of the person's permission rules did (Config.Rules)
 	DecidedByCancel = "cancel" // Stop, the end of the turn, or the agent's $/cancel_request
+	DecidedByCLI    = "cli"    // the CLI's --permissions allow|reject did
 )
+
+// PermissionQuery is what a permission request asks, as Config.Rules judges it.
+type PermissionQuery struct {
+	Kind  string // the tool call's ACP kind ("" when the agent gave none)
+	Title string
+	// Paths are the paths the tool call names: its locations, then a path in its raw input
+	// (absolute, or relative to the session folder), each once.
+	Paths []string
+	// Command is an execute call's command line, from its raw input ("" when it has none).
+	Command string
+	Options []OptionSummary
+}
+
+// RuleDecision is a rule's answer to a permission request: the agent's option it picks, the
+// rule's id and its words ("reads in ~/src/app for Claude Code").
+type RuleDecision struct {
+	OptionID string
+	RuleID   string
+	Label    string
+}
+
+// RuleOption is a rule the person may make from a permission card ("always for this agent in
+// this project"): its scope, its decision and what it will match, in words.
+type RuleOption struct {
+	Scope    string `json:"scope"`    // kind | folder | command
+	Decision string `json:"decision"` // allow | reject
+	Label    string `json:"label"`
+}
+
+// PermissionRules decides permission requests before anyone sees them (the hub's rules).
+// Both methods are called on the session's inbound loop, without its lock, once per request;
+// they must not block on anything slower than the file system and must not call the Session.
+type PermissionRules interface {
+	// Decide returns the rule's answer, or false when the person is to be asked. The option
+	// must be one of q.Options.
+	Decide(q PermissionQuery) (RuleDecision, bool)
+	// Offer returns the rules the person may make from the request (none: nil).
+	Offer(q PermissionQuery) []RuleOption
+}
 
 // PolicyOption picks the option an automatic policy answers with: "allow" picks allow_once and
 // "reject" picks reject_once — never an *_always option implicitly (agents often list

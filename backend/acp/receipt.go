@@ -103,6 +103,7 @@ type ReceiptDecision struct {
 	Option     string `json:"option,omitempty"` // the chosen option's name
 	Kind       string `json:"kind,omitempty"`   // the chosen option's kind (allow_once...)
 	DecidedBy  string `json:"decidedBy,omitempty"`
+	Rule       string `json:"rule,omitempty"` // the words of the rule that decided (DecidedByRule)
 }
 
 // ReceiptQuestion is one elicitation of a turn and how it ended.

@@ -232,7 +232,7 @@ func (s *Session) decisionDraftLocked(title string, d DecisionSummary) {
 		return
 	}
 	s.draft.decisions = append(s.draft.decisions, ReceiptDecision{Title: title, ToolCallID: d.ToolCallID,
-		Outcome: d.Outcome, Option: d.OptionName, Kind: d.OptionKind, DecidedBy: d.DecidedBy})
+		Outcome: d.Outcome, Option: d.OptionName, Kind: d.OptionKind, DecidedBy: d.DecidedBy, Rule: d.RuleLabel})
 }
 
 // questionDraftLocked adds an elicitation (its entry) to the running turn's questions.

@@ -31,6 +31,9 @@ type DecisionSummary struct {
 	OptionName string `json:"optionName,omitempty"`
 	OptionKind string `json:"optionKind,omitempty"`
 	DecidedBy  string `json:"decidedBy,omitempty"` // DecidedBy*
+	// RuleID and RuleLabel name the rule that decided (DecidedByRule).
+	RuleID    string `json:"ruleId,omitempty"`
+	RuleLabel string `json:"ruleLabel,omitempty"`
 }
 
 // decisionLocked records the closing of the parked request p with outcome and option, and

@@ -60,6 +60,9 @@ type Config struct {
 	// Turns, when set, is told when each turn starts and ends (the change ledger); what it
 	// returns at the end goes into the turn's receipt.
 	Turns TurnObserver
+	// Rules, when set, decides permission requests before they are shown (the person's
+	// permission rules) and offers the rules a person may make from one that is shown.
+	Rules PermissionRules
 	// Now is the session's clock for receipts (default time.Now).
 	Now func() time.Time
 
@@ -106,9 +109,10 @@ type Session struct {
 	replay         *replayed    // session/load's replay, folded apart (session_reopen.go); nil otherwise
 	pendingSummary string       // the summary the next session/prompt carries before the person's text
 	decisions      []DecisionSummary
-	draft          *receiptDraft // the running turn's receipt as it is gathered (receipt_draft.go); nil between turns
-	cost           *Cost         // the session's cost as the agent last reported it (usage_update); nil until it does
-	queue          promptQueue   // prompts sent during a turn (session_queue.go)
+	rulesTold      map[string]bool // the rules that have answered in this session: the first time, a notice said so
+	draft          *receiptDraft   // the running turn's receipt as it is gathered (receipt_draft.go); nil between turns
+	cost           *Cost           // the session's cost as the agent last reported it (usage_update); nil until it does
+	queue          promptQueue     // prompts sent during a turn (session_queue.go)
 	caps           AgentCapabilities
 	mcpSkipTold    bool           // the notice of MCP servers left out was shown
 	dirsTold       bool           // the notice of additional folders not sent was shown

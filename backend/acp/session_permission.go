@@ -12,10 +12,24 @@ import (
 type pendingPermission struct {
 	req     *jsonrpc.Request
 	summary PermissionSummary
+	query   PermissionQuery // what it asks of the rules (OpenPermission)
+}
+
+// OpenPermission returns what the open permission request requestID asks, as Config.Rules
+// judged it, and its summary; ok is false when it is not open. It does not wait.
+func (s *Session) OpenPermission(requestID string) (PermissionQuery, PermissionSummary, bool) {
+	s.mu.Lock()
+	p, ok := s.perms[requestID]
+	s.unlock()
+	if !ok {
+		return PermissionQuery{}, PermissionSummary{}, false
+	}
+	return p.query, p.summary, true // never changed once parked
 }
 
 // handlePermission runs on the inbound loop: it upserts the tool call the request names (it may
-// never have been announced), parks the request and tells the UI. It never blocks.
+// never have been announced), asks the rules (Config.Rules) and, when none decides, parks the
+// request and tells the UI. It blocks on nothing but the rules.
 func (s *Session) handlePermission(req *jsonrpc.Request) {
 	var p RequestPermissionParams
 	if err := json.Unmarshal(req.Params, &p); err != nil {
@@ -34,21 +48,80 @@ func (s *Session) handlePermission(req *jsonrpc.Request) {
 		RequestID:  strings.TrimSpace(string(req.ID)),
 		ToolCallID: change.Entry.ID,
 		Title:      change.Entry.Title,
+		ToolKind:   change.Entry.ToolKind,
 	}
 	for _, o := range p.Options {
 		sum.Options = append(sum.Options, OptionSummary{ID: o.OptionID, Name: o.Name, Kind: o.Kind})
 	}
+	q := permissionQuery(change.Entry, sum.Options)
+	s.unlock()
+
+	// The rules may look at the file system (symlinks): not under the lock. Nothing else
+	// answers this request meanwhile: nobody has seen it.
+	var rule RuleDecision
+	decided := false
+	if s.cfg.Rules != nil {
+		if rule, decided = s.cfg.Rules.Decide(q); !decided {
+			sum.RuleOptions = s.cfg.Rules.Offer(q)
+		}
+	}
+
+	s.mu.Lock()
 	if s.state == StateCancelling || s.state == StateExited || s.state == StateFailed {
 		// Stop already ran: this request is cancelled like the others were.
 		s.unlock()
 		req.Reply(RequestPermissionResult{Outcome: PermissionOutcome{Outcome: "cancelled"}}, nil)
 		return
 	}
-	s.perms[sum.RequestID] = &pendingPermission{req: req, summary: sum}
+	if decided && offered(sum.Options, rule.OptionID) {
+		s.ruleDecisionLocked(sum, rule)
+		s.unlock()
+		req.Reply(RequestPermissionResult{Outcome: PermissionOutcome{Outcome: "selected", OptionID: rule.OptionID}}, nil)
+		return
+	}
+	s.perms[sum.RequestID] = &pendingPermission{req: req, summary: sum, query: q}
 	s.waitTickLocked()
 	s.pushEvent(Event{Kind: EventPermission, RequestID: sum.RequestID, ToolCallID: sum.ToolCallID,
-		Title: sum.Title, Options: sum.Options})
+		Title: sum.Title, Options: sum.Options, ToolKind: sum.ToolKind, RuleOptions: sum.RuleOptions})
 	s.unlock()
+}
+
+// ruleDecisionLocked records a request a rule answered before anyone saw it: the decision, the
+// first time the rule answers in this session a notice in the transcript, and one
+// permission_done event that carries the whole request (no permission event came before it).
+// The caller holds s.mu.
+func (s *Session) ruleDecisionLocked(sum PermissionSummary, rule RuleDecision) {
+	if !s.rulesTold[rule.RuleID] {
+		if s.rulesTold == nil {
+			s.rulesTold = map[string]bool{}
+		}
+		s.rulesTold[rule.RuleID] = true
+		s.pushChange(s.tr.AddNotice(Notice{Severity: "info", Title: "A rule of yours answered: " + rule.Label,
+			Description: "It answers every request it matches in this session without asking you. " +
+				"Pause, change or delete it in Rules."}))
+	}
+	d := DecisionSummary{RequestID: sum.RequestID, ToolCallID: sum.ToolCallID, Outcome: "selected",
+		OptionID: rule.OptionID, DecidedBy: DecidedByRule, RuleID: rule.RuleID, RuleLabel: rule.Label}
+	for _, o := range sum.Options {
+		if o.ID == rule.OptionID {
+			d.OptionName, d.OptionKind = o.Name, o.Kind
+		}
+	}
+	s.decisions = append(s.decisions, d)
+	s.decisionDraftLocked(sum.Title, d)
+	s.pushEvent(Event{Kind: EventPermissionDone, RequestID: d.RequestID, ToolCallID: sum.ToolCallID, Title: sum.Title,
+		Options: sum.Options, ToolKind: sum.ToolKind, Outcome: d.Outcome, OptionID: d.OptionID, DecidedBy: DecidedByRule,
+		RuleID: rule.RuleID, RuleLabel: rule.Label})
+}
+
+// offered reports whether id is one of options.
+func offered(options []OptionSummary, id string) bool {
+	for _, o := range options {
+		if o.ID == id {
+			return true
+		}
+	}
+	return false
 }
 
 // AnswerPermission answers an open permission request with one of the options it offered, as
@@ -67,11 +140,7 @@ func (s *Session) Decide(requestID, optionID, decidedBy string) error {
 		s.unlock()
 		return &PermissionError{RequestID: requestID, OptionID: optionID, Err: ErrPermissionNotOpen}
 	}
-	valid := false
-	for _, o := range p.summary.Options {
-		valid = valid || o.ID == optionID
-	}
-	if !valid {
+	if !offered(p.summary.Options, optionID) {
 		s.unlock()
 		return &PermissionError{RequestID: requestID, OptionID: optionID, Err: ErrNoSuchOption}
 	}

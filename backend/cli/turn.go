@@ -126,7 +126,7 @@ func answerPermission(sess *acp.Session, ev acp.Event, policy string, in *bufio.
 		_ = sess.Stop()
 		return
 	}
-	by := acp.DecidedByRule
+	by := acp.DecidedByCLI
 	if policy == "ask" {
 		by = acp.DecidedByUser
 	}

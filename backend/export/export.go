@@ -98,7 +98,7 @@ func exportMarkdown(s store.Session, snap acp.Snapshot) string {
 }
 
 // decisionWords says how a permission request was answered, as the window's card does: "Allowed
-// once (by you)", "Rejected always (by a rule)", "Cancelled".
+// once (by you)", "Allowed once by rule: reads in ~/src/app for Claude Code", "Cancelled".
 func decisionWords(d acp.DecisionSummary) string {
 	if d.Outcome != store.PermissionSelected {
 		return "Cancelled"
@@ -112,7 +112,9 @@ func decisionWords(d acp.DecisionSummary) string {
 	case acp.DecidedByUser:
 		words += " (by you)"
 	case acp.DecidedByRule:
-		words += " (by a rule)"
+		words += " by rule: " + cmp.Or(d.RuleLabel, "a rule since deleted")
+	case acp.DecidedByCLI:
+		words += " (by --permissions)"
 	}
 	return words
 }

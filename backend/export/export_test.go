@@ -57,14 +57,15 @@ func TestExportsKeepTheDecisions(t *testing.T) {
 	options := []byte(`[{"id":"a","name":"Allow","kind":"allow_once"},{"id":"r","name":"Reject always","kind":"reject_always"}]`)
 	perms := []store.Permission{
 		{RequestID: "p1", ToolCallID: "e1", Options: options, Outcome: store.PermissionSelected, OptionID: "a", DecidedBy: acp.DecidedByUser},
-		{RequestID: "p2", ToolCallID: "e2", Options: options, Outcome: store.PermissionSelected, OptionID: "r", DecidedBy: acp.DecidedByRule},
+		{RequestID: "p2", ToolCallID: "e2", Options: options, Outcome: store.PermissionSelected, OptionID: "r", DecidedBy: acp.DecidedByRule,
+			RuleID: "rule-1", RuleLabel: "commands in /src for Demo agent"},
 		{RequestID: "p3", ToolCallID: "e3", Options: options}, // never answered
 	}
 	md, err := Render(nil, s, turns, entries, perms, Markdown)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"> Permission: Allowed once (by you)", "> Permission: Rejected always (by a rule)"} {
+	for _, want := range []string{"> Permission: Allowed once (by you)", "> Permission: Rejected always by rule: commands in /src for Demo agent"} {
 		if !strings.Contains(md, want) {
 			t.Errorf("Markdown lacks %q:\n%s", want, md)
 		}
@@ -77,7 +78,7 @@ func TestExportsKeepTheDecisions(t *testing.T) {
 		Decisions []acp.DecisionSummary `json:"decisions"`
 	}
 	if err != nil || json.Unmarshal([]byte(js), &doc) != nil || len(doc.Decisions) != 2 || doc.Decisions[0].OptionKind != "allow_once" ||
-		doc.Decisions[1].DecidedBy != acp.DecidedByRule || doc.Decisions[0].ToolCallID != "e1" {
+		doc.Decisions[1].DecidedBy != acp.DecidedByRule || doc.Decisions[1].RuleLabel != "commands in /src for Demo agent" || doc.Decisions[0].ToolCallID != "e1" {
 		t.Fatalf("JSON decisions %+v (%v)", doc.Decisions, err)
 	}
 }

@@ -75,7 +75,7 @@ func receiptMarkdown(r *acp.Receipt) string {
 	if n := len(r.Decisions) + r.MoreDecisions; n > 0 {
 		fmt.Fprintf(&b, "- Decisions: %d\n", n)
 		for _, d := range r.Decisions {
-			words := decisionWords(acp.DecisionSummary{Outcome: d.Outcome, OptionName: d.Option, OptionKind: d.Kind, DecidedBy: d.DecidedBy})
+			words := decisionWords(acp.DecisionSummary{Outcome: d.Outcome, OptionName: d.Option, OptionKind: d.Kind, DecidedBy: d.DecidedBy, RuleLabel: d.Rule})
 			fmt.Fprintf(&b, "  - %s: %s\n", oneLine(d.Title), words)
 		}
 		if r.MoreDecisions > 0 {

@@ -19,6 +19,7 @@ type startOutcome struct {
 	dirs      []string
 	cancel    context.CancelFunc // ends the start early (CancelStart); safe to call at any time
 	order     uint64             // the hub's count of starts when this one began
+	rules     *sessionRules      // the session's acp.Config.Rules (MakeRule)
 }
 
 func (o *startOutcome) finish(err error) {

@@ -39,6 +39,7 @@ type Hub struct {
 	elicit    acp.ElicitModes          // the elicitation modes new sessions serve (SetElicit)
 	ledger    *changes.Ledger          // where saved sessions record their turns' changes (SetLedger)
 	reverting sync.Mutex               // one revert at a time (changes.go)
+	rules     *ruleBook                // the person's permission rules (rules.go)
 }
 
 // SetElicit sets the elicitation modes the sessions started from now on advertise and serve
@@ -76,7 +77,7 @@ func New(st *store.Store, list AgentSource, logf func(string, ...any)) *Hub {
 		logf = func(format string, args ...any) { plain("%s", m.Mask(fmt.Sprintf(format, args...))) }
 	}
 	return &Hub{store: st, agents: list, now: time.Now, logf: logf, sessions: map[string]*acp.Session{}, recorders: map[string]*recorder{},
-		starts: map[string]*startOutcome{}}
+		starts: map[string]*startOutcome{}, rules: newRuleBook(st)}
 }
 
 // SessionInfo describes a started session to the UI (the window binds it as its own type, so

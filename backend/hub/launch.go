@@ -45,6 +45,8 @@ func (h *Hub) launch(l launch, out acp.Emitter) (*acp.Session, SessionInfo) {
 			return acp.Start(acp.Command{Path: l.agent.Command, Args: l.agent.Args, Env: env, Dir: l.dir})
 		},
 	}
+	sessionRules := h.sessionRulesFor(l.agent, l.dir, l.dirs)
+	cfg.Rules = sessionRules
 	emitter := out
 	if l.rec != nil && ledger != nil {
 		cfg.Turns = newTurnLedger(ledger, l.rec.w, l.id, l.dir, l.dirs, h.logf)
@@ -72,7 +74,7 @@ func (h *Hub) launch(l launch, out acp.Emitter) (*acp.Session, SessionInfo) {
 	h.sessions[l.id] = s
 	h.started++
 	started := &startOutcome{done: make(chan struct{}), agentID: l.agent.ID, agentName: l.agent.Name, cwd: l.dir, dirs: l.dirs,
-		cancel: cancel, order: h.started}
+		cancel: cancel, order: h.started, rules: sessionRules}
 	h.starts[l.id] = started
 	if l.rec != nil {
 		h.recorders[l.id] = l.rec

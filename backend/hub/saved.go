@@ -65,7 +65,7 @@ func Decisions(perms []store.Permission) []acp.DecisionSummary {
 			continue
 		}
 		d := acp.DecisionSummary{RequestID: p.RequestID, ToolCallID: p.ToolCallID, Outcome: p.Outcome,
-			OptionID: p.OptionID, DecidedBy: p.DecidedBy}
+			OptionID: p.OptionID, DecidedBy: p.DecidedBy, RuleID: p.RuleID, RuleLabel: p.RuleLabel}
 		var options []acp.OptionSummary
 		if json.Unmarshal(p.Options, &options) == nil {
 			for _, o := range options {

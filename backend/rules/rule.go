@@ -53,6 +53,9 @@ func (r Rule) Validate() error {
 	if r.Decision != Allow && r.Decision != Reject {
 		return fmt.Errorf("rule %q: decision must be %q or %q, not %q", r.ID, Allow, Reject, r.Decision)
 	}
+	if err := checkFolder(r.Folder); err != nil {
+		return fmt.Errorf("rule %q: %w", r.ID, err)
+	}
 	if r.Path != "" {
 		if _, err := cleanGlob(r.Path); err != nil {
 			return fmt.Errorf("rule %q: %w", r.ID, err)

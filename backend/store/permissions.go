@@ -19,6 +19,7 @@ type Permission struct {
 	RequestID   string
 	ToolCallID  string
 	Title       string
+	ToolKind    string // the ACP kind of the tool call (read, edit, execute...), "" when unknown
 	Turn        int
 	Options     []byte
 	RequestedAt time.Time
@@ -26,6 +27,10 @@ type Permission struct {
 	OptionID    string
 	DecidedBy   string
 	DecidedAt   time.Time
+	// RuleID and RuleLabel name the rule that decided (DecidedByRule only): its id and its words
+	// as they were then ("reads in ~/src/app for Claude Code"), kept should it change later.
+	RuleID    string
+	RuleLabel string
 }
 
 // Values of Permission.Outcome (the ACP outcome of the request).
@@ -34,12 +39,14 @@ const (
 	PermissionCancelled = "cancelled"
 )
 
-// Values of Permission.DecidedBy: the user answered, a standing rule ("always allow", the
-// CLI's --permissions) answered, or the turn was cancelled with the request open.
+// Values of Permission.DecidedBy: the user answered, one of agentdesk's permission rules
+// answered, the turn was cancelled with the request open (Stop), or the CLI's --permissions
+// allow|reject answered.
 const (
 	DecidedByUser   = "user"
 	DecidedByRule   = "rule"
 	DecidedByCancel = "cancel"
+	DecidedByCLI    = "cli"
 )
 
 // RequestPermission queues recording a permission request. A zero RequestedAt is the clock's
@@ -61,7 +68,8 @@ func (w *Writer) RequestPermission(p Permission) {
 
 // DecidePermission queues recording the decision on the request requestID of session
 // sessionID: its outcome (PermissionSelected or PermissionCancelled), the option chosen
-// (empty if none), who decided (DecidedByUser, DecidedByRule or DecidedByCancel) and when
+// (empty if none), who decided (DecidedByUser, DecidedByCancel or DecidedByCLI; a rule's
+// decision is recorded whole by RequestPermission) and when
 // (zero: the clock's now). It replaces an earlier decision. It is committed without waiting
 // for the batch delay, like EndTurn. A missing request, or a value outside those constants,
 // is a reported error.
@@ -73,8 +81,8 @@ func (w *Writer) DecidePermission(sessionID, requestID, outcome, optionID, decid
 // Permissions returns a session's permission requests in the order they were recorded
 // (empty if the session has none or does not exist).
 func (s *Store) Permissions(ctx context.Context, sessionID string) ([]Permission, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT request_id, tool_call_id, title, turn, options,
-		requested_at, outcome, option_id, decided_by, decided_at
+	rows, err := s.db.QueryContext(ctx, `SELECT request_id, tool_call_id, title, tool_kind, turn, options,
+		requested_at, outcome, option_id, decided_by, decided_at, rule_id, rule_label
 		FROM permissions WHERE session_id = ? ORDER BY id`, sessionID)
 	if err != nil {
 		return nil, fmt.Errorf("read permissions of session %q: %w", sessionID, err)
@@ -84,14 +92,15 @@ func (s *Store) Permissions(ctx context.Context, sessionID string) ([]Permission
 	for rows.Next() {
 		p := Permission{SessionID: sessionID}
 		var requested int64
-		var outcome, optionID, decidedBy sql.NullString
+		var outcome, optionID, decidedBy, ruleID, ruleLabel sql.NullString
 		var decided sql.NullInt64
-		if err := rows.Scan(&p.RequestID, &p.ToolCallID, &p.Title, &p.Turn, &p.Options,
-			&requested, &outcome, &optionID, &decidedBy, &decided); err != nil {
+		if err := rows.Scan(&p.RequestID, &p.ToolCallID, &p.Title, &p.ToolKind, &p.Turn, &p.Options,
+			&requested, &outcome, &optionID, &decidedBy, &decided, &ruleID, &ruleLabel); err != nil {
 			return nil, fmt.Errorf("read permissions of session %q: %w", sessionID, err)
 		}
 		p.RequestedAt, p.DecidedAt = fromMillis(requested, true), fromMillis(decided.Int64, decided.Valid)
 		p.Outcome, p.OptionID, p.DecidedBy = outcome.String, optionID.String, decidedBy.String
+		p.RuleID, p.RuleLabel = ruleID.String, ruleLabel.String
 		out = append(out, p)
 	}
 	if err := rows.Err(); err != nil {
@@ -118,10 +127,12 @@ func (o *requestPermissionOp) exec(ctx context.Context, b *batchTx) error {
 	}
 	// OR REPLACE deletes the earlier row with the same request id, so the new one gets a new id.
 	_, err := b.exec(ctx, `INSERT OR REPLACE INTO permissions (session_id, turn, request_id,
-		tool_call_id, title, options, requested_at, outcome, option_id, decided_by, decided_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		p.SessionID, p.Turn, p.RequestID, p.ToolCallID, p.Title, options, millis(p.RequestedAt),
-		nullString(p.Outcome), nullString(p.OptionID), nullString(p.DecidedBy), decided)
+		tool_call_id, title, tool_kind, options, requested_at, outcome, option_id, decided_by, decided_at,
+		rule_id, rule_label)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		p.SessionID, p.Turn, p.RequestID, p.ToolCallID, p.Title, p.ToolKind, options, millis(p.RequestedAt),
+		nullString(p.Outcome), nullString(p.OptionID), nullString(p.DecidedBy), decided,
+		nullString(p.RuleID), nullString(p.RuleLabel))
 	return err
 }
 

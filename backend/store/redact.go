@@ -36,7 +36,7 @@ var redactedColumns = []struct {
 	{"turns", []string{"prompt", "error", "receipt"}}, // a receipt quotes commands and titles
 	{"entries", []string{"title", "text", "body"}},
 	{"entry_pieces", []string{"text"}}, // the rest of a long streamed entry's text (pieces.go)
-	{"permissions", []string{"title", "options"}},
+	{"permissions", []string{"title", "options", "rule_label"}},
 	{"messages", []string{"json"}},
 }
 

@@ -238,6 +238,18 @@ export interface PermissionRequest {
   toolCallId: string;
   title: string;
   options: PermissionOption[] | null;
+  /** The tool call's ACP kind (read, edit, execute...). */
+  toolKind?: string | null;
+  /** The rules the person may make from this request ("always for this agent in this project"). */
+  ruleOptions?: RuleOption[] | null;
+}
+
+/** A rule a permission card offers (acp.RuleOption): its scope, decision and what it matches. */
+export interface RuleOption {
+  scope: 'kind' | 'folder' | 'command' | (string & {});
+  decision: 'allow' | 'reject' | (string & {});
+  /** What the rule will match, in words: "reads in ~/src/app for Claude Code". */
+  label: string;
 }
 
 export type StopReason =
@@ -283,8 +295,15 @@ export interface PermissionDoneEvent extends EventBase {
   requestId: string;
   outcome: 'selected' | 'cancelled';
   optionId?: string | null;
-  /** Who decided: a person, an automatic rule, or a cancel (Stop, turn end). */
-  decidedBy?: 'user' | 'rule' | 'cancel' | null;
+  /** Who decided: a person, one of the person's rules, a cancel (Stop, turn end), or the CLI's --permissions. */
+  decidedBy?: 'user' | 'rule' | 'cancel' | 'cli' | null;
+  /** Decided by a rule (no permission event came first): the request as it was, the rule and its words. */
+  toolCallId?: string | null;
+  title?: string | null;
+  options?: PermissionOption[] | null;
+  toolKind?: string | null;
+  ruleId?: string | null;
+  ruleLabel?: string | null;
 }
 
 export interface TurnEndEvent extends EventBase {
@@ -417,6 +436,8 @@ export interface ReceiptDecision {
   option?: string | null;
   kind?: string | null;
   decidedBy?: string | null;
+  /** The words of the rule that decided (decidedBy rule). */
+  rule?: string | null;
 }
 
 /** One elicitation of a turn and how it ended (acp.ReceiptQuestion). */
@@ -467,8 +488,11 @@ export interface DecisionSummary {
   optionId?: string | null;
   optionName?: string | null;
   optionKind?: string | null;
-  /** user | rule | cancel */
+  /** user | rule | cancel | cli */
   decidedBy?: string | null;
+  /** The rule that decided (decidedBy rule) and its words. */
+  ruleId?: string | null;
+  ruleLabel?: string | null;
 }
 
 export interface Snapshot {
@@ -662,6 +686,7 @@ export type FieldsMatch = [
   Holds<SameFields<NonNullable<Usage['cost']>, acp.Cost>>,
   Holds<SameFields<PermissionRequest, acp.PermissionSummary>>,
   Holds<SameFields<PermissionOption, acp.OptionSummary>>,
+  Holds<SameFields<RuleOption, acp.RuleOption>>,
   Holds<SameFields<TurnInfo, acp.TurnSummary>>,
   Holds<SameFields<Controls, acp.Controls>>,
   Holds<SameFields<AgentFeatures, acp.AgentFeatures>>,

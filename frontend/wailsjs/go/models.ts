@@ -112,6 +112,8 @@ export namespace acp {
 	    optionName?: string;
 	    optionKind?: string;
 	    decidedBy?: string;
+	    ruleId?: string;
+	    ruleLabel?: string;
 	}
 	export interface Elicitation {
 	    requestId: string;
@@ -204,11 +206,18 @@ export namespace acp {
 	    name: string;
 	    kind: string;
 	}
+	export interface RuleOption {
+	    scope: string;
+	    decision: string;
+	    label: string;
+	}
 	export interface PermissionSummary {
 	    requestId: string;
 	    toolCallId: string;
 	    title: string;
 	    options: OptionSummary[];
+	    toolKind?: string;
+	    ruleOptions?: RuleOption[];
 	}
 	
 	
@@ -239,6 +248,7 @@ export namespace acp {
 	    option?: string;
 	    kind?: string;
 	    decidedBy?: string;
+	    rule?: string;
 	}
 	export interface ReceiptCommand {
 	    command: string;
@@ -268,6 +278,7 @@ export namespace acp {
 	    moreDecisions?: number;
 	    moreQuestions?: number;
 	}
+	
 	
 	
 	
@@ -397,6 +408,46 @@ export namespace hub {
 	    sessions: AgentSessionItem[];
 	    nextCursor?: string;
 	}
+	export interface AuditItem {
+	    sessionId: string;
+	    sessionTitle: string;
+	    agentId: string;
+	    agentName: string;
+	    cwd: string;
+	    requestId: string;
+	    toolCallId: string;
+	    title: string;
+	    toolKind: string;
+	    turn: number;
+	    verdict: string;
+	    optionName: string;
+	    optionKind: string;
+	    decidedBy: string;
+	    ruleId: string;
+	    ruleLabel: string;
+	    requestedAt: string;
+	    decidedAt: string;
+	}
+	export interface RuleInfo {
+	    id: string;
+	    agentId: string;
+	    agentName: string;
+	    folder: string;
+	    kind: string;
+	    tool: string;
+	    path: string;
+	    command: string;
+	    decision: string;
+	    disabled: boolean;
+	    label: string;
+	    createdAt: string;
+	    fired: number;
+	    lastFiredAt: string;
+	}
+	export interface RuleList {
+	    paused: boolean;
+	    rules: RuleInfo[];
+	}
 
 }
 
@@ -423,6 +474,15 @@ export namespace main {
 	    args: string;
 	    env: AgentEnvVar[];
 	    folder: string;
+	}
+	export interface AuditFilter {
+	    sessionId: string;
+	    agentId: string;
+	    folder: string;
+	    verdict: string;
+	    decidedBy: string;
+	    ruleId: string;
+	    since: string;
 	}
 	export interface AuthVarInfo {
 	    name: string;
@@ -523,6 +583,22 @@ export namespace main {
 	    rows: store.UsageRow[];
 	    total: store.UsageRow;
 	    silent: string[];
+	}
+
+}
+
+export namespace rules {
+	
+	export interface Rule {
+	    id: string;
+	    agentId?: string;
+	    folder?: string;
+	    kind?: string;
+	    tool?: string;
+	    path?: string;
+	    command?: string;
+	    decision: string;
+	    disabled?: boolean;
 	}
 
 }
