@@ -70,7 +70,12 @@ func (p *printer) print(ev acp.Event) {
 		if ev.Outcome == "selected" {
 			decision = "chose " + ev.OptionID
 		}
-		p.line(fmt.Sprintf("[permission] %s: %s", p.titles[ev.RequestID], decision))
+		title := p.titles[ev.RequestID]
+		if ev.DecidedBy == acp.DecidedByRule { // no permission event came first: nobody was asked
+			title = ev.Title
+			decision += " by rule: " + ev.RuleLabel
+		}
+		p.line(fmt.Sprintf("[permission] %s: %s", title, decision))
 	case acp.EventState:
 		if ev.Message != "" {
 			p.line(fmt.Sprintf("[%s] %s", ev.State, ev.Message))

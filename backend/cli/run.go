@@ -32,7 +32,9 @@ func runCommand(stdio Stdio) *cobra.Command {
 		Long: `Start an agent in a folder, send it one prompt (the arguments, joined by spaces) and print the
 transcript as it streams; the stop reason comes last, and the session is saved in the history.
 
-Permission requests are asked on this terminal (--permissions ask), or answered without asking.
+Your permission rules (agentdesk rules) answer the requests they match, as in the window;
+--permissions decides the rest: asked on this terminal (ask), or answered without asking with
+the agent's allow-once (allow) or reject-once (reject) option.
 Ctrl-C presses Stop; a second Ctrl-C kills the agent. An agent that ignores Stop is killed, with
 its whole process group, after --hard-stop-after. When an agent needs a login, the error lists
 its methods: pick one with --auth. --continue adds the turn to a saved session instead, under
@@ -74,7 +76,7 @@ the session could not be saved whole in the history.`,
 	fl.StringVar(&f.agentID, "agent", agents.DemoID, "agent id (see the app's agent list)")
 	fl.StringVar(&f.agentCmd, "agent-cmd", "", "start this command line as the agent instead (no shell runs it)")
 	fl.StringVar(&f.cwd, "cwd", ".", "project folder of the session")
-	fl.StringVar(&f.policy, "permissions", "ask", "answer permission requests: ask (on this terminal), allow (allow once) or reject (reject once)")
+	fl.StringVar(&f.policy, "permissions", "ask", "answer the permission requests no rule decides: ask (on this terminal), allow (allow once) or reject (reject once)")
 	fl.DurationVar(&f.cancelAfter, "cancel-after", 0, "press Stop after this long (0: never)")
 	fl.DurationVar(&f.hardAfter, "hard-stop-after", 30*time.Second, "after Stop, kill an agent that has not ended the turn within this long")
 	fl.StringVar(&f.db, "db", "", "database file")

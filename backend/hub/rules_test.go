@@ -35,6 +35,7 @@ func ruleSession(t *testing.T, base, script string) (*Hub, *store.Store, *acp.Se
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(func() { h.Close(context.Background(), s.ID()) }) // before the store closes: its logf is t's
 	waitFor(t, evs, func(ev acp.Event) bool { return ev.Kind == acp.EventState && ev.State == acp.StateIdle })
 	return h, st, s, evs
 }
@@ -131,6 +132,8 @@ func TestMakeRuleFromACard(t *testing.T) {
  {"expect":"session/prompt"},
  ` + readRequest("t1", "src/a.go", "a1") + `,
  ` + readRequest("t2", "src/deep/b.go", "a1") + `,
+ {"reply":{"stopReason":"end_turn"}},
+ {"expect":"session/prompt"},
  ` + readRequest("t3", "src/c.go", "r1") + `,
  {"reply":{"stopReason":"end_turn"}}]`
 	h, _, s, evs := ruleSession(t, base, sc)
@@ -160,7 +163,11 @@ func TestMakeRuleFromACard(t *testing.T) {
 	if second.Kind != acp.EventPermissionDone || second.RuleID != made.ID {
 		t.Fatalf("the next read: %+v, want answered by the rule", second)
 	}
+	waitFor(t, evs, func(ev acp.Event) bool { return ev.Kind == acp.EventTurnEnd })
 	if err := h.SetRulesPaused(ctx, true); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Prompt("again"); err != nil {
 		t.Fatal(err)
 	}
 	third := waitFor(t, evs, func(ev acp.Event) bool {
