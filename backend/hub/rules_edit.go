@@ -97,6 +97,9 @@ func (h *Hub) SaveRule(ctx context.Context, r rules.Rule) (RuleInfo, error) {
 	if h.store == nil {
 		return RuleInfo{}, ErrNoRuleStore
 	}
+	if err := r.Validate(); err != nil {
+		return RuleInfo{}, err // before an id is made up: the error names the rule the person gave
+	}
 	if r.ID == "" {
 		r.ID = uuid.NewString()
 	}

@@ -18,6 +18,9 @@ var kindWords = map[string]string{
 // r.AgentID ("" to show the id); home, when set, is shown as ~. The decision is not in it.
 func Describe(r Rule, agentName, home string) string {
 	subject := "every tool call"
+	if r.Command != "" {
+		subject = "commands" // only execute calls have a command line
+	}
 	if r.Kind != "" {
 		subject = kindWords[r.Kind]
 		if subject == "" {

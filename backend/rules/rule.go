@@ -48,22 +48,33 @@ type Rule struct {
 	Disabled bool   `json:"disabled,omitempty"`
 }
 
-// Validate says what is wrong with r for a person to fix, or nil.
+// Validate says what is wrong with r for a person to fix, or nil. The error names the rule by
+// its id when it has one.
 func (r Rule) Validate() error {
+	if err := r.validate(); err != nil {
+		if r.ID == "" {
+			return err
+		}
+		return fmt.Errorf("rule %q: %w", r.ID, err)
+	}
+	return nil
+}
+
+func (r Rule) validate() error {
 	if r.Decision != Allow && r.Decision != Reject {
-		return fmt.Errorf("rule %q: decision must be %q or %q, not %q", r.ID, Allow, Reject, r.Decision)
+		return fmt.Errorf("the decision must be %q or %q, not %q", Allow, Reject, r.Decision)
 	}
 	if err := checkFolder(r.Folder); err != nil {
-		return fmt.Errorf("rule %q: %w", r.ID, err)
+		return err
 	}
 	if r.Path != "" {
 		if _, err := cleanGlob(r.Path); err != nil {
-			return fmt.Errorf("rule %q: %w", r.ID, err)
+			return err
 		}
 	}
 	if r.Command != "" {
 		if _, ok := plainCommand(r.Command); !ok {
-			return fmt.Errorf("rule %q: command prefix %q must be plain words (no ;, &&, |, redirections or $)", r.ID, r.Command)
+			return fmt.Errorf("the command prefix %q must be plain words (no ;, &&, |, redirections or $)", r.Command)
 		}
 	}
 	return nil
