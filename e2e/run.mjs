@@ -3,7 +3,8 @@
 // scripted agent in its place (hostile output, an agent that ignores Stop) are in security.mjs
 // and hardstop.mjs, custom agents and logins in agents.mjs, a long saved session opening in
 // parts in history.mjs, several live sessions in sessions.mjs, the top bar's folders in folders.mjs,
-// a turn's Changes card and a revert from the window in changes.mjs;
+// a turn's Changes card and a revert from the window in changes.mjs, the usage view in usage.mjs,
+// permission rules and the audit log in rules.mjs;
 // they run after these.
 import { test, run, startApp, launchBrowser, openPage, waitFor } from './lib/harness.mjs';
 import { project, send, startSession, stateIs, turnEnds } from './lib/ui.mjs';
@@ -253,4 +254,5 @@ await import('./queue.mjs');
 await import('./elicitation.mjs');
 await import('./changes.mjs');
 await import('./usage.mjs');
+await import('./rules.mjs');
 await run();

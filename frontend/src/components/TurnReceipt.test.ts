@@ -80,3 +80,21 @@ describe('TurnReceipt', () => {
     expect(screen.getByTestId('turn-receipt').textContent).toContain('Changes could not be recorded: the folder is gone');
   });
 });
+
+describe('TurnReceipt: who decided', () => {
+  it('names the rule that decided, and the CLI', async () => {
+    const r: Receipt = {
+      ...receipt,
+      decisions: [
+        { title: 'Read a.go', outcome: 'selected', option: 'Allow', kind: 'allow_once', decidedBy: 'rule', rule: 'reads in ~/p for Claude Code' },
+        { title: 'Run make', outcome: 'selected', option: 'Reject', kind: 'reject_once', decidedBy: 'cli' },
+      ],
+    };
+    render(TurnEnd, { props: { turn: { turn: 3, stopReason: 'end_turn', receipt: r } } });
+    await fireEvent.click(screen.getByTestId('turn-receipt').querySelector('button')!);
+    expect(screen.getAllByTestId('receipt-decision').map((d) => d.textContent?.replace(/\s+/g, ' ').trim())).toEqual([
+      'Read a.go: Allow by rule: reads in ~/p for Claude Code',
+      'Run make: Reject by --permissions',
+    ]);
+  });
+});

@@ -1,5 +1,5 @@
 // The ONLY importer of the generated Go bindings: one module per bound service (Sessions,
-// Logins, History, Agents, Desktop: the app_*.go files of the repository root). Components and
+// Logins, History, Agents, Desktop, Rules: the app_*.go files of the repository root). Components and
 // stores call these wrappers, which give the bridge the types of protocol.ts and agents.ts
 // (the generated models, and the hand-written event contract for snapshots). A Go error
 // rejects the promise with its message (a string); errorMessage() turns any rejection into text
@@ -8,8 +8,9 @@ import * as Agents from '../../wailsjs/go/main/Agents.js';
 import * as Desktop from '../../wailsjs/go/main/Desktop.js';
 import * as History from '../../wailsjs/go/main/History.js';
 import * as Logins from '../../wailsjs/go/main/Logins.js';
+import * as Rules from '../../wailsjs/go/main/Rules.js';
 import * as Sessions from '../../wailsjs/go/main/Sessions.js';
-import type { acp, changes, main } from '../../wailsjs/go/models';
+import type { acp, changes, hub, main, rules } from '../../wailsjs/go/models';
 import type { FileDiff, FileTouch, Plan, PlannedFile, RevertRequest, SessionView, TurnView } from './changes';
 import type { AgentSettings, AuthPrompt, ImportResult, MCPSettings } from './agents';
 import type { AgentInfo, AgentSessionPage, Attachment, AttentionKind, FolderCheck, FolderFile, HistoryItem, HistoryPart, HistoryStatus, JournalLine, LiveSession, SessionInfo, Snapshot } from './protocol';
@@ -438,6 +439,65 @@ export function StartSessionWithAuth(sessionId: string, methodId: string, values
 /** Opens a terminal window running a terminal login method's command. */
 export function RunAuthInTerminal(sessionId: string, methodId: string): Promise<void> {
   return Logins.RunAuthInTerminal(sessionId, methodId).then(() => undefined);
+}
+
+// ---- permission rules and the audit log (app_rules.go) ----
+
+/** A rule as the Rules view lists it: what it matches in words (label), how often and when last it fired. */
+export type RuleInfo = hub.RuleInfo;
+/** A rule as it is saved (an empty id makes a new one). */
+export type Rule = rules.Rule;
+/** One decided permission request of the audit log. */
+export type AuditItem = hub.AuditItem;
+/** What narrows the audit log; an empty field narrows nothing. */
+export type AuditFilter = main.AuditFilter;
+
+/** Every rule, in the order they were made, and whether all are paused ("ask me for everything"). */
+export function ListRules(): Promise<{ paused: boolean; rules: RuleInfo[] }> {
+  return Rules.List().then((l) => ({ paused: !!l?.paused, rules: l?.rules ?? [] }));
+}
+
+/** Adds a rule (no id) or replaces the one with its id; rejects with what to fix when it does not validate. */
+export function SaveRule(rule: Rule): Promise<RuleInfo> {
+  return Rules.Save(rule);
+}
+
+/** Turns a rule off (it answers nothing) or on again. */
+export function SetRuleDisabled(id: string, disabled: boolean): Promise<RuleInfo> {
+  return Rules.SetDisabled(id, disabled);
+}
+
+/** Deletes a rule; what it decided stays in the audit log. */
+export function DeleteRule(id: string): Promise<void> {
+  return Rules.Delete(id).then(() => undefined);
+}
+
+/** Pauses every rule (every request is asked) or lets them answer again. */
+export function SetRulesPaused(paused: boolean): Promise<void> {
+  return Rules.SetPaused(paused).then(() => undefined);
+}
+
+/**
+ * Makes the rule an open permission card offered (its scope and decision) and answers that
+ * request with the agent's own once option for the decision; a permission_done event follows.
+ */
+export function MakeRuleFromRequest(sessionId: string, requestId: string, scope: string, decision: string): Promise<RuleInfo> {
+  return Rules.MakeFromRequest(sessionId, requestId, scope, decision);
+}
+
+/** The decisions the filter keeps, newest first (at most 500). */
+export function Audit(filter: AuditFilter): Promise<AuditItem[]> {
+  return Rules.Audit(filter).then((v) => v ?? []);
+}
+
+/** Saves every rule as a rules file where the person picks; the path, or '' when they cancelled. */
+export function SaveRulesExport(): Promise<string> {
+  return Rules.SaveExport().then((v) => v ?? '');
+}
+
+/** Imports the rules of a file the person picks; how many (0 when they cancelled). */
+export function ImportRules(): Promise<number> {
+  return Rules.ImportFile().then((v) => v ?? 0);
 }
 
 /** The text to show for a rejected binding call (Go errors reject with a plain string). */

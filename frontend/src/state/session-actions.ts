@@ -97,6 +97,14 @@ export class SessionActions {
   };
 
   /**
+   * Makes the rule a permission card offered ("always allow reads in ~/src/app") and answers the
+   * card with it; rejects on failure, like answer, so the card lets the person try again.
+   */
+  makeRule = async (requestId: string, scope: string, decision: string): Promise<void> => {
+    await this.run((id) => api.MakeRuleFromRequest(id, requestId, scope, decision), 'rethrow');
+  };
+
+  /**
    * Answering an elicitation of the live session: accept (with the form's typed content; null for
    * a url one), decline or cancel, and opening a url one's page in the system browser. Both reject
    * with the words to show, without reporting them: the card shows them and keeps what was typed.

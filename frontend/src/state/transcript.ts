@@ -13,6 +13,7 @@ import type {
   Controls,
   DecisionSummary,
   Entry,
+  PermissionDoneEvent,
   PermissionOption,
   PermissionRequest,
   QueuedPrompt,
@@ -30,8 +31,11 @@ export interface Decision {
   optionId?: string;
   optionKind?: string;
   optionName?: string;
-  /** user | rule | cancel, when known (snapshots carry it). */
+  /** user | rule | cancel | cli, when known (snapshots and permission_done carry it). */
   decidedBy?: string;
+  /** The rule that decided (decidedBy rule) and its words: "reads in ~/src/app for Claude Code". */
+  ruleId?: string;
+  ruleLabel?: string;
 }
 
 export interface TranscriptState {
@@ -184,6 +188,8 @@ function openPermission(state: TranscriptState, req: PermissionRequest): Transcr
     toolCallId: req.toolCallId,
     title: req.title,
     options: req.options ?? [],
+    ...(req.toolKind ? { toolKind: req.toolKind } : {}),
+    ...(req.ruleOptions?.length ? { ruleOptions: req.ruleOptions } : {}),
   };
   const i = state.permissions.findIndex((p) => p.requestId === req.requestId);
   const permissions = state.permissions.slice();
@@ -192,21 +198,26 @@ function openPermission(state: TranscriptState, req: PermissionRequest): Transcr
   return { ...state, permissions };
 }
 
-function closePermission(
-  state: TranscriptState,
-  requestId: string,
-  outcome: 'selected' | 'cancelled',
-  optionId?: string | null,
-): TranscriptState {
+/**
+ * Closes a request. One a rule answered was never open here (no permission event came first):
+ * its permission_done carries the tool card's id and the options, so the card still gets its
+ * decision.
+ */
+function closePermission(state: TranscriptState, ev: PermissionDoneEvent): TranscriptState {
+  const { requestId, outcome, optionId } = ev;
   const req = state.permissions.find((p) => p.requestId === requestId);
+  const options = req?.options ?? ev.options ?? [];
   const option: PermissionOption | undefined =
-    outcome === 'selected' && optionId ? (req?.options ?? []).find((o) => o.id === optionId) : undefined;
+    outcome === 'selected' && optionId ? options.find((o) => o.id === optionId) : undefined;
   const decision: Decision = {
     requestId,
-    toolCallId: req?.toolCallId ?? '',
+    toolCallId: req?.toolCallId ?? ev.toolCallId ?? '',
     outcome,
     ...(optionId ? { optionId } : {}),
     ...(option ? { optionKind: option.kind, optionName: option.name } : {}),
+    ...(ev.decidedBy ? { decidedBy: ev.decidedBy } : {}),
+    ...(ev.ruleId ? { ruleId: ev.ruleId } : {}),
+    ...(ev.ruleLabel ? { ruleLabel: ev.ruleLabel } : {}),
   };
   return {
     ...state,
@@ -250,7 +261,7 @@ function applyOwned(state: TranscriptState, event: SessionEvent, owned: Owned): 
       next = openPermission(state, event);
       break;
     case 'permission_done':
-      next = closePermission(state, event.requestId, event.outcome, event.optionId);
+      next = closePermission(state, event);
       break;
     case 'turn_end':
       next = endTurn(state, {
@@ -322,12 +333,28 @@ function toDecision(d: DecisionSummary): Decision {
     ...(d.optionKind ? { optionKind: d.optionKind } : {}),
     ...(d.optionName ? { optionName: d.optionName } : {}),
     ...(d.decidedBy ? { decidedBy: d.decidedBy } : {}),
+    ...(d.ruleId ? { ruleId: d.ruleId } : {}),
+    ...(d.ruleLabel ? { ruleLabel: d.ruleLabel } : {}),
   };
 }
 
-/** Human text for a closed permission: "Allowed once", "Rejected", "Cancelled", ... */
+/**
+ * Human text for a closed permission: "Allowed once", "Rejected", "Cancelled", ...; a rule's
+ * decision names the rule ("Allowed by rule: reads in ~/src/app for Claude Code"), the CLI's
+ * --permissions says so.
+ */
 export function decisionLabel(d: Decision): string {
   if (d.outcome === 'cancelled') return 'Cancelled';
+  if (d.decidedBy === 'rule') {
+    const verb = d.optionKind?.startsWith('allow') ? 'Allowed' : d.optionKind?.startsWith('reject') ? 'Rejected' : 'Answered';
+    return d.ruleLabel ? `${verb} by rule: ${d.ruleLabel}` : `${verb} by a rule`;
+  }
+  const said = optionWords(d);
+  return d.decidedBy === 'cli' ? `${said} (by --permissions)` : said;
+}
+
+/** What the option chosen says: "Allowed once", "Rejected always", "Selected: <name>". */
+function optionWords(d: Decision): string {
   switch (d.optionKind) {
     case 'allow_once':
       return 'Allowed once';

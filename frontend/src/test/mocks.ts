@@ -3,7 +3,7 @@
 // drive the page with ./harness.ts, whose `app` holds every service's verbs. This module
 // must not import the wailsjs modules itself (it builds their mocks); it reads their types only.
 import { vi } from 'vitest';
-import type { changes, main } from '../../wailsjs/go/models';
+import type { changes, hub, main, rules } from '../../wailsjs/go/models';
 import type { AgentSettings, AuthPrompt, ImportResult, MCPSettings } from '../lib/agents';
 import type { AgentInfo, AgentSessionPage, Attachment, FolderFile, HistoryItem, JournalLine, LiveSession, Snapshot } from '../lib/protocol';
 
@@ -28,6 +28,26 @@ export function emptySnapshot(sessionId: string, extra: Partial<Snapshot> = {}):
     permissions: [],
     turns: [],
     ...extra,
+  };
+}
+
+/** A listed rule with harmless defaults for the fields not given. */
+export function ruleInfo(r: Partial<hub.RuleInfo> & { id: string }): hub.RuleInfo {
+  return {
+    agentId: 'claude',
+    agentName: 'Claude Code',
+    folder: FOLDER,
+    kind: 'read',
+    tool: '',
+    path: '',
+    command: '',
+    decision: 'allow',
+    disabled: false,
+    label: `reads in ${FOLDER} for Claude Code`,
+    createdAt: '2026-12-01T10:00:00Z',
+    fired: 0,
+    lastFiredAt: '',
+    ...r,
   };
 }
 
@@ -135,6 +155,18 @@ export function appMock() {
     PreviewRevert: vi.fn(async (_req: changes.RevertRequest): Promise<changes.Plan> => ({ files: [] }) as unknown as changes.Plan),
     Revert: vi.fn(async (_req: changes.RevertRequest): Promise<changes.Plan> => ({ files: [] }) as unknown as changes.Plan),
     UndoRevert: vi.fn(async (_id: string, _revertId: string): Promise<changes.Plan> => ({ files: [] }) as unknown as changes.Plan),
+    List: vi.fn(async (): Promise<hub.RuleList> => ({ paused: false, rules: [] })),
+    Save: vi.fn(async (r: rules.Rule): Promise<hub.RuleInfo> => ruleInfo({ ...r, id: r.id || 'rule-new' })),
+    SetDisabled: vi.fn(async (id: string, disabled: boolean): Promise<hub.RuleInfo> => ruleInfo({ id, disabled })),
+    Delete: vi.fn(async (_id: string) => {}),
+    SetPaused: vi.fn(async (_paused: boolean) => {}),
+    MakeFromRequest: vi.fn(
+      async (_sessionId: string, _requestId: string, scope: string, decision: string): Promise<hub.RuleInfo> =>
+        ruleInfo({ id: 'rule-made', kind: scope === 'kind' ? 'read' : '', decision }),
+    ),
+    Audit: vi.fn(async (_filter: main.AuditFilter): Promise<hub.AuditItem[]> => []),
+    SaveExport: vi.fn(async () => `${FOLDER}/agentdesk-rules.json`),
+    ImportFile: vi.fn(async () => 0),
   } satisfies Record<Verb, unknown>;
   installed ??= mock;
   return mock;
@@ -147,6 +179,7 @@ interface Services {
   History: typeof import('../../wailsjs/go/main/History.js');
   Agents: typeof import('../../wailsjs/go/main/Agents.js');
   Desktop: typeof import('../../wailsjs/go/main/Desktop.js');
+  Rules: typeof import('../../wailsjs/go/main/Rules.js');
 }
 
 /**
@@ -213,6 +246,7 @@ const SERVICES: { [S in keyof Services]: Record<keyof Services[S], true> } = {
   },
   Agents: { ListAgents: true, AgentsNotice: true, GetAgent: true, SaveAgent: true, DeleteAgent: true, ImportZedAgents: true, ListMCPServers: true, SaveMCPServer: true, DeleteMCPServer: true },
   Desktop: { NotifyAttention: true, AttentionSeen: true, SelfTestDone: true, ConfirmQuit: true, CancelQuit: true },
+  Rules: { List: true, Save: true, SetDisabled: true, Delete: true, SetPaused: true, MakeFromRequest: true, Audit: true, SaveExport: true, ImportFile: true },
 };
 
 /** A verb of any service. */
