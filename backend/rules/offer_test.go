@@ -76,7 +76,7 @@ func TestImport(t *testing.T) {
 		t.Fatalf("round trip %+v, %v", back, err)
 	}
 	for data, want := range map[string]string{
-		`{"version":1,"rules":[{"decision":"maybe"}]}`:                     "rule 1 of the file",
+		`{"version":1,"rules":[{"decision":"maybe"}]}`:                    "rule 1 of the file",
 		`{"version":1,"rules":[{"folder":"rel/dir","decision":"allow"}]}`: "must be an absolute path",
 		`{"version":1,"rules":[{"path":"../x","decision":"allow"}]}`:      "cannot climb out",
 		`{"version":2,"rules":[]}`:                                        "version 2",
