@@ -30,10 +30,11 @@ type Request struct {
 // earlier rule in rules.
 func Match(rules []Rule, req Request) *Rule {
 	rel, inside := relPaths(req)
+	words, plain := plainCommand(req.Command) // once, not per command rule
 	var best *Rule
 	for i := range rules {
 		r := &rules[i]
-		if r.Disabled || !matches(*r, req, rel, inside) {
+		if r.Disabled || !matches(*r, req, rel, inside, words, plain) {
 			continue
 		}
 		switch {
@@ -46,7 +47,9 @@ func Match(rules []Rule, req Request) *Rule {
 	return best
 }
 
-func matches(r Rule, req Request, rel []string, inside bool) bool {
+// matches reports whether r matches req, given req's paths placed (relPaths) and its command
+// line split (plainCommand).
+func matches(r Rule, req Request, rel []string, inside bool, got []string, plain bool) bool {
 	if r.AgentID != "" && r.AgentID != req.AgentID {
 		return false
 	}
@@ -79,8 +82,7 @@ func matches(r Rule, req Request, rel []string, inside bool) bool {
 		if !ok {
 			return false
 		}
-		got, ok := plainCommand(req.Command)
-		if !ok || len(got) < len(want) {
+		if !plain || len(got) < len(want) {
 			return false
 		}
 		for i := range want {
