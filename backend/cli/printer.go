@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -15,6 +16,8 @@ import (
 type printer struct {
 	mu      sync.Mutex
 	w       io.Writer
+	ask     io.Writer // where printf writes: w, or stderr when w carries JSON
+	json    bool      // write each event as one line of JSON (run --output json)
 	last    string            // entry id whose text was printed last (chunks continue it)
 	tools   map[string]string // entry id → last printed status (tool calls, compactions)
 	titles  map[string]string // permission request id → tool title
@@ -23,7 +26,15 @@ type printer struct {
 }
 
 func newPrinter(w io.Writer) *printer {
-	return &printer{w: w, tools: map[string]string{}, titles: map[string]string{}}
+	return &printer{w: w, ask: w, tools: map[string]string{}, titles: map[string]string{}}
+}
+
+// newJSONPrinter writes each event as one line of JSON to w (the event contract, as the window
+// gets it), the turn's turn_end last; the terminal's prompts go to ask, out of the stream.
+func newJSONPrinter(w, ask io.Writer) *printer {
+	p := newPrinter(w)
+	p.ask, p.json = ask, true
+	return p
 }
 
 // printf writes text that is not an event (the terminal's permission prompts) between events, never
@@ -31,7 +42,7 @@ func newPrinter(w io.Writer) *printer {
 func (p *printer) printf(format string, args ...any) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	fmt.Fprintf(p.w, format, args...)
+	fmt.Fprintf(p.ask, format, args...)
 }
 
 func (p *printer) print(ev acp.Event) {
@@ -40,6 +51,15 @@ func (p *printer) print(ev acp.Event) {
 	if p.ended {
 		// The stop reason is the last line: an exit noticed after the turn ended (the agent
 		// crashed, and the turn failed first) was already told by the turn's error.
+		return
+	}
+	if p.json {
+		p.ended = ev.Kind == acp.EventTurnEnd
+		line, err := json.Marshal(ev)
+		if err != nil { // an Event always marshals; say so rather than drop it silently
+			line, _ = json.Marshal(map[string]string{"kind": "error", "message": err.Error()})
+		}
+		p.w.Write(append(line, '\n'))
 		return
 	}
 	switch ev.Kind {

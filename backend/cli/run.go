@@ -19,6 +19,7 @@ import (
 // runFlags are run's flags.
 type runFlags struct {
 	agentID, agentCmd, cwd, policy, db, auth string
+	output                                   string // --output: text | json
 	cont                                     string // --continue: a saved session's id or a unique prefix of one
 	cancelAfter, hardAfter                   time.Duration
 	mcp                                      []string // --mcp: exactly these MCP servers (nil: the agent's configured ones)
@@ -42,6 +43,10 @@ its id, with its agent in its folder (the agent resumes it, or is given a summar
 The agent gets the MCP servers configured for it in the app; --mcp NAME (repeatable) passes
 exactly the servers named instead, whatever agents they are set for.
 
+--output json writes one JSON object per line instead: every session event, as the window gets
+it (the event contract in docs/architecture.md: sessionId, seq, kind and its fields), the turn's
+turn_end last; questions asked on the terminal go to stderr. A script follows the turn with it.
+
 Exit codes: 0 when the turn ends with end_turn or cancelled, 1 otherwise (with the agent's
 message and the tail of its stderr), 2 for a wrong command line, 3 when the turn ended well but
 the session could not be saved whole in the history.`,
@@ -61,6 +66,9 @@ the session could not be saved whole in the history.`,
 			if f.policy != "ask" && f.policy != "allow" && f.policy != "reject" {
 				return fmt.Errorf("--permissions must be ask, allow or reject, not %q", f.policy)
 			}
+			if f.output != "text" && f.output != "json" {
+				return fmt.Errorf("--output must be text or json, not %q", f.output)
+			}
 			if f.hardAfter <= 0 {
 				return fmt.Errorf("--hard-stop-after must be longer than 0, e.g. 30s")
 			}
@@ -76,6 +84,7 @@ the session could not be saved whole in the history.`,
 	fl.StringVar(&f.agentID, "agent", agents.DemoID, "agent id (see the app's agent list)")
 	fl.StringVar(&f.agentCmd, "agent-cmd", "", "start this command line as the agent instead (no shell runs it)")
 	fl.StringVar(&f.cwd, "cwd", ".", "project folder of the session")
+	fl.StringVar(&f.output, "output", "text", "text (a transcript) or json (one event per line, the turn end last)")
 	fl.StringVar(&f.policy, "permissions", "ask", "answer the permission requests no rule decides: ask (on this terminal), allow (allow once) or reject (reject once)")
 	fl.DurationVar(&f.cancelAfter, "cancel-after", 0, "press Stop after this long (0: never)")
 	fl.DurationVar(&f.hardAfter, "hard-stop-after", 30*time.Second, "after Stop, kill an agent that has not ended the turn within this long")
@@ -85,6 +94,7 @@ the session could not be saved whole in the history.`,
 	fl.StringArrayVar(&f.mcp, "mcp", nil, `pass exactly this MCP server (repeatable; --mcp "" passes none)`)
 	_ = cmd.RegisterFlagCompletionFunc("agent", completeAgentID)
 	_ = cmd.RegisterFlagCompletionFunc("mcp", completeMCP)
+	_ = cmd.RegisterFlagCompletionFunc("output", cobra.FixedCompletions([]string{"text", "json"}, cobra.ShellCompDirectiveNoFileComp))
 	_ = cmd.RegisterFlagCompletionFunc("permissions", cobra.FixedCompletions([]string{"ask", "allow", "reject"}, cobra.ShellCompDirectiveNoFileComp))
 	_ = cmd.MarkFlagDirname("cwd")
 	return cmd
@@ -158,6 +168,9 @@ func runTurn(ctx context.Context, f runFlags, prompt string, stdio Stdio) int {
 		}
 	}
 	out := newPrinter(stdout)
+	if f.output == "json" {
+		out = newJSONPrinter(stdout, stderr)
+	}
 	events := make(chan acp.Event, 64)
 	done := make(chan struct{})                     // closed once nobody reads events any more
 	emitter := acp.EmitterFunc(func(ev acp.Event) { // the printer writes through maskedOut

@@ -1,0 +1,69 @@
+package cli
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"agentdesk/backend/acp"
+)
+
+// TestRunOutputJSON: run --output json writes one event per line, each an object of the event
+// contract and nothing else (acp.Event, unknown fields refused), in seq order without a gap, the
+// turn's turn_end last; the terminal's question goes to stderr, out of the stream.
+func TestRunOutputJSON(t *testing.T) {
+	isolatedConfig(t)
+	dir, proj := t.TempDir(), t.TempDir()
+	script := filepath.Join(dir, "turn.json")
+	os.WriteFile(script, []byte(`[
+	{"expect":"initialize"}, {"reply":{"protocolVersion":1,"agentCapabilities":{}}},
+	{"expect":"session/new"}, {"reply":{"sessionId":"x"}},
+	{"expect":"session/prompt"},
+	{"update":{"sessionUpdate":"agent_thought_chunk","content":{"type":"text","text":"thinking"}}},
+	{"call":"session/request_permission","params":{"toolCall":{"toolCallId":"t1","title":"Edit a.go","kind":"edit"},
+	  "options":[{"optionId":"a1","name":"Allow","kind":"allow_once"},{"optionId":"r1","name":"Reject","kind":"reject_once"}]},"want":"a1"},
+	{"update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"done \"quoted\"\n"}}},
+	{"reply":{"stopReason":"end_turn"}}]`), 0o600)
+	self, _ := os.Executable()
+	var out, errOut bytes.Buffer
+	code := runCLI([]string{"--db", filepath.Join(dir, "j.db"), "--agent-cmd", "'" + self + "' demo-agent --script " + script,
+		"--cwd", proj, "--output", "json", "--permissions", "ask", "go"}, strings.NewReader("1\n"), &out, &errOut)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut.String())
+	}
+	if !strings.Contains(errOut.String(), `Allow "Edit a.go"?`) {
+		t.Errorf("the question is not on stderr: %q", errOut.String())
+	}
+	var events []acp.Event
+	sc := bufio.NewScanner(&out)
+	for sc.Scan() {
+		dec := json.NewDecoder(bytes.NewReader(sc.Bytes()))
+		dec.DisallowUnknownFields()
+		var ev acp.Event
+		if err := dec.Decode(&ev); err != nil {
+			t.Fatalf("line %d is not an event of the contract: %v\n%s", len(events)+1, err, sc.Text())
+		}
+		if ev.SessionID == "" || ev.Kind == "" {
+			t.Errorf("line %d lacks sessionId or kind: %s", len(events)+1, sc.Text())
+		}
+		if n := len(events); n > 0 && ev.Seq != events[n-1].Seq+1 {
+			t.Errorf("seq %d after %d", ev.Seq, events[n-1].Seq)
+		}
+		events = append(events, ev)
+	}
+	kinds := map[acp.EventKind]int{}
+	for _, ev := range events {
+		kinds[ev.Kind]++
+	}
+	last := events[len(events)-1]
+	if last.Kind != acp.EventTurnEnd || last.StopReason != acp.StopEndTurn || last.Receipt == nil {
+		t.Errorf("the last line is %+v, want the turn end with its receipt", last)
+	}
+	if kinds[acp.EventPermission] != 1 || kinds[acp.EventPermissionDone] != 1 || kinds[acp.EventState] == 0 || kinds[acp.EventEntry] == 0 {
+		t.Errorf("event kinds %v", kinds)
+	}
+}
