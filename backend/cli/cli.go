@@ -16,7 +16,8 @@ const (
 	// cancelled and the session is in the history.
 	ExitOK = 0
 	// ExitFailed: the command failed and said why on stderr; for run, the turn ended otherwise
-	// (the agent's message and the tail of its stderr are printed) or could not start.
+	// (an error, max_tokens, max_turn_requests, interrupted: the agent's message and the tail of
+	// its stderr are printed).
 	ExitFailed = 1
 	// ExitUsage: the command line was wrong (an unknown flag, a bad value, a missing argument);
 	// the reason and the command's usage line are on stderr.
@@ -26,6 +27,14 @@ const (
 	// ExitConflict: revert did nothing because a file it would write changed after the turn
 	// (the conflicts are printed), or the person declined at its prompt.
 	ExitConflict = 4
+	// ExitRefused: run's turn ended with the agent's refusal (stop reason refusal).
+	ExitRefused = 5
+	// ExitNoStart: run's agent could not be started or its session not opened (a missing
+	// program, a folder that does not exist, an agent that failed its handshake), said on stderr.
+	ExitNoStart = 6
+	// ExitLogin: run's agent needs a login first; stderr lists its methods (pick one with --auth)
+	// or the command to run in a terminal.
+	ExitLogin = 7
 )
 
 // Stdio is where a command reads and writes: the process's own in main, buffers in tests.

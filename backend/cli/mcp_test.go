@@ -21,7 +21,7 @@ func TestCLIRunMCPFlag(t *testing.T) {
 		t.Fatal(err)
 	}
 	var out, errOut bytes.Buffer
-	if code := runCLI([]string{"--mcp", "nope", "--permissions", "reject", "--cwd", t.TempDir(), "hi"}, nil, &out, &errOut); code != ExitFailed ||
+	if code := runCLI([]string{"--mcp", "nope", "--permissions", "reject", "--cwd", t.TempDir(), "hi"}, nil, &out, &errOut); code != ExitNoStart ||
 		!strings.Contains(errOut.String(), `no MCP server "nope"`) {
 		t.Fatalf("unknown --mcp: exit %d\n%s", code, errOut.String())
 	}

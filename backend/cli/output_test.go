@@ -67,3 +67,28 @@ func TestRunOutputJSON(t *testing.T) {
 		t.Errorf("event kinds %v", kinds)
 	}
 }
+
+// TestRunExitCodes: a refusal exits 5, an agent whose handshake fails 6, each said on stderr.
+func TestRunExitCodes(t *testing.T) {
+	isolatedConfig(t)
+	dir := t.TempDir()
+	self, _ := os.Executable()
+	for _, c := range []struct {
+		name, script string
+		want         int
+	}{
+		{"refusal", `[{"expect":"initialize"}, {"reply":{"protocolVersion":1,"agentCapabilities":{}}},
+			{"expect":"session/new"}, {"reply":{"sessionId":"x"}},
+			{"expect":"session/prompt"}, {"reply":{"stopReason":"refusal"}}]`, ExitRefused},
+		{"no start", `[{"expect":"initialize"}, {"error":{"code":-32603,"message":"broken install"}}]`, ExitNoStart},
+	} {
+		script := filepath.Join(dir, c.name+".json")
+		os.WriteFile(script, []byte(c.script), 0o600)
+		var out, errOut bytes.Buffer
+		code := runCLI([]string{"--db", filepath.Join(dir, "e.db"), "--agent-cmd", "'" + self + "' demo-agent --script " + script,
+			"--cwd", dir, "--permissions", "reject", "go"}, strings.NewReader(""), &out, &errOut)
+		if code != c.want {
+			t.Errorf("%s: exit %d, want %d\n%s%s", c.name, code, c.want, out.String(), errOut.String())
+		}
+	}
+}

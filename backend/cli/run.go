@@ -47,9 +47,10 @@ exactly the servers named instead, whatever agents they are set for.
 it (the event contract in docs/architecture.md: sessionId, seq, kind and its fields), the turn's
 turn_end last; questions asked on the terminal go to stderr. A script follows the turn with it.
 
-Exit codes: 0 when the turn ends with end_turn or cancelled, 1 otherwise (with the agent's
-message and the tail of its stderr), 2 for a wrong command line, 3 when the turn ended well but
-the session could not be saved whole in the history.`,
+Exit codes: 0 when the turn ends with end_turn or cancelled, 1 when it ends otherwise (with the
+agent's message and the tail of its stderr), 2 for a wrong command line, 3 when the turn ended
+well but the session could not be saved whole in the history, 5 when the agent refused, 6 when
+the agent could not be started, 7 when it needs a login first.`,
 		Example: `  agentdesk run --agent demo --permissions allow "hello"
   agentdesk run "fix the build" --cwd ~/src/app
   agentdesk run --agent-cmd 'gemini --acp' --auth gemini-api-key "explain main.go"
@@ -208,7 +209,7 @@ func runTurn(ctx context.Context, f runFlags, prompt string, stdio Stdio) int {
 		if err != nil {
 			agent, _ := cat.Find(agentID)
 			fmt.Fprintf(stderr, "agentdesk run: %s\n", describe(err, agent))
-			return ExitFailed
+			return ExitNoStart
 		}
 	}
 	agent, _ := cat.Find(info.AgentID)
@@ -225,8 +226,10 @@ func runTurn(ctx context.Context, f runFlags, prompt string, stdio Stdio) int {
 		defer close(done)
 		return driveTurn(sess, prompt, f.policy, f.cancelAfter, events, bufio.NewReader(stdio.In), out, stderr)
 	}()
-	if code == ExitFailed {
-		sayWhatToDo(ctx, h, sess, agent, stderr)
+	if code == ExitFailed || code == ExitNoStart {
+		if sayWhatToDo(ctx, h, sess, agent, stderr) {
+			code = ExitLogin
+		}
 	}
 	closeCtx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()

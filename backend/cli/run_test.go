@@ -52,7 +52,7 @@ func TestCLIRejectsBadInput(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errOut.String())
 	}
 	errOut.Reset()
-	if code := runCLI([]string{"--db", t.TempDir() + "/x.db", "--agent", "nope", "x"}, nil, &out, &errOut); code != 1 || !strings.Contains(errOut.String(), `no agent "nope"`) {
+	if code := runCLI([]string{"--db", t.TempDir() + "/x.db", "--agent", "nope", "x"}, nil, &out, &errOut); code != ExitNoStart || !strings.Contains(errOut.String(), `no agent "nope"`) {
 		t.Fatalf("exit %d: %s", code, errOut.String())
 	}
 }

@@ -50,7 +50,7 @@ func driveTurn(sess *acp.Session, prompt, policy string, cancelAfter time.Durati
 				}
 				if ev.State == acp.StateFailed || (ev.State == acp.StateExited && !sent) {
 					fmt.Fprintf(stderr, "agentdesk run: %s\n", ev.Message)
-					return ExitFailed
+					return ExitNoStart
 				}
 			case acp.EventPermission:
 				go answerPermission(sess, ev, policy, in, stdout, unanswerable)
@@ -66,6 +66,9 @@ func driveTurn(sess *acp.Session, prompt, policy string, cancelAfter time.Durati
 				}
 				if ev.Message != "" {
 					fmt.Fprintf(stderr, "agentdesk run: %s\n", ev.Message)
+				}
+				if ev.StopReason == acp.StopRefusal {
+					return ExitRefused
 				}
 				return ExitFailed
 			}

@@ -71,8 +71,8 @@ func hint(err error, agent agents.Agent) string {
 const startWait = 5 * time.Second
 
 // sayWhatToDo prints the hint for a session whose start or last turn failed, when there is one:
-// driveTurn has printed what failed, from the events.
-func sayWhatToDo(ctx context.Context, h *hub.Hub, sess *acp.Session, agent agents.Agent, stderr io.Writer) {
+// driveTurn has printed what failed, from the events. It reports whether the agent needs a login.
+func sayWhatToDo(ctx context.Context, h *hub.Hub, sess *acp.Session, agent agents.Agent, stderr io.Writer) (login bool) {
 	ctx, cancel := context.WithTimeout(ctx, startWait)
 	defer cancel()
 	err := h.StartError(ctx, sess.ID())
@@ -82,9 +82,12 @@ func sayWhatToDo(ctx context.Context, h *hub.Hub, sess *acp.Session, agent agent
 		}
 	}
 	if err == nil {
-		return
+		return false
 	}
 	if h := hint(err, agent); h != "" {
 		fmt.Fprintf(stderr, "agentdesk run: %s\n", h)
 	}
+	var auth *acp.AuthRequiredError
+	var term *acp.TerminalLoginError
+	return errors.As(err, &auth) || errors.As(err, &term)
 }

@@ -60,7 +60,7 @@ func TestCLITellsHowToLogIn(t *testing.T) {
 	agentCmd := "'" + self + "' demo-agent --script " + script
 	var out, errOut bytes.Buffer
 	code := runCLI([]string{"--db", dir + "/c.db", "--agent-cmd", agentCmd, "--cwd", dir, "hi"}, strings.NewReader(""), &out, &errOut)
-	if code != ExitFailed || !strings.Contains(errOut.String(), "browser (agent)") ||
+	if code != ExitLogin || !strings.Contains(errOut.String(), "browser (agent)") ||
 		!strings.Contains(errOut.String(), "agentdesk run: log in: run again with --auth METHOD_ID (browser, cli-login)") {
 		t.Fatalf("exit %d, stderr:\n%s", code, errOut.String())
 	}
@@ -68,7 +68,7 @@ func TestCLITellsHowToLogIn(t *testing.T) {
 	errOut.Reset()
 	code = runCLI([]string{"--db", dir + "/c.db", "--agent-cmd", agentCmd, "--auth", "cli-login", "--cwd", dir, "hi"}, strings.NewReader(""), &out, &errOut)
 	want := "run `" + self + " auth login` in a terminal, then run again without --auth" // the agent's program, the method's args
-	if code != ExitFailed || !strings.Contains(errOut.String(), want) {
+	if code != ExitLogin || !strings.Contains(errOut.String(), want) {
 		t.Fatalf("exit %d, stderr:\n%s\nwant %q", code, errOut.String(), want)
 	}
 }
