@@ -20,6 +20,7 @@ import (
 
 func historyCommand(stdio Stdio) *cobra.Command {
 	var db, search string
+	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "history [flags]",
 		Short: "List saved sessions, newest first",
@@ -29,15 +30,16 @@ with the matching words marked [[like this]]). The first column is the session's
   agentdesk history --search "build failed"`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return result(listHistory(cmd.Context(), db, search, stdio.Out, stdio.Err))
+			return result(listHistory(cmd.Context(), db, search, asJSON, stdio.Out, stdio.Err))
 		},
 	}
 	cmd.Flags().StringVar(&db, "db", "", "database file")
 	cmd.Flags().StringVar(&search, "search", "", "full-text search")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the sessions as a JSON array")
 	return cmd
 }
 
-func listHistory(ctx context.Context, db, search string, stdout, stderr io.Writer) int {
+func listHistory(ctx context.Context, db, search string, asJSON bool, stdout, stderr io.Writer) int {
 	st, mask := openToPrint(ctx, db, "history", stderr)
 	if st == nil {
 		return ExitFailed
@@ -50,6 +52,9 @@ func listHistory(ctx context.Context, db, search string, stdout, stderr io.Write
 	if err != nil {
 		fmt.Fprintf(stderr, "agentdesk history: %v\n", err)
 		return ExitFailed
+	}
+	if asJSON {
+		return printHistoryJSON(rows, mask, stdout)
 	}
 	if len(rows) == 0 {
 		fmt.Fprintln(stdout, "no saved sessions")

@@ -1,0 +1,186 @@
+package cli
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"agentdesk/backend/agents"
+	"agentdesk/backend/export"
+	"agentdesk/backend/hub"
+	"agentdesk/backend/store"
+)
+
+// The commands that manage what agentdesk keeps: export writes a saved session to a file,
+// delete removes one, agents lists what can be started, and history --json lists the history
+// for a script.
+
+func exportCommand(stdio Stdio) *cobra.Command {
+	var db, format, file string
+	cmd := &cobra.Command{
+		Use:   "export ID [--format md|json] [-o FILE]",
+		Short: "Write a saved session as Markdown or JSON, to a file or stdout",
+		Long: `Write a saved session as Markdown (the default) or JSON — the window's export, with every secret value
+masked — to FILE (written whole or not at all) or to stdout. ID is the first column of history; a
+unique prefix of it will do.`,
+		Example: `  agentdesk export 3f6c1f9e -o fix-the-build.md
+  agentdesk export 3f6c --format json -o session.json`,
+		Args:              cobra.ExactArgs(1),
+		ValidArgsFunction: completeSessionID(&db),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if format != export.Markdown && format != export.JSON {
+				return fmt.Errorf("--format must be md or json, not %q", format)
+			}
+			if file == "" {
+				return result(showSession(cmd.Context(), db, format, args[0], stdio.Out, stdio.Err))
+			}
+			var b strings.Builder
+			if code := showSession(cmd.Context(), db, format, args[0], &b, stdio.Err); code != ExitOK {
+				return result(code)
+			}
+			if err := export.WriteFileAtomic(export.WithExtension(file, format), []byte(b.String())); err != nil {
+				fmt.Fprintf(stdio.Err, "agentdesk export: %s\n", export.DescribeSaveError(file, err))
+				return result(ExitFailed)
+			}
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&db, "db", "", "database file")
+	cmd.Flags().StringVar(&format, "format", export.Markdown, "md or json")
+	cmd.Flags().StringVarP(&file, "output", "o", "", "write to this file instead of stdout")
+	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions([]string{export.Markdown, export.JSON}, cobra.ShellCompDirectiveNoFileComp))
+	return cmd
+}
+
+func deleteCommand(stdio Stdio) *cobra.Command {
+	var db string
+	var yes bool
+	cmd := &cobra.Command{
+		Use:   "delete ID [--yes]",
+		Short: "Delete a saved session (its transcript, journal, decisions and recorded changes); asks first",
+		Long: `Delete a saved session from the history: its transcript, journal, permission decisions and the
+change ledger's record of its turns. The files on disk are not touched. It asks first unless --yes.
+Delete a session the window has open from the window instead.`,
+		Args:              cobra.ExactArgs(1),
+		ValidArgsFunction: completeSessionID(&db),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return result(deleteSession(cmd.Context(), db, args[0], yes, stdio))
+		},
+	}
+	cmd.Flags().StringVar(&db, "db", "", "database file")
+	cmd.Flags().BoolVar(&yes, "yes", false, "delete without asking")
+	return cmd
+}
+
+func deleteSession(ctx context.Context, db, prefix string, yes bool, stdio Stdio) int {
+	st, err := hub.OpenStore(ctx, db)
+	if err != nil {
+		fmt.Fprintf(stdio.Err, "agentdesk delete: %v\n", err)
+		return ExitFailed
+	}
+	defer st.Close()
+	id, err := resolveSessionID(ctx, st, prefix)
+	if err != nil {
+		fmt.Fprintf(stdio.Err, "agentdesk delete: %v\n", err)
+		return ExitFailed
+	}
+	mask, _ := knownSecrets()
+	if !yes {
+		s, turns, err := st.SessionTurns(ctx, id)
+		if err != nil {
+			fmt.Fprintf(stdio.Err, "agentdesk delete: %v\n", err)
+			return ExitFailed
+		}
+		fmt.Fprintf(stdio.Err, "Delete %q (%s, %d turn(s), %s)? [y/N] ", mask.Mask(s.Title), s.AgentName, len(turns), s.Cwd)
+		answer, _ := bufio.NewReader(stdio.In).ReadString('\n')
+		if a := strings.ToLower(strings.TrimSpace(answer)); a != "y" && a != "yes" {
+			fmt.Fprintln(stdio.Err, "agentdesk delete: nothing was deleted")
+			return ExitFailed
+		}
+	}
+	if err := st.DeleteSession(ctx, id); err != nil {
+		fmt.Fprintf(stdio.Err, "agentdesk delete: %v\n", err)
+		return ExitFailed
+	}
+	fmt.Fprintf(stdio.Out, "deleted %s\n", id)
+	return ExitOK
+}
+
+func agentsCommand(stdio Stdio) *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "agents [--json]",
+		Short: "List the agents run and the window can start: presets, your custom agents, and whether each is installed",
+		Args:  cobra.NoArgs,
+		RunE: func(*cobra.Command, []string) error {
+			cat, err := agents.OpenCatalog(hub.BuiltinAgents(nil), nil)
+			if err != nil {
+				fmt.Fprintf(stdio.Err, "agentdesk agents: %v\n", err)
+			}
+			return result(printAgents(cat.List(), asJSON, stdio.Out))
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the agents as JSON")
+	return cmd
+}
+
+func printAgents(list []agents.Agent, asJSON bool, out io.Writer) int {
+	if asJSON {
+		if err := json.NewEncoder(out).Encode(list); err != nil {
+			return ExitFailed
+		}
+		return ExitOK
+	}
+	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tNAME\tKIND\tINSTALLED\tCOMMAND")
+	for _, a := range list {
+		kind, installed := "preset", "yes"
+		if a.Custom {
+			kind = "custom"
+		}
+		switch {
+		case !a.Available:
+			installed = "no: " + a.Reason
+		case filepath.Base(a.Command) == "npx":
+			installed = "via npx (fetched when it starts)"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", a.ID, a.Name, kind, installed, strings.Join(append([]string{a.Command}, a.Args...), " "))
+	}
+	tw.Flush()
+	return ExitOK
+}
+
+// historyItem is one saved session as history --json prints it.
+type historyItem struct {
+	ID        string `json:"id"`
+	Title     string `json:"title"`
+	AgentID   string `json:"agentId"`
+	AgentName string `json:"agentName"`
+	Cwd       string `json:"cwd"`
+	Outcome   string `json:"outcome"`
+	Turns     int    `json:"turns"`
+	CreatedAt string `json:"createdAt"` // RFC 3339
+	UpdatedAt string `json:"updatedAt"`
+	Snippet   string `json:"snippet,omitempty"` // --search: the matching words marked [[like this]]
+}
+
+func printHistoryJSON(rows []store.Summary, mask *agents.Masker, out io.Writer) int {
+	items := make([]historyItem, 0, len(rows))
+	for _, r := range rows {
+		items = append(items, historyItem{ID: r.ID, Title: mask.Mask(r.Title), AgentID: r.AgentID, AgentName: r.AgentName,
+			Cwd: r.Cwd, Outcome: r.Outcome, Turns: r.Turns, CreatedAt: r.CreatedAt.Format(time.RFC3339),
+			UpdatedAt: r.UpdatedAt.Format(time.RFC3339), Snippet: hub.MaskSnippet(mask, r.Snippet)})
+	}
+	if err := json.NewEncoder(out).Encode(items); err != nil {
+		return ExitFailed
+	}
+	return ExitOK
+}
