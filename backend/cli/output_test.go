@@ -35,6 +35,9 @@ func TestRunOutputJSON(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut.String())
 	}
+	if !strings.Contains(errOut.String(), "agentdesk run: starting ") {
+		t.Errorf("no word of the agent starting on stderr: %q", errOut.String())
+	}
 	if !strings.Contains(errOut.String(), `Allow "Edit a.go"?`) {
 		t.Errorf("the question is not on stderr: %q", errOut.String())
 	}

@@ -224,7 +224,7 @@ func runTurn(ctx context.Context, f runFlags, prompt string, stdio Stdio) int {
 	}
 	code := func() int {
 		defer close(done)
-		return driveTurn(sess, prompt, f.policy, f.cancelAfter, events, bufio.NewReader(stdio.In), out, stderr)
+		return driveTurn(sess, info.AgentName, prompt, f.policy, f.cancelAfter, events, bufio.NewReader(stdio.In), out, stderr)
 	}()
 	if code == ExitFailed || code == ExitNoStart {
 		if sayWhatToDo(ctx, h, sess, agent, stderr) {

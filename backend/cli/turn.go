@@ -14,18 +14,23 @@ import (
 	"agentdesk/backend/agents"
 )
 
-// driveTurn waits for the session to start, sends the prompt, answers permissions by policy and
+// driveTurn waits for the session to start (saying on stderr that agentName is starting, and every
+// startProgressEvery that it still is), sends the prompt, answers permissions by policy and
 // the agent's questions on the terminal (elicit.go),
 // presses Stop on Ctrl-C or after cancelAfter (0: never), stops hard on a second Ctrl-C, and
-// returns the exit code: 0 for end_turn and cancelled, 1 otherwise. An agent that ignores the
+// returns the exit code (ExitOK, ExitRefused, ExitNoStart, ExitFailed). An agent that ignores the
 // Stop is stopped hard by the session itself (StartRequest.HardStopAfter); the turn then ends
 // interrupted, saying so.
-func driveTurn(sess *acp.Session, prompt, policy string, cancelAfter time.Duration, events <-chan acp.Event,
+func driveTurn(sess *acp.Session, agentName, prompt, policy string, cancelAfter time.Duration, events <-chan acp.Event,
 	in *bufio.Reader, stdout *printer, stderr io.Writer) int {
 	sigs := make(chan os.Signal, 2)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
 	defer signal.Stop(sigs)
 	var timeout <-chan time.Time
+	// An agent fetched by npx can take a minute to start: say so, and keep saying it is alive.
+	progress := time.NewTicker(startProgressEvery)
+	defer progress.Stop()
+	began := time.Now()
 	sent, stopped, noAnswer := false, false, false
 	unanswerable := make(chan struct{}, 1) // a permission could not be asked: stdin is at its end
 	asker := &elicitAsker{sess: sess, ask: policy == "ask", in: in, stdout: stdout}
@@ -38,7 +43,11 @@ func driveTurn(sess *acp.Session, prompt, policy string, cancelAfter time.Durati
 		case ev := <-events:
 			switch ev.Kind {
 			case acp.EventState:
+				if ev.State == acp.StateStarting && !sent {
+					fmt.Fprintf(stderr, "agentdesk run: starting %s…\n", agentName)
+				}
 				if ev.State == acp.StateIdle && !sent {
+					progress.Stop()
 					sent = true
 					if _, err := sess.Prompt(prompt); err != nil {
 						fmt.Fprintf(stderr, "agentdesk run: %s\n", describe(err, agents.Agent{}))
@@ -79,6 +88,13 @@ func driveTurn(sess *acp.Session, prompt, policy string, cancelAfter time.Durati
 					"(stdin is closed): stopping the turn; give --permissions allow or reject to decide without asking")
 				stop()
 			}
+		case <-progress.C:
+			if sent {
+				progress.Stop()
+				continue
+			}
+			fmt.Fprintf(stderr, "agentdesk run: still starting %s (%s; npx may be downloading it)…\n",
+				agentName, time.Since(began).Round(time.Second))
 		case <-timeout:
 			timeout = nil
 			stop()
@@ -93,6 +109,9 @@ func driveTurn(sess *acp.Session, prompt, policy string, cancelAfter time.Durati
 		}
 	}
 }
+
+// startProgressEvery is how often run says an agent is still starting.
+const startProgressEvery = 10 * time.Second
 
 // openElicitation reports whether ev announces an elicitation waiting for an answer.
 func openElicitation(ev acp.Event) bool {
