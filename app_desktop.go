@@ -1,6 +1,9 @@
 package main
 
-import "context"
+import (
+	"context"
+	"os/exec"
+)
 
 // Desktop is the bound service of the window's place on the desktop: getting the user's
 // attention while the window is not focused (NotifyAttention, AttentionSeen: app_notify.go) and
@@ -12,4 +15,6 @@ type Desktop struct {
 	attention *desktopAttention         // OS notifications and the urgency hint; nil = none
 	self      selfTest                  // the smoke test's report file; zero = disabled
 	quitApp   func(ctx context.Context) // runtime.Quit: a confirmed quit, the self-test's end
+	// startEditor starts the editor OpenInEditor chose (app_editor.go); nil: startDetached.
+	startEditor func(*exec.Cmd) error
 }

@@ -363,6 +363,15 @@ export function NotifyAttention(sessionId: string, kind: AttentionKind, agent: s
   return Desktop.NotifyAttention(sessionId, kind, agent, title).then(() => undefined);
 }
 
+/**
+ * Opens a file of a session (a tool call's location) at line (0: none) in the person's editor or
+ * the desktop's default application. Rejects, with words to show, for a path outside the
+ * session's folders, not a file, or an editor that could not start.
+ */
+export function OpenInEditor(sessionId: string, path: string, line: number): Promise<void> {
+  return Desktop.OpenInEditor(sessionId, path, line).then(() => undefined);
+}
+
 /** The window has the focus again: withdraws the notifications and clears the urgency hint. */
 export function AttentionSeen(): Promise<void> {
   return Desktop.AttentionSeen().then(() => undefined);

@@ -107,6 +107,7 @@ export function appMock() {
     ConfirmQuit: vi.fn(async () => {}),
     CancelQuit: vi.fn(async () => {}),
     NotifyAttention: vi.fn(async (_sessionId: string, _kind: string, _agent: string, _title: string) => {}),
+    OpenInEditor: vi.fn(async (_sessionId: string, _path: string, _line: number) => {}),
     AttentionSeen: vi.fn(async () => {}),
     RenameHistory: vi.fn(async (_id: string, _title: string) => {}),
     DeleteHistory: vi.fn(async (_id: string) => {}),
@@ -245,7 +246,7 @@ const SERVICES: { [S in keyof Services]: Record<keyof Services[S], true> } = {
     UndoRevert: true,
   },
   Agents: { ListAgents: true, AgentsNotice: true, GetAgent: true, SaveAgent: true, DeleteAgent: true, ImportZedAgents: true, ListMCPServers: true, SaveMCPServer: true, DeleteMCPServer: true },
-  Desktop: { NotifyAttention: true, AttentionSeen: true, SelfTestDone: true, ConfirmQuit: true, CancelQuit: true },
+  Desktop: { NotifyAttention: true, OpenInEditor: true, AttentionSeen: true, SelfTestDone: true, ConfirmQuit: true, CancelQuit: true },
   Rules: { List: true, Save: true, SetDisabled: true, Delete: true, SetPaused: true, MakeFromRequest: true, Audit: true, SaveExport: true, ImportFile: true },
 };
 

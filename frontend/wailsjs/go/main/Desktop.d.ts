@@ -9,4 +9,6 @@ export function ConfirmQuit():Promise<void>;
 
 export function NotifyAttention(arg1:string,arg2:string,arg3:string,arg4:string):Promise<void>;
 
+export function OpenInEditor(arg1:string,arg2:string,arg3:number):Promise<void>;
+
 export function SelfTestDone(arg1:string):Promise<void>;

@@ -18,6 +18,10 @@ export function NotifyAttention(arg1, arg2, arg3, arg4) {
   return window['go']['main']['Desktop']['NotifyAttention'](arg1, arg2, arg3, arg4);
 }
 
+export function OpenInEditor(arg1, arg2, arg3) {
+  return window['go']['main']['Desktop']['OpenInEditor'](arg1, arg2, arg3);
+}
+
 export function SelfTestDone(arg1) {
   return window['go']['main']['Desktop']['SelfTestDone'](arg1);
 }
