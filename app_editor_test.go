@@ -41,7 +41,7 @@ func TestOpenInEditor(t *testing.T) {
 		t.Fatalf("started %q, want %q", started, want)
 	}
 	for path, want := range map[string]string{
-		filepath.Join(outside, "secret"): "outside the session's folders",
+		filepath.Join(outside, "secret"):           "outside the session's folders",
 		"../" + filepath.Base(outside) + "/secret": "outside the session's folders",
 		"link": "outside the session's folders",
 		".":    "is not a file",

@@ -16,8 +16,8 @@ import (
 type printer struct {
 	mu      sync.Mutex
 	w       io.Writer
-	ask     io.Writer // where printf writes: w, or stderr when w carries JSON
-	json    bool      // write each event as one line of JSON (run --output json)
+	ask     io.Writer         // where printf writes: w, or stderr when w carries JSON
+	json    bool              // write each event as one line of JSON (run --output json)
 	last    string            // entry id whose text was printed last (chunks continue it)
 	tools   map[string]string // entry id → last printed status (tool calls, compactions)
 	titles  map[string]string // permission request id → tool title
