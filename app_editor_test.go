@@ -45,7 +45,7 @@ func TestOpenInEditor(t *testing.T) {
 		"../" + filepath.Base(outside) + "/secret": "outside the session's folders",
 		"link": "outside the session's folders",
 		".":    "is not a file",
-		"nope": "no such file",
+		"nope": "does not exist",
 	} {
 		if err := a.desktop.OpenInEditor(info.SessionID, path, 1); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("open %q: %v, want %q", path, err, want)

@@ -2,6 +2,8 @@ package hub
 
 import (
 	"context"
+	"errors"
+	"io/fs"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -39,7 +41,14 @@ func (h *Hub) FileInSession(ctx context.Context, id, path string) (string, error
 		path = filepath.Join(folders[0], path)
 	}
 	real, err := filepath.EvalSymlinks(filepath.Clean(path))
-	if err != nil {
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return "", fmt.Errorf("%s does not exist (was it moved or deleted?)", path)
+	case err != nil:
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err // the path is said once
+		}
 		return "", fmt.Errorf("%s: %w", path, err)
 	}
 	for _, f := range folders {
