@@ -60,6 +60,7 @@ func NewApp() *App {
 	a.history.saveDialog = runtime.SaveFileDialog
 	a.rules.saveDialog, a.rules.openDialog = runtime.SaveFileDialog, runtime.OpenFileDialog
 	a.sessions.folderDialog = runtime.OpenDirectoryDialog
+	a.sessions.fileDialog = runtime.OpenFileDialog
 	a.sessions.openURL = runtime.BrowserOpenURL
 	a.desktop.quitApp = runtime.Quit
 	a.desktop.self = selfTestFromEnv()

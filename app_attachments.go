@@ -1,7 +1,10 @@
 package main
 
 import (
+	"errors"
 	"fmt"
+
+	"github.com/wailsapp/wails/v2/pkg/runtime"
 
 	"agentdesk/backend/acp"
 )
@@ -37,4 +40,28 @@ func (ss *Sessions) ListFolderFiles(sessionID, query string) ([]acp.FolderFile, 
 		return nil, fmt.Errorf("could not list the files of %s: %w", s.Cwd(), err)
 	}
 	return files, nil
+}
+
+// ChooseFileElsewhere asks the person, in the system's open dialog, for a file from outside the
+// live session's folders to attach, and lets the session attach it (acp.Session.AllowFile): only
+// a file chosen so is ever read from outside them. It returns the file for the composer, or a zero
+// FolderFile when the person cancelled.
+func (ss *Sessions) ChooseFileElsewhere(sessionID string) (acp.FolderFile, error) {
+	s, err := ss.hub.Session(sessionID)
+	if err != nil {
+		return acp.FolderFile{}, forWindow(err)
+	}
+	if ss.fileDialog == nil {
+		return acp.FolderFile{}, errors.New("there is no window to show an open dialog in")
+	}
+	path, err := ss.fileDialog(ss.ctx, runtime.OpenDialogOptions{Title: "Attach a file from outside the session folder",
+		DefaultDirectory: exportFolder("")})
+	if err != nil {
+		return acp.FolderFile{}, fmt.Errorf("could not open the file dialog: %w", err)
+	}
+	if path == "" {
+		return acp.FolderFile{}, nil
+	}
+	f, err := s.AllowFile(path)
+	return f, forWindow(err)
 }

@@ -1,11 +1,14 @@
 package main
 
 import (
+	"context"
 	"encoding/base64"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/wailsapp/wails/v2/pkg/runtime"
 
 	"agentdesk/backend/acp"
 )
@@ -71,5 +74,43 @@ func TestPromptWithAttachmentsIsShownAndSaved(t *testing.T) {
 	md := transcriptMarkdown(snap.Entries)
 	if !strings.Contains(md, "I see 2 attachments: notes.md (embedded, 8 B), a PNG image (1×1).") {
 		t.Fatalf("the Demo agent did not acknowledge the attachments:\n%s", md)
+	}
+}
+
+// TestChooseFileElsewhere: a file the person picks in the open dialog attaches though it is
+// outside the session folder; a cancelled dialog attaches nothing.
+func TestChooseFileElsewhere(t *testing.T) {
+	t.Setenv("AGENTDESK_DB", t.TempDir()+"/history.db")
+	t.Setenv("AGENTDESK_DEMO_PACE", "0s")
+	elsewhere := filepath.Join(t.TempDir(), "spec.md")
+	if err := os.WriteFile(elsewhere, []byte("# spec\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	a, rec := newTestApp(t)
+	defer a.shutdown(context.Background())
+	pick := ""
+	a.sessions.fileDialog = func(context.Context, runtime.OpenDialogOptions) (string, error) { return pick, nil }
+	info, err := a.sessions.StartSession("demo", t.TempDir(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec.waitFor(t, func(e acp.Event) bool { return e.Kind == acp.EventState && e.State == acp.StateIdle })
+	if f, err := a.sessions.ChooseFileElsewhere(info.SessionID); err != nil || f.Path != "" {
+		t.Fatalf("cancelled: %+v, %v", f, err)
+	}
+	if err := a.sessions.PromptWith(info.SessionID, "read", []acp.Attachment{{Kind: acp.AttachFile, Path: elsewhere}}); err == nil {
+		t.Fatal("a file outside the folder attached before it was chosen")
+	}
+	pick = elsewhere
+	f, err := a.sessions.ChooseFileElsewhere(info.SessionID)
+	if err != nil || f.Name != "spec.md" {
+		t.Fatalf("chosen: %+v, %v", f, err)
+	}
+	if err := a.sessions.PromptWith(info.SessionID, "read", []acp.Attachment{{Kind: acp.AttachFile, Path: f.Path}}); err != nil {
+		t.Fatal(err)
+	}
+	user := rec.waitFor(t, func(e acp.Event) bool { return e.Kind == acp.EventEntry && e.Entry.Kind == acp.KindUser })
+	if len(user.Entry.Attachments) != 1 || user.Entry.Attachments[0].Name != "spec.md" {
+		t.Fatalf("the prompt's attachments: %+v", user.Entry.Attachments)
 	}
 }

@@ -18,6 +18,7 @@ type Sessions struct {
 	*core
 	folderDialog folderDialogFunc // BrowseFolder's dialog (runtime.OpenDirectoryDialog); nil: none
 	openURL      urlOpener        // OpenElicitationURL's browser (runtime.BrowserOpenURL); nil: none
+	fileDialog   openDialogFunc   // ChooseFileElsewhere's dialog (runtime.OpenFileDialog); nil: none
 }
 
 // SessionInfo describes a started session to the page: hub.SessionInfo, bound as this

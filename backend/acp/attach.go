@@ -97,7 +97,8 @@ const (
 
 // buildAttachments turns attachments into prompt content blocks the agent accepts (caps), and
 // says what the transcript shows of each. It reads files: call it without holding locks.
-func buildAttachments(folder string, extra []string, agent string, caps PromptCapabilities, atts []Attachment) ([]ContentBlock, []AttachmentInfo, error) {
+// allowed are the real paths of files outside the folders the person chose themselves (AllowFile).
+func buildAttachments(folder string, extra []string, allowed map[string]bool, agent string, caps PromptCapabilities, atts []Attachment) ([]ContentBlock, []AttachmentInfo, error) {
 	if len(atts) == 0 {
 		return nil, nil, nil
 	}
@@ -120,7 +121,7 @@ func buildAttachments(folder string, extra []string, agent string, caps PromptCa
 					return nil, nil, err
 				}
 			}
-			b, info, err = fileBlock(root, folder, caps, a.Path)
+			b, info, err = fileBlock(root, folder, allowed, caps, a.Path)
 		case AttachImage:
 			b, info, err = imageBlock(agent, caps, a)
 		default:
@@ -137,7 +138,7 @@ func buildAttachments(folder string, extra []string, agent string, caps PromptCa
 
 // fileBlock reads a file of the session folder: an embedded resource when the agent accepts
 // embedded context and the file is non-empty text of at most MaxEmbedBytes, else a link.
-func fileBlock(root *Folders, folder string, caps PromptCapabilities, path string) (ContentBlock, AttachmentInfo, error) {
+func fileBlock(root *Folders, folder string, allowed map[string]bool, caps PromptCapabilities, path string) (ContentBlock, AttachmentInfo, error) {
 	name := filepath.Base(path)
 	if strings.TrimSpace(path) == "" {
 		return ContentBlock{}, AttachmentInfo{}, &AttachError{Name: "a file", Reason: AttachNoPath, Detail: "no path given"}
@@ -147,6 +148,11 @@ func fileBlock(root *Folders, folder string, caps PromptCapabilities, path strin
 	}
 	path = filepath.Clean(path)
 	real, err := root.resolve(path)
+	if err != nil {
+		if chosen, cerr := filepath.EvalSymlinks(path); cerr == nil && allowed[chosen] {
+			real, err = chosen, nil // the person chose it outside the folders, in the open dialog
+		}
+	}
 	if err != nil {
 		where := "the session folder " + folder
 		if len(root.list) > 1 {

@@ -110,6 +110,7 @@ type Session struct {
 	pendingSummary string       // the summary the next session/prompt carries before the person's text
 	decisions      []DecisionSummary
 	rulesTold      map[string]bool // the rules that have answered in this session: the first time, a notice said so
+	allowedFiles   map[string]bool // real paths outside the folders the person chose to attach (AllowFile)
 	draft          *receiptDraft   // the running turn's receipt as it is gathered (receipt_draft.go); nil between turns
 	cost           *Cost           // the session's cost as the agent last reported it (usage_update); nil until it does
 	queue          promptQueue     // prompts sent during a turn (session_queue.go)

@@ -1,6 +1,7 @@
 package acp
 
 import (
+	"maps"
 	"context"
 	"encoding/json"
 	"errors"
@@ -39,11 +40,12 @@ func (s *Session) Submit(text string, attachments []Attachment) (Submitted, erro
 	s.mu.Lock()
 	err := s.submitErrLocked()
 	caps := s.caps.PromptCapabilities
+	allowed := maps.Clone(s.allowedFiles)
 	s.unlock()
 	if err != nil {
 		return Submitted{}, err
 	}
-	extra, infos, err := buildAttachments(s.cfg.Cwd, s.cfg.Dirs, s.cfg.AgentName, caps, attachments) // file I/O: no lock held
+	extra, infos, err := buildAttachments(s.cfg.Cwd, s.cfg.Dirs, allowed, s.cfg.AgentName, caps, attachments) // file I/O: no lock held
 	if err != nil {
 		return Submitted{}, err
 	}

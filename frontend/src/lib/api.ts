@@ -344,6 +344,14 @@ export function PromptWith(sessionId: string, text: string, attachments: Attachm
   return Sessions.PromptWith(sessionId, text, attachments).then(() => undefined);
 }
 
+/**
+ * Asks the person, in the system's open dialog, for a file outside the session's folders and lets
+ * the session attach it; resolves with the file, or one with an empty path when they cancelled.
+ */
+export function ChooseFileElsewhere(sessionId: string): Promise<FolderFile> {
+  return Sessions.ChooseFileElsewhere(sessionId);
+}
+
 /** Up to 50 files of the live session's folder matching query, best first (attachment picker). */
 export function ListFolderFiles(sessionId: string, query: string): Promise<FolderFile[]> {
   return Sessions.ListFolderFiles(sessionId, query).then((v) => v ?? []);

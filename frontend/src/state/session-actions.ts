@@ -138,6 +138,12 @@ export class SessionActions {
     await this.run((id) => api.SetModel(id, modelId), 'rethrow');
   };
 
+  /** A file from outside the session folder the person chose in the open dialog; null when cancelled (failures reported). */
+  chooseFile = async (): Promise<FolderFile | null> => {
+    const f = await this.run((id) => api.ChooseFileElsewhere(id));
+    return f && f.path ? f : null;
+  };
+
   /** Files of the live session's folder for the attachment picker; rejects with the words to show. */
   listFiles = async (query: string): Promise<FolderFile[]> =>
     (await this.run((id) => api.ListFolderFiles(id, query), 'reject')) ?? [];

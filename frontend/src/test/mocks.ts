@@ -147,6 +147,7 @@ export function appMock() {
     Messages: vi.fn(async (_sessionId: string): Promise<JournalLine[]> => []),
     PromptWith: vi.fn(async (_sessionId: string, _text: string, _attachments: Attachment[]) => {}),
     ListFolderFiles: vi.fn(async (_sessionId: string, _query: string): Promise<FolderFile[]> => []),
+    ChooseFileElsewhere: vi.fn(async (_sessionId: string): Promise<FolderFile> => ({ path: '', name: '', size: 0 })),
     SessionChanges: vi.fn(async (id: string): Promise<changes.SessionView> => ({ sessionId: id, turns: [] }) as unknown as changes.SessionView),
     ChangeDiff: vi.fn(
       async (_id: string, _turn: number, _root: string, path: string): Promise<changes.FileDiff> =>
@@ -209,6 +210,7 @@ const SERVICES: { [S in keyof Services]: Record<keyof Services[S], true> } = {
     LogoutAgent: true,
     Snapshot: true,
     ListFolderFiles: true,
+    ChooseFileElsewhere: true,
     SetMode: true,
     SetModel: true,
     SetConfigOption: true,

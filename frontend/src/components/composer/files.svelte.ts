@@ -19,6 +19,11 @@ export interface FileSource {
   listFiles: () => ((query: string) => Promise<FolderFile[]>) | undefined;
   /** The person picked a file. */
   attach: (file: FolderFile) => void;
+  /**
+   * Asks the person for a file outside the session folder (the system's open dialog): the file,
+   * or null when they cancelled; undefined when the window cannot ask.
+   */
+  chooseElsewhere?: () => (() => Promise<FolderFile | null>) | undefined;
 }
 
 export class FileFinder {
@@ -92,6 +97,21 @@ export class FileFinder {
     }
     this.buttonOpen = false;
     el?.focus({ preventScroll: true });
+  }
+
+  /** The picker can offer a file from outside the session folder. */
+  get canChooseElsewhere(): boolean {
+    return !!this.#src.chooseElsewhere?.();
+  }
+
+  /** Closes the picker and asks for a file outside the session folder; attaches the one chosen. */
+  async elsewhere(): Promise<void> {
+    const choose = this.#src.chooseElsewhere?.();
+    if (!choose) return;
+    this.close(false);
+    const file = await choose();
+    if (file) this.#src.attach(file);
+    this.#src.textarea()?.focus({ preventScroll: true });
   }
 
   /** The picker for listKeys on the search field (mention: false) or the prompt box (true). */

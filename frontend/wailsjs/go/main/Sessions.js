@@ -22,6 +22,10 @@ export function CheckFolder(arg1) {
   return window['go']['main']['Sessions']['CheckFolder'](arg1);
 }
 
+export function ChooseFileElsewhere(arg1) {
+  return window['go']['main']['Sessions']['ChooseFileElsewhere'](arg1);
+}
+
 export function CloseSession(arg1) {
   return window['go']['main']['Sessions']['CloseSession'](arg1);
 }
