@@ -1,10 +1,10 @@
 package acp
 
 import (
-	"maps"
 	"context"
 	"encoding/json"
 	"errors"
+	"maps"
 	"time"
 
 	"agentdesk/backend/acp/jsonrpc"
