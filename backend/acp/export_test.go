@@ -29,3 +29,10 @@ const (
 	MaxRunning   = maxRunning   // fs/* and terminal/create requests served at a time
 	MaxWaiting   = maxWaiting   // more of those waiting; also terminal/wait_for_exit requests pending
 )
+
+// SetFindBudget lowers how many entries one FindFiles looks at, until the test ends.
+func SetFindBudget(t interface{ Cleanup(func()) }, n int) {
+	old := findBudget
+	findBudget = n
+	t.Cleanup(func() { findBudget = old })
+}

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"agentdesk/backend/ignore"
 )
 
 // FolderFile is a file of the session folder offered for attaching.
@@ -15,48 +17,74 @@ type FolderFile struct {
 }
 
 // findBudget bounds how many folder entries one search looks at, so that a huge folder (a home
-// folder) answers quickly with what was found near its top.
-const findBudget = 50_000
-
-// skipDirs are folders never searched: version control data, dependencies, caches and tool
-// homes, which crowd out a project's own files (a session folder may be a home folder). Other
-// hidden folders (.github, .vscode) are searched: they hold files people attach.
-var skipDirs = map[string]bool{
-	".git": true, ".hg": true, ".svn": true, "node_modules": true, "__pycache__": true, ".venv": true, ".cache": true,
-	".local": true, ".npm": true, ".yarn": true, ".pnpm-store": true, ".cargo": true, ".rustup": true, ".gradle": true,
-	".m2": true, ".mypy_cache": true, ".pytest_cache": true, ".tox": true, ".next": true, ".nuxt": true,
-	".terraform": true, ".Trash": true,
-}
+// folder) answers quickly with what was found near its top. Entries of ignored folders are not
+// read, so they do not count. A variable so that tests can lower it.
+var findBudget = 50_000
 
 // FindFiles lists up to limit files of the folder whose relative path matches query, best match
 // first: the name equal to the query, then starting with it, containing it, the path containing
 // it, then the query's characters in order in the path (case-insensitive). An empty query lists
 // the files nearest the top first. Folders are searched breadth first without following links to
 // folders; a linked file is listed only when it resolves inside the folder.
+//
+// What git or ripgrep would ignore is left out, matched by go-git's gitignore package: the
+// .gitignore and .ignore files of each folder (for it and below, "!" re-including), the
+// repository's .git/info/exclude (also of a repository nested inside), the files above the
+// folder up to the top of its repository, and the person's global excludes file (ignore.Global).
+// An ignored folder is not read at all. .git, .hg and .svn are never searched. The rule for
+// heavy folders (heavyDirs: node_modules, .cache, tool homes): they are skipped in any folder
+// that no project ignore file governs — none in it or above it up to the repository's top, and
+// no info/exclude patterns — so a home folder stays fast; where ignore files govern, they alone
+// decide, as in git.
 func (f *Folder) FindFiles(query string, limit int) []FolderFile {
 	q := strings.ToLower(strings.TrimSpace(query))
 	type match struct {
 		FolderFile
 		score, depth int
 	}
+	type dir struct {
+		rel   string   // relative to the folder
+		path  []string // in the rules' domain: base, then rel's components
+		rules *findRules
+	}
 	var found []match
-	queue := []string{""}
+	base, rules := f.outerRules(ignore.Global())
+	queue := []dir{{path: base, rules: rules}}
+	var buf []string
 	seen := 0
 	for len(queue) > 0 && seen < findBudget {
-		rel := queue[0]
+		cur := queue[0]
 		queue = queue[1:]
-		entries, err := os.ReadDir(filepath.Join(f.root, rel))
+		entries, err := os.ReadDir(filepath.Join(f.root, cur.rel))
 		if err != nil {
 			continue // unreadable folders are skipped, not fatal
 		}
+		// This folder's own ignore files apply to its entries, so they are read first.
+		var own ignoreFiles
+		for _, d := range entries {
+			switch p := filepath.Join(f.root, cur.rel, d.Name()); {
+			case d.Name() == ".gitignore" && d.Type().IsRegular():
+				own.git = p
+			case d.Name() == ".ignore" && d.Type().IsRegular():
+				own.rg = p
+			case d.Name() == ".git":
+				own.exclude = ignore.InfoExclude(p)
+			}
+		}
+		rs := cur.rules.with(own, cur.path)
 		for _, d := range entries {
 			seen++
 			name := d.Name()
-			p := filepath.Join(rel, name)
+			p := filepath.Join(cur.rel, name)
+			buf = append(append(buf[:0], cur.path...), name)
 			if d.IsDir() {
-				if !skipDirs[name] {
-					queue = append(queue, p)
+				if !vcsDirs[name] && (rs.governed() || !heavyDirs[name]) && !rs.ignored(buf, true) {
+					n := len(cur.path)
+					queue = append(queue, dir{rel: p, path: append(cur.path[:n:n], name), rules: rs})
 				}
+				continue
+			}
+			if rs.ignored(buf, false) {
 				continue
 			}
 			var size int64
