@@ -75,6 +75,11 @@ func (fs *Folders) resolve(p string) (string, error) {
 	return "", fs.outside(p)
 }
 
+// Resolve returns the real path of p (absolute; symlinks of its longest existing prefix
+// resolved) when it lies in one of the folders, else an error saying it is outside them. It
+// does not say whether p exists. For callers outside the engine (the window's editor opener).
+func (fs *Folders) Resolve(p string) (string, error) { return fs.resolve(p) }
+
 // outside is the error for a path in none of the folders, naming them.
 func (fs *Folders) outside(p string) *jsonrpc.Error {
 	if len(fs.list) == 1 {

@@ -4,10 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
+	iofs "io/fs"
 	"os"
 	"path/filepath"
-	"strings"
+
+	"agentdesk/backend/acp"
 )
 
 // SessionFolders returns a session's folders, the working folder first: a live session's as it
@@ -30,8 +31,9 @@ func (h *Hub) SessionFolders(ctx context.Context, id string) ([]string, error) {
 }
 
 // FileInSession resolves path (absolute, or relative to the working folder) to a regular file
-// inside one of session id's folders, symlinks followed, and returns its real path. A path
-// outside them, or that is not a file, is an error that says so.
+// inside one of session id's folders, confined as the engine confines attachments
+// (acp.Folders: symlinks followed), and returns its real path. A path outside them, missing, or
+// not a file is an error that says so.
 func (h *Hub) FileInSession(ctx context.Context, id, path string) (string, error) {
 	folders, err := h.SessionFolders(ctx, id)
 	if err != nil {
@@ -40,28 +42,26 @@ func (h *Hub) FileInSession(ctx context.Context, id, path string) (string, error
 	if !filepath.IsAbs(path) {
 		path = filepath.Join(folders[0], path)
 	}
-	real, err := filepath.EvalSymlinks(filepath.Clean(path))
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
+	fs, err := acp.NewFolders(folders[0], folders[1:])
+	if err != nil {
+		return "", err
+	}
+	defer fs.Close()
+	real, err := fs.Resolve(filepath.Clean(path))
+	if err != nil {
+		return "", fmt.Errorf("%s is outside the session's folders", path)
+	}
+	switch st, err := os.Stat(real); {
+	case errors.Is(err, iofs.ErrNotExist):
 		return "", fmt.Errorf("%s does not exist (was it moved or deleted?)", path)
 	case err != nil:
-		var pe *fs.PathError
+		var pe *iofs.PathError
 		if errors.As(err, &pe) {
 			err = pe.Err // the path is said once
 		}
 		return "", fmt.Errorf("%s: %w", path, err)
+	case !st.Mode().IsRegular():
+		return "", fmt.Errorf("%s is not a file", path)
 	}
-	for _, f := range folders {
-		root, err := filepath.EvalSymlinks(f)
-		if err != nil {
-			continue
-		}
-		if real == root || strings.HasPrefix(real, root+string(filepath.Separator)) {
-			if st, err := os.Stat(real); err != nil || !st.Mode().IsRegular() {
-				return "", fmt.Errorf("%s is not a file", path)
-			}
-			return real, nil
-		}
-	}
-	return "", fmt.Errorf("%s is outside the session's folders", path)
+	return real, nil
 }
