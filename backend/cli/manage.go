@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -100,8 +99,7 @@ func deleteSession(ctx context.Context, db, prefix string, yes bool, stdio Stdio
 			return ExitFailed
 		}
 		fmt.Fprintf(stdio.Err, "Delete %q (%s, %d turn(s), %s)? [y/N] ", mask.Mask(s.Title), s.AgentName, len(turns), s.Cwd)
-		answer, _ := bufio.NewReader(stdio.In).ReadString('\n')
-		if a := strings.ToLower(strings.TrimSpace(answer)); a != "y" && a != "yes" {
+		if !confirmed(stdio.In) {
 			fmt.Fprintln(stdio.Err, "agentdesk delete: nothing was deleted")
 			return ExitFailed
 		}

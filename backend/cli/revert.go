@@ -1,13 +1,11 @@
 package cli
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -95,8 +93,7 @@ func revert(ctx context.Context, f revertFlags, prefix string, stdio Stdio) int 
 	if !f.yes {
 		out.Flush()
 		fmt.Fprint(stdio.Err, "Revert these files? [y/N] ")
-		answer, _ := bufio.NewReader(stdio.In).ReadString('\n')
-		if a := strings.ToLower(strings.TrimSpace(answer)); a != "y" && a != "yes" {
+		if !confirmed(stdio.In) {
 			fmt.Fprintln(stdio.Err, "agentdesk revert: nothing was reverted")
 			return ExitConflict
 		}

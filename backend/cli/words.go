@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -90,4 +91,12 @@ func sayWhatToDo(ctx context.Context, h *hub.Hub, sess *acp.Session, agent agent
 	var auth *acp.AuthRequiredError
 	var term *acp.TerminalLoginError
 	return errors.As(err, &auth) || errors.As(err, &term)
+}
+
+// confirmed reads one line of in, the answer to a [y/N] question: true only for y or yes (any
+// case); anything else, or no line at all, is no.
+func confirmed(in io.Reader) bool {
+	answer, _ := bufio.NewReader(in).ReadString('\n')
+	a := strings.ToLower(strings.TrimSpace(answer))
+	return a == "y" || a == "yes"
 }
