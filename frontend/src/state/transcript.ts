@@ -338,6 +338,25 @@ function toDecision(d: DecisionSummary): Decision {
   };
 }
 
+/** Who decided, in the engine's words (user, cancel) and the audit log's (person, stop), for each. */
+const DECIDED_BY: Record<string, string> = {
+  user: 'by you',
+  person: 'by you',
+  cancel: 'cancelled',
+  stop: 'by Stop',
+  cli: 'by --permissions',
+};
+
+/**
+ * Who decided a permission, in words, for the receipt and the audit log: "by you", "by rule:
+ * reads in ~/src/app for Claude Code" (or "by a rule" when its words are unknown), "by Stop",
+ * "by --permissions"; an unknown decider is named as it came.
+ */
+export function decidedByWords(by: string | null | undefined, rule: string | null | undefined): string {
+  if (by === 'rule') return rule ? `by rule: ${rule}` : 'by a rule';
+  return DECIDED_BY[by ?? ''] ?? (by ? `by ${by}` : '');
+}
+
 /**
  * Human text for a closed permission: "Allowed once", "Rejected", "Cancelled", ...; a rule's
  * decision names the rule ("Allowed by rule: reads in ~/src/app for Claude Code"), the CLI's
