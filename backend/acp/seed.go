@@ -36,16 +36,23 @@ type DecisionSummary struct {
 	RuleLabel string `json:"ruleLabel,omitempty"`
 }
 
-// decisionLocked records the closing of the parked request p with outcome and option, and
-// announces it (permission_done). The caller holds s.mu.
-func (s *Session) decisionLocked(p *pendingPermission, outcome, optionID, decidedBy string) {
-	d := DecisionSummary{RequestID: p.summary.RequestID, ToolCallID: p.summary.ToolCallID, Outcome: outcome,
+// decisionOf is how the request sum was closed: outcome, the option chosen (its name and kind
+// from those the request offered) and who decided.
+func decisionOf(sum PermissionSummary, outcome, optionID, decidedBy string) DecisionSummary {
+	d := DecisionSummary{RequestID: sum.RequestID, ToolCallID: sum.ToolCallID, Outcome: outcome,
 		OptionID: optionID, DecidedBy: decidedBy}
-	for _, o := range p.summary.Options {
+	for _, o := range sum.Options {
 		if o.ID == optionID {
 			d.OptionName, d.OptionKind = o.Name, o.Kind
 		}
 	}
+	return d
+}
+
+// decisionLocked records the closing of the parked request p with outcome and option, and
+// announces it (permission_done). The caller holds s.mu.
+func (s *Session) decisionLocked(p *pendingPermission, outcome, optionID, decidedBy string) {
+	d := decisionOf(p.summary, outcome, optionID, decidedBy)
 	s.decisions = append(s.decisions, d)
 	s.decisionDraftLocked(p.summary.Title, d)
 	s.waitTickLocked()

@@ -100,13 +100,8 @@ func (s *Session) ruleDecisionLocked(sum PermissionSummary, rule RuleDecision) {
 			Description: "It answers every request it matches in this session without asking you. " +
 				"Pause, change or delete it in Rules."}))
 	}
-	d := DecisionSummary{RequestID: sum.RequestID, ToolCallID: sum.ToolCallID, Outcome: "selected",
-		OptionID: rule.OptionID, DecidedBy: DecidedByRule, RuleID: rule.RuleID, RuleLabel: rule.Label}
-	for _, o := range sum.Options {
-		if o.ID == rule.OptionID {
-			d.OptionName, d.OptionKind = o.Name, o.Kind
-		}
-	}
+	d := decisionOf(sum, "selected", rule.OptionID, DecidedByRule)
+	d.RuleID, d.RuleLabel = rule.RuleID, rule.Label
 	s.decisions = append(s.decisions, d)
 	s.decisionDraftLocked(sum.Title, d)
 	s.pushEvent(Event{Kind: EventPermissionDone, RequestID: d.RequestID, ToolCallID: sum.ToolCallID, Title: sum.Title,

@@ -117,11 +117,12 @@ func (s *sessionRules) Offer(q acp.PermissionQuery) []acp.RuleOption {
 	}
 	var out []acp.RuleOption
 	options := ruleOptions(q.Options)
+	offered := rules.Offer(s.request(q)) // once: it resolves the request's paths on disk
 	for _, decision := range []string{rules.Allow, rules.Reject} {
 		if _, ok := rules.OptionFor(decision, options); !ok {
 			continue
 		}
-		for _, o := range rules.Offer(s.request(q)) {
+		for _, o := range offered {
 			out = append(out, acp.RuleOption{Scope: o.Scope, Decision: decision,
 				Label: rules.Describe(o.Rule, s.agent.Name, s.book.home)})
 		}
