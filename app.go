@@ -27,6 +27,9 @@ type App struct {
 	window    windowState         // the window's size and place, as saved (app_window.go)
 	geometry  windowGeometry      // reads and places the window; nil: no window (tests)
 	placeOnce sync.Once           // the first domReady places the window
+	// onFileDrop registers startup's handler of files dropped on the window (runtime.OnFileDrop);
+	// nil: none (tests).
+	onFileDrop func(ctx context.Context, callback func(x, y int, paths []string))
 
 	sessions *Sessions
 	logins   *Logins
@@ -62,6 +65,7 @@ func NewApp() *App {
 	a.sessions.folderDialog = runtime.OpenDirectoryDialog
 	a.sessions.fileDialog = runtime.OpenFileDialog
 	a.sessions.openURL = runtime.BrowserOpenURL
+	a.onFileDrop = runtime.OnFileDrop
 	a.desktop.quitApp = runtime.Quit
 	a.desktop.self = selfTestFromEnv()
 	a.window, a.geometry = loadWindowState(), runtimeGeometry{}
@@ -89,6 +93,9 @@ func (a *App) startup(ctx context.Context) {
 	a.ctx = ctx
 	fixSignalStacks() // WebKit's handlers, installed with the window (see signals_gtk.go)
 	a.desktop.attention = newDesktopAttention(a.desktop)
+	if a.onFileDrop != nil {
+		a.onFileDrop(ctx, a.sessions.fileDropped) // app_drop.go
+	}
 }
 
 // init opens the database and the hub. Without a usable database the app still runs live

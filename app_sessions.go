@@ -19,6 +19,7 @@ type Sessions struct {
 	folderDialog folderDialogFunc // BrowseFolder's dialog (runtime.OpenDirectoryDialog); nil: none
 	openURL      urlOpener        // OpenElicitationURL's browser (runtime.BrowserOpenURL); nil: none
 	fileDialog   openDialogFunc   // ChooseFileElsewhere's dialog (runtime.OpenFileDialog); nil: none
+	drops        dropBox          // paths dropped on the window, until AttachDropped takes them (app_drop.go)
 }
 
 // SessionInfo describes a started session to the page: hub.SessionInfo, bound as this

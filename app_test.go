@@ -32,6 +32,7 @@ type recordingEmitter struct {
 	feed     chan acp.Event
 	statuses chan HistoryStatus // history:status events
 	quits    chan QuitRequest   // app:quit-request events
+	drops    chan FilesDropped  // app:files-dropped events
 }
 
 func (r *recordingEmitter) emit(_ context.Context, name string, data ...interface{}) {
@@ -41,6 +42,10 @@ func (r *recordingEmitter) emit(_ context.Context, name string, data ...interfac
 	}
 	if name == quitRequestEvent && len(data) == 1 {
 		r.quits <- data[0].(QuitRequest)
+		return
+	}
+	if name == filesDroppedEvent && len(data) == 1 {
+		r.drops <- data[0].(FilesDropped)
 		return
 	}
 	if name != acp.EventName || len(data) == 0 {
@@ -78,7 +83,8 @@ func cliRun(in io.Reader, out, errOut io.Writer, args ...string) int {
 
 func newTestApp(t *testing.T) (*App, *recordingEmitter) {
 	t.Helper()
-	rec := &recordingEmitter{feed: make(chan acp.Event, 10000), statuses: make(chan HistoryStatus, 100), quits: make(chan QuitRequest, 10)}
+	rec := &recordingEmitter{feed: make(chan acp.Event, 10000), statuses: make(chan HistoryStatus, 100), quits: make(chan QuitRequest, 10),
+		drops: make(chan FilesDropped, 10)}
 	a := newApp(rec.emit)
 	if err := a.init(context.Background()); err != nil {
 		t.Fatal(err)

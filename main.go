@@ -62,6 +62,10 @@ func main() {
 		OnBeforeClose:    app.beforeClose,
 		OnShutdown:       app.shutdown,
 		Bind:             app.services(),
+		// Files dropped on the window reach Go with their paths (app_drop.go). The webview's own
+		// drop stays on: on Linux, Wails 2.9.2 delivers no native drop without it. The page's
+		// drop handlers (lib/events.ts, installed at load) keep it from opening the file.
+		DragAndDrop: &options.DragAndDrop{EnableFileDrop: true},
 		Linux: &linux.Options{
 			Icon:        icon,
 			ProgramName: "agentdesk",

@@ -13,7 +13,7 @@ import * as Sessions from '../../wailsjs/go/main/Sessions.js';
 import type { acp, changes, hub, main, rules } from '../../wailsjs/go/models';
 import type { FileDiff, FileTouch, Plan, PlannedFile, RevertRequest, SessionView, TurnView } from './changes';
 import type { AgentSettings, AuthPrompt, ImportResult, MCPSettings } from './agents';
-import type { AgentInfo, AgentSessionPage, Attachment, AttentionKind, FolderCheck, FolderFile, HistoryItem, HistoryPart, HistoryStatus, JournalLine, LiveSession, SessionInfo, Snapshot } from './protocol';
+import type { AgentInfo, AgentSessionPage, Attachment, AttentionKind, DroppedFiles, FolderCheck, FolderFile, HistoryItem, HistoryPart, HistoryStatus, JournalLine, LiveSession, SessionInfo, Snapshot } from './protocol';
 
 /**
  * A snapshot as the page reads it. The generated acp.Snapshot describes the same JSON (protocol.ts
@@ -350,6 +350,16 @@ export function PromptWith(sessionId: string, text: string, attachments: Attachm
  */
 export function ChooseFileElsewhere(sessionId: string): Promise<FolderFile> {
   return Sessions.ChooseFileElsewhere(sessionId);
+}
+
+/**
+ * Attaches files the person dropped on the window (the paths of an `app:files-dropped` event) to
+ * the live session: those in its folders by their path relative to the working folder, others by
+ * their real path. Resolves with the files and, one line each, why any other was not attached;
+ * rejects only when the session is not live.
+ */
+export function AttachDropped(sessionId: string, paths: string[]): Promise<DroppedFiles> {
+  return Sessions.AttachDropped(sessionId, paths).then((d) => ({ files: d.files ?? [], problems: d.problems ?? [] }));
 }
 
 /** Up to 50 files of the live session's folder matching query, best first (attachment picker). */

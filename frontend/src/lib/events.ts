@@ -1,15 +1,18 @@
 // The ONLY importer of the Wails runtime. Everything the page needs from it goes through here.
-import { BrowserOpenURL, ClipboardSetText, EventsOn } from '../../wailsjs/runtime/runtime.js';
+import { BrowserOpenURL, ClipboardSetText, EventsOn, OnFileDrop } from '../../wailsjs/runtime/runtime.js';
 import {
   ATTENTION_FOCUS_EVENT,
+  FILES_DROPPED_EVENT,
   HISTORY_STATUS_EVENT,
   QUIT_REQUEST_EVENT,
   SESSION_EVENT,
   isAttentionFocus,
+  isFilesDropped,
   isHistoryStatus,
   isQuitRequest,
   isSessionEvent,
   type AttentionFocus,
+  type FilesDropped,
   type HistoryStatus,
   type QuitRequest,
   type SessionEvent,
@@ -53,6 +56,22 @@ export function onAttentionFocus(handler: (focus: AttentionFocus) => void): () =
 export function onQuitRequest(handler: (req: QuitRequest) => void): () => void {
   const off = EventsOn(QUIT_REQUEST_EVENT, (...data: unknown[]) => {
     if (isQuitRequest(data[0])) handler(data[0]);
+  });
+  return typeof off === 'function' ? off : () => {};
+}
+
+/**
+ * Calls `handler` with the files the person dropped on the window (app_drop.go), and installs
+ * Wails' drop handlers on the page: they keep the webview from opening a dropped file in place
+ * of the app, and mark the element with the `--wails-drop-target: drop` style that the files are
+ * over (class `wails-drop-target-active`). The paths come from the Go side's event, not from
+ * OnFileDrop's callback: Go must have noted them before the page may attach them. Returns the
+ * remover of the handler (the page's drop handlers stay).
+ */
+export function onFilesDropped(handler: (drop: FilesDropped) => void): () => void {
+  OnFileDrop(() => {}, true);
+  const off = EventsOn(FILES_DROPPED_EVENT, (...data: unknown[]) => {
+    if (isFilesDropped(data[0])) handler(data[0]);
   });
   return typeof off === 'function' ? off : () => {};
 }

@@ -569,6 +569,29 @@ export interface QuitRequest {
 
 export const QUIT_REQUEST_EVENT = 'app:quit-request';
 
+/**
+ * The `app:files-dropped` event (app_drop.go): the person dropped these files on the window (a
+ * native drop, absolute paths). The page attaches them to the shown live session with
+ * Sessions.AttachDropped, which takes only paths that were dropped.
+ */
+export interface FilesDropped {
+  paths: string[];
+}
+
+export const FILES_DROPPED_EVENT = 'app:files-dropped';
+
+/** Runtime check of an `app:files-dropped` payload. */
+export function isFilesDropped(v: unknown): v is FilesDropped {
+  const paths = !!v && typeof v === 'object' ? (v as Record<string, unknown>).paths : undefined;
+  return Array.isArray(paths) && paths.every((p) => typeof p === 'string');
+}
+
+/** What Sessions.AttachDropped attached, and why each other dropped path was not (one line each). */
+export interface DroppedFiles {
+  files: FolderFile[];
+  problems: string[];
+}
+
 /** Runtime check of an `app:quit-request` payload. */
 export function isQuitRequest(v: unknown): v is QuitRequest {
   return !!v && typeof v === 'object' && Array.isArray((v as Record<string, unknown>).sessions);

@@ -8,7 +8,7 @@
 // reject after the report; the file list rejects with the words without reporting (the picker
 // shows them in place).
 import * as api from '../lib/api';
-import type { Attachment, ElicitationAction, FolderFile } from '../lib/protocol';
+import type { Attachment, DroppedFiles, ElicitationAction, FolderFile } from '../lib/protocol';
 
 /** What an elicitation card calls; each rejects with the words to show in the card (nothing is reported elsewhere). */
 export interface ElicitHandlers {
@@ -143,6 +143,9 @@ export class SessionActions {
     const f = await this.run((id) => api.ChooseFileElsewhere(id));
     return f && f.path ? f : null;
   };
+
+  /** Files dropped on the window made attachable to the live session; undefined when it failed (reported). */
+  attachDropped = async (paths: string[]): Promise<DroppedFiles | undefined> => await this.run((id) => api.AttachDropped(id, paths));
 
   /** Files of the live session's folder for the attachment picker; rejects with the words to show. */
   listFiles = async (query: string): Promise<FolderFile[]> =>

@@ -148,6 +148,7 @@ export function appMock() {
     PromptWith: vi.fn(async (_sessionId: string, _text: string, _attachments: Attachment[]) => {}),
     ListFolderFiles: vi.fn(async (_sessionId: string, _query: string): Promise<FolderFile[]> => []),
     ChooseFileElsewhere: vi.fn(async (_sessionId: string): Promise<FolderFile> => ({ path: '', name: '', size: 0 })),
+    AttachDropped: vi.fn(async (_sessionId: string, _paths: string[]) => ({ files: [] as FolderFile[], problems: [] as string[] })),
     SessionChanges: vi.fn(async (id: string): Promise<changes.SessionView> => ({ sessionId: id, turns: [] }) as unknown as changes.SessionView),
     ChangeDiff: vi.fn(
       async (_id: string, _turn: number, _root: string, path: string): Promise<changes.FileDiff> =>
@@ -211,6 +212,7 @@ const SERVICES: { [S in keyof Services]: Record<keyof Services[S], true> } = {
     Snapshot: true,
     ListFolderFiles: true,
     ChooseFileElsewhere: true,
+    AttachDropped: true,
     SetMode: true,
     SetModel: true,
     SetConfigOption: true,
@@ -267,6 +269,7 @@ export function runtimeMock() {
     EventsOnMultiple: vi.fn(() => () => {}),
     EventsOn: vi.fn((_name: string, _cb: (...data: unknown[]) => void) => () => {}),
     BrowserOpenURL: vi.fn(),
+    OnFileDrop: vi.fn((_cb: (x: number, y: number, paths: string[]) => void, _useDropTarget: boolean) => {}),
     ClipboardSetText: vi.fn(async (_text: string) => true),
   };
 }

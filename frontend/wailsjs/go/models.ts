@@ -509,6 +509,10 @@ export namespace main {
 	    canRunTerminal: boolean;
 	}
 	
+	export interface DroppedFiles {
+	    files: acp.FolderFile[];
+	    problems: string[];
+	}
 	export interface FolderCheck {
 	    path: string;
 	    broad: string;

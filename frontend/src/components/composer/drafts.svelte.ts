@@ -2,6 +2,7 @@
 // note that explains one that could not be added. They belong to one session, which keeps them
 // while another one is shown (state/live-sessions.svelte.ts).
 import { hasText, imageDraft, imageFiles, imageProblem, type Draft } from '../../lib/attachments';
+import type { FolderFile } from '../../lib/protocol';
 
 export class Drafts {
   list = $state<Draft[]>([]);
@@ -13,6 +14,12 @@ export class Drafts {
   /** Adds a draft (not twice). */
   add = (d: Draft): void => {
     if (!this.list.some((x) => x.key === d.key)) this.list = [...this.list, d];
+  };
+
+  /** Adds a file of the picker, a dialog or a drop (not twice), and clears the note. */
+  addFile = (file: FolderFile): void => {
+    this.add({ key: `file:${file.path}`, kind: 'file', name: file.name, path: file.path, size: file.size });
+    this.note = '';
   };
 
   remove(key: string): void {
