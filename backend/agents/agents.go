@@ -31,9 +31,10 @@ type Agent struct {
 	Command   string   `json:"command"`
 	Args      []string `json:"args"`
 	Available bool     `json:"available"`
-	Reason    string   `json:"reason,omitempty"` // why it is not available
-	Custom    bool     `json:"custom,omitempty"` // defined by the user (agents.json)
-	Folder    string   `json:"folder,omitempty"` // a custom agent's default project folder
+	Reason    string   `json:"reason,omitempty"`  // why it is not available
+	Custom    bool     `json:"custom,omitempty"`  // defined by the user (agents.json)
+	Folder    string   `json:"folder,omitempty"`  // a custom agent's default project folder
+	Version   string   `json:"version,omitempty"` // the installed version (agents from the ACP registry)
 	// Env is the agent's whole environment (the base environment List was given); nil means
 	// this process's own.
 	Env []string `json:"-"`
