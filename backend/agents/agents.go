@@ -31,13 +31,14 @@ type Agent struct {
 	Command   string   `json:"command"`
 	Args      []string `json:"args"`
 	Available bool     `json:"available"`
-	Reason    string   `json:"reason,omitempty"`  // why it is not available
-	Custom    bool     `json:"custom,omitempty"`  // defined by the user (agents.json)
-	Folder    string   `json:"folder,omitempty"`  // a custom agent's default project folder
-	Version   string   `json:"version,omitempty"` // the installed version (agents from the ACP registry)
+	Reason    string   `json:"reason,omitempty"` // why it is not available
+	Custom    bool     `json:"custom,omitempty"` // defined by the user (agents.json)
+	Folder    string   `json:"folder,omitempty"` // a custom agent's default project folder
 	// Env is the agent's whole environment (the base environment List was given); nil means
 	// this process's own.
 	Env []string `json:"-"`
+	// Version is the installed version of an agent from the ACP registry, else "".
+	Version string `json:"version,omitempty"`
 }
 
 // preset is a well-known agent: its own command, and the npx package that runs it when that
