@@ -74,8 +74,8 @@ func (r *Registry) attach(env []string) {
 	r.catalog.SetInstalled(registry.CatalogSource{Installer: r.installer})
 }
 
-// List reads the registry (it may wait on the network, at most 30 s) and what is installed.
-func (r *Registry) List() (RegistryListing, error) {
+// ListRegistry reads the registry (it may wait on the network, at most 30 s) and what is installed.
+func (r *Registry) ListRegistry() (RegistryListing, error) {
 	l := r.source.Load(r.context())
 	r.mu.Lock()
 	r.last = l.Index
@@ -125,9 +125,9 @@ func (r *Registry) item(e registry.Entry, st registry.Status) RegistryItem {
 	return it
 }
 
-// Install installs the agent id at the version the registry names now (an update when an
+// InstallRegistryAgent installs the agent id at the version the registry names now (an update when an
 // older one is installed; that one is kept for Rollback).
-func (r *Registry) Install(id string) (RegistryItem, error) {
+func (r *Registry) InstallRegistryAgent(id string) (RegistryItem, error) {
 	r.mu.Lock()
 	e, ok := r.last.Find(id)
 	r.mu.Unlock()
@@ -140,8 +140,8 @@ func (r *Registry) Install(id string) (RegistryItem, error) {
 	return r.itemOf(e)
 }
 
-// Rollback makes the version installed before current again.
-func (r *Registry) Rollback(id string) (RegistryItem, error) {
+// RollbackRegistryAgent makes the version installed before current again.
+func (r *Registry) RollbackRegistryAgent(id string) (RegistryItem, error) {
 	if _, err := r.installer.Rollback(id); err != nil {
 		return RegistryItem{}, err
 	}
@@ -154,8 +154,8 @@ func (r *Registry) Rollback(id string) (RegistryItem, error) {
 	return r.itemOf(e)
 }
 
-// Uninstall removes every installed version of the agent id.
-func (r *Registry) Uninstall(id string) error { return r.installer.Uninstall(id) }
+// UninstallRegistryAgent removes every installed version of the agent id.
+func (r *Registry) UninstallRegistryAgent(id string) error { return r.installer.Uninstall(id) }
 
 func (r *Registry) itemOf(e registry.Entry) (RegistryItem, error) {
 	list, err := r.installer.Installed()

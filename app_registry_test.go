@@ -60,11 +60,11 @@ func TestARegistryAgentInstallsStartsWithItsVersionAndIsRefusedOnceChanged(t *te
 	var steps []string
 	a.registry.installer.Progress = func(id, step string) { steps = append(steps, id+": "+step) }
 
-	l, err := a.registry.List()
+	l, err := a.registry.ListRegistry()
 	if err != nil || l.Offline || l.Origin != registry.OriginNetwork || len(l.Items) != 1 || l.Items[0].Installed != "" || !l.Items[0].Verified {
 		t.Fatalf("listing: %+v %v", l, err)
 	}
-	it, err := a.registry.Install("demo-acp")
+	it, err := a.registry.InstallRegistryAgent("demo-acp")
 	if err != nil || it.Installed != "1.2.3" || it.Problem != "" || len(steps) < 2 {
 		t.Fatalf("install: %+v %v (steps %v)", it, err, steps)
 	}
@@ -93,10 +93,10 @@ func TestARegistryAgentInstallsStartsWithItsVersionAndIsRefusedOnceChanged(t *te
 	if _, err := a.sessions.StartSession("registry:demo-acp", t.TempDir(), nil); err == nil || !strings.Contains(err.Error(), "refused to start Demo ACP 1.2.3") {
 		t.Fatalf("a changed command started: %v", err)
 	}
-	if l, _ := a.registry.List(); !strings.Contains(l.Items[0].Problem, "changed since it was installed") {
+	if l, _ := a.registry.ListRegistry(); !strings.Contains(l.Items[0].Problem, "changed since it was installed") {
 		t.Fatalf("the view does not say the install changed: %+v", l.Items[0])
 	}
-	if err := a.registry.Uninstall("demo-acp"); err != nil {
+	if err := a.registry.UninstallRegistryAgent("demo-acp"); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := a.sessions.StartSession("registry:demo-acp", t.TempDir(), nil); err == nil || !strings.Contains(err.Error(), "no agent") {
