@@ -39,7 +39,7 @@ func NewCatalog(builtin []Agent, base []string, file *ConfigFile, secrets Secret
 }
 
 // OpenCatalog is the catalog of the default files: agents.json and the secrets (keyring, else
-// secrets.json) in ConfigDir.
+// secrets.json) in ConfigDir, and the agents installed in the default place (RegisterInstalled).
 func OpenCatalog(builtin []Agent, base []string) (*Catalog, error) {
 	dir, err := ConfigDir()
 	if err != nil {
@@ -47,6 +47,11 @@ func OpenCatalog(builtin []Agent, base []string) (*Catalog, error) {
 	}
 	path, _ := DefaultConfigPath()
 	c := NewCatalog(builtin, base, &ConfigFile{Path: path}, OpenSecrets(dir))
+	if openInstalled != nil {
+		if src := openInstalled(); src != nil {
+			c.installed = src
+		}
+	}
 	return c, c.Problem()
 }
 
