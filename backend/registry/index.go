@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"runtime"
 	"sort"
+	"strings"
 )
 
 // DefaultURL is the registry index the ACP registry publishes on every release.
@@ -97,7 +98,7 @@ func ParseIndex(raw []byte) (Index, error) {
 			return Index{}, fmt.Errorf("the registry index's agent #%d has no valid id or version", i+1)
 		}
 	}
-	sort.SliceStable(ix.Agents, func(i, j int) bool { return ix.Agents[i].Name < ix.Agents[j].Name })
+	sort.SliceStable(ix.Agents, func(i, j int) bool { return strings.ToLower(ix.Agents[i].Name) < strings.ToLower(ix.Agents[j].Name) })
 	return ix, nil
 }
 

@@ -124,7 +124,7 @@ describe('registry view', () => {
     await open();
     const banner = screen.getByTestId('registry-offline');
     expect(banner.dataset.origin).toBe('snapshot');
-    expect(banner.textContent).toContain('No network.');
+    expect(banner.textContent).toContain('Offline: showing the snapshot');
     expect(banner.textContent).toContain('snapshot of 2026-12-06');
     expect(screen.getAllByTestId('registry-item')).toHaveLength(3);
   });
