@@ -37,6 +37,7 @@ type App struct {
 	agents   *Agents
 	desktop  *Desktop
 	rules    *Rules
+	registry *Registry
 }
 
 // core is the state the bound services share, each through a pointer to the same core. App
@@ -78,13 +79,14 @@ func newApp(emit emitFunc) *App {
 	c := &core{emit: emit}
 	return &App{core: c,
 		sessions: &Sessions{core: c}, logins: &Logins{core: c}, history: &History{core: c},
-		agents: &Agents{core: c}, desktop: &Desktop{core: c}, rules: &Rules{core: c}}
+		agents: &Agents{core: c}, desktop: &Desktop{core: c}, rules: &Rules{core: c},
+		registry: &Registry{core: c}}
 }
 
 // services are what main binds: the page reaches each as window.go.main.<Type> and through
 // the generated frontend/wailsjs/go/main/<Type>.js.
 func (a *App) services() []interface{} {
-	return []interface{}{a.sessions, a.logins, a.history, a.agents, a.desktop, a.rules}
+	return []interface{}{a.sessions, a.logins, a.history, a.agents, a.desktop, a.rules, a.registry}
 }
 
 // startup is Wails' OnStartup hook;
@@ -118,6 +120,7 @@ func (a *App) init(ctx context.Context) error {
 	if a.catalog, agentsErr = agents.OpenCatalog(hub.BuiltinAgents(base), base); agentsErr != nil {
 		log.Printf("agentdesk: %v", agentsErr)
 	}
+	a.registry.attach(base) // before the catalog is shared: it lists the installed registry agents
 	// Reads the stored secrets: exports of earlier sessions are masked too.
 	a.masking = hub.StartHistoryMasking(ctx, a.store, a.catalog, log.Printf)
 	a.hub = hub.New(a.store, a.catalog, log.Printf)

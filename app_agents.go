@@ -26,6 +26,9 @@ type AgentInfo struct {
 	Reason    string `json:"reason,omitempty"`
 	Custom    bool   `json:"custom"`           // the user's own: it can be edited and deleted
 	Folder    string `json:"folder,omitempty"` // a custom agent's default project folder
+
+	// Version is the installed version of an agent from the ACP registry, else "".
+	Version string `json:"version,omitempty"`
 }
 
 // AgentSettings is a custom agent as the editor shows and saves it.
@@ -60,7 +63,7 @@ func (ags *Agents) ListAgents() ([]AgentInfo, error) {
 	out := []AgentInfo{}
 	for _, ag := range ags.catalog.List() {
 		out = append(out, AgentInfo{ID: ag.ID, Name: ag.Name, Available: ag.Available, Reason: ag.Reason,
-			Custom: ag.Custom, Folder: ag.Folder})
+			Custom: ag.Custom, Folder: ag.Folder, Version: ag.Version})
 	}
 	return out, nil
 }

@@ -65,6 +65,9 @@ type Config struct {
 	Rules PermissionRules
 	// Now is the session's clock for receipts (default time.Now).
 	Now func() time.Time
+	// AgentVersion is the agent's installed version when known (agents from the ACP
+	// registry), for snapshots: the session header shows it.
+	AgentVersion string
 
 	serveHook func(method string) // tests: runs on a worker before each fs/* and terminal/create
 }

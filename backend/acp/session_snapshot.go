@@ -30,6 +30,9 @@ type Snapshot struct {
 	Stderr      string              `json:"stderr,omitempty"`
 	Controls    *Controls           `json:"controls,omitempty"`
 	Queue       []QueuedPrompt      `json:"queue,omitempty"` // the prompts waiting to be sent, in order
+
+	// AgentVersion is Config.AgentVersion: the installed version of a registry agent, or "".
+	AgentVersion string `json:"agentVersion,omitempty"`
 }
 
 // Snapshot returns the whole visible state: exactly the fold of the session's events 1..Seq.
@@ -69,7 +72,7 @@ func (s *Session) Checkpoint(fn func(snap Snapshot)) {
 func (s *Session) snapshotLocked() Snapshot {
 	snap := Snapshot{
 		SessionID: s.cfg.ID, Seq: s.pump.at(), State: s.state, Message: s.stateMsg,
-		AgentName: s.cfg.AgentName, Cwd: s.cfg.Cwd, Dirs: slices.Clone(s.cfg.Dirs), Title: s.title,
+		AgentName: s.cfg.AgentName, AgentVersion: s.cfg.AgentVersion, Cwd: s.cfg.Cwd, Dirs: slices.Clone(s.cfg.Dirs), Title: s.title,
 		Entries: s.tr.Entries(), Turns: append([]TurnSummary{}, s.turns...), Permissions: []PermissionSummary{},
 		Decisions: append([]DecisionSummary{}, s.decisions...),
 	}

@@ -37,6 +37,8 @@ type Agent struct {
 	// Env is the agent's whole environment (the base environment List was given); nil means
 	// this process's own.
 	Env []string `json:"-"`
+	// Version is the installed version of an agent from the ACP registry, else "".
+	Version string `json:"version,omitempty"`
 }
 
 // preset is a well-known agent: its own command, and the npx package that runs it when that

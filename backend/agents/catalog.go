@@ -20,6 +20,8 @@ type Catalog struct {
 	secrets SecretStore
 	masker  *Masker
 	stored  func(values []string) // OnStored's hook, or nil
+	// installed lists the agents installed from the ACP registry (SetInstalled), or nil.
+	installed InstalledAgents
 
 	mu      sync.Mutex
 	cfg     Config
@@ -37,7 +39,7 @@ func NewCatalog(builtin []Agent, base []string, file *ConfigFile, secrets Secret
 }
 
 // OpenCatalog is the catalog of the default files: agents.json and the secrets (keyring, else
-// secrets.json) in ConfigDir.
+// secrets.json) in ConfigDir, and the agents installed in the default place (RegisterInstalled).
 func OpenCatalog(builtin []Agent, base []string) (*Catalog, error) {
 	dir, err := ConfigDir()
 	if err != nil {
@@ -45,6 +47,11 @@ func OpenCatalog(builtin []Agent, base []string) (*Catalog, error) {
 	}
 	path, _ := DefaultConfigPath()
 	c := NewCatalog(builtin, base, &ConfigFile{Path: path}, OpenSecrets(dir))
+	if openInstalled != nil {
+		if src := openInstalled(); src != nil {
+			c.installed = src
+		}
+	}
 	return c, c.Problem()
 }
 
@@ -64,11 +71,14 @@ func (c *Catalog) Problem() error {
 	return c.problem
 }
 
-// List is the built-in agents, then the custom ones in the order they were added.
+// List is the built-in agents, then the ones installed from the registry, then the custom ones in the order they were added.
 func (c *Catalog) List() []Agent {
+	out := slices.Clone(c.builtin)
+	if c.installed != nil { // read outside the lock: it reads files of its own
+		out = append(out, c.installed.Agents(c.base)...)
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	out := slices.Clone(c.builtin)
 	for _, cu := range c.cfg.Agents {
 		out = append(out, cu.Resolve(c.base))
 	}
@@ -81,6 +91,11 @@ func (c *Catalog) Find(id string) (Agent, error) {
 	a, err := Find(c.List(), id)
 	if err != nil {
 		return a, err
+	}
+	if c.installed != nil {
+		if err := c.installed.Check(id); err != nil {
+			return a, err
+		}
 	}
 	c.mu.Lock()
 	custom, _ := c.customLocked(id)

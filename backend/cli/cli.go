@@ -131,6 +131,7 @@ defaults to $XDG_DATA_HOME/agentdesk/agentdesk.db; AGENTDESK_DB or --db override
 	root.AddCommand(runCommand(stdio), historyCommand(stdio), showCommand(stdio), changesCommand(stdio), revertCommand(stdio),
 		usageCommand(stdio), rulesCommand(stdio), auditCommand(stdio), exportCommand(stdio), deleteCommand(stdio), agentsCommand(stdio),
 		demoAgentCommand(stdio, opts))
+	root.AddCommand(registryCommand(stdio))
 	// Added now rather than in Execute, so that IsCommand knows them.
 	root.InitDefaultHelpCmd()
 	root.InitDefaultCompletionCmd()

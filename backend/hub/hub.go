@@ -87,6 +87,9 @@ type SessionInfo struct {
 	AgentID   string `json:"agentId"`
 	AgentName string `json:"agentName"`
 	Cwd       string `json:"cwd"`
+
+	// AgentVersion is the installed version of an agent from the ACP registry, else "".
+	AgentVersion string `json:"agentVersion,omitempty"`
 }
 
 // StartRequest says which agent to start where.

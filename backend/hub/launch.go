@@ -27,7 +27,7 @@ type launch struct {
 // (acp.Session.Start, or Reopen for a seeded one, under StartTimeout); out receives every event,
 // masked unless l.req.RawEvents. It never waits on the agent.
 func (h *Hub) launch(l launch, out acp.Emitter) (*acp.Session, SessionInfo) {
-	info := SessionInfo{SessionID: l.id, AgentID: l.agent.ID, AgentName: l.agent.Name, Cwd: l.dir}
+	info := SessionInfo{SessionID: l.id, AgentID: l.agent.ID, AgentName: l.agent.Name, AgentVersion: l.agent.Version, Cwd: l.dir}
 	// The agent is launched with its catalog environment, which holds its own secrets and no
 	// other agent's (the catalog adds them per agent); its terminals get the same, not whatever
 	// agentdesk's own environment holds beyond it.
@@ -38,7 +38,7 @@ func (h *Hub) launch(l launch, out acp.Emitter) (*acp.Session, SessionInfo) {
 	h.mu.Lock()
 	elicit, ledger := h.elicit, h.ledger
 	h.mu.Unlock()
-	cfg := acp.Config{ID: l.id, Elicit: elicit, AgentName: l.agent.Name, Cwd: l.dir, Dirs: l.dirs, Logf: h.logf, AuthMethod: l.req.AuthMethod,
+	cfg := acp.Config{ID: l.id, Elicit: elicit, AgentName: l.agent.Name, AgentVersion: l.agent.Version, Cwd: l.dir, Dirs: l.dirs, Logf: h.logf, AuthMethod: l.req.AuthMethod,
 		HardStopAfter: l.req.HardStopAfter, Seed: l.seed, MCPServers: l.mcp,
 		ClientInfo: acp.Implementation{Name: "agentdesk", Title: "agentdesk", Version: version}, Env: env,
 		Launch: func(context.Context) (acp.Transport, error) {

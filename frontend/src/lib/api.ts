@@ -1,5 +1,5 @@
 // The ONLY importer of the generated Go bindings: one module per bound service (Sessions,
-// Logins, History, Agents, Desktop, Rules: the app_*.go files of the repository root). Components and
+// Logins, History, Agents, Desktop, Rules, Registry: the app_*.go files of the repository root). Components and
 // stores call these wrappers, which give the bridge the types of protocol.ts and agents.ts
 // (the generated models, and the hand-written event contract for snapshots). A Go error
 // rejects the promise with its message (a string); errorMessage() turns any rejection into text
@@ -8,6 +8,7 @@ import * as Agents from '../../wailsjs/go/main/Agents.js';
 import * as Desktop from '../../wailsjs/go/main/Desktop.js';
 import * as History from '../../wailsjs/go/main/History.js';
 import * as Logins from '../../wailsjs/go/main/Logins.js';
+import * as Registry from '../../wailsjs/go/main/Registry.js';
 import * as Rules from '../../wailsjs/go/main/Rules.js';
 import * as Sessions from '../../wailsjs/go/main/Sessions.js';
 import type { acp, changes, hub, main, rules } from '../../wailsjs/go/models';
@@ -540,4 +541,31 @@ export function errorMessage(err: unknown): string {
   } catch {
     return String(err);
   }
+}
+
+// ---- the ACP registry (app_registry.go) ----
+
+/** One agent of the ACP registry as the Registry view lists it (what is installed of it too). */
+export type RegistryItem = main.RegistryItem;
+/** The registry's agents, and whether they came from the network, the cached copy or the snapshot. */
+export type RegistryListing = main.RegistryListing;
+
+/** Reads the registry (the network's, else the cached copy, else the snapshot) and what is installed. */
+export function ListRegistry(): Promise<RegistryListing> {
+  return Registry.ListRegistry().then((l) => ({ ...l, items: l?.items ?? [] }));
+}
+
+/** Installs (or updates to) the version the registry names; the previous version is kept for rollback. */
+export function InstallRegistryAgent(id: string): Promise<RegistryItem> {
+  return Registry.InstallRegistryAgent(id);
+}
+
+/** Makes the version installed before current again. */
+export function RollbackRegistryAgent(id: string): Promise<RegistryItem> {
+  return Registry.RollbackRegistryAgent(id);
+}
+
+/** Removes every installed version of the agent. */
+export function UninstallRegistryAgent(id: string): Promise<void> {
+  return Registry.UninstallRegistryAgent(id).then(() => undefined);
 }

@@ -76,6 +76,24 @@ export function onFilesDropped(handler: (drop: FilesDropped) => void): () => voi
   return typeof off === 'function' ? off : () => {};
 }
 
+/** The Go side's name for an install's progress (app_registry.go registryProgressEvent). */
+export const REGISTRY_PROGRESS_EVENT = 'registry:progress';
+
+/** One step of an install from the ACP registry, as it starts. */
+export interface RegistryProgress {
+  id: string;
+  step: string;
+}
+
+/** Calls `handler` with each step of an install from the registry. Returns the remover. */
+export function onRegistryProgress(handler: (p: RegistryProgress) => void): () => void {
+  const off = EventsOn(REGISTRY_PROGRESS_EVENT, (...data: unknown[]) => {
+    const p = data[0] as RegistryProgress | undefined;
+    if (p && typeof p.id === 'string' && typeof p.step === 'string') handler(p);
+  });
+  return typeof off === 'function' ? off : () => {};
+}
+
 const EXTERNAL_URL = /^(https?:|mailto:)/i;
 
 /** True for URLs we hand to the system browser; everything else is ignored. */

@@ -502,6 +502,8 @@ export interface Snapshot {
   state: SessionState | '';
   message?: string | null;
   agentName: string;
+  /** The installed version of an agent from the ACP registry (the session header shows it). */
+  agentVersion?: string | null;
   cwd: string;
   /** The session's additional folders (beside cwd), when it has any. */
   dirs?: string[] | null;

@@ -134,7 +134,7 @@ export class SessionStore {
     this.#stopGapWait();
     this.syncing = false;
     this.#set(
-      emptyState(info.sessionId, { state: 'starting', agentName: info.agentName, cwd: info.cwd }),
+      emptyState(info.sessionId, { state: 'starting', agentName: info.agentName, agentVersion: info.agentVersion, cwd: info.cwd }),
     );
     return this.resync();
   }

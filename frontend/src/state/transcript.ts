@@ -46,6 +46,8 @@ export interface TranscriptState {
   state: SessionState | '';
   message?: string;
   agentName: string;
+  /** The installed version of an agent from the ACP registry, when it is one. */
+  agentVersion?: string;
   cwd: string;
   title: string;
   /** In transcript order. */
@@ -76,6 +78,7 @@ export interface TranscriptState {
 export interface StateInit {
   state?: SessionState | '';
   agentName?: string;
+  agentVersion?: string;
   cwd?: string;
   title?: string;
 }
@@ -86,6 +89,7 @@ export function emptyState(sessionId: string, init: StateInit = {}): TranscriptS
     seq: 0,
     state: init.state ?? 'starting',
     agentName: init.agentName ?? '',
+    ...(init.agentVersion ? { agentVersion: init.agentVersion } : {}),
     cwd: init.cwd ?? '',
     title: init.title ?? '',
     entries: [],
@@ -309,6 +313,7 @@ export function fromSnapshot(snap: Snapshot): TranscriptState {
     state: snap.state ?? '',
     ...(snap.message ? { message: snap.message } : {}),
     agentName: snap.agentName ?? '',
+    ...(snap.agentVersion ? { agentVersion: snap.agentVersion } : {}),
     cwd: snap.cwd ?? '',
     title: snap.title ?? '',
     entries,

@@ -4,6 +4,7 @@ import * as Agents from '../../wailsjs/go/main/Agents.js';
 import * as Desktop from '../../wailsjs/go/main/Desktop.js';
 import * as History from '../../wailsjs/go/main/History.js';
 import * as Logins from '../../wailsjs/go/main/Logins.js';
+import * as Registry from '../../wailsjs/go/main/Registry.js';
 import * as Rules from '../../wailsjs/go/main/Rules.js';
 import * as Sessions from '../../wailsjs/go/main/Sessions.js';
 import * as Runtime from '../../wailsjs/runtime/runtime.js';
@@ -11,7 +12,7 @@ import type { SessionEvent } from '../lib/protocol';
 import { SID, type appMock, type runtimeMock } from './mocks';
 
 /** The mocked bindings, every service's verbs in one object (the same vi.fn), typed as mocks. */
-export const app = { ...Sessions, ...Logins, ...History, ...Agents, ...Desktop, ...Rules } as unknown as ReturnType<typeof appMock>;
+export const app = { ...Sessions, ...Logins, ...History, ...Agents, ...Desktop, ...Rules, ...Registry } as unknown as ReturnType<typeof appMock>;
 export const runtime = Runtime as unknown as ReturnType<typeof runtimeMock>;
 
 /** Delivers events to the page's `session:event` listener(s), then flushes Svelte. */

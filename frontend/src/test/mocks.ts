@@ -32,6 +32,22 @@ export function emptySnapshot(sessionId: string, extra: Partial<Snapshot> = {}):
 }
 
 /** A listed rule with harmless defaults for the fields not given. */
+/** A registry item as the Registry view lists it; `extra` overrides the fields given. */
+export function registryItem(extra: Partial<main.RegistryItem> & { id: string }): main.RegistryItem {
+  return {
+    agentId: `registry:${extra.id}`,
+    name: extra.id,
+    version: '1.0.0',
+    description: 'An agent',
+    kind: 'npx',
+    source: `${extra.id}@1.0.0`,
+    installed: '',
+    previous: '',
+    verified: false,
+    ...extra,
+  };
+}
+
 export function ruleInfo(r: Partial<hub.RuleInfo> & { id: string }): hub.RuleInfo {
   return {
     agentId: 'claude',
@@ -170,6 +186,12 @@ export function appMock() {
     Audit: vi.fn(async (_filter: main.AuditFilter): Promise<hub.AuditItem[]> => []),
     SaveExport: vi.fn(async () => `${FOLDER}/agentdesk-rules.json`),
     ImportFile: vi.fn(async () => 0),
+    ListRegistry: vi.fn(
+      async (): Promise<main.RegistryListing> => ({ items: [], origin: 'network', offline: false, note: '', fetchedAt: '', platform: 'linux-x86_64' }),
+    ),
+    InstallRegistryAgent: vi.fn(async (id: string): Promise<main.RegistryItem> => registryItem({ id, installed: '1.0.0' })),
+    RollbackRegistryAgent: vi.fn(async (id: string): Promise<main.RegistryItem> => registryItem({ id })),
+    UninstallRegistryAgent: vi.fn(async (_id: string) => {}),
   } satisfies Record<Verb, unknown>;
   installed ??= mock;
   return mock;
@@ -183,6 +205,7 @@ interface Services {
   Agents: typeof import('../../wailsjs/go/main/Agents.js');
   Desktop: typeof import('../../wailsjs/go/main/Desktop.js');
   Rules: typeof import('../../wailsjs/go/main/Rules.js');
+  Registry: typeof import('../../wailsjs/go/main/Registry.js');
 }
 
 /**
@@ -252,6 +275,7 @@ const SERVICES: { [S in keyof Services]: Record<keyof Services[S], true> } = {
   Agents: { ListAgents: true, AgentsNotice: true, GetAgent: true, SaveAgent: true, DeleteAgent: true, ImportZedAgents: true, ListMCPServers: true, SaveMCPServer: true, DeleteMCPServer: true },
   Desktop: { NotifyAttention: true, OpenInEditor: true, AttentionSeen: true, SelfTestDone: true, ConfirmQuit: true, CancelQuit: true },
   Rules: { List: true, Save: true, SetDisabled: true, Delete: true, SetPaused: true, MakeFromRequest: true, Audit: true, SaveExport: true, ImportFile: true },
+  Registry: { ListRegistry: true, InstallRegistryAgent: true, RollbackRegistryAgent: true, UninstallRegistryAgent: true },
 };
 
 /** A verb of any service. */

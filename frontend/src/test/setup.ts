@@ -10,6 +10,7 @@ vi.mock('../../wailsjs/go/main/History.js', async () => (await import('./mocks')
 vi.mock('../../wailsjs/go/main/Agents.js', async () => (await import('./mocks')).serviceMock('Agents'));
 vi.mock('../../wailsjs/go/main/Desktop.js', async () => (await import('./mocks')).serviceMock('Desktop'));
 vi.mock('../../wailsjs/go/main/Rules.js', async () => (await import('./mocks')).serviceMock('Rules'));
+vi.mock('../../wailsjs/go/main/Registry.js', async () => (await import('./mocks')).serviceMock('Registry'));
 vi.mock('../../wailsjs/runtime/runtime.js', async () => (await import('./mocks')).runtimeMock());
 
 // happy-dom bug capricorn86/happy-dom#2182: the Node.prototype.nodeName getter returns '' for

@@ -305,6 +305,7 @@ export namespace acp {
 	    stderr?: string;
 	    controls?: Controls;
 	    queue?: QueuedPrompt[];
+	    agentVersion?: string;
 	}
 	
 	
@@ -466,6 +467,7 @@ export namespace main {
 	    reason?: string;
 	    custom: boolean;
 	    folder?: string;
+	    version?: string;
 	}
 	export interface AgentSettings {
 	    id: string;
@@ -575,11 +577,36 @@ export namespace main {
 	    agents: string[];
 	    disabled: boolean;
 	}
+	export interface RegistryItem {
+	    id: string;
+	    agentId: string;
+	    name: string;
+	    version: string;
+	    description: string;
+	    website?: string;
+	    license?: string;
+	    kind: string;
+	    source: string;
+	    installed: string;
+	    previous: string;
+	    verified: boolean;
+	    problem?: string;
+	}
+	export interface RegistryListing {
+	    items: RegistryItem[];
+	    origin: string;
+	    offline: boolean;
+	    note: string;
+	    problem?: string;
+	    fetchedAt: string;
+	    platform: string;
+	}
 	export interface SessionInfo {
 	    sessionId: string;
 	    agentId: string;
 	    agentName: string;
 	    cwd: string;
+	    agentVersion?: string;
 	}
 	export interface UsageReport {
 	    by: string;

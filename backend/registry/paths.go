@@ -1,0 +1,39 @@
+package registry
+
+import (
+	"os"
+	"path/filepath"
+
+	"agentdesk/backend/agents"
+	"agentdesk/backend/store"
+)
+
+// DefaultDir is the registry's folder in agentdesk's data folder (beside the history
+// database: $XDG_DATA_HOME/agentdesk/registry): the cached index, and the installs in its
+// agents/ folder.
+func DefaultDir() (string, error) {
+	db, err := store.DefaultPath()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(filepath.Dir(db), "registry"), nil
+}
+
+// Open is the Source and the Installer of dir (DefaultDir), npm running on env. The index's
+// address is DefaultURL unless AGENTDESK_REGISTRY_URL says otherwise (a mirror, or tests).
+func Open(dir string, env []string) (*Source, *Installer) {
+	src := &Source{URL: os.Getenv("AGENTDESK_REGISTRY_URL"), Dir: dir}
+	return src, &Installer{Root: filepath.Join(dir, "agents"), Env: env}
+}
+
+// init lets agents.OpenCatalog list the agents installed in DefaultDir.
+func init() {
+	agents.RegisterInstalled(func() agents.InstalledAgents {
+		dir, err := DefaultDir()
+		if err != nil {
+			return nil
+		}
+		_, in := Open(dir, nil)
+		return CatalogSource{Installer: in}
+	})
+}
