@@ -255,4 +255,5 @@ await import('./elicitation.mjs');
 await import('./changes.mjs');
 await import('./usage.mjs');
 await import('./rules.mjs');
+await import('./terminals.mjs');
 await run();

@@ -1,6 +1,8 @@
 package acp
 
 import (
+	"bytes"
+	"crypto/rand"
 	"errors"
 	"fmt"
 	"os"
@@ -99,6 +101,19 @@ type terminal struct {
 	out      *os.File // the PTY's master: output is read from it, input written to it
 	onChange func(TerminalView)
 
+	// held is a slave of the PTY that agentdesk keeps open until the command's output has all
+	// been read. Linux may answer a read of the master with EIO, the end of the output, when
+	// the last slave closes while some of what was written to it is still on its way, and the
+	// end of a command's output would be lost (1 run in 500 on a busy machine). Held open, the
+	// slave never closes under the reader: once the command has exited, wait writes mark
+	// through it, and as the terminal keeps the order of what is written, seeing mark come out
+	// of the master means everything the command wrote before it has been read. mark is an OSC
+	// sequence (which escFilter drops) with a random nonce.
+	held     *os.File
+	holdOnce sync.Once
+	mark     []byte
+	marked   chan struct{} // closed when read has seen mark and kept what came before it
+
 	mu    sync.Mutex
 	esc   escFilter    // read's alone
 	buf   outputBuffer // the text, for terminal/output
@@ -120,13 +135,13 @@ type terminal struct {
 func startTerminal(id string, cmd Command, limit int, onChange func(TerminalView), done func()) (*terminal, error) {
 	c := exec.Command(cmd.Path, cmd.Args...)
 	c.Dir, c.Env = cmd.Dir, cmd.Env
-	master, err := startOnPTY(c) // an *os.File each: Wait does not wait for the output to be read
+	master, held, err := startOnPTY(c) // an *os.File each: Wait does not wait for the output to be read
 	if err != nil {
 		return nil, err
 	}
-	t := &terminal{id: id, cmd: c, out: master, onChange: onChange,
-		buf: outputBuffer{limit: limit}, disp: outputBuffer{limit: min(limit, TerminalDisplayBytes)},
-		exited: make(chan struct{}), drained: make(chan struct{}), dirty: true}
+	t := &terminal{id: id, cmd: c, out: master, held: held, mark: fmt.Appendf(nil, "\x1b]7777;agentdesk-end-%s\a", rand.Text()),
+		onChange: onChange, buf: outputBuffer{limit: limit}, disp: outputBuffer{limit: min(limit, TerminalDisplayBytes)},
+		exited: make(chan struct{}), drained: make(chan struct{}), marked: make(chan struct{}), dirty: true}
 	t.publish() // the card offers input before the command prints anything (a prompt may not end in a newline)
 	var both sync.WaitGroup
 	both.Add(2)
@@ -140,7 +155,8 @@ func startTerminal(id string, cmd Command, limit int, onChange func(TerminalView
 // master then reads EIO, on Linux) or stop closed the master.
 func (t *terminal) read() {
 	p := make([]byte, 32<<10)
-	var text, disp []byte
+	var text, disp, seen []byte // seen: the end of the output so far, to find mark in
+	found := false
 	for {
 		n, err := t.out.Read(p)
 		if n > 0 {
@@ -155,11 +171,20 @@ func (t *terminal) read() {
 			}
 			t.mu.Unlock()
 		}
+		if n > 0 && !found { // after the buffers have what came before mark
+			seen = append(seen, p[:n]...)
+			if found = bytes.Contains(seen, t.mark); found {
+				close(t.marked)
+				t.letGo() // the output now ends when the last background process closes the slave
+			}
+			seen = seen[max(0, len(seen)-len(t.mark)):]
+		}
 		if err != nil {
 			break
 		}
 	}
 	t.out.Close()
+	t.letGo()
 	t.mu.Lock()
 	t.eof, t.dirty = true, true
 	t.mu.Unlock()
@@ -173,16 +198,31 @@ func (t *terminal) wait() {
 	_ = t.cmd.Wait() // the status is in ProcessState
 	st := exitStatus(t.cmd.ProcessState)
 	drain := time.NewTimer(terminalDrain)
-	select {
-	case <-t.drained:
-	case <-drain.C:
+	_ = t.held.SetWriteDeadline(time.Now().Add(terminalDrain))
+	if _, err := t.held.Write(t.mark); err == nil {
+		select {
+		case <-t.marked:
+		case <-t.drained:
+		case <-drain.C:
+		}
+	} else {
+		select {
+		case <-t.drained:
+		case <-drain.C:
+		}
 	}
 	drain.Stop()
+	t.letGo()
 	t.mu.Lock()
 	t.exit, t.dirty = &st, true
 	t.mu.Unlock()
 	t.publish()
 	close(t.exited)
+}
+
+// letGo closes agentdesk's slave of the PTY (see held), once.
+func (t *terminal) letGo() {
+	t.holdOnce.Do(func() { t.held.Close() })
 }
 
 // publish sends the current view, unless it was sent already, and cancels a scheduled refresh.

@@ -21,23 +21,31 @@ const (
 // of a new session whose controlling terminal that is: the command sees a terminal (isatty),
 // the line discipline turns a typed Ctrl-C into SIGINT for its foreground process group, and
 // the session's process group (its id is the command's pid) is the one every signal of ours
-// goes to. It returns the master, from which the output is read and to which input is written.
+// goes to. It returns the master, from which the output is read and to which input is written,
+// and a slave of agentdesk's own (see terminal.held), both non-blocking and in Go's poller.
 //
 // The PTY does not turn "\n" into "\r\n" (onlcr is off): the output keeps the line ends the
 // command wrote, as through a pipe. Erasing a typed character knows UTF-8 (iutf8).
-func startOnPTY(c *exec.Cmd) (*os.File, error) {
-	master, slave, err := pty.Open()
+func startOnPTY(c *exec.Cmd) (master, held *os.File, err error) {
+	ptm, slave, err := pty.Open()
 	if err != nil {
-		return nil, fmt.Errorf("open a terminal: %w", err)
+		return nil, nil, fmt.Errorf("open a terminal: %w", err)
 	}
-	defer slave.Close() // the command has its own copies; the master reads EIO once they are all closed
+	defer slave.Close() // the command has its own copies
 	if err := setupSlave(slave); err != nil {
-		master.Close()
-		return nil, err
+		ptm.Close()
+		return nil, nil, err
 	}
-	m, err := pollable(master)
+	m, err := pollable(ptm)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
+	}
+	// Opened anew rather than duplicated: non-blocking is a property of an open file, and the
+	// command's stdin and stdout must block.
+	held, err = os.OpenFile(slave.Name(), os.O_RDWR|syscall.O_NOCTTY|syscall.O_NONBLOCK|syscall.O_CLOEXEC, 0)
+	if err != nil {
+		m.Close()
+		return nil, nil, fmt.Errorf("open a terminal: %w", err)
 	}
 	c.Stdin, c.Stdout, c.Stderr = slave, slave, slave
 	if c.SysProcAttr == nil {
@@ -47,9 +55,10 @@ func startOnPTY(c *exec.Cmd) (*os.File, error) {
 	superviseCmd(c) // dies with agentdesk (supervise_linux.go); the supervisor leads the session
 	if err := c.Start(); err != nil {
 		m.Close()
-		return nil, err
+		held.Close()
+		return nil, nil, err
 	}
-	return m, nil
+	return m, held, nil
 }
 
 // setupSlave sets the window size and the line discipline's modes of a new PTY.
