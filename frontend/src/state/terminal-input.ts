@@ -1,10 +1,12 @@
 // Typing into a running terminal of the shown live session, from its tool card: the window
 // provides the sender through a Svelte context (as state/editor.ts does the editor), so a card
-// deep in the transcript reaches it. A saved session shown read-only provides none.
+// deep in the transcript reaches it. A saved session shown read-only is not enabled.
 import { getContext, setContext } from 'svelte';
 
 /** Sends input to terminal terminalId of the shown live session; rejects when it could not. */
 export interface TerminalInput {
+  /** The shown session is live (a saved one shown read-only takes no input, whatever its cards say). */
+  enabled(): boolean;
   send(terminalId: string, text: string): Promise<void>;
   interrupt(terminalId: string): Promise<void>;
   /** Reports a failure to the person (the window's error banner). */
