@@ -256,4 +256,5 @@ await import('./changes.mjs');
 await import('./usage.mjs');
 await import('./rules.mjs');
 await import('./registry.mjs');
+await import('./terminals.mjs');
 await run();

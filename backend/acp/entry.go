@@ -124,10 +124,12 @@ type ToolContent struct {
 	Raw        json.RawMessage `json:"raw,omitempty"`
 
 	// terminal, when it is one of ours: the tail of its output (see TerminalView), kept after
-	// the terminal is released; ExitStatus once the command has ended.
+	// the terminal is released; ExitStatus once the command has ended; Input while the command
+	// runs, so the person may type into it (Session.TerminalInput).
 	Output     string              `json:"output,omitempty"`
 	Truncated  bool                `json:"truncated,omitempty"`
 	ExitStatus *TerminalExitStatus `json:"exitStatus,omitempty"`
+	Input      bool                `json:"input,omitempty"`
 }
 
 // maxSearchText bounds what SearchText gives for one tool call: the start of a long output is
@@ -169,7 +171,7 @@ func (e *Entry) SearchText() string {
 			add(c.Path)
 			add(c.NewText)
 		case "terminal":
-			add(c.Output)
+			add(PlainTerminalText(c.Output)) // found by its words, not its colour codes
 		}
 	}
 	out := b.String()

@@ -125,7 +125,7 @@ func terminalMarkdown(c ToolContent) string {
 		b.WriteString("(earlier output cut)\n\n")
 	}
 	if c.Output != "" {
-		b.WriteString(fence("text", c.Output))
+		b.WriteString(fence("text", PlainTerminalText(c.Output))) // colours are for the card
 	}
 	switch st := c.ExitStatus; {
 	case st == nil:

@@ -1,6 +1,8 @@
 package acp
 
 import (
+	"errors"
+	"fmt"
 	"os"
 	"strings"
 )
@@ -57,4 +59,40 @@ func (s *Session) publishTerminal(id string, v TerminalView) {
 		s.pushChange(c)
 	}
 	s.terminalViewLocked(id, v)
+}
+
+// ErrNoSuchTerminal: input for a terminal that is not a running terminal of the session's agent
+// (never created, released, or of an agent that has since exited).
+var ErrNoSuchTerminal = errors.New("no such terminal of this session's agent")
+
+// TerminalInput sends text to terminal id of the session's current agent as if the person typed
+// it (see terminal.input): "\r" ends a line, "\x03" is Ctrl-C. At most MaxTerminalInput bytes
+// go at a time.
+func (s *Session) TerminalInput(id, text string) error {
+	if text == "" {
+		return nil
+	}
+	if len(text) > MaxTerminalInput {
+		return fmt.Errorf("input of %d bytes is too long for a terminal: send at most %d at a time", len(text), MaxTerminalInput)
+	}
+	s.mu.Lock()
+	h := s.handler
+	s.unlock()
+	if h == nil {
+		return ErrNoSuchTerminal
+	}
+	h.terms.mu.Lock()
+	t, ok := h.terms.byID[id]
+	h.terms.mu.Unlock()
+	if !ok {
+		return fmt.Errorf("%w: %q", ErrNoSuchTerminal, id)
+	}
+	return t.input([]byte(text))
+}
+
+// TerminalInterrupt types Ctrl-C into terminal id: the terminal's line discipline sends SIGINT
+// to the command's foreground process group, as in a terminal window (a command that reads raw
+// input gets the character instead, as it would there).
+func (s *Session) TerminalInterrupt(id string) error {
+	return s.TerminalInput(id, "\x03")
 }

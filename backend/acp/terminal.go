@@ -1,6 +1,9 @@
 package acp
 
 import (
+	"bytes"
+	"crypto/rand"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -24,8 +27,16 @@ const (
 const MaxTerminalOutput = 4 << 20
 
 // TerminalDisplayBytes bounds the output a tool card shows, live and in the history: the tail
-// of what the terminal keeps, cut on a character boundary.
+// of the output with its colours (at most the terminal's own limit), cut on a character
+// boundary and never inside a colour sequence.
 const TerminalDisplayBytes = 64 << 10
+
+// MaxTerminalInput bounds one piece of input the person sends to a running terminal: a line of
+// the PTY's line discipline holds at most 4095 characters.
+const MaxTerminalInput = 4 << 10
+
+// terminalInputWait is how long sending input waits for a command that does not read it.
+const terminalInputWait = 2 * time.Second
 
 // terminalRefresh is the most often a running terminal's tool card is refreshed.
 const terminalRefresh = 100 * time.Millisecond
@@ -77,50 +88,61 @@ type TerminalOutputResult struct {
 	ExitStatus *TerminalExitStatus `json:"exitStatus,omitempty"`
 }
 
-// terminal is one command run for the agent, in its own process group, with its stdout and
-// stderr interleaved into one pipe whose tail is kept. Its view is published, in order and at
+// terminal is one command run for the agent on a PTY (terminal_pty_linux.go), in its own
+// session and process group, with its stdout and stderr interleaved on the terminal. The output
+// is kept twice, as it arrives (escFilter): its text for the agent, and its text with colours
+// for the tool card, the tail of each within the output limit. Its view is published, in order and at
 // most every terminalRefresh while output flows; the end of the output and the exit are
 // published before anyone is told of them (wait_for_exit, terminal/output), so a tool card
 // never lags behind what the agent knows.
 type terminal struct {
 	id       string
 	cmd      *exec.Cmd
-	out      *os.File // read end of the output pipe
+	out      *os.File // the PTY's master: output is read from it, input written to it
 	onChange func(TerminalView)
 
+	// held is a slave of the PTY that agentdesk keeps open until the command's output has all
+	// been read. Linux may answer a read of the master with EIO, the end of the output, when
+	// the last slave closes while some of what was written to it is still on its way, and the
+	// end of a command's output would be lost (1 run in 500 on a busy machine). Held open, the
+	// slave never closes under the reader: once the command has exited, wait writes mark
+	// through it, and as the terminal keeps the order of what is written, seeing mark come out
+	// of the master means everything the command wrote before it has been read. mark is an OSC
+	// sequence (which escFilter drops) with a random nonce.
+	held     *os.File
+	holdOnce sync.Once
+	mark     []byte
+	marked   chan struct{} // closed when read has seen mark and kept what came before it
+
 	mu    sync.Mutex
-	buf   outputBuffer
+	esc   escFilter    // read's alone
+	buf   outputBuffer // the text, for terminal/output
+	disp  outputBuffer // the text with colours, for the card
 	eof   bool
 	exit  *TerminalExitStatus // set once, before exited is closed
 	dirty bool                // changed since the last view was published
 	timer *time.Timer         // a scheduled refresh, or nil
 
+	inMu    sync.Mutex    // sends input one piece at a time (each with its own deadline)
 	pubMu   sync.Mutex    // publishes one at a time, so a stale view never follows a newer one
 	exited  chan struct{} // closed when exit is set
-	drained chan struct{} // closed when the output pipe has ended
+	drained chan struct{} // closed when the output has ended
 }
 
 // startTerminal starts cmd with the output limit; onChange receives each new view, on the
 // terminal's own goroutines and never with a lock of the terminal held. done is called when both
 // of them have ended.
 func startTerminal(id string, cmd Command, limit int, onChange func(TerminalView), done func()) (*terminal, error) {
-	r, w, err := os.Pipe()
-	if err != nil {
-		return nil, err
-	}
 	c := exec.Command(cmd.Path, cmd.Args...)
 	c.Dir, c.Env = cmd.Dir, cmd.Env
-	c.Stdout, c.Stderr = w, w // an *os.File: Wait does not wait for the pipe to be drained
-	c.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	superviseCmd(c) // dies with agentdesk (supervise_linux.go)
-	err = c.Start()
-	w.Close()
+	master, held, err := startOnPTY(c) // an *os.File each: Wait does not wait for the output to be read
 	if err != nil {
-		r.Close()
 		return nil, err
 	}
-	t := &terminal{id: id, cmd: c, out: r, onChange: onChange, buf: outputBuffer{limit: limit},
-		exited: make(chan struct{}), drained: make(chan struct{})}
+	t := &terminal{id: id, cmd: c, out: master, held: held, mark: fmt.Appendf(nil, "\x1b]7777;agentdesk-end-%s\a", rand.Text()),
+		onChange: onChange, buf: outputBuffer{limit: limit}, disp: outputBuffer{limit: min(limit, TerminalDisplayBytes)},
+		exited: make(chan struct{}), drained: make(chan struct{}), marked: make(chan struct{}), dirty: true}
+	t.publish() // the card offers input before the command prints anything (a prompt may not end in a newline)
 	var both sync.WaitGroup
 	both.Add(2)
 	go func() { defer both.Done(); t.read() }()
@@ -129,26 +151,40 @@ func startTerminal(id string, cmd Command, limit int, onChange func(TerminalView
 	return t, nil
 }
 
-// read keeps the output until the pipe ends (every process holding it has exited or it was
-// closed by stop).
+// read keeps the output until it ends: every process holding the PTY's slave has exited (the
+// master then reads EIO, on Linux) or stop closed the master.
 func (t *terminal) read() {
 	p := make([]byte, 32<<10)
+	var text, disp, seen []byte // seen: the end of the output so far, to find mark in
+	found := false
 	for {
 		n, err := t.out.Read(p)
 		if n > 0 {
+			text, disp = text[:0], disp[:0]
+			t.esc.write(p[:n], &text, &disp)
 			t.mu.Lock()
-			t.buf.write(p[:n])
+			t.buf.write(text)
+			t.disp.write(disp)
 			t.dirty = true
 			if t.timer == nil {
 				t.timer = time.AfterFunc(terminalRefresh, t.publish)
 			}
 			t.mu.Unlock()
 		}
+		if n > 0 && !found { // after the buffers have what came before mark
+			seen = append(seen, p[:n]...)
+			if found = bytes.Contains(seen, t.mark); found {
+				close(t.marked)
+				t.letGo() // the output now ends when the last background process closes the slave
+			}
+			seen = seen[max(0, len(seen)-len(t.mark)):]
+		}
 		if err != nil {
 			break
 		}
 	}
 	t.out.Close()
+	t.letGo()
 	t.mu.Lock()
 	t.eof, t.dirty = true, true
 	t.mu.Unlock()
@@ -162,16 +198,31 @@ func (t *terminal) wait() {
 	_ = t.cmd.Wait() // the status is in ProcessState
 	st := exitStatus(t.cmd.ProcessState)
 	drain := time.NewTimer(terminalDrain)
-	select {
-	case <-t.drained:
-	case <-drain.C:
+	_ = t.held.SetWriteDeadline(time.Now().Add(terminalDrain))
+	if _, err := t.held.Write(t.mark); err == nil {
+		select {
+		case <-t.marked:
+		case <-t.drained:
+		case <-drain.C:
+		}
+	} else {
+		select {
+		case <-t.drained:
+		case <-drain.C:
+		}
 	}
 	drain.Stop()
+	t.letGo()
 	t.mu.Lock()
 	t.exit, t.dirty = &st, true
 	t.mu.Unlock()
 	t.publish()
 	close(t.exited)
+}
+
+// letGo closes agentdesk's slave of the PTY (see held), once.
+func (t *terminal) letGo() {
+	t.holdOnce.Do(func() { t.held.Close() })
 }
 
 // publish sends the current view, unless it was sent already, and cancels a scheduled refresh.
@@ -188,18 +239,48 @@ func (t *terminal) publish() {
 		return
 	}
 	t.dirty = false
-	out, cut := tailOnBoundary(t.buf.bytes(t.eof), TerminalDisplayBytes)
-	// The card shows text: colour and cursor escapes are stripped (terminal/output keeps them).
-	v := TerminalView{Output: ansi.ReplaceAllString(string(out), ""), Truncated: t.buf.truncated || cut, ExitStatus: t.exit}
+	// The card shows the text with its colours; every other escape was dropped as it arrived.
+	v := TerminalView{Output: overwrite(string(t.disp.bytes(t.eof))), Truncated: t.disp.truncated,
+		ExitStatus: t.exit, Input: t.exit == nil}
 	t.mu.Unlock()
 	t.onChange(v)
 }
 
-// output answers terminal/output.
+// output answers terminal/output: the text of the output without escape sequences, each line
+// as the command left it (see overwrite).
 func (t *terminal) output() TerminalOutputResult {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return TerminalOutputResult{Output: string(t.buf.bytes(t.eof)), Truncated: t.buf.truncated, ExitStatus: t.exit}
+	return TerminalOutputResult{Output: overwrite(string(t.buf.bytes(t.eof))), Truncated: t.buf.truncated, ExitStatus: t.exit}
+}
+
+// ErrTerminalEnded: input for a terminal whose command has exited.
+var ErrTerminalEnded = errors.New("the command in this terminal has ended")
+
+// input writes p to the terminal as if typed: the line discipline echoes it into the output
+// and hands it to the command when it reads (a line at a time, unless the command asked for
+// raw input); a Ctrl-C (0x03) becomes SIGINT for the foreground process group. A command that
+// does not read blocks the write once the terminal's input queue is full: it then fails after
+// terminalInputWait.
+func (t *terminal) input(p []byte) error {
+	t.inMu.Lock()
+	defer t.inMu.Unlock()
+	select {
+	case <-t.exited:
+		return ErrTerminalEnded
+	default:
+	}
+	if err := t.out.SetWriteDeadline(time.Now().Add(terminalInputWait)); err != nil {
+		return ErrTerminalEnded // the master was closed: the output has ended
+	}
+	_, err := t.out.Write(p)
+	switch {
+	case errors.Is(err, os.ErrDeadlineExceeded):
+		return errors.New("the command is not reading its input")
+	case errors.Is(err, os.ErrClosed), errors.Is(err, syscall.EIO):
+		return ErrTerminalEnded
+	}
+	return err
 }
 
 // kill sends SIGKILL to the whole process group and reports whether it did: it does not once

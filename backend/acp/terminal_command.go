@@ -12,7 +12,8 @@ import (
 )
 
 // command is what runs for p: the command line through a shell, in the session folder or the
-// folder of it p names (see workDir), with p's variables over the agent's environment.
+// folder of it p names (see workDir), with p's variables over the agent's environment and the
+// terminal's own (see terminalVars).
 func (ts *terminals) command(p CreateTerminalParams) (Command, error) {
 	if strings.TrimSpace(p.Command) == "" {
 		return Command{}, &jsonrpc.Error{Code: CodeInvalidParams, Message: "terminal/create needs a command"}
@@ -21,7 +22,17 @@ func (ts *terminals) command(p CreateTerminalParams) (Command, error) {
 	if err != nil {
 		return Command{}, err
 	}
-	return Command{Path: shell(), Args: []string{"-c", commandLine(p)}, Env: mergeEnv(ts.env, p.Env), Dir: dir}, nil
+	return Command{Path: shell(), Args: []string{"-c", commandLine(p)}, Env: mergeEnv(mergeEnv(ts.env, terminalVars), p.Env), Dir: dir}, nil
+}
+
+// terminalVars describe the terminal a command runs on, over the agent's environment (whose TERM,
+// if any, describes agentdesk's own terminal, not this one); the agent's terminal/create may set
+// any of them. The pagers are cat: git diff or man on a terminal would otherwise wait in less for
+// a key that no agent sends. NO_COLOR in the agent's environment reaches the command as it is.
+var terminalVars = []EnvVariable{
+	{Name: "TERM", Value: "xterm-256color"},
+	{Name: "PAGER", Value: "cat"},
+	{Name: "GIT_PAGER", Value: "cat"},
 }
 
 // commandLine is the shell command line of p: its command, then its arguments shell-quoted.

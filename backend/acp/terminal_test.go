@@ -305,25 +305,3 @@ func TestDemoRunsChecksInATerminal(t *testing.T) {
 	}
 	t.Fatal("no checks card")
 }
-
-// TestTerminalCardStripsEscapes: the agent reads the output as the command wrote it; the card
-// shows it as text, without colour codes.
-func TestTerminalCardStripsEscapes(t *testing.T) {
-	got := make(chan string, 1)
-	s, ev := startAndRun(t, func(c *jsonrpc.Conn) {
-		id, err := createTerminal(c, acp.CreateTerminalParams{Command: `printf '\033[31mred\033[0m\n'`})
-		var out acp.TerminalOutputResult
-		if err == nil {
-			_ = terminalCall(c, acp.MethodTerminalWaitForExit, id, nil)
-			err = terminalCall(c, acp.MethodTerminalOutput, id, &out)
-		}
-		got <- fmt.Sprint(out.Output, err)
-	})
-	if g := <-got; g != "\x1b[31mred\x1b[0m\n<nil>" {
-		t.Fatalf("terminal/output: %q", g)
-	}
-	ev.waitFor(t, "turn_end", kind(acp.EventTurnEnd))
-	if card := toolCard(t, s); card.Output != "red\n" {
-		t.Fatalf("card shows %q", card.Output)
-	}
-}

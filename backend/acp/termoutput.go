@@ -24,6 +24,7 @@ func (b *outputBuffer) write(p []byte) {
 		for n := 0; n < utf8.UTFMax-1 && b.start < len(b.buf) && !utf8.RuneStart(b.buf[b.start]); n++ {
 			b.start++
 		}
+		b.start = skipPartialSGR(b.buf, b.start) // a card's colours: never start inside one
 		b.truncated = true
 	}
 	if b.start > 0 && b.start >= len(b.buf)-b.start {

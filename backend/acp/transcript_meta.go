@@ -6,7 +6,7 @@ import "encoding/json"
 // and Codex adapters and Gemini CLI do (docs/acp.md, "_meta"): terminal_info names the
 // terminal, terminal_output (or terminal_output_delta) carries the next piece of its output and
 // terminal_exit how it ended. The card shows them as it shows a terminal of ours: the tail of
-// the output, ANSI escapes stripped, and the exit status. Nothing else in _meta is read; the raw
+// the output, with its colours and no other escape (CardText), and the exit status. Nothing else in _meta is read; the raw
 // message keeps all of it.
 
 // ToolCallMeta is the part of a tool call's _meta that agentdesk reads.
@@ -73,7 +73,7 @@ func (t *Transcript) agentTerminal(e *Entry, m ToolCallMeta) {
 	if x := m.TerminalExit; x != nil {
 		st.exit = &TerminalExitStatus{ExitCode: x.ExitCode, Signal: x.Signal}
 	}
-	v := TerminalView{Output: ansi.ReplaceAllString(string(st.buf.bytes(st.exit != nil)), ""),
+	v := TerminalView{Output: CardText(string(st.buf.bytes(st.exit != nil))),
 		Truncated: st.buf.truncated, ExitStatus: st.exit}
 	t.initTerminals()
 	t.terms[id] = v // a later content replacement that names the terminal shows it too

@@ -16,7 +16,8 @@ func applyJSON(t *testing.T, tr *Transcript, update string) {
 }
 
 // The Claude Code and Codex adapters run shell commands themselves and report them in _meta:
-// the card shows the output (deltas appended, ANSI stripped) and how the command ended.
+// the card shows the output (deltas appended, colours kept, other escapes dropped) and how the
+// command ended; search finds its words without the colour codes.
 func TestAgentTerminalInMetaIsShownOnTheCard(t *testing.T) {
 	tr := NewTranscript()
 	tr.StartTurn(1, "run the tests")
@@ -26,7 +27,7 @@ func TestAgentTerminalInMetaIsShownOnTheCard(t *testing.T) {
 	applyJSON(t, tr, `{"sessionUpdate":"tool_call_update","toolCallId":"call_1",
 		"_meta":{"terminal_output":{"terminal_id":"t-9","data":"ok  \u001b[32mexample.com/app\u001b[0m\n"}}}`)
 	applyJSON(t, tr, `{"sessionUpdate":"tool_call_update","toolCallId":"call_1",
-		"_meta":{"terminal_output_delta":{"terminal_id":"t-9","data":"FAIL example.com/web\n"}}}`)
+		"_meta":{"terminal_output_delta":{"terminal_id":"t-9","data":"\u001b]0;title\u0007FAIL example.com/web\u001b[K\n"}}}`)
 	applyJSON(t, tr, `{"sessionUpdate":"tool_call_update","toolCallId":"call_1","status":"failed",
 		"_meta":{"terminal_exit":{"terminal_id":"t-9","exit_code":1,"signal":null}}}`)
 
@@ -36,13 +37,13 @@ func TestAgentTerminalInMetaIsShownOnTheCard(t *testing.T) {
 		t.Fatalf("content %+v, want the one terminal", card.Content)
 	}
 	c := card.Content[0]
-	if c.Type != "terminal" || c.TerminalID != "t-9" || c.Output != "ok  example.com/app\nFAIL example.com/web\n" {
+	if c.Type != "terminal" || c.TerminalID != "t-9" || c.Output != "ok  \x1b[32mexample.com/app\x1b[0m\nFAIL example.com/web\n" {
 		t.Fatalf("terminal item %+v", c)
 	}
 	if c.ExitStatus == nil || c.ExitStatus.ExitCode == nil || *c.ExitStatus.ExitCode != 1 || c.ExitStatus.Signal != nil {
 		t.Fatalf("exit status %+v", c.ExitStatus)
 	}
-	if card.SearchText() != c.Output {
+	if card.SearchText() != "ok  example.com/app\nFAIL example.com/web\n" {
 		t.Fatalf("the output is not what search finds: %q", card.SearchText())
 	}
 }

@@ -6,12 +6,14 @@ import (
 )
 
 // TerminalView is what a tool card shows of one of the client's terminals: the tail of its
-// output (at most TerminalDisplayBytes, ANSI escapes stripped), whether the start was cut, and,
-// once the command has ended, how.
+// output (at most TerminalDisplayBytes, with its colour sequences and no other escape; see
+// escFilter), whether the start was cut, once the command has ended, how, and whether the person
+// may type into it (one of ours, running).
 type TerminalView struct {
 	Output     string
 	Truncated  bool
 	ExitStatus *TerminalExitStatus
+	Input      bool
 }
 
 // NewTerminalID reserves an id for a new terminal of the session ("term-1", "term-2", ...).
@@ -76,7 +78,7 @@ func setTerminalContent(e *Entry, id string, v TerminalView) bool {
 	for i := range e.Content {
 		c := &e.Content[i]
 		if c.Type == "terminal" && c.TerminalID == id {
-			c.Output, c.Truncated, c.ExitStatus = v.Output, v.Truncated, v.ExitStatus
+			c.Output, c.Truncated, c.ExitStatus, c.Input = v.Output, v.Truncated, v.ExitStatus, v.Input
 			found = true
 		}
 	}

@@ -98,6 +98,18 @@ export function Prompt(sessionId: string, text: string): Promise<void> {
   return Sessions.Prompt(sessionId, text).then(() => undefined);
 }
 
+// ---- a running terminal of the session's agent (app_terminals.go) ----
+
+/** Sends text to the terminal as typed ("\r" ends a line); at most 4 KiB at a time. Rejects when it is not running. */
+export function TerminalInput(sessionId: string, terminalId: string, text: string): Promise<void> {
+  return Sessions.TerminalInput(sessionId, terminalId, text).then(() => undefined);
+}
+
+/** Sends Ctrl-C to the terminal: its command gets SIGINT. */
+export function TerminalInterrupt(sessionId: string, terminalId: string): Promise<void> {
+  return Sessions.TerminalInterrupt(sessionId, terminalId).then(() => undefined);
+}
+
 // ---- the prompt queue (app_queue.go): Prompt and PromptWith queue a prompt during a turn ----
 
 /** Replaces a queued prompt's text (its attachments stay). */

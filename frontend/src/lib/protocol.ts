@@ -154,12 +154,14 @@ export interface DiffContent {
 export interface TerminalContent {
   type: 'terminal';
   terminalId: string;
-  /** One of ours: the tail of its output so far (at most 64 KiB), kept after release. */
+  /** One of ours: the tail of its output so far (at most 64 KiB, colour sequences kept, no other escape), kept after release. */
   output?: string | null;
   /** The start of the output was cut (the agent's byte limit, or the 64 KiB shown). */
   truncated?: boolean | null;
   /** Once the command has ended: its exit code, or the signal that killed it ("SIGKILL"). */
   exitStatus?: TerminalExitStatus | null;
+  /** One of ours and running: the person may type into it (TerminalInput, TerminalInterrupt). */
+  input?: boolean | null;
 }
 
 export interface TerminalExitStatus {

@@ -158,6 +158,7 @@ export namespace acp {
 	    output?: string;
 	    truncated?: boolean;
 	    exitStatus?: TerminalExitStatus;
+	    input?: boolean;
 	}
 	export interface Location {
 	    path: string;

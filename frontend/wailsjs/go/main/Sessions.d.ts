@@ -75,3 +75,7 @@ export function StartSession(arg1:string,arg2:string,arg3:Array<string>):Promise
 export function Steer(arg1:string,arg2:string):Promise<void>;
 
 export function Stop(arg1:string):Promise<void>;
+
+export function TerminalInput(arg1:string,arg2:string,arg3:string):Promise<void>;
+
+export function TerminalInterrupt(arg1:string,arg2:string):Promise<void>;

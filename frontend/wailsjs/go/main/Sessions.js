@@ -145,3 +145,11 @@ export function Steer(arg1, arg2) {
 export function Stop(arg1) {
   return window['go']['main']['Sessions']['Stop'](arg1);
 }
+
+export function TerminalInput(arg1, arg2, arg3) {
+  return window['go']['main']['Sessions']['TerminalInput'](arg1, arg2, arg3);
+}
+
+export function TerminalInterrupt(arg1, arg2) {
+  return window['go']['main']['Sessions']['TerminalInterrupt'](arg1, arg2);
+}
