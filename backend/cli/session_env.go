@@ -26,6 +26,7 @@ type sessionEnv struct {
 	agent          agents.Agent
 	out            *printer
 	stdout, stderr io.Writer // masked
+	masked         []*agents.MaskWriter
 	// events carries the events a command acts on: permissions, open elicitations, states,
 	// turn ends. The emitter blocks on it until done is closed: read it, or close done.
 	events  chan acp.Event
@@ -75,7 +76,7 @@ func openSession(ctx context.Context, who string, f runFlags, stdio Stdio, watch
 	e.cat = cat
 	maskedOut, maskedErr := cat.Masker().Writer(stdout), cat.Masker().Writer(stderr)
 	e.cleanup = append(e.cleanup, func() { maskedErr.Flush() }, func() { maskedOut.Flush() })
-	e.stdout, e.stderr = maskedOut, maskedErr
+	e.stdout, e.stderr, e.masked = maskedOut, maskedErr, []*agents.MaskWriter{maskedOut, maskedErr}
 	stdout, stderr = maskedOut, maskedErr
 	if e.st != nil {
 		if _, err := hub.MaskOldHistory(ctx, e.st, cat.Masker(), cat.LearnSecrets); err != nil {
@@ -174,6 +175,14 @@ func (e *sessionEnv) finish(ctx context.Context) bool {
 		e.saved = false
 	}
 	return e.saved
+}
+
+// flush writes what the masked writers hold back (the end of a line that could begin a secret):
+// before the person is asked something, all that came before must be on the screen.
+func (e *sessionEnv) flush() {
+	for _, w := range e.masked {
+		_ = w.Flush()
+	}
 }
 
 func (e *sessionEnv) runCleanup() {
