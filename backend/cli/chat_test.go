@@ -100,3 +100,20 @@ func TestCompleteSlash(t *testing.T) {
 		}
 	}
 }
+
+// TestChatExitCodesAsRun: an agent that cannot be started exits 6 and a wrong flag 2, as in
+// run, and neither offers a session to continue.
+func TestChatExitCodesAsRun(t *testing.T) {
+	isolatedConfig(t)
+	db := filepath.Join(t.TempDir(), "h.db")
+	var out, errOut bytes.Buffer
+	if code := execute(strings.NewReader("hello\n"), &out, &errOut, "chat", "--db", db, "--agent", "nope"); code != ExitNoStart ||
+		!strings.Contains(errOut.String(), `agentdesk chat: no agent "nope"`) || strings.Contains(out.String(), "--continue") {
+		t.Fatalf("unknown agent: exit %d\nstdout:\n%s\nstderr:\n%s", code, out.String(), errOut.String())
+	}
+	errOut.Reset()
+	if code := execute(strings.NewReader(""), &out, &errOut, "chat", "--db", db, "--permissions", "maybe"); code != ExitUsage ||
+		!strings.Contains(errOut.String(), "--permissions") {
+		t.Fatalf("bad flag: exit %d\n%s", code, errOut.String())
+	}
+}

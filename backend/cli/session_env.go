@@ -149,7 +149,7 @@ func openSession(ctx context.Context, who string, f runFlags, stdio Stdio, watch
 // loginHint prints what to do when the session's start or last turn failed (see sayWhatToDo)
 // and reports whether the agent needs a login.
 func (e *sessionEnv) loginHint(ctx context.Context) bool {
-	return sayWhatToDo(ctx, e.h, e.sess, e.agent, e.stderr)
+	return sayWhatToDo(ctx, e.who, e.h, e.sess, e.agent, e.stderr)
 }
 
 // finish closes the session, saving it (a last try when saving had failed), and cleans up; it
