@@ -268,3 +268,40 @@ func TestChatSecondCtrlCLeaves(t *testing.T) {
 		t.Fatalf("saved turns %+v", turns)
 	}
 }
+
+// TestChatCtrlCAtAQuestionStopsTheTurn: Ctrl-C typed at a permission question (read by the line
+// editor as a key, not a signal) stops the turn, which cancels the question; the next Ctrl-C, at
+// the prompt, leaves.
+func TestChatCtrlCAtAQuestionStopsTheTurn(t *testing.T) {
+	isolatedConfig(t)
+	dir := t.TempDir()
+	script := filepath.Join(dir, "ask.json")
+	if err := os.WriteFile(script, []byte(`[
+	{"expect":"initialize"}, {"reply":{"protocolVersion":1,"agentCapabilities":{}}},
+	{"expect":"session/new"}, {"reply":{"sessionId":"x"}},
+	{"expect":"session/prompt"},
+	{"call":"session/request_permission","params":{"toolCall":{"toolCallId":"t1","title":"Edit a.go","kind":"edit"},
+	  "options":[{"optionId":"a1","name":"Allow","kind":"allow_once"},{"optionId":"r1","name":"Reject","kind":"reject_once"}]},"want":"cancelled"},
+	{"reply":{"stopReason":"cancelled"}}]`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	db := filepath.Join(dir, "h.db")
+	self, _ := os.Executable()
+	c := startPTYChat(t, nil, "--db", db, "--agent-cmd", "'"+self+"' demo-agent --script "+script, "--cwd", t.TempDir())
+	c.expect("\r\n> ")
+	c.typeKeys("go\r")
+	c.expect(`Allow "Edit a.go"? [1] Allow  [2] Reject`)
+	c.typeKeys("\x03")
+	c.expect("Stopping the turn")
+	c.expect("[permission] Edit a.go: cancelled")
+	c.expect("stop reason: cancelled")
+	c.expect("\r\n> ")
+	c.typeKeys("\x03")
+	c.expect("agentdesk chat --continue ")
+	if code := c.wait(); code != ExitOK {
+		t.Fatalf("exit %d; the screen:\n%q", code, c.seen)
+	}
+	if _, turns := savedTurns(t, db); len(turns) != 1 || turns[0].StopReason != "cancelled" {
+		t.Fatalf("saved turns %+v", turns)
+	}
+}
