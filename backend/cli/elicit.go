@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
 	"strconv"
@@ -26,7 +25,7 @@ var errNoTerminal = errors.New("there is no terminal to answer on (stdin is clos
 type elicitAsker struct {
 	sess   *acp.Session
 	ask    bool // --permissions ask
-	in     *bufio.Reader
+	in     lineReader
 	stdout *printer
 	mu     sync.Mutex // one question on the terminal at a time
 }
@@ -46,7 +45,9 @@ func (a *elicitAsker) answer(el acp.Elicitation) {
 	} else {
 		err = a.form(el)
 	}
-	if errors.Is(err, errNoTerminal) {
+	if errors.Is(err, errInterrupted) {
+		return // the Ctrl-C stops the turn, which cancels the question
+	} else if errors.Is(err, errNoTerminal) {
 		a.decline(el, err.Error())
 	} else if err != nil {
 		a.stdout.printf("[question] %v\n", err)
@@ -63,8 +64,7 @@ func (a *elicitAsker) decline(el acp.Elicitation, why string) {
 // url prints the link and asks whether the person will open it: yes accepts (they open it
 // themselves), anything else declines.
 func (a *elicitAsker) url(el acp.Elicitation) error {
-	a.stdout.printf("Open %s (host %s) in your browser? [y/N] ", el.URL, el.Host)
-	line, err := a.line()
+	line, err := a.line(fmt.Sprintf("Open %s (host %s) in your browser? [y/N] ", el.URL, el.Host))
 	if err != nil {
 		return err
 	}
@@ -82,8 +82,7 @@ func (a *elicitAsker) form(el acp.Elicitation) error {
 	if err != nil {
 		return err // cannot happen: the session accepted it
 	}
-	a.stdout.printf("Answer the agent's questions? [Y/n] ")
-	line, err := a.line()
+	line, err := a.line("Answer the agent's questions? [Y/n] ")
 	if err != nil {
 		return err
 	}
@@ -107,8 +106,7 @@ func (a *elicitAsker) form(el acp.Elicitation) error {
 // field asks one field until its answer fits; nil is no value (an optional field left empty).
 func (a *elicitAsker) field(f *acp.ElicitField) (any, error) {
 	for {
-		a.stdout.printf("%s", fieldPrompt(f))
-		line, err := a.line()
+		line, err := a.line(fieldPrompt(f))
 		if err != nil {
 			return nil, err
 		}
@@ -218,9 +216,13 @@ func choice(f *acp.ElicitField, text string) string {
 	return text
 }
 
-// line reads one line; errNoTerminal when stdin has ended without one.
-func (a *elicitAsker) line() (string, error) {
-	line, err := a.in.ReadString('\n')
+// line asks prompt and reads one line; errNoTerminal when stdin has ended without one,
+// errInterrupted after a Ctrl-C.
+func (a *elicitAsker) line(prompt string) (string, error) {
+	line, err := a.in.readLine(prompt)
+	if errors.Is(err, errInterrupted) {
+		return "", err
+	}
 	if err != nil && line == "" {
 		return "", errNoTerminal
 	}

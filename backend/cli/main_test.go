@@ -10,8 +10,9 @@ import (
 
 // TestMain lets this test binary serve the Demo agent and play scripts, as the real binary
 // does: run starts agents.Self() with "demo-agent", and the tests' --agent-cmd lines name it.
+// It also runs chat, for the tests that drive it on a pseudo-terminal of its own.
 func TestMain(m *testing.M) {
-	if len(os.Args) > 1 && os.Args[1] == "demo-agent" {
+	if len(os.Args) > 1 && (os.Args[1] == "demo-agent" || os.Args[1] == "chat") {
 		os.Exit(Run(context.Background(), os.Args[1:], Stdio{In: os.Stdin, Out: os.Stdout, Err: os.Stderr}, Options{}))
 	}
 	os.Exit(m.Run())

@@ -23,6 +23,8 @@ type printer struct {
 	titles  map[string]string // permission request id → tool title
 	planned string            // last printed plan
 	ended   bool              // the turn's stop reason is printed; the CLI's transcript is over
+	// hideUser leaves out the person's prompts: chat's line editor has shown them as typed.
+	hideUser bool
 }
 
 func newPrinter(w io.Writer) *printer {
@@ -43,6 +45,13 @@ func (p *printer) printf(format string, args ...any) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	fmt.Fprintf(p.ask, format, args...)
+}
+
+// nextTurn lets the printer print another turn after the last one's stop reason (chat's turns).
+func (p *printer) nextTurn() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.ended = false
 }
 
 func (p *printer) print(ev acp.Event) {
@@ -106,6 +115,9 @@ func (p *printer) print(ev acp.Event) {
 func (p *printer) entry(e *acp.Entry) {
 	switch e.Kind {
 	case acp.KindUser:
+		if p.hideUser {
+			break
+		}
 		p.line("> " + e.Text)
 	case acp.KindAgent, acp.KindThought:
 		if p.last == e.ID {

@@ -10,7 +10,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"agentdesk/backend/acp"
 	"agentdesk/backend/agents"
 	"agentdesk/backend/hub"
 	"agentdesk/backend/store"
@@ -123,128 +122,20 @@ func completeMCP(*cobra.Command, []string, string) ([]cobra.Completion, cobra.Sh
 
 // runTurn runs one turn of f's agent with prompt and returns run's exit code.
 func runTurn(ctx context.Context, f runFlags, prompt string, stdio Stdio) int {
-	stdout, stderr := stdio.Out, stdio.Err
-	health := hub.NewHistoryHealth(describeHistoryError)
-	defer health.Close()
-	saved := true // the session is in the history, whole: else the exit code says it is not
-	st, err := hub.OpenStore(ctx, f.db, store.WithErrorHandler(health.Report))
-	if err != nil {
-		// The turn still runs; it is just not saved.
-		fmt.Fprintf(stderr, "agentdesk run: the session will not be saved: %v\n", err)
-		st, saved = nil, false
-	} else {
-		defer st.Close()
+	env, code := openSession(ctx, "run", f, stdio, nil)
+	if env == nil {
+		return code
 	}
-	// A terminal's environment is already the login shell's: no capture here.
-	list, agentID := hub.BuiltinAgents(nil), f.agentID
-	if f.agentCmd != "" {
-		custom, err := agents.FromCommandLine(f.agentCmd)
-		if err != nil {
-			fmt.Fprintf(stderr, "agentdesk run: %v\n", err)
-			return ExitUsage
-		}
-		list, agentID = append(list, custom), custom.ID
-	}
-	// Custom agents too. Everything printed from here on has their secret values masked.
-	cat, catErr := agents.OpenCatalog(list, nil)
-	if catErr != nil {
-		fmt.Fprintf(stderr, "agentdesk run: %v\n", catErr)
-	}
-	maskedOut, maskedErr := cat.Masker().Writer(stdout), cat.Masker().Writer(stderr)
-	defer maskedErr.Flush()
-	defer maskedOut.Flush()
-	stdout, stderr = maskedOut, maskedErr
-	if st != nil {
-		if _, err := hub.MaskOldHistory(ctx, st, cat.Masker(), cat.LearnSecrets); err != nil {
-			fmt.Fprintf(stderr, "agentdesk run: %v\n", err)
-		}
-	}
-	h := hub.New(st, cat, func(string, ...any) {})
-	h.SetElicit(elicitModes(f.policy))
-	if st != nil {
-		if l, err := hub.OpenLedger(st); err != nil {
-			fmt.Fprintf(stderr, "agentdesk run: turns' changes will not be recorded: %v\n", err)
-		} else {
-			h.SetLedger(l)
-		}
-	}
-	out := newPrinter(stdout)
-	if f.output == "json" {
-		out = newJSONPrinter(stdout, stderr)
-	}
-	events := make(chan acp.Event, 64)
-	done := make(chan struct{})                     // closed once nobody reads events any more
-	emitter := acp.EmitterFunc(func(ev acp.Event) { // the printer writes through maskedOut
-		out.print(ev)
-		if ev.Kind == acp.EventPermission || ev.Kind == acp.EventTurnEnd || ev.Kind == acp.EventState || openElicitation(ev) {
-			select {
-			case events <- ev:
-			case <-done:
-			}
-		}
-	})
-	var (
-		sess *acp.Session
-		info hub.SessionInfo
-	)
-	if f.cont != "" {
-		if st == nil {
-			fmt.Fprintln(stderr, "agentdesk run: cannot continue a session: the history could not be opened")
-			return ExitFailed
-		}
-		id, err := resolveSessionID(ctx, st, f.cont)
-		if err != nil {
-			fmt.Fprintf(stderr, "agentdesk run: %v\n", err)
-			return ExitUsage
-		}
-		sess, info, err = h.ContinueSaved(ctx, hub.ContinueRequest{SessionID: id, HardStopAfter: f.hardAfter, RawEvents: true, MCP: f.mcp}, emitter)
-		if err != nil {
-			fmt.Fprintf(stderr, "agentdesk run: %s\n", describe(err, agents.Agent{}))
-			return ExitFailed
-		}
-	} else {
-		var err error
-		sess, info, err = h.Start(hub.StartRequest{AgentID: agentID, Cwd: f.cwd, AuthMethod: f.auth, HardStopAfter: f.hardAfter,
-			RawEvents: true, MCP: f.mcp}, emitter)
-		if err != nil {
-			agent, _ := cat.Find(agentID)
-			fmt.Fprintf(stderr, "agentdesk run: %s\n", describe(err, agent))
-			return ExitNoStart
-		}
-	}
-	agent, _ := cat.Find(info.AgentID)
-	if st != nil {
-		health.Set(st.Writer().Flush, h.Resave, func(s hub.HistoryStatus) {
-			if s.Saving {
-				fmt.Fprintln(stderr, "agentdesk run: saving the session works again")
-			} else {
-				fmt.Fprintf(stderr, "agentdesk run: %s\n", s.Problem)
-			}
-		})
-	}
-	code := func() int {
-		defer close(done)
-		return driveTurn(sess, info.AgentName, prompt, f.policy, f.cancelAfter, events, bufio.NewReader(stdio.In), out, stderr)
+	code = func() int {
+		defer close(env.done)
+		return driveTurn(env.sess, env.info.AgentName, prompt, f.policy, f.cancelAfter, env.events, bufio.NewReader(stdio.In), env.out, env.stderr)
 	}()
 	if code == ExitFailed || code == ExitNoStart {
-		if sayWhatToDo(ctx, h, sess, agent, stderr) {
+		if env.loginHint(ctx) {
 			code = ExitLogin
 		}
 	}
-	closeCtx, cancel := context.WithTimeout(ctx, 30*time.Second)
-	defer cancel()
-	if !health.Status().Saving {
-		// A last try while the session is still in the hub: it saves the whole of it.
-		if err := health.Retry(closeCtx); err != nil {
-			fmt.Fprintf(stderr, "agentdesk run: the session was not saved in full: %s\n", describeHistoryError(err))
-			saved = false
-		}
-	}
-	if err := h.CloseAll(closeCtx); err != nil && health.Status().Saving {
-		fmt.Fprintf(stderr, "agentdesk run: saving the session: %v\n", err)
-		saved = false
-	}
-	if code == ExitOK && !saved {
+	if saved := env.finish(ctx); code == ExitOK && !saved {
 		return ExitNotSaved
 	}
 	return code

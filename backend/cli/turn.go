@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -33,7 +34,8 @@ func driveTurn(sess *acp.Session, agentName, prompt, policy string, cancelAfter 
 	began := time.Now()
 	sent, stopped, noAnswer := false, false, false
 	unanswerable := make(chan struct{}, 1) // a permission could not be asked: stdin is at its end
-	asker := &elicitAsker{sess: sess, ask: policy == "ask", in: in, stdout: stdout}
+	lines := bufferedLines{in: in, out: stdout}
+	asker := &elicitAsker{sess: sess, ask: policy == "ask", in: lines, stdout: stdout}
 	stop := func() {
 		stopped = true
 		_ = sess.Stop()
@@ -62,7 +64,7 @@ func driveTurn(sess *acp.Session, agentName, prompt, policy string, cancelAfter 
 					return ExitNoStart
 				}
 			case acp.EventPermission:
-				go answerPermission(sess, ev, policy, in, stdout, unanswerable)
+				go answerPermission(sess, ev, policy, lines, stdout, unanswerable)
 			case acp.EventEntry: // an open elicitation (openElicitation)
 				go asker.answer(*ev.Entry.Elicitation)
 			case acp.EventTurnEnd:
@@ -118,10 +120,35 @@ func openElicitation(ev acp.Event) bool {
 	return ev.Kind == acp.EventEntry && ev.Entry.Kind == acp.KindElicitation && ev.Entry.Elicitation.State == acp.ElicitOpen
 }
 
+// lineReader reads the person's answers to questions, a line each: run reads its stdin, chat
+// its line editor (the one reader of its terminal).
+type lineReader interface {
+	// readLine shows prompt, the question the answer is typed after, and returns the line typed
+	// (its newline may be left on). At the end of the input it returns what was read with the
+	// error; errInterrupted when the person pressed Ctrl-C instead of answering.
+	readLine(prompt string) (string, error)
+}
+
+// errInterrupted: Ctrl-C was pressed at a question; the command stops the turn, which cancels
+// the question, so nobody answers it.
+var errInterrupted = errors.New("interrupted")
+
+// bufferedLines reads answers from in, printing each question through out, between events.
+type bufferedLines struct {
+	in  *bufio.Reader
+	out *printer
+}
+
+func (b bufferedLines) readLine(prompt string) (string, error) {
+	b.out.printf("%s", prompt)
+	return b.in.ReadString('\n')
+}
+
 // answerPermission answers one request by policy, or asks on the terminal and waits (no
 // timeout: a person is deciding; Stop still cancels the request). When stdin ends before an
-// answer, it tells unanswerable (without blocking) and leaves the request to Stop.
-func answerPermission(sess *acp.Session, ev acp.Event, policy string, in *bufio.Reader, stdout *printer, unanswerable chan<- struct{}) {
+// answer, it tells unanswerable (without blocking) and leaves the request to Stop; after a
+// Ctrl-C it leaves the request to the Stop that the Ctrl-C presses.
+func answerPermission(sess *acp.Session, ev acp.Event, policy string, in lineReader, stdout *printer, unanswerable chan<- struct{}) {
 	choice := acp.PolicyOption(policy, ev.Options)
 	if policy == "ask" {
 		for choice == "" {
@@ -129,8 +156,10 @@ func answerPermission(sess *acp.Session, ev acp.Event, policy string, in *bufio.
 			for i, o := range ev.Options {
 				question += fmt.Sprintf("[%d] %s  ", i+1, o.Name)
 			}
-			stdout.printf("%s", question)
-			line, err := in.ReadString('\n')
+			line, err := in.readLine(question)
+			if errors.Is(err, errInterrupted) {
+				return
+			}
 			var n int
 			if _, scanErr := fmt.Sscanf(strings.TrimSpace(line), "%d", &n); scanErr == nil && n >= 1 && n <= len(ev.Options) {
 				choice = ev.Options[n-1].ID

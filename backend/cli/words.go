@@ -71,9 +71,9 @@ func hint(err error, agent agents.Agent) string {
 // "failed" event can come first).
 const startWait = 5 * time.Second
 
-// sayWhatToDo prints the hint for a session whose start or last turn failed, when there is one:
+// sayWhatToDo prints (as command who) the hint for a session whose start or last turn failed, when there is one:
 // driveTurn has printed what failed, from the events. It reports whether the agent needs a login.
-func sayWhatToDo(ctx context.Context, h *hub.Hub, sess *acp.Session, agent agents.Agent, stderr io.Writer) (login bool) {
+func sayWhatToDo(ctx context.Context, who string, h *hub.Hub, sess *acp.Session, agent agents.Agent, stderr io.Writer) (login bool) {
 	ctx, cancel := context.WithTimeout(ctx, startWait)
 	defer cancel()
 	err := h.StartError(ctx, sess.ID())
@@ -86,7 +86,7 @@ func sayWhatToDo(ctx context.Context, h *hub.Hub, sess *acp.Session, agent agent
 		return false
 	}
 	if h := hint(err, agent); h != "" {
-		fmt.Fprintf(stderr, "agentdesk run: %s\n", h)
+		fmt.Fprintf(stderr, "agentdesk %s: %s\n", who, h)
 	}
 	var auth *acp.AuthRequiredError
 	var term *acp.TerminalLoginError
