@@ -39,7 +39,7 @@ func (c *chatLoop) say(s string) {
 	c.env.out.mu.Lock()
 	c.env.out.line("") // end a streamed message first
 	c.env.out.mu.Unlock()
-	c.env.out.printf("%s\n", c.paint.dim(s))
+	c.env.out.printOwn(c.paint.dim(safeText(s)) + "\n")
 }
 
 // commandNames are the slash commands Tab completes: chat's and the agent's current ones.

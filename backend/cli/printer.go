@@ -16,7 +16,8 @@ import (
 type printer struct {
 	mu      sync.Mutex
 	w       io.Writer
-	ask     io.Writer         // where printf writes: w, or stderr when w carries JSON
+	ask     io.Writer         // where printf writes: w, or stderr when w carries JSON (both through safeText)
+	own     io.Writer         // ask without safeText: chat's own styled lines (printOwn)
 	json    bool              // write each event as one line of JSON (run --output json)
 	last    string            // entry id whose text was printed last (chunks continue it)
 	tools   map[string]string // entry id → last printed status (tool calls, compactions)
@@ -28,14 +29,15 @@ type printer struct {
 }
 
 func newPrinter(w io.Writer) *printer {
-	return &printer{w: w, ask: w, tools: map[string]string{}, titles: map[string]string{}}
+	safe := safeWriter{w} // termsafe.go: an agent's text never writes escapes to the terminal
+	return &printer{w: safe, ask: safe, own: w, tools: map[string]string{}, titles: map[string]string{}}
 }
 
 // newJSONPrinter writes each event as one line of JSON to w (the event contract, as the window
 // gets it), the turn's turn_end last; the terminal's prompts go to ask, out of the stream.
 func newJSONPrinter(w, ask io.Writer) *printer {
 	p := newPrinter(w)
-	p.ask, p.json = ask, true
+	p.w, p.ask, p.own, p.json = w, safeWriter{ask}, ask, true // JSON escapes control characters itself
 	return p
 }
 
@@ -52,6 +54,14 @@ func (p *printer) nextTurn() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.ended = false
+}
+
+// printOwn writes s, text of the CLI's own that may hold its styling escapes (chat's dim lines),
+// as printf does but without safeText: s must hold no agent text that has not been through it.
+func (p *printer) printOwn(s string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	io.WriteString(p.own, s)
 }
 
 func (p *printer) print(ev acp.Event) {
