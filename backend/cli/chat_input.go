@@ -66,7 +66,7 @@ func (e *lineEditor) prompt() (string, error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	e.flush()
-	line, err := e.l.Prompt(chatPrompt)
+	line, err := keysNotSignals(func() (string, error) { return e.l.Prompt(chatPrompt) })
 	if errors.Is(err, liner.ErrPromptAborted) {
 		return "", errInterrupted
 	}
@@ -83,7 +83,7 @@ func (e *lineEditor) readLine(question string) (string, error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	e.flush()
-	line, err := e.l.Prompt(printable(e.mask(question)))
+	line, err := keysNotSignals(func() (string, error) { return e.l.Prompt(printable(e.mask(question))) })
 	if errors.Is(err, liner.ErrPromptAborted) {
 		select {
 		case e.interrupts <- struct{}{}:
@@ -95,6 +95,24 @@ func (e *lineEditor) readLine(question string) (string, error) {
 }
 
 func (e *lineEditor) close() { _ = e.l.Close() }
+
+// keysNotSignals runs read with the terminal's ISIG off, so that a Ctrl-C is a key for liner from
+// the moment it prints the prompt: liner turns ISIG off only after printing it, and a Ctrl-C in
+// between would be a SIGINT that stops the turn while the question stays open, holding the
+// terminal. Between lines ISIG is on again (a running turn gets Ctrl-C as SIGINT).
+func keysNotSignals(read func() (string, error)) (string, error) {
+	was, err := unix.IoctlGetTermios(0, unix.TCGETS)
+	if err != nil {
+		return read()
+	}
+	quiet := *was
+	quiet.Lflag &^= unix.ISIG
+	if err := unix.IoctlSetTermios(0, unix.TCSETS, &quiet); err != nil {
+		return read()
+	}
+	defer func() { _ = unix.IoctlSetTermios(0, unix.TCSETS, was) }()
+	return read()
+}
 
 // chatPrompt is what chat's prompt shows.
 const chatPrompt = "> "
