@@ -10,6 +10,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"agentdesk/backend/agents"
 )
 
 // Where a Listing's index came from.
@@ -154,7 +156,7 @@ func (s *Source) writeCache(raw []byte, meta cacheMeta) {
 	if s.Dir == "" || os.MkdirAll(s.Dir, 0o700) != nil {
 		return
 	}
-	if writeFileAtomic(filepath.Join(s.Dir, "index.json"), raw) == nil {
+	if agents.WriteFileAtomic(filepath.Join(s.Dir, "index.json"), raw) == nil {
 		s.writeMeta(meta)
 	}
 }
@@ -164,6 +166,6 @@ func (s *Source) writeMeta(meta cacheMeta) {
 		return
 	}
 	if raw, err := json.Marshal(meta); err == nil {
-		_ = writeFileAtomic(filepath.Join(s.Dir, "index.meta.json"), raw)
+		_ = agents.WriteFileAtomic(filepath.Join(s.Dir, "index.meta.json"), raw)
 	}
 }

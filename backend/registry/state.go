@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"regexp"
 	"time"
+
+	"agentdesk/backend/agents"
 )
 
 var (
@@ -79,28 +81,7 @@ func (i *Installer) save(id string, st state) error {
 	if err != nil {
 		return err
 	}
-	return writeFileAtomic(filepath.Join(i.agentDir(id), "state.json"), append(raw, '\n'))
-}
-
-// writeFileAtomic replaces path with data: readers see the old file or the new one.
-func writeFileAtomic(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name()) // a no-op once renamed
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+	return agents.WriteFileAtomic(filepath.Join(i.agentDir(id), "state.json"), append(raw, '\n'))
 }
 
 func randomSuffix() string {
