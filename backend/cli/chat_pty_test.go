@@ -183,7 +183,8 @@ func TestChatOnAPseudoTerminal(t *testing.T) {
 	dir := t.TempDir()
 	db := filepath.Join(dir, "h.db")
 	self, _ := os.Executable()
-	c := startPTYChat(t, nil, "--db", db, "--agent-cmd", "'"+self+"' demo-agent --script "+chatScript(t, dir), "--cwd", t.TempDir())
+	// NO_COLOR emptied: scripts/test.sh sets it when its own output is not a terminal (CI).
+	c := startPTYChat(t, []string{"NO_COLOR="}, "--db", db, "--agent-cmd", "'"+self+"' demo-agent --script "+chatScript(t, dir), "--cwd", t.TempDir())
 
 	c.expect("Chatting with ")
 	c.expect("\r\n> ")
