@@ -27,12 +27,12 @@ type escFilter struct {
 type escState uint8
 
 const (
-	escGround escState = iota
-	escEscape          // after ESC
-	escInter           // ESC followed by intermediate bytes (ESC ( B, ESC # 8)
-	escCSI             // ESC [ ...
-	escString          // OSC, DCS, SOS, PM or APC body, up to BEL or ST
-	escStringEsc       // ESC inside a control string: ST (ESC \) ends it
+	escGround    escState = iota
+	escEscape             // after ESC
+	escInter              // ESC followed by intermediate bytes (ESC ( B, ESC # 8)
+	escCSI                // ESC [ ...
+	escString             // OSC, DCS, SOS, PM or APC body, up to BEL or ST
+	escStringEsc          // ESC inside a control string: ST (ESC \) ends it
 )
 
 // maxSGR bounds a colour sequence the card keeps; longer CSI sequences are dropped.

@@ -52,7 +52,7 @@ func startOnPTY(c *exec.Cmd) (master, held *os.File, err error) {
 		c.SysProcAttr = &syscall.SysProcAttr{}
 	}
 	c.SysProcAttr.Setsid, c.SysProcAttr.Setctty, c.SysProcAttr.Ctty = true, true, 0 // fd 0: the slave
-	superviseCmd(c) // dies with agentdesk (supervise_linux.go); the supervisor leads the session
+	superviseCmd(c)                                                                 // dies with agentdesk (supervise_linux.go); the supervisor leads the session
 	if err := c.Start(); err != nil {
 		m.Close()
 		held.Close()
