@@ -3,17 +3,14 @@ package acp
 import (
 	"bytes"
 	"io"
-	"regexp"
 	"strings"
 	"sync"
+
+	vt "github.com/charmbracelet/x/ansi"
 )
 
-// ansi matches CSI and OSC escape sequences. A regexp is enough for display purposes; we only
-// strip, never interpret.
-var ansi = regexp.MustCompile(`\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]`)
-
 // Ring keeps the last lines of a stream (an agent's stderr) within a line and a byte budget,
-// with ANSI escapes stripped. It is an io.Writer, safe for concurrent use.
+// with ANSI escapes stripped (by charmbracelet/x/ansi's parser). It is an io.Writer, safe for concurrent use.
 type Ring struct {
 	mu       sync.Mutex
 	lines    []string
@@ -48,7 +45,7 @@ func (r *Ring) Write(p []byte) (int, error) {
 }
 
 func (r *Ring) push(line string) {
-	line = strings.TrimRight(ansi.ReplaceAllString(line, ""), "\r")
+	line = strings.TrimRight(vt.Strip(line), "\r")
 	r.lines = append(r.lines, line)
 	r.size += len(line) + 1
 	for len(r.lines) > r.maxLines || (r.size > r.maxBytes && len(r.lines) > 1) {
@@ -66,7 +63,7 @@ func (r *Ring) String() string {
 		if s != "" {
 			s += "\n"
 		}
-		s += ansi.ReplaceAllString(string(r.partial), "")
+		s += vt.Strip(string(r.partial))
 	}
 	return s
 }

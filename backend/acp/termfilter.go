@@ -3,6 +3,10 @@ package acp
 import (
 	"bytes"
 	"strings"
+	"unicode/utf8"
+
+	vt "github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/ansi/parser"
 )
 
 // A terminal's commands run on a PTY, so they write escape sequences: colours, but also cursor
@@ -15,106 +19,88 @@ import (
 //     kept, and nothing else, so the window never interprets cursor movement, links or titles
 //     that an agent's command printed.
 //
-// It is a small state machine after the VT500 parser's states (ground, escape, CSI, control
-// strings), enough to know where each sequence ends even when it is split across reads. Bytes of
-// 0x80 and above are text (UTF-8), never C1 controls.
+// Where each sequence begins and ends is the business of a real VT parser (charmbracelet/x/ansi,
+// after the DEC VT500 state machine), which keeps its state between reads, so a sequence cut
+// between two reads is still recognised whole. The filter only decides what each piece becomes.
+// C1 controls, as bytes or as the runes U+0080–U+009F, never reach text or display.
 type escFilter struct {
-	state escState
-	seq   []byte // the CSI sequence so far, while it may still be SGR
-	long  bool   // the CSI sequence outgrew maxSGR: it is dropped whatever it is
+	p             *vt.Parser
+	text, display *[]byte // where the parser's handlers write, during write
+	seq           []byte  // the CSI sequence so far, while it may still be SGR
+	long          bool    // the CSI sequence outgrew maxSGR: it is dropped whatever it is
 }
-
-type escState uint8
-
-const (
-	escGround    escState = iota
-	escEscape             // after ESC
-	escInter              // ESC followed by intermediate bytes (ESC ( B, ESC # 8)
-	escCSI                // ESC [ ...
-	escString             // OSC, DCS, SOS, PM or APC body, up to BEL or ST
-	escStringEsc          // ESC inside a control string: ST (ESC \) ends it
-)
 
 // maxSGR bounds a colour sequence the card keeps; longer CSI sequences are dropped.
 const maxSGR = 64
 
 // write filters p, appending to text and display.
 func (f *escFilter) write(p []byte, text, display *[]byte) {
+	if f.p == nil {
+		f.start()
+	}
+	if f.p.State() == parser.GroundState && plain(p) { // most output: no parsing needed
+		*text = append(*text, p...)
+		*display = append(*display, p...)
+		return
+	}
+	f.text, f.display = text, display
+	defer func() { f.text, f.display = nil, nil }()
 	for _, c := range p {
-		switch f.state {
-		case escGround:
-			switch {
-			case c == 0x1b:
-				f.state = escEscape
-			case c == '\n' || c == '\r' || c == '\t' || (c >= 0x20 && c != 0x7f):
-				*text = append(*text, c)
-				*display = append(*display, c)
-			}
-			// Other C0 controls (bell, backspace, form feed, shift in/out) and DEL are dropped.
-		case escEscape:
-			f.escape(c)
-		case escInter:
-			if c < 0x20 || c > 0x2f { // the final byte (or an abort) ends it
-				f.state = escGround
-				if c == 0x1b {
-					f.state = escEscape
-				}
-			}
-		case escCSI:
-			f.csi(c, display)
-		case escString:
-			switch c {
-			case 0x07, 0x18, 0x1a: // BEL ends an OSC (xterm); CAN and SUB abort any string
-				f.state = escGround
-			case 0x1b:
-				f.state = escStringEsc
-			}
-		case escStringEsc:
-			if c == '\\' {
-				f.state = escGround
+		before := f.p.State()
+		f.p.Advance(c)
+		switch after := f.p.State(); {
+		case after == parser.CsiEntryState && before != parser.CsiEntryState:
+			f.seq, f.long = append(f.seq[:0], 0x1b, '['), false // ESC [ or the C1 byte CSI
+		case (after == parser.CsiParamState || after == parser.CsiIntermediateState ||
+			after == parser.CsiEntryState) && c >= 0x20 && c <= 0x3f:
+			if len(f.seq) < maxSGR {
+				f.seq = append(f.seq, c)
 			} else {
-				f.escape(c) // ESC began a new sequence, which aborts the string
+				f.long = true
 			}
 		}
 	}
 }
 
-// escape handles the byte after an ESC.
-func (f *escFilter) escape(c byte) {
-	switch {
-	case c == '[':
-		f.state, f.seq, f.long = escCSI, append(f.seq[:0], 0x1b, '['), false
-	case c == ']' || c == 'P' || c == 'X' || c == '^' || c == '_':
-		f.state = escString
-	case c == 0x1b:
-		f.state = escEscape
-	case c >= 0x20 && c <= 0x2f:
-		f.state = escInter
-	default: // a two-byte sequence (ESC 7, ESC M, ESC =) or an abort: dropped
-		f.state = escGround
+// plain reports whether p is whole UTF-8 text the parser would pass on unchanged: no control
+// character but newline, tab and carriage return, no DEL and no C1 control.
+func plain(p []byte) bool {
+	for i, c := range p {
+		if (c < 0x20 && c != '\n' && c != '\t' && c != '\r') || c == 0x7f || (c == 0xc2 && i+1 < len(p) && p[i+1] <= 0x9f) {
+			return false
+		}
 	}
+	return utf8.Valid(p)
 }
 
-// csi handles a byte of a CSI sequence; a complete SGR sequence goes to display.
-func (f *escFilter) csi(c byte, display *[]byte) {
-	switch {
-	case c >= 0x20 && c <= 0x3f: // parameters and intermediates
-		if len(f.seq) < maxSGR {
-			f.seq = append(f.seq, c)
-		} else {
-			f.long = true
-		}
-	case c >= 0x40 && c <= 0x7e: // the final byte
-		f.state = escGround
-		if c == 'm' && !f.long && sgrParams(f.seq[2:]) {
-			*display = append(append(*display, f.seq...), 'm')
-		}
-	case c == 0x1b:
-		f.state = escEscape
-	case c == 0x18 || c == 0x1a || c >= 0x80:
-		f.state = escGround
+// start makes the parser. It keeps no control string's data (OSC, DCS and the rest are
+// dropped whole), so an endless one costs no memory.
+func (f *escFilter) start() {
+	f.p = vt.NewParser()
+	f.p.SetDataSize(1)
+	both := func(b ...byte) {
+		*f.text = append(*f.text, b...)
+		*f.display = append(*f.display, b...)
 	}
-	// Other C0 controls inside a CSI sequence are executed by a terminal; here they are dropped.
+	f.p.SetHandler(vt.Handler{
+		Print: func(r rune) {
+			if r >= 0x80 && r <= 0x9f {
+				return // a C1 control written as UTF-8, which some terminals obey
+			}
+			both(utf8.AppendRune(nil, r)...)
+		},
+		Execute: func(b byte) {
+			// Bell, backspace, form feed, shift in/out and the rest are dropped.
+			if b == '\n' || b == '\r' || b == '\t' {
+				both(b)
+			}
+		},
+		HandleCsi: func(cmd vt.Cmd, _ vt.Params) {
+			if cmd.Final() == 'm' && cmd.Prefix() == 0 && cmd.Intermediate() == 0 && !f.long && sgrParams(f.seq[2:]) {
+				*f.display = append(append(*f.display, f.seq...), 'm')
+			}
+		},
+	})
 }
 
 // sgrParams reports whether p are the parameters of a plain SGR sequence (digits, ';' and ':'),

@@ -60,3 +60,43 @@ func TestOutputBufferCutsAroundColours(t *testing.T) {
 		t.Fatalf("plain text cut at %q", got)
 	}
 }
+
+// A C1 control never reaches the agent or the card, neither as its 8-bit byte nor as its UTF-8
+// rune (U+009B is CSI to some terminals); what follows it stays text.
+func TestEscFilterDropsC1(t *testing.T) {
+	text, disp := filterTerminal([]byte("a\u009b31mb\x9b2Jc\u0085d"))
+	if string(text) != "a31mbcd" || string(disp) != string(text) {
+		t.Fatalf("text %q, display %q", text, disp)
+	}
+}
+
+// BenchmarkEscFilter: coloured build output (a test runner's), through the filter in 4 KiB reads
+// as a PTY gives it. The figure is throughput (MB/s).
+func BenchmarkEscFilter(b *testing.B) {
+	line := "\x1b[32mok\x1b[0m  \tagentdesk/backend/acp\t17.534s \x1b[2m(cached)\x1b[0m  é\r\n"
+	in := []byte(strings.Repeat(line, (1<<20)/len(line)))
+	b.SetBytes(int64(len(in)))
+	var text, disp []byte
+	for b.Loop() {
+		var f escFilter
+		text, disp = text[:0], disp[:0]
+		for i := 0; i < len(in); i += 4096 {
+			f.write(in[i:min(i+4096, len(in))], &text, &disp)
+		}
+	}
+}
+
+// BenchmarkEscFilterPlain: output without escapes (a compiler's, a log), the common case.
+func BenchmarkEscFilterPlain(b *testing.B) {
+	line := "ok  \tagentdesk/backend/acp\t17.534s (cached)  é\n"
+	in := []byte(strings.Repeat(line, (1<<20)/len(line)))
+	b.SetBytes(int64(len(in)))
+	var text, disp []byte
+	for b.Loop() {
+		var f escFilter
+		text, disp = text[:0], disp[:0]
+		for i := 0; i < len(in); i += 4096 {
+			f.write(in[i:min(i+4096, len(in))], &text, &disp)
+		}
+	}
+}
