@@ -69,7 +69,7 @@ export class LiveSession {
   /** The transcript's cells (thoughts opened, cards collapsed); synced only while shown. */
   readonly view = new TranscriptView();
   /** The composer's text and the attachments waiting to be sent. */
-  readonly composer = new ComposerDraft();
+  readonly composer: ComposerDraft;
   /** Saved when the transcript is hidden, restored when shown (not reactive). */
   scroll: TranscriptScroll = { top: 0, stuck: true };
   /** A turn ended or a permission arrived while it was not shown. */
@@ -97,11 +97,12 @@ export class LiveSession {
   readonly agentName = $derived.by(() => this.store.current?.agentName ?? '');
   readonly cwd = $derived.by(() => this.store.current?.cwd ?? '');
 
-  constructor(info: LiveInfo, store: SessionStore, auth: AuthStore) {
+  constructor(info: LiveInfo, store: SessionStore, auth: AuthStore, composer = new ComposerDraft()) {
     this.id = info.sessionId;
     this.agentId = info.agentId ?? '';
     this.store = store;
     this.auth = auth;
+    this.composer = composer;
   }
 }
 
@@ -135,11 +136,17 @@ export class LiveSessions {
     return id ? this.list.find((s) => s.id === id) : undefined;
   }
 
-  /** Adds a session that was just started (or listed) and takes its snapshot; a known id starts afresh. */
+  /**
+   * Adds a session that was just started (or listed) and takes its snapshot. A known id starts
+   * afresh but keeps what the person was writing in its composer: the same start can arrive
+   * twice (ListLive at page load lists a session whose StartSession has not answered yet, and
+   * the person may type into it before open() attaches it again), and a reused id's unsent
+   * prompt is the person's work too.
+   */
   attach(info: LiveInfo): Promise<void> {
     const old = this.get(info.sessionId);
     if (old) old.store.detach();
-    const session = this.#create(info);
+    const session = this.#create(info, old?.composer);
     this.notice = null;
     this.list = old ? this.list.map((s) => (s === old ? session : s)) : [...this.list, session];
     return session.store.attach(info);
@@ -282,7 +289,7 @@ export class LiveSessions {
     return this.#clock.setInterval(() => (this.now = this.#clock.now()), 1000);
   }
 
-  #create(info: LiveInfo): LiveSession {
+  #create(info: LiveInfo, composer?: ComposerDraft): LiveSession {
     // The store's callbacks need the session, which needs the store: `session` is set below,
     // before any callback can run (they run on events, after attach()).
     let session!: LiveSession;
@@ -315,7 +322,7 @@ export class LiveSessions {
         void this.close(failed);
       },
     });
-    session = new LiveSession(info, store, auth);
+    session = new LiveSession(info, store, auth, composer);
     return session;
   }
 }

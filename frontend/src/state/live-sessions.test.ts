@@ -141,17 +141,35 @@ describe('LiveSessions', () => {
     expect(lives.active!.composer.text).toBe('another');
   });
 
-  it('a reused id starts afresh, in the same place', async () => {
+  it('a reused id starts afresh, in the same place, keeping what the person was writing', async () => {
     const { lives } = setup();
     await lives.open(info('a'));
     await lives.open(info('b'));
     lives.handleAll(golden('demo_allow.json', 'a'));
-    lives.get('a')!.composer.text = 'old';
+    lives.get('a')!.composer.text = 'unsent';
     await lives.attach(info('a'));
     expect(lives.list.map((s) => s.id)).toEqual(['a', 'b']);
     expect(lives.get('a')!.status).toBe('starting');
     expect(lives.get('a')!.store.current!.entries).toEqual([]);
-    expect(lives.get('a')!.composer.text).toBe('');
+    expect(lives.get('a')!.composer.text).toBe('unsent');
+  });
+
+  // Issue 29: under load, ListLive at page load can answer with a session whose StartSession has
+  // not answered yet; the person types into it, then open() attaches the same start again. The
+  // prompt being written must survive (it was lost: an empty composer, Send disabled).
+  it('a start listed by ListLive before StartSession answers keeps the prompt typed into it', async () => {
+    let answer!: (l: LiveInfo[]) => void;
+    const { lives } = setup({ listLive: () => new Promise<LiveInfo[]>((r) => (answer = r)) });
+    const adopted = lives.adopt();
+    answer([info('a')]);
+    await adopted;
+    expect(lives.activeId).toBe('a');
+    lives.active!.composer.text = 'hello';
+    lives.active!.composer.drafts.add({ key: 'file:README.md', kind: 'file', name: 'README.md', path: '/work/a/README.md', size: 10 });
+    await lives.open(info('a'));
+    expect(lives.list.map((s) => s.id)).toEqual(['a']);
+    expect(lives.active!.composer.text).toBe('hello');
+    expect(lives.active!.composer.drafts.list.map((d) => d.key)).toEqual(['file:README.md']);
   });
 
   it('next and previous wrap around', async () => {
