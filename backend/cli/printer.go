@@ -37,7 +37,7 @@ func newPrinter(w io.Writer) *printer {
 // gets it), the turn's turn_end last; the terminal's prompts go to ask, out of the stream.
 func newJSONPrinter(w, ask io.Writer) *printer {
 	p := newPrinter(w)
-	p.w, p.ask, p.own, p.json = w, safeWriter{ask}, ask, true // JSON escapes control characters itself
+	p.w, p.ask, p.own, p.json = w, safeWriter{ask}, ask, true // escapeJSON escapes what the filter would drop
 	return p
 }
 
@@ -78,7 +78,7 @@ func (p *printer) print(ev acp.Event) {
 		if err != nil { // an Event always marshals; say so rather than drop it silently
 			line, _ = json.Marshal(map[string]string{"kind": "error", "message": err.Error()})
 		}
-		p.w.Write(append(line, '\n'))
+		p.w.Write(escapeJSON(append(line, '\n'))) // the text exactly, no control a terminal obeys
 		return
 	}
 	switch ev.Kind {
