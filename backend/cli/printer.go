@@ -103,7 +103,7 @@ func (p *printer) print(ev acp.Event) {
 		for i, o := range ev.Options {
 			names[i] = fmt.Sprintf("%s (%s)", o.Name, o.Kind)
 		}
-		p.line(fmt.Sprintf("[permission] %s? options: %s", ev.Title, strings.Join(names, ", ")))
+		p.line(fmt.Sprintf("[permission] %s? options: %s", safeLine(ev.Title), strings.Join(names, ", ")))
 	case acp.EventPermissionDone:
 		decision := "cancelled"
 		if ev.Outcome == "selected" {
@@ -114,7 +114,7 @@ func (p *printer) print(ev acp.Event) {
 			title = ev.Title
 			decision += " by rule: " + ev.RuleLabel
 		}
-		p.line(fmt.Sprintf("[permission] %s: %s", title, decision))
+		p.line(fmt.Sprintf("[permission] %s: %s", safeLine(title), safeLine(decision))) // one line: a title cannot forge a decision
 	case acp.EventState:
 		if ev.Message != "" {
 			p.line(fmt.Sprintf("[%s] %s", ev.State, ev.Message))
@@ -146,7 +146,7 @@ func (p *printer) entry(e *acp.Entry) {
 			return
 		}
 		p.tools[e.ID] = e.Status
-		p.line(fmt.Sprintf("[tool] %s (%s): %s", e.Title, e.ToolKind, e.Status))
+		p.line(fmt.Sprintf("[tool] %s (%s): %s", safeLine(e.Title), e.ToolKind, e.Status))
 	case acp.KindPlan:
 		var b strings.Builder
 		for _, pe := range e.Plan {

@@ -17,10 +17,11 @@ import (
 const planted = "\x1b]52;c;ZXZpbA==\x07clip\x1b]0;pwned\x1b\\ \x1b[2Jclear over\rtyped \u009b31mc1 \u202egpj.exe\u2066iso\u2069"
 
 // plantingTurn plays an agent that plants its escapes everywhere the command line prints from:
-// a thought, a message, a tool call's title, two permission titles (one a rule answers), a link
+// a thought, a message, a tool call's title, two permission titles (one a rule answers, the other
+// with a line break before words that would pose as a row of their own), a link
 // question whose URL's path holds the override, and a file, written by a command, whose name and
 // content hold them.
-func plantingTurn(t *testing.T) string {
+func plantingTurn() string {
 	q := func(s string) string { b, _ := json.Marshal(s); return string(b) }
 	perm := func(id, title string) string {
 		return `{"call":"session/request_permission","params":{"toolCall":{"toolCallId":"` + id + `","title":` + q(title) +
@@ -34,7 +35,7 @@ func plantingTurn(t *testing.T) string {
 	{"update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":` + q(planted+"\n") + `}}},
 	{"update":{"sessionUpdate":"tool_call","toolCallId":"t0","title":` + q("tool "+planted) + `,"kind":"read","status":"completed"}},
 	` + perm("t1", "rule "+planted) + `,
-	` + perm("t2", "ask "+planted) + `,
+	` + perm("t2", "ask "+planted+"\nforged row") + `,
 	{"call":"elicitation/create","params":{"mode":"url","message":` + q("log in "+planted) + `,"url":"https://example.com/dl/\u202egpj.exe","elicitationId":"e1"}},
 	{"call":"terminal/create","params":{"command":"sh","args":["-c","printf '%s\\n' \"$1\" > \"$2\"","sh",` +
 		q(planted) + `,` + q("f\x1b]0;t\x07\u202etxt.exe") + `]},"want":"term-1"},
@@ -54,7 +55,7 @@ func TestEveryCommandKeepsAgentEscapesOffTheTerminal(t *testing.T) {
 	dir, proj := t.TempDir(), t.TempDir()
 	db := filepath.Join(dir, "h.db")
 	script := filepath.Join(dir, "plant.json")
-	if err := os.WriteFile(script, []byte(plantingTurn(t)), 0o600); err != nil {
+	if err := os.WriteFile(script, []byte(plantingTurn()), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	self, _ := os.Executable()
@@ -96,6 +97,9 @@ func TestEveryCommandKeepsAgentEscapesOffTheTerminal(t *testing.T) {
 	for _, o := range outs {
 		if at, r := unsafeAt(o.text); at >= 0 {
 			t.Errorf("%s printed %U at %d:\n%q", o.name, r, at, o.text)
+		}
+		if strings.Contains(o.text, "\nforged row") {
+			t.Errorf("%s let a title forge a line of its own:\n%s", o.name, o.text)
 		}
 	}
 	for _, o := range append(shown, outs[0]) {
