@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"text/tabwriter"
 	"time"
@@ -74,12 +73,11 @@ func printAudit(ctx context.Context, db, session string, q store.AuditQuery, asJ
 		fmt.Fprintf(stdio.Err, "agentdesk audit: %v\n", err)
 		return ExitFailed
 	}
-	out := mask.Writer(stdio.Out)
+	out := newScreen(stdio.Out).masked(mask)
 	defer out.Flush()
 	if asJSON {
-		enc := json.NewEncoder(out)
 		for _, it := range items {
-			if err := enc.Encode(it); err != nil {
+			if err := writeJSON(out, it); err != nil {
 				return ExitFailed
 			}
 		}
@@ -96,7 +94,8 @@ func printAudit(ctx context.Context, db, session string, q store.AuditQuery, asJ
 		if it.DecidedBy == "rule" {
 			who = "rule: " + it.RuleLabel
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", it.DecidedAt, shortID(it.SessionID), it.AgentName, it.Verdict, who, it.Title)
+		// A title is one cell: a line break in it cannot forge a decision's row.
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", it.DecidedAt, shortID(it.SessionID), cell(it.AgentName), it.Verdict, cell(who), cell(it.Title))
 	}
 	tw.Flush()
 	return ExitOK

@@ -72,7 +72,7 @@ func printChanges(ctx context.Context, db, prefix string, turn int, stdout, stde
 		return ExitFailed
 	}
 	defer st.Close()
-	masked := mask.Writer(stdout) // a diff may quote a secret
+	masked := newScreen(stdout).masked(mask) // a diff may quote a secret
 	defer masked.Flush()
 	id, err := resolveSessionID(ctx, st, prefix)
 	if err != nil {
@@ -104,17 +104,17 @@ func printChanges(ctx context.Context, db, prefix string, turn int, stdout, stde
 
 // printTurn prints one turn's header and its files' diffs.
 func printTurn(ctx context.Context, h *hub.Hub, id string, t changes.TurnView, out io.Writer) error {
-	fmt.Fprintf(out, "# turn %d: %s\n", t.Turn, firstLine(t.Prompt))
+	fmt.Fprintf(out, "# turn %d: %s\n", t.Turn, safeLine(firstLine(t.Prompt)))
 	switch {
 	case t.Changes.Error != "":
-		fmt.Fprintf(out, "# %s\n\n", t.Changes.Error)
+		fmt.Fprintf(out, "# %s\n\n", safeLine(t.Changes.Error))
 		return nil
 	case len(t.Changes.Files) == 0:
 		fmt.Fprint(out, "# no files changed\n\n")
 		return nil
 	}
 	for _, n := range t.Changes.Notes {
-		fmt.Fprintf(out, "# note: %s\n", n)
+		fmt.Fprintf(out, "# note: %s\n", safeLine(n))
 	}
 	for _, f := range t.Changes.Files {
 		d, err := h.ChangeDiff(ctx, id, t.Turn, f.Root, f.Path)
@@ -127,8 +127,10 @@ func printTurn(ctx context.Context, h *hub.Hub, id string, t changes.TurnView, o
 	return nil
 }
 
-// writeUnified prints one file's diff as git would.
+// writeUnified prints one file's diff as git would; a name with a line break in it cannot
+// forge a line of the diff (safeLine).
 func writeUnified(out io.Writer, d changes.FileDiff) {
+	d.Path, d.From = safeLine(d.Path), safeLine(d.From)
 	from, to := "a/"+d.Path, "b/"+d.Path
 	if d.From != "" {
 		from = "a/" + d.From

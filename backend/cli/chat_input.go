@@ -38,7 +38,7 @@ func isTerminal(f *os.File) bool {
 // 0 and writes fd 1 itself, so a Stdio of anything else reads plain lines.
 func onTerminal(stdio Stdio) bool {
 	in, ok1 := stdio.In.(*os.File)
-	out, ok2 := stdio.Out.(*os.File)
+	out, ok2 := rawStream(stdio.Out).(*os.File)
 	return ok1 && ok2 && in.Fd() == 0 && out.Fd() == 1 && isTerminal(in) && isTerminal(out) && liner.TerminalSupported()
 }
 
@@ -83,7 +83,7 @@ func (e *lineEditor) readLine(question string) (string, error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	e.flush()
-	line, err := keysNotSignals(func() (string, error) { return e.l.Prompt(printable(e.mask(question))) })
+	line, err := keysNotSignals(func() (string, error) { return e.l.Prompt(printable(safeText(e.mask(question)))) })
 	if errors.Is(err, liner.ErrPromptAborted) {
 		select {
 		case e.interrupts <- struct{}{}:

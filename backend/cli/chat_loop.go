@@ -62,7 +62,7 @@ func chat(ctx context.Context, f runFlags, stdio Stdio) int {
 	}
 	c.env = env
 	tty := onTerminal(stdio)
-	out, _ := stdio.Out.(*os.File)
+	out, _ := rawStream(stdio.Out).(*os.File)
 	c.paint = style{on: out != nil && isTerminal(out) && os.Getenv("NO_COLOR") == ""}
 	env.out.mu.Lock()
 	env.out.hideUser = tty // the line editor has shown what was typed
@@ -87,7 +87,8 @@ func chat(ctx context.Context, f runFlags, stdio Stdio) int {
 	switch {
 	case c.turns == 0 && f.cont == "":
 	case saved:
-		fmt.Fprintln(stdio.Out, c.paint.dim(fmt.Sprintf("Session %s saved; continue it with: agentdesk chat --continue %s", id, id)))
+		fmt.Fprintln(rawStream(stdio.Out), c.paint.dim( // chat's own words and style: an id, no agent's text
+			fmt.Sprintf("Session %s saved; continue it with: agentdesk chat --continue %s", id, id)))
 	default:
 		fmt.Fprintf(stdio.Out, "Session %s was not saved in full.\n", id)
 	}

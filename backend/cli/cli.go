@@ -42,6 +42,7 @@ type Stdio struct {
 	In  io.Reader // run reads the answers to permission requests from it (--permissions ask)
 	Out io.Writer // the transcript, lists, exports, help and completion scripts
 	Err io.Writer // every error and notice
+	// Run makes Out and Err screens: every command's text passes the terminal-safe filter.
 }
 
 // Options are what the binary's build hands the command line: the seams that differ between a
@@ -84,6 +85,8 @@ func Run(ctx context.Context, args []string, stdio Stdio, opts Options) int {
 	if stdio.In == nil {
 		stdio.In = strings.NewReader("") // nothing to read: a permission cannot be asked
 	}
+	// Every command writes on screens: nothing it prints reaches a terminal as a control (screen.go).
+	stdio.Out, stdio.Err = newScreen(stdio.Out), newScreen(stdio.Err)
 	root := newRoot(stdio, opts)
 	root.SetArgs(args)
 	cmd, err := root.ExecuteContextC(ctx)

@@ -27,10 +27,11 @@ backend/acp/acptest), handy for reproducing a misbehaving agent.`,
 			if script == "" {
 				script = opts.AgentScript // dev-tag builds only: "" in production
 			}
+			// The agent's side of ACP: bytes for agentdesk, not text for a person (rawStream).
 			if script != "" {
-				return result(playScript(script, stdio.In, stdio.Out, stdio.Err))
+				return result(playScript(script, stdio.In, rawStream(stdio.Out), rawStream(stdio.Err)))
 			}
-			if err := demoagent.Serve(stdio.In, stdio.Out, pace); err != nil {
+			if err := demoagent.Serve(stdio.In, rawStream(stdio.Out), pace); err != nil {
 				fmt.Fprintf(stdio.Err, "demo-agent: %v\n", err)
 				return result(ExitFailed)
 			}

@@ -45,7 +45,7 @@ func listHistory(ctx context.Context, db, search string, asJSON bool, stdout, st
 		return ExitFailed
 	}
 	defer st.Close()
-	masked := mask.Writer(stdout) // anything else printed may quote a secret too
+	masked := newScreen(stdout).masked(mask) // anything else printed may quote a secret too
 	defer masked.Flush()
 	stdout = masked
 	rows, err := st.ListSessions(ctx, search, 1000)
@@ -62,10 +62,10 @@ func listHistory(ctx context.Context, db, search string, asJSON bool, stdout, st
 	}
 	for _, r := range rows {
 		fmt.Fprintf(stdout, "%s  %s  %-12s %-24s %d turn(s)  %s  %s\n", r.ID, r.UpdatedAt.Local().Format("2006-01-02 15:04"),
-			r.Outcome, r.AgentName, r.Turns, r.Cwd, mask.Mask(r.Title))
+			r.Outcome, safeLine(r.AgentName), r.Turns, safeLine(r.Cwd), safeLine(mask.Mask(r.Title)))
 		if r.Snippet != "" {
 			// The match markers may cut a value in pieces that the writer would not recognise.
-			fmt.Fprintf(stdout, "    %s\n", hub.MaskSnippet(mask, r.Snippet))
+			fmt.Fprintf(stdout, "    %s\n", safeLine(hub.MaskSnippet(mask, r.Snippet)))
 		}
 	}
 	return ExitOK
@@ -116,12 +116,24 @@ func showSession(ctx context.Context, db, format, prefix string, stdout, stderr 
 	if err == nil {
 		var out string
 		if out, err = export.Render(mask, s, turns, entries, perms, format); err == nil {
-			fmt.Fprint(stdout, out)
-			return ExitOK
+			if err = writeDocument(stdout, out, format); err == nil {
+				return ExitOK
+			}
 		}
 	}
 	fmt.Fprintf(stderr, "agentdesk show: %v\n", err)
 	return ExitFailed
+}
+
+// writeDocument writes a session's export doc in format: JSON escaped (writeJSONText), so the
+// text is exact and harmless; Markdown as it is, which on a screen is filtered (export -o writes
+// the exact document to its file).
+func writeDocument(w io.Writer, doc, format string) error {
+	if format == export.JSON {
+		return writeJSONText(w, []byte(doc))
+	}
+	_, err := io.WriteString(w, doc)
+	return err
 }
 
 // openToPrint opens the history at db ("": the default one) for command, which prints from it,

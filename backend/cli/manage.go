@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -132,7 +131,7 @@ func agentsCommand(stdio Stdio) *cobra.Command {
 
 func printAgents(list []agents.Agent, asJSON bool, out io.Writer) int {
 	if asJSON {
-		if err := json.NewEncoder(out).Encode(list); err != nil {
+		if err := writeJSON(out, list); err != nil {
 			return ExitFailed
 		}
 		return ExitOK
@@ -150,7 +149,7 @@ func printAgents(list []agents.Agent, asJSON bool, out io.Writer) int {
 		case filepath.Base(a.Command) == "npx":
 			installed = "via npx (fetched when it starts)"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", a.ID, a.Name, kind, installed, strings.Join(append([]string{a.Command}, a.Args...), " "))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", cell(a.ID), cell(a.Name), kind, cell(installed), cell(strings.Join(append([]string{a.Command}, a.Args...), " ")))
 	}
 	tw.Flush()
 	return ExitOK
@@ -177,7 +176,7 @@ func printHistoryJSON(rows []store.Summary, mask *agents.Masker, out io.Writer) 
 			Cwd: r.Cwd, Outcome: r.Outcome, Turns: r.Turns, CreatedAt: r.CreatedAt.Format(time.RFC3339),
 			UpdatedAt: r.UpdatedAt.Format(time.RFC3339), Snippet: hub.MaskSnippet(mask, r.Snippet)})
 	}
-	if err := json.NewEncoder(out).Encode(items); err != nil {
+	if err := writeJSON(out, items); err != nil {
 		return ExitFailed
 	}
 	return ExitOK

@@ -37,7 +37,7 @@ func newPrinter(w io.Writer) *printer {
 // gets it), the turn's turn_end last; the terminal's prompts go to ask, out of the stream.
 func newJSONPrinter(w, ask io.Writer) *printer {
 	p := newPrinter(w)
-	p.w, p.ask, p.own, p.json = w, safeWriter{ask}, ask, true // JSON escapes control characters itself
+	p.w, p.ask, p.own, p.json = w, safeWriter{ask}, ask, true // escapeJSON escapes what the filter would drop
 	return p
 }
 
@@ -78,7 +78,7 @@ func (p *printer) print(ev acp.Event) {
 		if err != nil { // an Event always marshals; say so rather than drop it silently
 			line, _ = json.Marshal(map[string]string{"kind": "error", "message": err.Error()})
 		}
-		p.w.Write(append(line, '\n'))
+		p.w.Write(escapeJSON(append(line, '\n'))) // the text exactly, no control a terminal obeys
 		return
 	}
 	switch ev.Kind {
@@ -103,7 +103,7 @@ func (p *printer) print(ev acp.Event) {
 		for i, o := range ev.Options {
 			names[i] = fmt.Sprintf("%s (%s)", o.Name, o.Kind)
 		}
-		p.line(fmt.Sprintf("[permission] %s? options: %s", ev.Title, strings.Join(names, ", ")))
+		p.line(fmt.Sprintf("[permission] %s? options: %s", safeLine(ev.Title), strings.Join(names, ", ")))
 	case acp.EventPermissionDone:
 		decision := "cancelled"
 		if ev.Outcome == "selected" {
@@ -114,7 +114,7 @@ func (p *printer) print(ev acp.Event) {
 			title = ev.Title
 			decision += " by rule: " + ev.RuleLabel
 		}
-		p.line(fmt.Sprintf("[permission] %s: %s", title, decision))
+		p.line(fmt.Sprintf("[permission] %s: %s", safeLine(title), safeLine(decision))) // one line: a title cannot forge a decision
 	case acp.EventState:
 		if ev.Message != "" {
 			p.line(fmt.Sprintf("[%s] %s", ev.State, ev.Message))
@@ -146,7 +146,7 @@ func (p *printer) entry(e *acp.Entry) {
 			return
 		}
 		p.tools[e.ID] = e.Status
-		p.line(fmt.Sprintf("[tool] %s (%s): %s", e.Title, e.ToolKind, e.Status))
+		p.line(fmt.Sprintf("[tool] %s (%s): %s", safeLine(e.Title), e.ToolKind, e.Status))
 	case acp.KindPlan:
 		var b strings.Builder
 		for _, pe := range e.Plan {

@@ -56,9 +56,9 @@ func receiptLines(r *acp.Receipt) []string {
 			lines = append(lines, fmt.Sprintf("  and %d more (agentdesk changes shows them all)", len(ch.Files)-i+ch.More))
 			return lines
 		}
-		line := fmt.Sprintf("  %-8s %s", f.Change, f.Path)
+		line := fmt.Sprintf("  %-8s %s", f.Change, safeLine(f.Path)) // a name cannot forge a line
 		if f.From != "" {
-			line += " (from " + f.From + ")"
+			line += " (from " + safeLine(f.From) + ")"
 		}
 		switch {
 		case f.TooBig:

@@ -61,7 +61,7 @@ func revert(ctx context.Context, f revertFlags, prefix string, stdio Stdio) int 
 		return ExitFailed
 	}
 	defer st.Close()
-	out := mask.Writer(stdio.Out)
+	out := newScreen(stdio.Out).masked(mask)
 	defer out.Flush()
 	id, err := resolveSessionID(ctx, st, prefix)
 	if err != nil {
@@ -135,13 +135,14 @@ func fileOfTurn(ctx context.Context, h *hub.Hub, id string, turn int, file strin
 
 func printPlan(out io.Writer, p changes.Plan) {
 	for _, f := range p.Files {
+		path := safeLine(f.Path) // one line per file, whatever its name holds
 		switch {
 		case f.Conflict != "":
-			fmt.Fprintf(out, "conflict  %s: %s\n", f.Path, f.Conflict)
+			fmt.Fprintf(out, "conflict  %s: %s\n", path, safeLine(f.Conflict))
 		case f.Action == changes.ActionSkip:
-			fmt.Fprintf(out, "skip      %s: %s\n", f.Path, f.Reason)
+			fmt.Fprintf(out, "skip      %s: %s\n", path, safeLine(f.Reason))
 		default:
-			fmt.Fprintf(out, "%-9s %s\n", f.Action, f.Path)
+			fmt.Fprintf(out, "%-9s %s\n", f.Action, path)
 		}
 	}
 }

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -97,7 +96,7 @@ func rulesListCommand(run runner) *cobra.Command {
 			return err
 		}
 		if asJSON {
-			return json.NewEncoder(out).Encode(l)
+			return writeJSON(out, l)
 		}
 		printRules(out, l)
 		return nil
@@ -123,7 +122,7 @@ func printRules(out io.Writer, l hub.RuleList) {
 		if r.LastFiredAt != "" {
 			last = r.LastFiredAt
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\n", shortID(r.ID), decision, r.Fired, last, r.Label)
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\n", shortID(r.ID), decision, r.Fired, last, cell(r.Label))
 	}
 	tw.Flush()
 }
@@ -175,7 +174,7 @@ folder (src/**, *.go); --command the leading words of an execute call's command 
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(out, "added %s: %s %s\n", shortID(info.ID), info.Decision, info.Label)
+		fmt.Fprintf(out, "added %s: %s %s\n", shortID(info.ID), info.Decision, safeLine(info.Label))
 		return nil
 	})
 	return cmd

@@ -81,7 +81,7 @@ func rulesSwitchCommand(run runner, verb, short string) *cobra.Command {
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(out, "%sd %s: %s %s\n", strings.TrimSuffix(verb, "e"), shortID(info.ID), info.Decision, info.Label)
+		fmt.Fprintf(out, "%sd %s: %s %s\n", strings.TrimSuffix(verb, "e"), shortID(info.ID), info.Decision, safeLine(info.Label))
 		return nil
 	})
 	cmd.RunE = func(c *cobra.Command, args []string) error {
@@ -107,8 +107,7 @@ func rulesExportCommand(run runner) *cobra.Command {
 			return err
 		}
 		if file == "" {
-			_, err = out.Write(data)
-			return err
+			return writeJSONText(out, data)
 		}
 		if err := export.WriteFileAtomic(file, data); err != nil {
 			return fmt.Errorf("%s", export.DescribeSaveError(file, err))

@@ -25,7 +25,7 @@ type sessionEnv struct {
 	info           hub.SessionInfo
 	agent          agents.Agent
 	out            *printer
-	stdout, stderr io.Writer // masked
+	stdout, stderr io.Writer // the command's own messages: filtered (safeText), then masked
 	masked         []*agents.MaskWriter
 	// events carries the events a command acts on: permissions, open elicitations, states,
 	// turn ends. The emitter blocks on it until done is closed: read it, or close done.
@@ -74,10 +74,12 @@ func openSession(ctx context.Context, who string, f runFlags, stdio Stdio, watch
 		fmt.Fprintf(stderr, "agentdesk %s: %v\n", who, catErr)
 	}
 	e.cat = cat
-	maskedOut, maskedErr := cat.Masker().Writer(stdout), cat.Masker().Writer(stderr)
+	// The printer filters the agent's text itself and writes chat's colours around it, so it
+	// writes on the streams under the screens; the command's own messages stay filtered.
+	maskedOut, maskedErr := cat.Masker().Writer(rawStream(stdout)), cat.Masker().Writer(rawStream(stderr))
 	e.cleanup = append(e.cleanup, func() { maskedErr.Flush() }, func() { maskedOut.Flush() })
-	e.stdout, e.stderr, e.masked = maskedOut, maskedErr, []*agents.MaskWriter{maskedOut, maskedErr}
-	stdout, stderr = maskedOut, maskedErr
+	e.stdout, e.stderr, e.masked = safeWriter{maskedOut}, safeWriter{maskedErr}, []*agents.MaskWriter{maskedOut, maskedErr}
+	stdout, stderr = e.stdout, e.stderr
 	if e.st != nil {
 		if _, err := hub.MaskOldHistory(ctx, e.st, cat.Masker(), cat.LearnSecrets); err != nil {
 			fmt.Fprintf(stderr, "agentdesk %s: %v\n", who, err)
@@ -92,9 +94,9 @@ func openSession(ctx context.Context, who string, f runFlags, stdio Stdio, watch
 			e.h.SetLedger(l)
 		}
 	}
-	e.out = newPrinter(stdout)
+	e.out = newPrinter(maskedOut)
 	if f.output == "json" {
-		e.out = newJSONPrinter(stdout, stderr)
+		e.out = newJSONPrinter(maskedOut, maskedErr)
 	}
 	emitter := acp.EmitterFunc(func(ev acp.Event) { // the printer writes through maskedOut
 		if watch != nil {

@@ -55,7 +55,7 @@ func printUsage(ctx context.Context, db, by string, since time.Time, stdout, std
 		return ExitFailed
 	}
 	defer st.Close()
-	masked := mask.Writer(stdout) // labels are titles and paths: they may quote a secret
+	masked := newScreen(stdout).masked(mask) // labels are titles and paths: they may quote a secret
 	defer masked.Flush()
 	l, err := st.Usage(ctx, by, since, time.Time{})
 	if err != nil {
@@ -136,18 +136,9 @@ func duration(ms int64) string {
 	}
 }
 
-// cell keeps a label on one table cell: tabs and line breaks become spaces, control characters
-// are dropped, and an empty one reads "(none)".
+// cell keeps a label on one table cell (safeLine), and an empty one reads "(none)".
 func cell(s string) string {
-	s = strings.Map(func(r rune) rune {
-		switch {
-		case r == '\t' || r == '\n' || r == '\r':
-			return ' '
-		case r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0):
-			return -1
-		}
-		return r
-	}, s)
+	s = safeLine(s)
 	if s == "" {
 		return "(none)"
 	}
