@@ -96,6 +96,7 @@ func TestValidate(t *testing.T) {
 		{ID: "c", Decision: Allow, Path: "/etc/*"},
 		{ID: "d", Decision: Allow, Path: "src/../../x"},
 		{ID: "e", Decision: Allow, Command: "go test && rm"},
+		{ID: "g", Decision: Allow, Command: "go test -toolexec x"},
 		{ID: "f", Decision: Allow, Path: "src/[a"},
 	} {
 		if r.Validate() == nil {
