@@ -73,16 +73,7 @@ func TestMatchReach(t *testing.T) {
 		{"raw input: a file URL is", withInput(req("read", "src/a.go"), `{"url": "file:///etc/passwd"}`), ""},
 		{"a path that cannot be placed: a reject still answers", req("delete", "~root/x"), "no-deletes"},
 	} {
-		t.Run(c.name, func(t *testing.T) {
-			got := Match(rules, c.req)
-			id := ""
-			if got != nil {
-				id = got.ID
-			}
-			if id != c.want {
-				t.Fatalf("matched %q, want %q", id, c.want)
-			}
-		})
+		t.Run(c.name, func(t *testing.T) { wantMatch(t, rules, c.req, c.want) })
 	}
 }
 
@@ -135,15 +126,6 @@ func TestCommandReach(t *testing.T) {
 		{"every command: a path outside", inProj, exec("cat /etc/passwd"), ""},
 		{"every command: another working folder", inProj, Request{Folders: []string{other, proj}, Kind: "execute", Command: "ls"}, ""},
 	} {
-		t.Run(c.name, func(t *testing.T) {
-			got := Match(c.rules, c.req)
-			id := ""
-			if got != nil {
-				id = got.ID
-			}
-			if id != c.want {
-				t.Fatalf("matched %q, want %q", id, c.want)
-			}
-		})
+		t.Run(c.name, func(t *testing.T) { wantMatch(t, c.rules, c.req, c.want) })
 	}
 }
