@@ -1,5 +1,7 @@
 package acp
 
+import "encoding/json"
+
 // PermissionSummary is an open permission request as the UI shows it.
 type PermissionSummary struct {
 	RequestID  string          `json:"requestId"`
@@ -24,9 +26,14 @@ const (
 type PermissionQuery struct {
 	Kind  string // the tool call's ACP kind ("" when the agent gave none)
 	Title string
-	// Paths are the paths the tool call names: its locations, then a path in its raw input
-	// (absolute, or relative to the session folder), each once.
+	// Paths are the paths the tool call names in its ACP fields: its locations, then its diffs'
+	// paths, each once, as the agent wrote them (absolute, relative to the session folder, or
+	// `~/…`, `$HOME/…`, a `file:` URI, for the rules to resolve or refuse).
 	Paths []string
+	// Input is the rest of what the tool call carries, as the agent sent it: content that is
+	// neither text nor a diff, then its raw input. The rules search it for every string a tool
+	// could use as a path, and ask when they cannot read it.
+	Input []json.RawMessage
 	// Command is an execute call's command line, from its raw input ("" when it has none).
 	Command string
 	Options []OptionSummary

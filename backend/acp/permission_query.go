@@ -5,14 +5,12 @@ import (
 	"strings"
 )
 
-// rawPathKeys are the raw-input fields agents name a file in (Claude Code's file_path and
-// notebook_path, Gemini's absolute_path, others' path and paths).
-var rawPathKeys = []string{"path", "file_path", "filePath", "abs_path", "absolute_path", "notebook_path",
-	"source", "destination", "old_path", "new_path"}
-
-// permissionQuery is what the tool card e and the request's options ask of the rules. The
-// command is the raw input's whole command line — never the card's title, never cut short: a
-// rule must see every word it would allow.
+// permissionQuery is what the tool card e and the request's options ask of the rules: every
+// path the card names — its locations and its diffs' paths —, everything else it carries that
+// may name one, as the agent sent it (its raw input, content that is neither text nor a diff),
+// for the rules to search, and an execute call's command. The command is the raw input's whole
+// command line — never the card's title, never cut short: a rule must see every word it would
+// allow.
 func permissionQuery(e *Entry, options []OptionSummary) PermissionQuery {
 	q := PermissionQuery{Kind: e.ToolKind, Title: e.Title, Options: options}
 	seen := map[string]bool{}
@@ -25,23 +23,20 @@ func permissionQuery(e *Entry, options []OptionSummary) PermissionQuery {
 	for _, l := range e.Locations {
 		addPath(l.Path)
 	}
-	var in map[string]json.RawMessage
-	if len(e.RawInput) == 0 || json.Unmarshal(e.RawInput, &in) != nil {
-		return q
-	}
-	for _, k := range append(rawPathKeys, "paths") {
-		var one string
-		var many []string
-		switch {
-		case json.Unmarshal(in[k], &one) == nil:
-			addPath(one)
-		case json.Unmarshal(in[k], &many) == nil:
-			for _, p := range many {
-				addPath(p)
-			}
+	for _, c := range e.Content {
+		if c.Type == "diff" {
+			addPath(c.Path)
+		}
+		if len(c.Raw) > 0 {
+			q.Input = append(q.Input, c.Raw)
 		}
 	}
-	if e.ToolKind == "execute" {
+	if len(e.RawInput) == 0 {
+		return q
+	}
+	q.Input = append(q.Input, e.RawInput)
+	var in map[string]json.RawMessage
+	if e.ToolKind == "execute" && json.Unmarshal(e.RawInput, &in) == nil {
 		q.Command = rawCommand(in)
 	}
 	return q

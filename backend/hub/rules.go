@@ -81,8 +81,8 @@ type sessionRules struct {
 var _ acp.PermissionRules = (*sessionRules)(nil)
 
 func (s *sessionRules) request(q acp.PermissionQuery) rules.Request {
-	return rules.Request{AgentID: s.agent.ID, Folders: s.folders, Kind: q.Kind, Tool: q.Title,
-		Paths: q.Paths, Command: q.Command}
+	return rules.Request{AgentID: s.agent.ID, Folders: s.folders, Home: s.book.home, Kind: q.Kind, Tool: q.Title,
+		Paths: q.Paths, Input: q.Input, Command: q.Command}
 }
 
 // Decide answers q with the most specific rule that matches it, unless rules are paused or the
@@ -117,17 +117,28 @@ func (s *sessionRules) Offer(q acp.PermissionQuery) []acp.RuleOption {
 	}
 	var out []acp.RuleOption
 	options := ruleOptions(q.Options)
-	offered := rules.Offer(s.request(q)) // once: it resolves the request's paths on disk
+	req := s.request(q)
+	offered := rules.Offer(req) // once: it resolves the request's paths on disk
 	for _, decision := range []string{rules.Allow, rules.Reject} {
 		if _, ok := rules.OptionFor(decision, options); !ok {
 			continue
 		}
 		for _, o := range offered {
-			out = append(out, acp.RuleOption{Scope: o.Scope, Decision: decision,
-				Label: rules.Describe(o.Rule, s.agent.Name, s.book.home)})
+			if answers(o.Rule, decision, req) {
+				out = append(out, acp.RuleOption{Scope: o.Scope, Decision: decision,
+					Label: rules.Describe(o.Rule, s.agent.Name, s.book.home)})
+			}
 		}
 	}
 	return out
+}
+
+// answers reports whether r, made with decision, would answer req itself: a card offers no rule
+// that would not cover the request on it (an allow of a request that reaches outside the
+// session's folders, or names what cannot be placed).
+func answers(r rules.Rule, decision string, req rules.Request) bool {
+	r.Decision = decision
+	return rules.Match([]rules.Rule{r}, req) != nil
 }
 
 func ruleOptions(os []acp.OptionSummary) []rules.Option {

@@ -219,10 +219,10 @@ func (h *Hub) MakeRule(ctx context.Context, sessionID, requestID, scope, decisio
 	if !open || started == nil || started.rules == nil {
 		return RuleInfo{}, &acp.PermissionError{RequestID: requestID, Err: acp.ErrPermissionNotOpen}
 	}
-	sr := started.rules
+	req := started.rules.request(q)
 	var made *rules.Rule
-	for _, o := range rules.Offer(sr.request(q)) {
-		if o.Scope == scope {
+	for _, o := range rules.Offer(req) {
+		if o.Scope == scope && answers(o.Rule, decision, req) {
 			made = &o.Rule
 		}
 	}

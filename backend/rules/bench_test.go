@@ -8,7 +8,7 @@ import (
 
 // BenchmarkMatch measures what a permission request waits for before it is shown: matching it
 // against 200 rules (paths resolved against the file system, command lines parsed), beside the
-// baseline of placing its paths alone (relPaths: the symlink resolution every path rule needs).
+// baseline of placing its paths alone (placeRequest: the symlink resolution every path rule needs).
 // The ratio says how much the rules themselves add.
 func BenchmarkMatch(b *testing.B) {
 	proj := b.TempDir()
@@ -21,7 +21,7 @@ func BenchmarkMatch(b *testing.B) {
 	exec := Request{AgentID: "a", Folders: []string{proj}, Kind: "execute", Command: "tool150 run --all ./..."}
 	b.Run("place-paths-baseline", func(b *testing.B) {
 		for b.Loop() {
-			relPaths(read)
+			placeRequest(read)
 		}
 	})
 	b.Run("path-400-rules", func(b *testing.B) {

@@ -1,26 +1,32 @@
 package rules
 
 import (
+	"encoding/json"
 	"errors"
-	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
-	"mvdan.cc/sh/v3/syntax"
 )
 
 // Request is what a permission request says, as the matcher needs it.
 type Request struct {
 	AgentID string
 	// Folders are the session's folders, absolute: the working folder first, then any
-	// additional ones. Paths and Folder rules are judged against them.
+	// additional ones. Paths are judged against them and against a rule's own folder.
 	Folders []string
-	Kind    string
-	Tool    string
-	// Paths are the paths the tool call names (its locations, its raw input's path), absolute or
-	// relative to the working folder.
+	// Home is the person's home folder, against which `~`, `$HOME` and `${HOME}` are resolved
+	// ("": such paths cannot be placed).
+	Home string
+	Kind string
+	Tool string
+	// Paths are the paths the tool call names in its ACP fields (its locations, its diffs):
+	// absolute, relative to the working folder, `~/…`, `$HOME/…` or `file:` URIs.
 	Paths []string
+	// Input is the rest of what the tool call carries, as the agent sent it (its raw input,
+	// content the caller could not read as text or a diff): every string in it a tool could use
+	// as a path is placed and judged like Paths (inputPaths).
+	Input []json.RawMessage
 	// Command is an execute call's command line ("" otherwise).
 	Command string
 }
@@ -29,12 +35,19 @@ type Request struct {
 // rules never match. The most specific rule wins; at equal specificity a reject wins; then the
 // earlier rule in rules.
 func Match(rules []Rule, req Request) *Rule {
-	rel, inside := relPaths(req)
-	words, plain := plainCommand(req.Command) // once, not per command rule
+	pl := placeRequest(req)        // once: paths resolved, the command line parsed
+	folders := map[string]string{} // a rule's folder, resolved once per request
+	folder := func(dir string) string {
+		if r, ok := folders[dir]; ok {
+			return r
+		}
+		folders[dir] = resolve(filepath.Clean(dir))
+		return folders[dir]
+	}
 	var best *Rule
 	for i := range rules {
 		r := &rules[i]
-		if r.Disabled || !matches(*r, req, rel, inside, words, plain) {
+		if r.Disabled || !matches(*r, req, pl, folder) {
 			continue
 		}
 		switch {
@@ -47,13 +60,10 @@ func Match(rules []Rule, req Request) *Rule {
 	return best
 }
 
-// matches reports whether r matches req, given req's paths placed (relPaths) and its command
-// line split (plainCommand).
-func matches(r Rule, req Request, rel []string, inside bool, got []string, plain bool) bool {
+// matches reports whether r matches req, given req placed (placeRequest) and folder, which
+// resolves a rule's folder.
+func matches(r Rule, req Request, pl placement, folder func(string) string) bool {
 	if r.AgentID != "" && r.AgentID != req.AgentID {
-		return false
-	}
-	if r.Folder != "" && (len(req.Folders) == 0 || !within(filepath.Clean(r.Folder), req.Folders[0])) {
 		return false
 	}
 	if r.Kind != "" && r.Kind != req.Kind {
@@ -62,99 +72,61 @@ func matches(r Rule, req Request, rel []string, inside bool, got []string, plain
 	if r.Tool != "" && r.Tool != req.Tool {
 		return false
 	}
+	if r.Folder != "" && !inFolder(folder(r.Folder), req, pl) {
+		return false
+	}
 	if r.Path != "" {
-		// Every path the request names must be inside a session folder and match the glob.
-		if !inside || len(rel) == 0 {
-			return false
-		}
+		// Every path the request names must be in the rule's folder (a rule for any project: in
+		// a session folder) and match the glob there.
 		glob, err := cleanGlob(r.Path)
-		if err != nil {
+		if err != nil || len(pl.abs) == 0 {
 			return false
 		}
-		for _, p := range rel {
-			if ok, err := doublestar.Match(glob, p); err != nil || !ok {
+		for _, abs := range pl.abs {
+			var rel string
+			var ok bool
+			if r.Folder != "" {
+				rel, ok = relTo(folder(r.Folder), abs)
+			} else {
+				_, rel, ok = under(pl.roots, abs)
+			}
+			if !ok {
+				return false
+			}
+			if m, err := doublestar.Match(glob, rel); err != nil || !m {
 				return false
 			}
 		}
 	}
 	if r.Command != "" {
 		want, ok := plainCommand(r.Command)
-		if !ok {
-			return false
-		}
-		if !plain || len(got) < len(want) {
+		if !ok || !pl.plain || len(pl.words) < len(want) {
 			return false
 		}
 		for i := range want {
-			if got[i] != want[i] {
+			if pl.words[i] != want[i] {
 				return false
 			}
 		}
 	}
-	// An allow never reaches outside the session's folders, whatever rule it is.
-	if r.Decision == Allow && len(req.Paths) > 0 && !inside {
-		return false
+	// An allow never reaches outside the session's folders, nor answers what cannot be placed.
+	return r.Decision != Allow || (!pl.outside && !pl.unplaced)
+}
+
+// inFolder reports whether req is in the rule's folder root (resolved): every path it names
+// is, and, when it names none or runs a command (which runs there), so is the working folder.
+func inFolder(root string, req Request, pl placement) bool {
+	if len(pl.abs) == 0 || req.Command != "" {
+		if len(pl.roots) == 0 || !within(root, pl.roots[0]) {
+			return false
+		}
+	}
+	for _, abs := range pl.abs {
+		if !within(root, abs) {
+			return false
+		}
 	}
 	return true
-}
-
-// relPaths places each of req's paths in a session folder: its slash-separated path relative to
-// that folder, symlinks resolved. inside is false when any path is outside every folder (or
-// cannot be placed), and then no path rule matches.
-func relPaths(req Request) (rel []string, inside bool) {
-	if len(req.Folders) == 0 {
-		return nil, len(req.Paths) == 0
-	}
-	roots := make([]string, 0, len(req.Folders))
-	for _, f := range req.Folders {
-		roots = append(roots, resolve(filepath.Clean(f)))
-	}
-	for _, p := range req.Paths {
-		if p == "" || strings.ContainsRune(p, 0) {
-			return nil, false
-		}
-		if !filepath.IsAbs(p) {
-			p = filepath.Join(req.Folders[0], p)
-		}
-		abs := resolve(filepath.Clean(p))
-		placed := false
-		for _, root := range roots {
-			if r, err := filepath.Rel(root, abs); err == nil && r != ".." && !strings.HasPrefix(r, "../") {
-				rel = append(rel, filepath.ToSlash(r))
-				placed = true
-				break
-			}
-		}
-		if !placed {
-			return nil, false
-		}
-	}
-	return rel, true
-}
-
-// resolve follows the symlinks of the longest part of p that exists, so a link inside the folder
-// that points outside it is judged by where it points; the rest (not yet created) is kept as is.
-func resolve(p string) string {
-	rest := ""
-	for cur := p; ; {
-		if real, err := filepath.EvalSymlinks(cur); err == nil {
-			return filepath.Join(real, rest)
-		} else if !errors.Is(err, os.ErrNotExist) {
-			return filepath.Join(cur, rest) // unreadable: compared as written
-		}
-		parent := filepath.Dir(cur)
-		if parent == cur {
-			return p
-		}
-		rest = filepath.Join(filepath.Base(cur), rest)
-		cur = parent
-	}
-}
-
-// within reports whether dir is root or beneath it (both clean and absolute).
-func within(root, dir string) bool {
-	dir = filepath.Clean(dir)
-	return dir == root || strings.HasPrefix(dir, strings.TrimSuffix(root, string(filepath.Separator))+string(filepath.Separator))
 }
 
 // cleanGlob checks a rule's path glob: relative, no `..`, valid doublestar syntax.
@@ -169,60 +141,4 @@ func cleanGlob(g string) (string, error) {
 		return "", errors.New("the path glob " + g + " is not a valid pattern")
 	}
 	return g, nil
-}
-
-// plainCommand splits a command line into its words when it is one plain command: literal words
-// only (quotes allowed), no second command, operator, pipe, redirection, background job,
-// substitution, variable or glob. ok is false otherwise.
-func plainCommand(line string) (words []string, ok bool) {
-	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(line), "")
-	if err != nil || len(f.Stmts) != 1 {
-		return nil, false
-	}
-	st := f.Stmts[0]
-	if st.Background || st.Coprocess || st.Negated || len(st.Redirs) > 0 {
-		return nil, false
-	}
-	call, isCall := st.Cmd.(*syntax.CallExpr)
-	if !isCall || len(call.Assigns) > 0 || len(call.Args) == 0 {
-		return nil, false
-	}
-	for _, w := range call.Args {
-		lit, ok := literal(w)
-		if !ok {
-			return nil, false
-		}
-		words = append(words, lit)
-	}
-	return words, true
-}
-
-// literal is a word's text when it has no expansion of any kind (quotes are removed).
-func literal(w *syntax.Word) (string, bool) {
-	var b strings.Builder
-	for _, part := range w.Parts {
-		switch p := part.(type) {
-		case *syntax.Lit:
-			if strings.ContainsAny(p.Value, "*?[{~\\") {
-				return "", false
-			}
-			b.WriteString(p.Value)
-		case *syntax.SglQuoted:
-			if p.Dollar {
-				return "", false
-			}
-			b.WriteString(p.Value)
-		case *syntax.DblQuoted:
-			for _, q := range p.Parts {
-				lit, isLit := q.(*syntax.Lit)
-				if !isLit {
-					return "", false
-				}
-				b.WriteString(lit.Value)
-			}
-		default:
-			return "", false
-		}
-	}
-	return b.String(), true
 }

@@ -76,16 +76,19 @@ func TestMatch(t *testing.T) {
 		{"a look-alike path", req("edit", "\u0455rc/main.go"), ""},
 		{"unparsable", exec("go test 'unterminated"), ""},
 	} {
-		t.Run(c.name, func(t *testing.T) {
-			got := Match(rules, c.req)
-			id := ""
-			if got != nil {
-				id = got.ID
-			}
-			if id != c.want {
-				t.Fatalf("matched %q, want %q", id, c.want)
-			}
-		})
+		t.Run(c.name, func(t *testing.T) { wantMatch(t, rules, c.req, c.want) })
+	}
+}
+
+// wantMatch fails t unless Match(rules, req) picks the rule with id want ("" for none: asked).
+func wantMatch(t *testing.T, rules []Rule, req Request, want string) {
+	t.Helper()
+	id := ""
+	if got := Match(rules, req); got != nil {
+		id = got.ID
+	}
+	if id != want {
+		t.Fatalf("matched %q, want %q", id, want)
 	}
 }
 
@@ -96,6 +99,7 @@ func TestValidate(t *testing.T) {
 		{ID: "c", Decision: Allow, Path: "/etc/*"},
 		{ID: "d", Decision: Allow, Path: "src/../../x"},
 		{ID: "e", Decision: Allow, Command: "go test && rm"},
+		{ID: "g", Decision: Allow, Command: "go test -toolexec x"},
 		{ID: "f", Decision: Allow, Path: "src/[a"},
 	} {
 		if r.Validate() == nil {

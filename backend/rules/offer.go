@@ -27,17 +27,30 @@ const maxPrefixWords = 3
 // an option, a path or an argument with spaces.
 var prefixWord = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._:+-]*$`)
 
-// Offer returns the rules for this agent in this project (req.Folders[0]) that a person may make
-// from req, narrowest last: the request's kind; that kind on the folder its paths are in (when
-// every path is in one folder below the project's); and for an execute call that is one plain
-// command, the commands that start with its leading words. Each offered rule matches req.
+// Offer returns the rules for this agent in the session folder the request is in that a person
+// may make from req, narrowest last: the request's kind; that kind on the folder its paths are in
+// (when every path is in one folder below the session folder's top); and for an execute call
+// that is one plain command, the commands that start with its leading words. The session folder
+// is the one that holds every path the request names, else the working folder. An offered rule
+// matches req unless req reaches outside the session's folders or names what cannot be placed
+// (callers offer only the rules that Match it).
 func Offer(req Request) []Offered {
 	if len(req.Folders) == 0 || req.Kind == "" {
 		return nil
 	}
-	base := Rule{AgentID: req.AgentID, Folder: req.Folders[0], Kind: req.Kind}
+	pl := placeRequest(req)
+	home, rel := 0, make([]string, 0, len(pl.abs))
+	for n, abs := range pl.abs {
+		i, r, ok := under(pl.roots, abs)
+		if !ok || (n > 0 && i != home) {
+			home, rel = 0, nil
+			break
+		}
+		home, rel = i, append(rel, r)
+	}
+	base := Rule{AgentID: req.AgentID, Folder: req.Folders[home], Kind: req.Kind}
 	out := []Offered{{Scope: ScopeKind, Rule: base}}
-	if rel, inside := relPaths(req); inside && len(rel) > 0 {
+	if len(rel) > 0 && req.Command == "" { // a command's words name no folder to scope it to
 		dir := path.Dir(rel[0])
 		same := dir != "." && !strings.HasPrefix(dir, "..")
 		for _, p := range rel {
@@ -49,9 +62,9 @@ func Offer(req Request) []Offered {
 			out = append(out, Offered{Scope: ScopeFolder, Rule: r})
 		}
 	}
-	if words, ok := plainCommand(req.Command); ok && req.Kind == "execute" {
+	if pl.plain && req.Kind == "execute" {
 		var prefix []string
-		for _, w := range words {
+		for _, w := range pl.words {
 			if len(prefix) == maxPrefixWords || !prefixWord.MatchString(w) {
 				break
 			}

@@ -42,7 +42,9 @@ func TestOffer(t *testing.T) {
 				if err := r.Validate(); err != nil {
 					t.Errorf("offered an invalid rule: %v", err)
 				}
-				if m := Match([]Rule{r}, c.req); m == nil && !strings.Contains(c.name, "outside") {
+				// An allow never answers what reaches outside or cannot be placed: the hub offers
+				// only the rules that match.
+				if m := Match([]Rule{r}, c.req); m == nil && !strings.Contains(c.name, "outside") && !strings.Contains(c.name, "chained") {
 					t.Errorf("the %s rule does not match the request it was offered from", o.Scope)
 				}
 			}
@@ -50,6 +52,24 @@ func TestOffer(t *testing.T) {
 				t.Errorf("offered %q, want %q", got, c.want)
 			}
 		})
+	}
+}
+
+// TestOfferInAdditionalFolder: a request whose paths are in an additional folder of the session
+// offers rules for that folder, which match it; the working folder's would not.
+func TestOfferInAdditionalFolder(t *testing.T) {
+	proj, extra := t.TempDir(), t.TempDir()
+	req := Request{AgentID: "claude", Folders: []string{proj, extra}, Kind: "edit", Paths: []string{filepath.Join(extra, "src", "a.go")}}
+	offered := Offer(req)
+	if len(offered) != 2 {
+		t.Fatalf("offered %+v, want the kind and the folder", offered)
+	}
+	for _, o := range offered {
+		r := o.Rule
+		r.Decision = Allow
+		if r.Folder != extra || Match([]Rule{r}, req) == nil {
+			t.Errorf("offered %+v: not for the additional folder, or it does not match", r)
+		}
 	}
 }
 
