@@ -10,6 +10,7 @@ import (
 	"agentdesk/backend/acp"
 	"agentdesk/backend/agents"
 	"agentdesk/backend/export"
+	"agentdesk/backend/store"
 )
 
 // bearerToken is the token of an MCP server's secret header "Bearer <token>".
@@ -73,5 +74,71 @@ func TestAnEchoedBearerTokenIsMaskedAlone(t *testing.T) {
 	a.shutdown(context.Background())
 	if n := countSecretCells(t, os.Getenv("AGENTDESK_DB"), bearerToken); n != 0 {
 		t.Fatalf("%d cells of the history hold the bare token", n)
+	}
+}
+
+// saveBearerServer stores an MCP server whose secret header is "Bearer " + token.
+func saveBearerServer(t *testing.T, a *App, token string) {
+	t.Helper()
+	if _, err := a.agents.SaveMCPServer(MCPSettings{Name: "web", Transport: "http", URL: "https://mcp.example.com/x",
+		Headers: []AgentEnvVar{{Name: "Authorization", Value: "Bearer " + token, Secret: true}}}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// A token saved in the history before its header was stored as a secret is masked when the
+// header is stored, and one saved by a version that masked only whole values is masked at the
+// next start (the one-time pass runs again).
+func TestABareTokenSavedBeforeIsMaskedInTheHistory(t *testing.T) {
+	isolatedConfig(t)
+	t.Setenv("AGENTDESK_DEMO_PACE", "0s")
+	a, rec := newTestApp(t)
+	<-a.masking.OnceDone()
+	info, st := startAndWait(t, rec, func() (SessionInfo, error) { return a.sessions.StartSession("demo", t.TempDir(), nil) })
+	if st != acp.StateIdle {
+		t.Fatalf("start: %s", st)
+	}
+	if err := a.sessions.Prompt(info.SessionID, "my token is "+bearerToken); err != nil {
+		t.Fatal(err)
+	}
+	p := rec.waitFor(t, func(e acp.Event) bool { return e.Kind == acp.EventPermission })
+	if err := a.sessions.AnswerPermission(info.SessionID, p.RequestID, "allow"); err != nil {
+		t.Fatal(err)
+	}
+	rec.waitFor(t, func(e acp.Event) bool { return e.Kind == acp.EventTurnEnd })
+	a.flushHistory()
+	db := os.Getenv("AGENTDESK_DB")
+	if countSecretCells(t, db, bearerToken) == 0 {
+		t.Fatal("the prompt is not in the history: the test would test nothing")
+	}
+	saveBearerServer(t, a, bearerToken)
+	a.masking.Wait()
+	a.shutdown(context.Background())
+	if n := countSecretCells(t, db, bearerToken); n != 0 {
+		t.Fatalf("%d cells still hold the token after its header was stored", n)
+	}
+
+	// A file whose one-time pass ran before tokens were masked alone.
+	old := filepath.Join(t.TempDir(), "old.db")
+	s, err := store.Open(context.Background(), old)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := s.Redact(context.Background(), store.Redaction{Once: "secrets-masked-v1", Mask: func(s string) string { return s }}); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	raw := openRaw(t, old)
+	if _, err := raw.Exec(`INSERT INTO sessions (id, agent_id, agent_name, cwd, title, outcome, created_at, updated_at)
+		VALUES ('old-1', 'demo', 'Demo', '/tmp', ?, 'done', 1, 2)`, "use "+bearerToken); err != nil {
+		t.Fatal(err)
+	}
+	raw.Close()
+	t.Setenv("AGENTDESK_DB", old)
+	b, _ := newTestApp(t)
+	<-b.masking.OnceDone()
+	b.shutdown(context.Background())
+	if n := countSecretCells(t, old, bearerToken); n != 0 {
+		t.Fatalf("%d cells of a history masked by the older pass still hold the token", n)
 	}
 }

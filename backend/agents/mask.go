@@ -36,27 +36,16 @@ type Masker struct {
 // NewMasker returns a Masker that knows no value yet.
 func NewMasker() *Masker { return &Masker{values: map[string]bool{}} }
 
-// Add teaches the masker values; those shorter than MinSecretLen are ignored. Each value is
-// also masked in its JSON-escaped form, as it appears inside a raw protocol message. A value
-// shaped "<scheme> <token>" (an Authorization header's "Bearer …", "Basic …", "Token …") or
-// "key=value" also has its token (value) masked alone, when at least MinTokenLen long: an
-// agent given the header may echo only the token.
+// Add teaches the masker values and their forms (SecretForms): each value at least
+// MinSecretLen long, its token alone when it is shaped "<scheme> <token>" or "key=value", and
+// the JSON-escaped form of each, as it appears inside a raw protocol message.
 func (m *Masker) Add(values ...string) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	changed := false
-	for _, v := range values {
-		if len(v) < MinSecretLen {
-			continue
-		}
-		for _, s := range append([]string{v}, secretParts(v)...) {
-			if m.values[s] {
-				continue
-			}
-			m.values[s], changed = true, true
-			if q, _ := json.Marshal(s); string(q[1:len(q)-1]) != s {
-				m.values[string(q[1:len(q)-1])] = true
-			}
+	for _, f := range SecretForms(values...) {
+		if !m.values[f] {
+			m.values[f], changed = true, true
 		}
 	}
 	if !changed {
@@ -74,6 +63,27 @@ func (m *Masker) Add(values ...string) {
 	}
 	m.r.Store(strings.NewReplacer(pairs...))
 	m.longest.Store(int64(len(all[0])))
+}
+
+// SecretForms is every text a Masker given values hides: each value at least MinSecretLen
+// long; when it is shaped "<scheme> <token>" (an Authorization header's "Bearer …", "Basic …",
+// "Token …") or "key=value", its token (value) alone, when at least MinTokenLen long, since an
+// agent given the header may echo only the token; and the JSON-escaped form of each. The
+// history's passes look for these in what was saved.
+func SecretForms(values ...string) []string {
+	var forms []string
+	for _, v := range values {
+		if len(v) < MinSecretLen {
+			continue
+		}
+		for _, s := range append([]string{v}, secretParts(v)...) {
+			forms = append(forms, s)
+			if q, _ := json.Marshal(s); string(q[1:len(q)-1]) != s {
+				forms = append(forms, string(q[1:len(q)-1]))
+			}
+		}
+	}
+	return forms
 }
 
 // secretParts is what of v is a secret on its own: the token of "<scheme> <token>", the value
