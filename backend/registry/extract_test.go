@@ -31,12 +31,7 @@ func TestExtractResolvesLinksThroughTheTree(t *testing.T) {
 	}
 	for name, entries := range cases {
 		t.Run(name, func(t *testing.T) {
-			reg := newFixtureRegistry(t)
-			archive := tarGz(t, append(entries, tarEntry{name: "agent", body: agentScript("1")}))
-			e := Entry{ID: "evil", Name: "Evil", Version: "1.0.0", Distribution: Distribution{Binary: map[string]Target{
-				"linux-x86_64": {Archive: reg.put(t, "evil.tar.gz", archive), Cmd: "./agent"}}}}
-			inst := newInstaller(t)
-			_, err := inst.Install(context.Background(), e)
+			inst, err := installEvil(t, entries)
 			if err == nil || !strings.Contains(err.Error(), "refused the") || !strings.Contains(err.Error(), "outside the install folder") {
 				t.Fatalf("installed an archive whose links lead out (%s): %v", name, err)
 			}
