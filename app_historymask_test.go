@@ -119,27 +119,8 @@ func TestOldHistoryIsMaskedOnceAtStart(t *testing.T) {
 // A value saved as a secret from the app is masked in what the history saved before it was one
 // (a key pasted into a prompt, then given to an agent).
 func TestSecretSavedLaterIsMaskedInTheHistory(t *testing.T) {
-	isolatedConfig(t)
-	t.Setenv("AGENTDESK_DEMO_PACE", "0s")
-	a, rec := newTestApp(t)
-	<-a.masking.OnceDone()
-	info, st := startAndWait(t, rec, func() (SessionInfo, error) { return a.sessions.StartSession("demo", t.TempDir(), nil) })
-	if st != acp.StateIdle {
-		t.Fatalf("start: %s", st)
-	}
-	if err := a.sessions.Prompt(info.SessionID, "my key is "+leakySecret); err != nil {
-		t.Fatal(err)
-	}
-	p := rec.waitFor(t, func(e acp.Event) bool { return e.Kind == acp.EventPermission })
-	if err := a.sessions.AnswerPermission(info.SessionID, p.RequestID, "allow"); err != nil {
-		t.Fatal(err)
-	}
-	rec.waitFor(t, func(e acp.Event) bool { return e.Kind == acp.EventTurnEnd })
-	a.flushHistory()
+	a := promptDemoInClear(t, "my key is "+leakySecret, leakySecret)
 	db := os.Getenv("AGENTDESK_DB")
-	if countSecretCells(t, db, leakySecret) == 0 {
-		t.Fatal("the prompt is not in the history: the test would test nothing")
-	}
 	saveLeakyAgent(t, a)
 	a.masking.Wait()
 	a.shutdown(context.Background())
@@ -149,4 +130,32 @@ func TestSecretSavedLaterIsMaskedInTheHistory(t *testing.T) {
 	if terms := secretTerms(t, db, leakySecret); len(terms) != 0 {
 		t.Fatalf("the search index still holds it: %v", terms)
 	}
+}
+
+// promptDemoInClear starts an app with no secret stored, plays one turn of the Demo agent with
+// prompt and returns the app once the history holds clear (which it checks: else the caller
+// would test nothing).
+func promptDemoInClear(t *testing.T, prompt, clear string) *App {
+	t.Helper()
+	isolatedConfig(t)
+	t.Setenv("AGENTDESK_DEMO_PACE", "0s")
+	a, rec := newTestApp(t)
+	<-a.masking.OnceDone()
+	info, st := startAndWait(t, rec, func() (SessionInfo, error) { return a.sessions.StartSession("demo", t.TempDir(), nil) })
+	if st != acp.StateIdle {
+		t.Fatalf("start: %s", st)
+	}
+	if err := a.sessions.Prompt(info.SessionID, prompt); err != nil {
+		t.Fatal(err)
+	}
+	p := rec.waitFor(t, func(e acp.Event) bool { return e.Kind == acp.EventPermission })
+	if err := a.sessions.AnswerPermission(info.SessionID, p.RequestID, "allow"); err != nil {
+		t.Fatal(err)
+	}
+	rec.waitFor(t, func(e acp.Event) bool { return e.Kind == acp.EventTurnEnd })
+	a.flushHistory()
+	if countSecretCells(t, os.Getenv("AGENTDESK_DB"), clear) == 0 {
+		t.Fatal("the prompt is not in the history: the test would test nothing")
+	}
+	return a
 }

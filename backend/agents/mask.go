@@ -16,6 +16,13 @@ const Mask = "••••••"
 // ("a", "on") everywhere, so the agent editor refuses them as secrets.
 const MinSecretLen = 4
 
+// MinTokenLen is the shortest token (or value) masked on its own when a secret is shaped
+// "<scheme> <token>" or "key=value" (see Masker.Add). The part is guessed from the value's
+// shape, not named secret by the person, and may be an ordinary word ("Token on", "debug=true"):
+// 8 characters is the shortest password or key services accept, and few words in a transcript
+// are that long and equal to a secret's part by chance.
+const MinTokenLen = 8
+
 // Masker replaces known secret values with Mask. It learns values with Add (never forgets them
 // during a run: a deleted secret may still be in a transcript) and is safe for concurrent use;
 // Mask and MaskBytes never block on Add.
@@ -29,19 +36,16 @@ type Masker struct {
 // NewMasker returns a Masker that knows no value yet.
 func NewMasker() *Masker { return &Masker{values: map[string]bool{}} }
 
-// Add teaches the masker values; those shorter than MinSecretLen are ignored. Each value is
-// also masked in its JSON-escaped form, as it appears inside a raw protocol message.
+// Add teaches the masker values and their forms (SecretForms): each value at least
+// MinSecretLen long, its token alone when it is shaped "<scheme> <token>" or "key=value", and
+// the JSON-escaped form of each, as it appears inside a raw protocol message.
 func (m *Masker) Add(values ...string) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	changed := false
-	for _, v := range values {
-		if len(v) < MinSecretLen || m.values[v] {
-			continue
-		}
-		m.values[v], changed = true, true
-		if q, _ := json.Marshal(v); string(q[1:len(q)-1]) != v {
-			m.values[string(q[1:len(q)-1])] = true
+	for _, f := range SecretForms(values...) {
+		if !m.values[f] {
+			m.values[f], changed = true, true
 		}
 	}
 	if !changed {
@@ -59,6 +63,54 @@ func (m *Masker) Add(values ...string) {
 	}
 	m.r.Store(strings.NewReplacer(pairs...))
 	m.longest.Store(int64(len(all[0])))
+}
+
+// SecretForms is every text a Masker given values hides: each value at least MinSecretLen
+// long; when it is shaped "<scheme> <token>" (an Authorization header's "Bearer …", "Basic …",
+// "Token …") or "key=value", its token (value) alone, when at least MinTokenLen long, since an
+// agent given the header may echo only the token; and the JSON-escaped form of each. The
+// history's passes look for these in what was saved.
+func SecretForms(values ...string) []string {
+	var forms []string
+	for _, v := range values {
+		if len(v) < MinSecretLen {
+			continue
+		}
+		for _, s := range append([]string{v}, secretParts(v)...) {
+			forms = append(forms, s)
+			if q, _ := json.Marshal(s); string(q[1:len(q)-1]) != s {
+				forms = append(forms, string(q[1:len(q)-1]))
+			}
+		}
+	}
+	return forms
+}
+
+// secretParts is what of v is a secret on its own: the token of "<scheme> <token>", the value
+// of "key=value" (and the token of a value "key=Bearer <token>"), those MinTokenLen long.
+func secretParts(v string) []string {
+	var parts []string
+	for {
+		scheme, token, spaced := strings.Cut(v, " ")
+		key, value, keyed := strings.Cut(v, "=")
+		switch {
+		case spaced && isWord(scheme):
+			v = strings.TrimSpace(token)
+		case keyed && isWord(key):
+			v = value
+		default:
+			return parts
+		}
+		if len(v) < MinTokenLen {
+			return parts
+		}
+		parts = append(parts, v)
+	}
+}
+
+// isWord reports an auth scheme's or a key's shape: letters, digits, '_', '-', '.'.
+func isWord(s string) bool {
+	return s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.") == ""
 }
 
 // Empty reports whether the masker knows no value (so masking would change nothing): callers

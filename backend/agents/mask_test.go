@@ -68,3 +68,28 @@ func TestMaskerValuesAreLongestFirstWithTheirJSONForms(t *testing.T) {
 		t.Fatalf("Values() = %s, want %s", got, want)
 	}
 }
+
+// A secret shaped "<scheme> <token>" or "key=value" hides its token alone too, when the token is
+// long enough not to be an ordinary word.
+func TestMaskerHidesTheTokenOfASchemeOrKeyValue(t *testing.T) {
+	m := NewMasker()
+	m.Add("Bearer tok-4242-abcd", "Basic dXNlcjpwYXNz", "api_key=k3y-value-77", "Authorization=Token nested-9876",
+		"Token on", "debug=yes") // parts shorter than MinTokenLen stay
+	for text, want := range map[string]string{
+		"echo tok-4242-abcd":                            "echo " + Mask,
+		"curl -H 'Authorization: Bearer tok-4242-abcd'": "curl -H 'Authorization: " + Mask + "'",
+		"user:pass is dXNlcjpwYXNz":                     "user:pass is " + Mask,
+		"key k3y-value-77":                              "key " + Mask,
+		"the token nested-9876":                         "the token " + Mask,
+		"Token on, debug=yes":                           Mask + ", " + Mask,
+		"turn it on, yes":                               "turn it on, yes",
+	} {
+		if got := m.Mask(text); got != want {
+			t.Errorf("Mask(%q) = %q, want %q", text, got, want)
+		}
+	}
+	raw, _ := json.Marshal(map[string]string{"text": "the token is tok-4242-abcd"})
+	if got := string(m.MaskBytes(raw)); strings.Contains(got, "tok-4242") || !strings.Contains(got, Mask) {
+		t.Errorf("the token in a raw message: %s", got)
+	}
+}

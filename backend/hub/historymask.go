@@ -27,8 +27,9 @@ import (
 // values were scanned would mean keeping their hashes in the file, and a short value's hash
 // is easily reversed.
 
-// oldHistoryPass names the one-time pass over what older versions saved.
-const oldHistoryPass = "secrets-masked-v1"
+// oldHistoryPass names the one-time pass over what older versions saved. v2: a secret's token
+// is masked alone too (agents.SecretForms), so the pass runs again where v1 ran without it.
+const oldHistoryPass = "secrets-masked-v2"
 
 // MaskOldHistory runs the one-time pass on st with the values m knows, unless it has run.
 // learn teaches m every stored secret (agents.Catalog.LearnSecrets, which may wait on the
@@ -50,10 +51,10 @@ func MaskOldHistory(ctx context.Context, st *store.Store, m *agents.Masker, lear
 	return n, err
 }
 
-// maskHistoryValues masks values (just stored as secrets) in everything st has saved. m must
-// know them.
+// maskHistoryValues masks values (just stored as secrets) in everything st has saved, in all
+// the forms the masker hides (a header's token alone too). m must know them.
 func maskHistoryValues(ctx context.Context, st *store.Store, m *agents.Masker, values []string) (int, error) {
-	n, _, err := st.Redact(ctx, store.Redaction{Values: values, Mask: m.Mask})
+	n, _, err := st.Redact(ctx, store.Redaction{Values: agents.SecretForms(values...), Mask: m.Mask})
 	return n, err
 }
 

@@ -13,6 +13,17 @@
 //     bin is started directly from there, never through npx; a binary entry's archive for this
 //     platform is downloaded, checked against the registry's sha256 when it gives one, and
 //     extracted without letting any entry escape the install folder.
+//   - No link leads out of an install: every entry is written through an os.Root, and a
+//     symlink is kept only if, resolved through the tree as extracted (each component looked
+//     up on disk, each link followed from where it really is), it stays inside; this is judged
+//     when it is made and for every link again once all entries are written, never by its text
+//     alone ("l -> ." then "l/up -> .." reads as inside and leads out). Hard links, devices and
+//     FIFOs are refused.
+//   - An archive cannot fill the disk: each entry's declared size is judged against the
+//     per-file cap (Installer.MaxEntry) and what is left of the total (MaxExtract) before a byte
+//     of it is written (a zip's whole table first), its data is cut where its header said it
+//     ends, and the entries are counted (MaxEntries). The extraction folder never holds more
+//     than the cap and one copy buffer.
 //   - An installed agent is what was installed: the sha256 of its command is recorded in the
 //     install's manifest and Installer.Verify, run before every start, refuses a command that
 //     changed since.

@@ -21,9 +21,10 @@ type Installer struct {
 	NPMFlags []string     // added to every npm install (tests give --registry and --cache)
 	Env      []string     // the environment npm runs with; nil: this process's own
 	Platform string       // the registry's platform key; "" is PlatformKey()
-	// MaxDownload and MaxExtract bound an archive's size and what it may extract to
-	// (0: 1 GiB and 4 GiB).
-	MaxDownload, MaxExtract int64
+	// MaxDownload bounds an archive's size, MaxExtract what it may extract to in all, MaxEntry
+	// one file in it and MaxEntries its number of entries (0: 1 GiB, 4 GiB, 1 GiB, 200,000).
+	MaxDownload, MaxExtract, MaxEntry int64
+	MaxEntries                        int
 	// Progress, when set, is told each step of an install as it starts, in words.
 	Progress func(id, step string)
 	Now      func() time.Time

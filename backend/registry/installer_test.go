@@ -170,12 +170,8 @@ func TestExtractRefusesEscapes(t *testing.T) {
 	}
 	for name, entries := range cases {
 		t.Run(name, func(t *testing.T) {
-			reg := newFixtureRegistry(t)
-			archive := tarGz(t, append(entries, tarEntry{name: "agent", body: agentScript("1")}))
-			e := Entry{ID: "evil", Name: "Evil", Version: "1.0.0", Distribution: Distribution{Binary: map[string]Target{
-				"linux-x86_64": {Archive: reg.put(t, "evil.tar.gz", archive), Cmd: "./agent"}}}}
-			inst := newInstaller(t)
-			if _, err := inst.Install(context.Background(), e); err == nil || !strings.Contains(err.Error(), "refused the") {
+			inst, err := installEvil(t, entries)
+			if err == nil || !strings.Contains(err.Error(), "refused the") {
 				t.Fatalf("installed an archive with %s: %v", name, err)
 			}
 			if ents, _ := os.ReadDir(outside); len(ents) != 0 {
@@ -186,6 +182,18 @@ func TestExtractRefusesEscapes(t *testing.T) {
 			}
 		})
 	}
+}
+
+// installEvil installs, as the agent "evil", a tar.gz of entries and an agent script.
+func installEvil(t *testing.T, entries []tarEntry) (*Installer, error) {
+	t.Helper()
+	reg := newFixtureRegistry(t)
+	archive := tarGz(t, append(entries, tarEntry{name: "agent", body: agentScript("1")}))
+	e := Entry{ID: "evil", Name: "Evil", Version: "1.0.0", Distribution: Distribution{Binary: map[string]Target{
+		"linux-x86_64": {Archive: reg.put(t, "evil.tar.gz", archive), Cmd: "./agent"}}}}
+	inst := newInstaller(t)
+	_, err := inst.Install(context.Background(), e)
+	return inst, err
 }
 
 func TestExtractSizeCap(t *testing.T) {
