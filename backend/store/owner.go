@@ -34,6 +34,7 @@ type Owner struct {
 type OwnedError struct {
 	SessionID string
 	Owner     Owner
+	Here      bool // this very Store holds the lease: the session is live in this process already
 }
 
 var _ error = (*OwnedError)(nil)
@@ -124,7 +125,7 @@ func (s *Store) Claim(ctx context.Context, id, where string) (*Lease, error) {
 	s.owners.mu.Lock()
 	defer s.owners.mu.Unlock()
 	if l, ok := s.owners.held[id]; ok {
-		return nil, &OwnedError{SessionID: id, Owner: l.owner}
+		return nil, &OwnedError{SessionID: id, Owner: l.owner, Here: true}
 	}
 	rec, _ := json.Marshal(ownerRecord{SessionID: id, Where: where, PID: me.PID, Since: millis(me.Since)})
 	lock, held, stale, err := lockOwner(s.path, id, rec)

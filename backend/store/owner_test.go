@@ -28,7 +28,7 @@ func TestClaimRefusesASecondOwner(t *testing.T) {
 	for name, st := range map[string]testStore{"another store": b, "the same store": a} {
 		_, err := st.Claim(ctx, "s1", "agentdesk run")
 		var owned *OwnedError
-		if !errors.As(err, &owned) || !errors.Is(err, ErrOwned) || owned.Owner.PID != os.Getpid() ||
+		if !errors.As(err, &owned) || !errors.Is(err, ErrOwned) || owned.Owner.PID != os.Getpid() || owned.Here != (name == "the same store") ||
 			owned.Owner.Where != "the agentdesk window" || !owned.Owner.Since.Equal(lease.Owner().Since) {
 			t.Fatalf("%s: claim of a held session: %v", name, err)
 		}
