@@ -125,6 +125,7 @@ func (a *App) init(ctx context.Context) error {
 	a.masking = hub.StartHistoryMasking(ctx, a.store, a.catalog, log.Printf)
 	a.hub = hub.New(a.store, a.catalog, log.Printf)
 	a.hub.SetElicit(windowElicitModes) // app_elicitation.go
+	a.hub.SetOwnerName("the agentdesk window")
 	if a.store != nil {
 		if l, err := hub.OpenLedger(a.store); err != nil {
 			log.Printf("agentdesk: turns' changes will not be recorded: %v", err)

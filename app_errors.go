@@ -7,6 +7,7 @@ import (
 
 	"agentdesk/backend/acp"
 	"agentdesk/backend/hub"
+	"agentdesk/backend/store"
 )
 
 // The window's words for the engine's and the hub's errors. Those state what happened (see
@@ -68,6 +69,9 @@ func windowWords(err error) string {
 		return "the agent has started meanwhile: close the session instead"
 	case errors.Is(err, hub.ErrNoFolder):
 		return "choose a project folder for the session"
+	case errors.Is(err, store.ErrOwned):
+		return err.Error() + ": close it there first (end that command, or close it in that window), then continue it here; " +
+			"or fork it (\"Fork from here\") to go on in a copy beside it"
 	case errors.As(err, &folder):
 		return folder.Error() + ": choose an existing project folder"
 	case errors.As(err, &login):

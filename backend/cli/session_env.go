@@ -86,6 +86,7 @@ func openSession(ctx context.Context, who string, f runFlags, stdio Stdio, watch
 		}
 	}
 	e.h = hub.New(e.st, cat, func(string, ...any) {})
+	e.h.SetOwnerName("agentdesk " + who) // how another agentdesk names this one when it refuses a session
 	e.h.SetElicit(elicitModes(f.policy))
 	if e.st != nil {
 		if l, err := hub.OpenLedger(e.st); err != nil {

@@ -12,6 +12,7 @@ import (
 	"agentdesk/backend/acp"
 	"agentdesk/backend/agents"
 	"agentdesk/backend/hub"
+	"agentdesk/backend/store"
 )
 
 // The command line's words for the engine's and the hub's errors. Those state what happened
@@ -63,6 +64,9 @@ func hint(err error, agent agents.Agent) string {
 		return "give the project folder with --cwd DIR"
 	case errors.As(err, &folder):
 		return "give an existing project folder with --cwd DIR"
+	case errors.Is(err, store.ErrOwned):
+		return "close it there first (end that command, or close it in the window), then run again; " +
+			"or fork it in the agentdesk window (\"Fork from here\") to go on in a copy beside it"
 	}
 	return ""
 }

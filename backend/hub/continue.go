@@ -29,7 +29,7 @@ type ContinueRequest struct {
 // saved turns with the next prompt (acp.Session.Reopen); the transcript shows which in a boundary
 // entry. It returns at once; events follow as for Start, beginning with the saved transcript's
 // state. New turns are saved after the saved ones. It fails when the session is live already
-// (ErrAlreadyLive), not saved (store.ErrNotFound), its agent is gone, or its folder is gone
+// (ErrAlreadyLive) or live in another agentdesk process (*store.OwnedError, which names it), not saved (store.ErrNotFound), its agent is gone, or its folder is gone
 // (*FolderError).
 func (h *Hub) ContinueSaved(ctx context.Context, req ContinueRequest, out acp.Emitter) (*acp.Session, SessionInfo, error) {
 	id := req.SessionID
@@ -39,6 +39,21 @@ func (h *Hub) ContinueSaved(ctx context.Context, req ContinueRequest, out acp.Em
 	if _, err := h.Session(id); err == nil {
 		return nil, SessionInfo{}, fmt.Errorf("continue %s: %w", id, ErrAlreadyLive)
 	}
+	// Claimed before it is read: what its last owner wrote is all in the file from here on.
+	lease, err := h.claim(ctx, id)
+	if err != nil {
+		return nil, SessionInfo{}, refused("continue", id, err)
+	}
+	s, info, err := h.continueClaimed(ctx, req, lease, out)
+	if err != nil {
+		h.release(lease)
+	}
+	return s, info, err
+}
+
+// continueClaimed is ContinueSaved once the session is claimed.
+func (h *Hub) continueClaimed(ctx context.Context, req ContinueRequest, lease *store.Lease, out acp.Emitter) (*acp.Session, SessionInfo, error) {
+	id := req.SessionID
 	if err := h.store.Writer().Flush(ctx); err != nil {
 		return nil, SessionInfo{}, fmt.Errorf("continue %s: %w", id, err)
 	}
@@ -71,7 +86,7 @@ func (h *Hub) ContinueSaved(ctx context.Context, req ContinueRequest, out acp.Em
 		Decisions: Decisions(perms)}
 	rec := newRecorder(h.store.Writer(), id, agent.ID, h.now, h.logf)
 	rec.resume(sess, turns, entries)
-	s, info := h.launch(launch{id: id, agent: agent, dir: dir, dirs: dirs, rec: rec, seed: seed, mcp: mcp,
+	s, info := h.launch(launch{id: id, agent: agent, dir: dir, dirs: dirs, rec: rec, seed: seed, mcp: mcp, lease: lease,
 		req: StartRequest{AgentID: agent.ID, Cwd: dir, HardStopAfter: req.HardStopAfter, RawEvents: req.RawEvents}}, out)
 	return s, info, nil
 }

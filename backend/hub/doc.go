@@ -19,6 +19,12 @@
 //     with a whole copy of each live session, queued in order with its events.
 //   - The one-time pass over an older history masks every value stored for the agents, once per
 //     file, and is recorded only when every stored value could be read.
+//   - One session, one owner: every session the hub makes live (Start, ContinueSaved, Fork) is
+//     claimed in the store first and released once it has left the hub and its last writes are
+//     flushed; a session live in another agentdesk process is refused with the store's
+//     *store.OwnedError (naming that process), one live here with ErrAlreadyLive. A write the
+//     store refuses reaches HistoryHealth, which the front end shows, also one reported before
+//     the front end wired it.
 //   - Hub's methods are safe for concurrent use and never wait on an agent, except CloseAll,
 //     which stops every agent (the stop ladder, in parallel) and flushes the store.
 package hub

@@ -91,6 +91,10 @@ func (h *Hub) Fork(ctx context.Context, req ForkRequest, out acp.Emitter) (*acp.
 	turns, entries, perms = keepTurns(turns, keep), keepEntries(entries, keep), keepPerms(perms, keep)
 
 	id := uuid.NewString()
+	lease, err := h.claim(ctx, id)
+	if err != nil {
+		return nil, SessionInfo{}, refused("branch", req.SessionID, err)
+	}
 	now := h.now()
 	child := store.Session{ID: id, AgentID: agent.ID, AgentName: agent.Name, Cwd: dir, Dirs: dirs, Title: forkTitle(parent.Title, req.Link, agent.Name),
 		Outcome: store.OutcomeReady, CreatedAt: now, UpdatedAt: now}
@@ -106,7 +110,7 @@ func (h *Hub) Fork(ctx context.Context, req ForkRequest, out acp.Emitter) (*acp.
 	seed := &acp.Seed{Title: child.Title, Entries: snap.Entries, Turns: snap.Turns, Decisions: Decisions(perms), Fork: origin}
 	rec := newRecorder(h.store.Writer(), id, agent.ID, h.now, h.logf)
 	rec.resume(child, turns, entries)
-	l := launch{id: id, agent: agent, dir: dir, dirs: dirs, rec: rec, seed: seed, mcp: mcp,
+	l := launch{id: id, agent: agent, dir: dir, dirs: dirs, rec: rec, seed: seed, mcp: mcp, lease: lease,
 		req: StartRequest{AgentID: agent.ID, Cwd: dir, HardStopAfter: req.HardStopAfter, RawEvents: req.RawEvents}}
 	if req.Link == acp.LinkRerun {
 		text := req.Text

@@ -53,11 +53,17 @@ func NewHistoryHealth(describe func(error) string) *HistoryHealth {
 }
 
 // Set wires the store's Flush (store.Writer.Flush), the hub's Resave and where status changes
-// go; tell is called on a change, on no lock of the health's, and must not block for long.
+// go; tell is called on a change, on no lock of the health's, and must not block for long. A
+// failure reported before Set (a write of a session that had just started) is told at once:
+// none is only counted.
 func (h *HistoryHealth) Set(flush func(context.Context) error, resave func(), tell func(HistoryStatus)) {
 	h.mu.Lock()
-	defer h.mu.Unlock()
 	h.flush, h.resave, h.tell = flush, resave, tell
+	st := h.status
+	h.mu.Unlock()
+	if !st.Saving {
+		tell(st)
+	}
 }
 
 // Report is the store's error handler (store.WithErrorHandler): it never blocks (it runs on

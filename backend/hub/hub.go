@@ -34,6 +34,8 @@ type Hub struct {
 	mu        sync.Mutex
 	sessions  map[string]*acp.Session
 	recorders map[string]*recorder
+	leases    map[string]*store.Lease  // each live session's claim in the store (owner.go)
+	ownerName string                   // how this process is named in another's refusal (SetOwnerName)
 	starts    map[string]*startOutcome // how each session's start ended (auth.go)
 	started   uint64                   // sessions started so far: orders List
 	elicit    acp.ElicitModes          // the elicitation modes new sessions serve (SetElicit)
@@ -77,7 +79,7 @@ func New(st *store.Store, list AgentSource, logf func(string, ...any)) *Hub {
 		logf = func(format string, args ...any) { plain("%s", m.Mask(fmt.Sprintf(format, args...))) }
 	}
 	return &Hub{store: st, agents: list, now: time.Now, logf: logf, sessions: map[string]*acp.Session{}, recorders: map[string]*recorder{},
-		starts: map[string]*startOutcome{}, rules: newRuleBook(st)}
+		leases: map[string]*store.Lease{}, ownerName: defaultOwnerName, starts: map[string]*startOutcome{}, rules: newRuleBook(st)}
 }
 
 // SessionInfo describes a started session to the UI (the window binds it as its own type, so
@@ -137,6 +139,10 @@ func (h *Hub) Start(req StartRequest, out acp.Emitter) (*acp.Session, SessionInf
 		return nil, SessionInfo{}, err
 	}
 	id := uuid.NewString()
+	lease, err := h.claim(context.Background(), id)
+	if err != nil {
+		return nil, SessionInfo{}, refused("start", id, err)
+	}
 	var rec *recorder
 	if h.store != nil {
 		rec = newRecorder(h.store.Writer(), id, agent.ID, h.now, h.logf)
@@ -144,7 +150,7 @@ func (h *Hub) Start(req StartRequest, out acp.Emitter) (*acp.Session, SessionInf
 		h.store.Writer().CreateSession(store.Session{ID: id, AgentID: agent.ID, AgentName: agent.Name, Cwd: dir, Dirs: dirs,
 			Title: "New session", Outcome: store.OutcomeReady, CreatedAt: now, UpdatedAt: now})
 	}
-	s, info := h.launch(launch{id: id, agent: agent, dir: dir, dirs: dirs, req: req, rec: rec, mcp: mcp}, out)
+	s, info := h.launch(launch{id: id, agent: agent, dir: dir, dirs: dirs, req: req, rec: rec, mcp: mcp, lease: lease}, out)
 	return s, info, nil
 }
 
@@ -206,8 +212,14 @@ func (h *Hub) CloseAll(ctx context.Context) error {
 	for _, s := range h.sessions {
 		list = append(list, s)
 	}
-	h.sessions = map[string]*acp.Session{}
+	leases := h.leases
+	h.sessions, h.leases = map[string]*acp.Session{}, map[string]*store.Lease{}
 	h.mu.Unlock()
+	defer func() { // once their last events are saved (or could not be)
+		for _, l := range leases {
+			h.release(l)
+		}
+	}()
 	var wg sync.WaitGroup
 	for _, s := range list {
 		wg.Add(1)

@@ -6,6 +6,7 @@ import (
 
 	"agentdesk/backend/acp"
 	"agentdesk/backend/agents"
+	"agentdesk/backend/store"
 )
 
 // launch is what Start and ContinueSaved have resolved: the session's id, its agent and folder,
@@ -21,6 +22,7 @@ type launch struct {
 	seed  *acp.Seed
 	mcp   []acp.MCPServer    // from Hub.mcpFor
 	then  func(*acp.Session) // after a successful start, on its goroutine (a rerun's prompt); nil: nothing
+	lease *store.Lease       // the session's claim (Hub.claim); nil: not saved
 }
 
 // launch creates the session l describes, registers it and starts its agent in the background
@@ -78,6 +80,9 @@ func (h *Hub) launch(l launch, out acp.Emitter) (*acp.Session, SessionInfo) {
 	h.starts[l.id] = started
 	if l.rec != nil {
 		h.recorders[l.id] = l.rec
+	}
+	if l.lease != nil {
+		h.leases[l.id] = l.lease
 	}
 	h.mu.Unlock()
 	go func() {

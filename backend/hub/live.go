@@ -57,10 +57,11 @@ func (h *Hub) Busy() []LiveInfo {
 // leaves the hub. The history keeps it, with its outcome. A *NoLiveSessionError when id is not
 // live. It blocks until the agent has gone (at most the stop ladder's grace periods).
 func (h *Hub) Close(ctx context.Context, id string) error {
-	s, err := h.take(id)
+	s, lease, err := h.take(id)
 	if err != nil {
 		return err
 	}
+	defer h.release(lease) // once its last events are saved (or could not be)
 	_ = s.Close()
 	if h.store != nil {
 		if err := h.store.Writer().Flush(ctx); err != nil {
@@ -99,10 +100,11 @@ func (h *Hub) CancelStart(ctx context.Context, id string) error {
 // was (cancelled), or one that failed only for want of a login the user then gave (the login
 // started a new session). A *NoLiveSessionError when id is not live.
 func (h *Hub) Discard(ctx context.Context, id string) error {
-	s, err := h.take(id)
+	s, lease, err := h.take(id)
 	if err != nil {
 		return err
 	}
+	defer h.release(lease)
 	_ = s.Close()
 	if h.store == nil {
 		return nil
@@ -113,17 +115,20 @@ func (h *Hub) Discard(ctx context.Context, id string) error {
 	return nil
 }
 
-// take removes session id from the hub and returns it: nothing looks it up from here on. Its
-// recorder stays attached until the session's last events are recorded.
-func (h *Hub) take(id string) (*acp.Session, error) {
+// take removes session id from the hub and returns it with its lease, which the caller releases
+// once the session's last events are saved: nothing looks it up from here on. Its recorder
+// stays attached until the session's last events are recorded.
+func (h *Hub) take(id string) (*acp.Session, *store.Lease, error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	s, ok := h.sessions[id]
 	if !ok {
-		return nil, &NoLiveSessionError{ID: id}
+		return nil, nil, &NoLiveSessionError{ID: id}
 	}
+	lease := h.leases[id]
 	delete(h.sessions, id)
 	delete(h.recorders, id)
 	delete(h.starts, id)
-	return s, nil
+	delete(h.leases, id)
+	return s, lease, nil
 }

@@ -42,11 +42,17 @@
 //     the end of each batch (searchindex.go), so a search never finds an entry's old text or a
 //     deleted session, and misses nothing committed, a streaming entry's text included. The
 //     words of a query match within one entry, a long one's pieces included (spreadHits).
-//   - Redact is the one write besides the Writer's while sessions run: it rewrites text already
+//   - Redact (and Claim's settling of a dead owner's session, which is live nowhere) is the one
+//     write besides the Writer's while sessions run: it rewrites text already
 //     saved (secret values older versions kept in clear) in its own transaction on the store's
 //     one connection, so between the writer's batches, keeping the index in step. What it
 //     replaces does not stay in the file (secure_delete, the indexes merged, the WAL truncated
 //     when no other process reads). A named pass runs once per file.
+//   - One session, one owner (owner.go): Claim gives one process at a time the lease of a
+//     session (an flock on "<db>.owners/<hash of its id>", which names the owner); a second
+//     claim, from another process or the same Store, fails with an *OwnedError naming the owner
+//     (what it is, its pid, since when). A lease whose process died, even by SIGKILL, is taken
+//     over, and the turns that owner left open are settled as interrupted.
 //   - Reads are plain queries on committed data; they are safe to call concurrently with the
 //     writer and see a write only after it has been committed (call Writer.Flush first to read
 //     your own writes).

@@ -26,6 +26,8 @@ type Store struct {
 	w         *Writer
 	closeOnce sync.Once
 	closeErr  error
+	now       func() time.Time
+	owners    owners // the sessions live in this Store (owner.go)
 }
 
 // config holds Open's options.
@@ -155,7 +157,7 @@ func open(ctx context.Context, path string, cfg config) (*Store, error) {
 	}
 	onError := cfg.onError
 	cfg.onError = func(err error) { onError(explainBusy(path, err)) }
-	s := &Store{path: path, scoreHits: cfg.scoreHits, db: db, live: live}
+	s := &Store{path: path, scoreHits: cfg.scoreHits, db: db, live: live, now: cfg.now}
 	s.w = newWriter(db, cfg)
 	return s, nil
 }
@@ -169,6 +171,7 @@ func (s *Store) Close() error {
 		if s.w != nil { // nil when opened read-only
 			werr = s.w.close()
 		}
+		werr = errors.Join(werr, s.owners.releaseAll())
 		if err := s.db.Close(); err != nil {
 			werr = errors.Join(werr, err)
 		}
@@ -269,7 +272,7 @@ func prepare(ctx context.Context, db *sql.DB, path string, now func() time.Time)
 	}
 	err = migrate(ctx, db)
 	if err == nil && alone {
-		err = markInterrupted(ctx, db, now())
+		err = markInterrupted(ctx, db, now(), "")
 	}
 	if err == nil && alone {
 		err = live.shared()
@@ -285,8 +288,9 @@ func prepare(ctx context.Context, db *sql.DB, path string, now func() time.Time)
 // sessions) read as interrupted, sessions it left idle as their last turn ended (see the
 // outcomes in rows.go), and the permission requests it left undecided as cancelled, as when a
 // turn is stopped: nobody can answer them now (a saved session would otherwise show a prompt
-// waiting forever).
-func markInterrupted(ctx context.Context, db *sql.DB, at time.Time) error {
+// waiting forever). only, when not empty, limits it to that session: one whose owner died while
+// other processes kept the file open (Claim takes its stale lease over).
+func markInterrupted(ctx context.Context, db *sql.DB, at time.Time, only string) error {
 	tx, err := db.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("mark interrupted turns: %w", err)
@@ -297,16 +301,16 @@ func markInterrupted(ctx context.Context, db *sql.DB, at time.Time) error {
 	// which left every live session "running"): it reads as its last turn ended, or as ended.
 	// settledOutcome is the same rule a read-only store applies when it reads (settle.go).
 	if _, err := tx.ExecContext(ctx, `UPDATE sessions AS s SET outcome = `+settledOutcome+`
-		WHERE s.outcome IN (?, ?) OR EXISTS (SELECT 1 FROM turns t WHERE t.session_id = s.id AND t.ended_at IS NULL)`,
-		OutcomeReady, OutcomeRunning); err != nil {
+		WHERE (? = '' OR s.id = ?) AND (s.outcome IN (?, ?) OR EXISTS (SELECT 1 FROM turns t WHERE t.session_id = s.id AND t.ended_at IS NULL))`,
+		only, only, OutcomeReady, OutcomeRunning); err != nil {
 		return fmt.Errorf("settle the sessions a process left live: %w", err)
 	}
 	if _, err := tx.ExecContext(ctx, `UPDATE turns SET ended_at = ?, stop_reason = ?
-		WHERE ended_at IS NULL`, millis(at), OutcomeInterrupted); err != nil {
+		WHERE ended_at IS NULL AND (? = '' OR session_id = ?)`, millis(at), OutcomeInterrupted, only, only); err != nil {
 		return fmt.Errorf("mark interrupted turns: %w", err)
 	}
 	if _, err := tx.ExecContext(ctx, `UPDATE permissions SET outcome = ?, decided_by = ?, decided_at = ?
-		WHERE outcome IS NULL`, PermissionCancelled, DecidedByCancel, millis(at)); err != nil {
+		WHERE outcome IS NULL AND (? = '' OR session_id = ?)`, PermissionCancelled, DecidedByCancel, millis(at), only, only); err != nil {
 		return fmt.Errorf("cancel undecided permissions: %w", err)
 	}
 	if err := tx.Commit(); err != nil {

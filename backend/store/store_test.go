@@ -20,6 +20,9 @@ func TestMain(m *testing.M) {
 	if path := os.Getenv(holderEnv); path != "" {
 		holdWriteLock(path) // never returns
 	}
+	if path := os.Getenv(ownerChildEnv); path != "" {
+		ownerChild(path) // never returns: killed by the parent test
+	}
 	if path := os.Getenv(killChildEnv); path != "" {
 		killChild(path) // never returns: killed by the parent test
 	}
