@@ -35,7 +35,8 @@ const (
 )
 
 // Tap receives every message in and out as the exact bytes of its line (without the newline),
-// in wire order per direction. It is called on the reading or writing goroutine and must not
+// in wire order per direction. It is called on the reading goroutine, or on the sender's as the
+// message is queued for the writer (before Request.Reply, Start or Notify returns), and must not
 // block and must not modify line. Each line is its own allocation, so it may be kept.
 type Tap func(dir Direction, method string, line []byte)
 

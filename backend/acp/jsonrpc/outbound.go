@@ -39,8 +39,10 @@ type outbox struct {
 	wake  chan struct{} // a token when the queue may have grown
 }
 
-// enqueue queues m for the writer, or ends the connection when the queue passes its bounds
-// (ErrPeerNotReading). It never blocks on the peer.
+// enqueue hands m to the Tap and queues it for the writer, or ends the connection when the
+// queue would pass its bounds (ErrPeerNotReading). It never blocks on the peer. The Tap sees m
+// here, on the sender's goroutine, in queue order (which is wire order): a sender that masks
+// what the journal gets (package acp's secret replies) knows it is done when enqueue returns.
 func (c *Conn) enqueue(m outMsg) error {
 	ob := &c.out
 	ob.mu.Lock()
@@ -48,14 +50,17 @@ func (c *Conn) enqueue(m outMsg) error {
 		ob.mu.Unlock()
 		return fmt.Errorf("%w: %w", ErrConnClosed, err)
 	}
-	ob.queue = append(ob.queue, m)
-	ob.bytes += len(m.line)
-	n, size := len(ob.queue), ob.bytes
-	ob.mu.Unlock()
-	if n > MaxQueuedMessages || size > MaxQueuedBytes {
+	if n, size := len(ob.queue)+1, ob.bytes+len(m.line); n > MaxQueuedMessages || size > MaxQueuedBytes {
+		ob.mu.Unlock()
 		c.Close(fmt.Errorf("%w: %d messages (%d KiB) were waiting for it to read them", ErrPeerNotReading, n, size>>10))
 		return fmt.Errorf("%w: %w", ErrConnClosed, c.err)
 	}
+	if c.tap != nil {
+		c.tap(Out, m.method, m.line)
+	}
+	ob.queue = append(ob.queue, m)
+	ob.bytes += len(m.line)
+	ob.mu.Unlock()
 	select {
 	case ob.wake <- struct{}{}:
 	default:
@@ -94,9 +99,6 @@ func (c *Conn) writeLoop() {
 		m, ok := c.next()
 		if !ok {
 			return
-		}
-		if c.tap != nil {
-			c.tap(Out, m.method, m.line)
 		}
 		_, err := c.w.Write(append(m.line, '\n'))
 		if err != nil {
