@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"time"
 )
 
 // MaxQueuedMessages and MaxQueuedBytes bound what may wait in the outbound queue for the peer to
@@ -23,7 +24,8 @@ const (
 var ErrPeerNotReading = errors.New("the peer stopped reading its input")
 
 // outMsg is one line waiting for the writer. sent is nil for an answer (Request.Reply), which
-// nobody waits for; a request or notification's sender waits on it for the write's outcome.
+// nobody waits for; a request or notification's sender waits on it for the write's outcome. A
+// message without a line is Flush's mark: nothing is written, sent is told the writer got there.
 type outMsg struct {
 	method string
 	line   []byte // without the newline
@@ -55,7 +57,7 @@ func (c *Conn) enqueue(m outMsg) error {
 		c.Close(fmt.Errorf("%w: %d messages (%d KiB) were waiting for it to read them", ErrPeerNotReading, n, size>>10))
 		return fmt.Errorf("%w: %w", ErrConnClosed, c.err)
 	}
-	if c.tap != nil {
+	if c.tap != nil && m.line != nil {
 		c.tap(Out, m.method, m.line)
 	}
 	ob.queue = append(ob.queue, m)
@@ -100,9 +102,11 @@ func (c *Conn) writeLoop() {
 		if !ok {
 			return
 		}
-		_, err := c.w.Write(append(m.line, '\n'))
-		if err != nil {
-			err = fmt.Errorf("write %s: %w", describe(m.method), err)
+		var err error
+		if m.line != nil {
+			if _, err = c.w.Write(append(m.line, '\n')); err != nil {
+				err = fmt.Errorf("write %s: %w", describe(m.method), err)
+			}
 		}
 		switch {
 		case m.sent != nil:
@@ -113,7 +117,7 @@ func (c *Conn) writeLoop() {
 	}
 }
 
-// send queues line and waits until it is written, the write failed, or the connection ended.
+// sendLine queues line and waits until it is written, the write failed, or the connection ended.
 func (c *Conn) sendLine(method string, line []byte) error {
 	sent := make(chan error, 1)
 	if err := c.enqueue(outMsg{method: method, line: line, sent: sent}); err != nil {
@@ -129,5 +133,26 @@ func (c *Conn) sendLine(method string, line []byte) error {
 		default:
 			return fmt.Errorf("%w: %w", ErrConnClosed, c.err)
 		}
+	}
+}
+
+// Flush waits until everything queued before it has been written, at most timeout (a peer that
+// does not read holds the writer), and reports whether it was. For an owner about to close the
+// peer's input: the answers queued before (a session's "closing" and "cancelled" answers) reach
+// the peer first.
+func (c *Conn) Flush(timeout time.Duration) bool {
+	sent := make(chan error, 1)
+	if c.enqueue(outMsg{sent: sent}) != nil {
+		return false
+	}
+	t := time.NewTimer(timeout)
+	defer t.Stop()
+	select {
+	case <-sent:
+		return true
+	case <-c.done:
+		return false
+	case <-t.C:
+		return false
 	}
 }
