@@ -329,7 +329,7 @@ func (s *Session) failAs(text string, err error, cause error) error {
 		data = rpcErr.Data
 	}
 	s.mu.Lock()
-	tr := s.transport
+	tr, conn := s.transport, s.conn
 	stderr := ""
 	if tr != nil {
 		stderr = tr.StderrTail()
@@ -340,7 +340,12 @@ func (s *Session) failAs(text string, err error, cause error) error {
 	s.unlock()
 	replyCancelled(reqs)
 	if tr != nil {
-		go tr.Close(s.cfg.CloseGrace)
+		go func() {
+			if conn != nil {
+				conn.Flush(s.cfg.CloseGrace) // the "cancelled" answers reach the agent before its input closes
+			}
+			_ = tr.Close(s.cfg.CloseGrace)
+		}()
 	}
 	return err
 }

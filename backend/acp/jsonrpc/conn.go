@@ -167,10 +167,13 @@ func (c *Conn) Start(method string, params any) (*Pending, error) {
 	c.pending[p.key] = p.ch
 	c.pmu.Unlock()
 
-	if err := c.send(json.RawMessage(p.key), method, params); err != nil {
+	ended, err := c.send(json.RawMessage(p.key), method, params)
+	if err != nil && !ended {
 		c.forget(p.key)
 		return nil, err
 	}
+	// Ended while it was being written: the peer may have answered it before the end, and
+	// Close failed it otherwise; Wait says which.
 	return p, nil
 }
 
@@ -202,17 +205,19 @@ func (p *Pending) Wait(ctx context.Context, result any) error {
 // Notify sends a notification and returns once it is on the wire (see Start for the wait). It
 // fails only when the connection or the writer is broken.
 func (c *Conn) Notify(method string, params any) error {
-	return c.send(nil, method, params)
+	_, err := c.send(nil, method, params)
+	return err
 }
 
-func (c *Conn) send(id json.RawMessage, method string, params any) error {
+// send encodes a request or notification and sends it (see sendLine).
+func (c *Conn) send(id json.RawMessage, method string, params any) (ended bool, err error) {
 	raw, err := json.Marshal(params)
 	if err != nil {
-		return fmt.Errorf("encode %s params: %w", method, err)
+		return false, fmt.Errorf("encode %s params: %w", method, err)
 	}
 	line, err := json.Marshal(&envelope{JSONRPC: "2.0", ID: id, Method: method, Params: raw})
 	if err != nil {
-		return fmt.Errorf("encode message: %w", err)
+		return false, fmt.Errorf("encode message: %w", err)
 	}
 	return c.sendLine(method, line)
 }

@@ -117,21 +117,23 @@ func (c *Conn) writeLoop() {
 	}
 }
 
-// sendLine queues line and waits until it is written, the write failed, or the connection ended.
-func (c *Conn) sendLine(method string, line []byte) error {
+// sendLine queues line and waits until it is written or the write failed (err). ended reports
+// that the connection ended first, while line waited or was being written: whether the peer got
+// it is unknown, and err wraps ErrConnClosed.
+func (c *Conn) sendLine(method string, line []byte) (ended bool, err error) {
 	sent := make(chan error, 1)
 	if err := c.enqueue(outMsg{method: method, line: line, sent: sent}); err != nil {
-		return err
+		return false, err
 	}
 	select {
 	case err := <-sent:
-		return err
+		return false, err
 	case <-c.done:
 		select {
 		case err := <-sent: // written just before the end
-			return err
+			return false, err
 		default:
-			return fmt.Errorf("%w: %w", ErrConnClosed, c.err)
+			return true, fmt.Errorf("%w: %w", ErrConnClosed, c.err)
 		}
 	}
 }
