@@ -52,6 +52,8 @@ func TestMain(m *testing.M) {
 		serveScripted(func(req *jsonrpc.Request) {})
 	case "family":
 		familyAgent()
+	case "deaf":
+		deafProcess()
 	case "app":
 		appStartingFamily()
 	}

@@ -131,7 +131,7 @@ type Session struct {
 	hardStopCancel func() bool // cancels the automatic hard stop of a cancelling turn (session_stop.go)
 
 	// secretReplies are the replies being written that carry a secret field's value: the
-	// journal gets the masked copy (tap). Its own lock: tap runs under the connection's write lock.
+	// journal gets the masked copy (tap). Its own lock: tap runs under the connection's outbound queue lock.
 	secretMu       sync.Mutex
 	secretReplies  map[*pendingElicitation][2][]byte
 	stopIgnoredMsg string // why the automatic hard stop happened, until the turn has ended

@@ -329,7 +329,7 @@ func (s *Session) failAs(text string, err error, cause error) error {
 		data = rpcErr.Data
 	}
 	s.mu.Lock()
-	tr := s.transport
+	tr, conn := s.transport, s.conn
 	stderr := ""
 	if tr != nil {
 		stderr = tr.StderrTail()
@@ -340,7 +340,12 @@ func (s *Session) failAs(text string, err error, cause error) error {
 	s.unlock()
 	replyCancelled(reqs)
 	if tr != nil {
-		go tr.Close(s.cfg.CloseGrace)
+		go func() {
+			if conn != nil {
+				conn.Flush(s.cfg.CloseGrace) // the "cancelled" answers reach the agent before its input closes
+			}
+			_ = tr.Close(s.cfg.CloseGrace)
+		}()
 	}
 	return err
 }
@@ -363,7 +368,11 @@ func (s *Session) explain(err error) error {
 func goneMessage(cause error, tr Transport, lingered bool) string {
 	exited, st := exitsWithin(tr, 0), tr.ExitStatus()
 	var msg string
+	advice := ""
 	switch {
+	case errors.Is(cause, jsonrpc.ErrPeerNotReading):
+		msg = "the agent stopped reading its input: it sent requests without reading their answers, more than agentdesk holds for it"
+		advice = ". Continue the session to restart the agent; if this happens again, report it to the agent's makers"
 	case cause != nil && !errors.Is(cause, jsonrpc.ErrPeerClosed):
 		msg = "the connection to the agent failed: " + cause.Error()
 	case lingered || !exited:
@@ -375,13 +384,13 @@ func goneMessage(cause error, tr Transport, lingered bool) string {
 	}
 	switch {
 	case !exited:
-		return msg + "; agentdesk is stopping it"
+		return msg + "; agentdesk is stopping it" + advice
 	case lingered:
-		return msg + ", so agentdesk stopped it (" + st + ")"
+		return msg + ", so agentdesk stopped it (" + st + ")" + advice
 	case st != "":
-		return msg + "; the agent has ended (" + st + ")"
+		return msg + "; the agent has ended (" + st + ")" + advice
 	}
-	return msg
+	return msg + advice
 }
 
 // exitsWithin reports whether the agent has exited or does within d (0: now).

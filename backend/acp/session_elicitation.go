@@ -133,7 +133,7 @@ func (s *Session) AnswerElicitationAs(requestID, action string, content map[stri
 		el.State, el.AnsweredBy, el.Answer = state, by, kept
 	})
 	s.unlock()
-	// Reply outside the lock: a write may wait on a full stdin pipe.
+	// Reply outside the lock (it only queues the answer for the connection's writer).
 	s.replySecret(pe, res, kept)
 	return nil
 }

@@ -16,7 +16,9 @@ import (
 // killed, waiting requests are answered, and a restarted agent starts afresh (see end).
 //
 // Every method runs on the connection's inbound loop, in wire order, and never blocks: a
-// request that waits (a person, the disk, a process) is answered from another goroutine.
+// request that waits (a person, the disk, a process) is answered from another goroutine, and an
+// answer only queues for the connection's writer, even when the agent reads none (see
+// jsonrpc.MaxQueuedMessages).
 type connHandler struct {
 	s         *Session
 	terms     *terminals

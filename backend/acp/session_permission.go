@@ -142,7 +142,7 @@ func (s *Session) Decide(requestID, optionID, decidedBy string) error {
 	delete(s.perms, requestID)
 	s.decisionLocked(p, "selected", optionID, decidedBy)
 	s.unlock()
-	// Reply outside the lock: a write may wait on a full stdin pipe.
+	// Reply outside the lock (it only queues the answer for the connection's writer).
 	p.req.Reply(RequestPermissionResult{Outcome: PermissionOutcome{Outcome: "selected", OptionID: optionID}}, nil)
 	return nil
 }

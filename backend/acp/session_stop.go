@@ -68,10 +68,15 @@ func (s *Session) Close() error {
 	s.closeAgentSession()
 	s.mu.Lock()
 	s.disarmHardStopLocked()
-	tr, watchDone, h := s.transport, s.watchDone, s.handler
+	tr, watchDone, h, conn := s.transport, s.watchDone, s.handler, s.conn
 	s.unlock()
 	if h != nil {
 		h.work.close() // requests still waiting for a worker are answered while the agent listens
+	}
+	if conn != nil {
+		// Those answers, and Stop's, are queued: they reach the agent before its input closes,
+		// unless it does not read them within the grace.
+		conn.Flush(s.cfg.CloseGrace)
 	}
 	if tr != nil {
 		_ = tr.Close(s.cfg.CloseGrace)

@@ -10,7 +10,9 @@ import (
 // How many of one connection's fs/* and terminal/create requests run at once, and how many more
 // may wait for their turn. An agent may send any number: a request beyond both is answered at
 // once with errBusy rather than queued, so neither goroutines, OS threads nor memory grow with
-// what an agent sends. Real agents keep a handful in flight.
+// what an agent sends. Real agents keep a handful in flight. Answers never wait for the agent to
+// read them: they are queued for the connection's writer, and an agent that sends without
+// reading is stopped once that queue passes its bound (jsonrpc.MaxQueuedMessages).
 const (
 	maxRunning = 16
 	maxWaiting = 1024

@@ -35,7 +35,8 @@ const (
 )
 
 // Tap receives every message in and out as the exact bytes of its line (without the newline),
-// in wire order per direction. It is called on the reading or writing goroutine and must not
+// in wire order per direction. It is called on the reading goroutine, or on the sender's as the
+// message is queued for the writer (before Request.Reply, Start or Notify returns), and must not
 // block and must not modify line. Each line is its own allocation, so it may be kept.
 type Tap func(dir Direction, method string, line []byte)
 
@@ -46,15 +47,16 @@ type response struct {
 
 // Conn is one NDJSON JSON-RPC 2.0 peer over a reader and a writer. It is symmetric: the app uses
 // it towards agents and the demo agent uses it towards the app. Safe for concurrent use.
-// Three goroutines serve it: the reader (read.go), the inbound loop (loop), and the caller's,
-// which writes; pending calls wait on channels of their own.
+// Three goroutines serve it: the reader (read.go), the inbound loop (loop) and the writer
+// (outbound.go), which writes everything we send from one ordered queue; callers and pending
+// calls wait on channels of their own.
 type Conn struct {
 	w       io.Writer
 	handler Handler
 	tap     Tap
 	logf    func(format string, args ...any)
 
-	wmu sync.Mutex // one writer at a time; never held while waiting on anything else
+	out outbox
 
 	nextID  atomic.Int64
 	pmu     sync.Mutex
@@ -87,12 +89,14 @@ func NewConn(r io.Reader, w io.Writer, h Handler, opts ...Option) *Conn {
 		pending: make(map[string]chan response),
 		inbound: make(chan *envelope, inboundQueue),
 		done:    make(chan struct{}),
+		out:     outbox{wake: make(chan struct{}, 1)},
 	}
 	for _, o := range opts {
 		o(c)
 	}
 	go c.read(r)
 	go c.loop()
+	go c.writeLoop()
 	return c
 }
 
@@ -112,8 +116,9 @@ func (c *Conn) Err() error {
 // Skipped counts lines that were not JSON-RPC messages (banners, debug prints) and were skipped.
 func (c *Conn) Skipped() int64 { return c.skipped.Load() }
 
-// Close ends the connection with cause and fails every pending call. It does not close the
-// underlying streams; their owner (the process) does.
+// Close ends the connection with cause and fails every pending call; what is still queued for
+// the peer is dropped. It does not close the underlying streams; their owner (the process)
+// does, which also ends a write the peer is not reading.
 func (c *Conn) Close(cause error) {
 	c.errOnce.Do(func() {
 		c.err = cause
@@ -148,7 +153,9 @@ type Pending struct {
 
 // Start writes a request and returns once it is on the wire, without waiting for the answer:
 // for a caller that must order what it sends next after it (Stop's session/cancel after the
-// turn's session/prompt). It blocks only on the write. Wait must be called for the result.
+// turn's session/prompt). It waits only for the writer: what was queued before it (answers)
+// goes first, and a peer that does not read holds it until the connection ends (see
+// MaxQueuedMessages). Wait must be called for the result.
 func (c *Conn) Start(method string, params any) (*Pending, error) {
 	id := c.nextID.Add(1)
 	p := &Pending{c: c, key: strconv.FormatInt(id, 10), method: method, ch: make(chan response, 1)}
@@ -160,10 +167,13 @@ func (c *Conn) Start(method string, params any) (*Pending, error) {
 	c.pending[p.key] = p.ch
 	c.pmu.Unlock()
 
-	if err := c.send(json.RawMessage(p.key), method, params); err != nil {
+	ended, err := c.send(json.RawMessage(p.key), method, params)
+	if err != nil && !ended {
 		c.forget(p.key)
 		return nil, err
 	}
+	// Ended while it was being written: the peer may have answered it before the end, and
+	// Close failed it otherwise; Wait says which.
 	return p, nil
 }
 
@@ -192,43 +202,30 @@ func (p *Pending) Wait(ctx context.Context, result any) error {
 	}
 }
 
-// Notify sends a notification. It fails only when the connection or the writer is broken.
+// Notify sends a notification and returns once it is on the wire (see Start for the wait). It
+// fails only when the connection or the writer is broken.
 func (c *Conn) Notify(method string, params any) error {
-	return c.send(nil, method, params)
+	_, err := c.send(nil, method, params)
+	return err
 }
 
-func (c *Conn) send(id json.RawMessage, method string, params any) error {
+// send encodes a request or notification and sends it (see sendLine).
+func (c *Conn) send(id json.RawMessage, method string, params any) (ended bool, err error) {
 	raw, err := json.Marshal(params)
 	if err != nil {
-		return fmt.Errorf("encode %s params: %w", method, err)
+		return false, fmt.Errorf("encode %s params: %w", method, err)
 	}
-	return c.write(method, &envelope{JSONRPC: "2.0", ID: id, Method: method, Params: raw})
+	line, err := json.Marshal(&envelope{JSONRPC: "2.0", ID: id, Method: method, Params: raw})
+	if err != nil {
+		return false, fmt.Errorf("encode message: %w", err)
+	}
+	return c.sendLine(method, line)
 }
 
 func (c *Conn) forget(key string) {
 	c.pmu.Lock()
 	delete(c.pending, key)
 	c.pmu.Unlock()
-}
-
-func (c *Conn) write(method string, msg *envelope) error {
-	line, err := json.Marshal(msg)
-	if err != nil {
-		return fmt.Errorf("encode message: %w", err)
-	}
-	if err := c.Err(); err != nil {
-		return fmt.Errorf("%w: %w", ErrConnClosed, err)
-	}
-	c.wmu.Lock()
-	defer c.wmu.Unlock()
-	if c.tap != nil {
-		c.tap(Out, method, line)
-	}
-	line = append(line, '\n')
-	if _, err := c.w.Write(line); err != nil {
-		return fmt.Errorf("write %s: %w", describe(method), err)
-	}
-	return nil
 }
 
 func describe(method string) string {
@@ -251,6 +248,8 @@ func (c *Conn) loop() {
 		case env.Method == eofMethod:
 			c.Close(c.readErr)
 			return
+		case env.bad != nil:
+			c.refuse(env)
 		case env.isResponse():
 			c.deliver(env)
 		case env.isNotification():
@@ -259,6 +258,23 @@ func (c *Conn) loop() {
 			c.handler.HandleRequest(&Request{ID: env.ID, Method: env.Method, Params: env.Params, conn: c})
 		}
 	}
+}
+
+// refuse answers a request that does not decode with -32600, and fails the call a response that
+// does not decode answers, both with the decoder's reason (see undecodable).
+func (c *Conn) refuse(env *envelope) {
+	what := "response"
+	if env.bad.request {
+		what = "request"
+	}
+	rpcErr := &Error{Code: CodeInvalidRequest, Message: "Invalid Request: the " + what + " does not decode: " + env.bad.err.Error()}
+	c.logf("a %s with id %.40s does not decode: %v", what, env.ID, env.bad.err)
+	if env.bad.request {
+		(&Request{ID: env.ID, Method: env.Method, conn: c}).Reply(nil, rpcErr)
+		return
+	}
+	env.Error = rpcErr
+	c.deliver(env)
 }
 
 func (c *Conn) deliver(env *envelope) {

@@ -9,12 +9,21 @@
 //     order they were read, and a response reaches its caller only after every message read
 //     before it has been handed to the Handler.
 //   - Nothing is cut short: a line may be as long as MaxLineBytes (only a longer one ends the
-//     connection, with ErrLineTooLong); a line that is not a JSON-RPC message is skipped,
-//     counted (Skipped) and logged, and the connection goes on.
+//     connection, with ErrLineTooLong); a line that is not a JSON-RPC message (not JSON, or
+//     with neither id nor method) is skipped, counted (Skipped) and logged, and the connection goes on.
 //   - Raw is kept: every message in and out is handed to the Tap as the exact bytes of its line.
 //   - Nothing is dropped: at most 1024 decoded messages wait for the inbound loop; beyond that
 //     the reader stops reading, which pushes back on the peer through its pipe.
-//   - Every inbound request is answered at most once (Request.Reply), whoever answers first.
+//   - The inbound loop never waits on the peer: everything we send goes through one ordered
+//     outbound queue, written by a goroutine of its own, so the wire order is the order of
+//     sending. Answers (Request.Reply) are queued without waiting; Start and Notify wait for
+//     their write. A peer that stops reading while the queue passes MaxQueuedMessages or
+//     MaxQueuedBytes ends the connection with ErrPeerNotReading: never a deadlock, never an
+//     unbounded queue.
+//   - Every inbound request is answered at most once (Request.Reply), whoever answers first; a
+//     request that does not decode (nested deeper than encoding/json's 10,000 levels, a field of
+//     the wrong type) is answered -32600 with its id, and a response that does not decode fails
+//     its call with the reason, instead of being skipped as noise.
 //   - A call waits only as long as its context; then the peer is sent $/cancel_request and a
 //     late answer is journaled and dropped. A call on a connection that has ended fails at once
 //     with an error wrapping ErrConnClosed and the cause of the end.

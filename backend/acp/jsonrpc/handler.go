@@ -29,7 +29,8 @@ type Request struct {
 
 // Reply answers the request with result, or with err when it is non-nil (an *Error is sent as
 // is; any other error becomes CodeInternalError with its text). It reports whether this call
-// answered. It may block on the write (a full pipe to the peer), never on anything else.
+// answered. It never blocks: the answer is queued for the writer, behind what was sent before
+// it; a peer that does not read its answers ends the connection (ErrPeerNotReading).
 func (r *Request) Reply(result any, err error) bool {
 	answered := false
 	r.once.Do(func() {
@@ -49,9 +50,12 @@ func (r *Request) Reply(result any, err error) bool {
 				msg.Result = raw
 			}
 		}
-		if wErr := r.conn.write("", &msg); wErr != nil {
-			r.conn.logf("reply to %s: %v", r.Method, wErr)
+		line, mErr := json.Marshal(&msg)
+		if mErr != nil { // an id or error data that is not JSON: only a bug of ours
+			r.conn.logf("reply to %s: encode: %v", r.Method, mErr)
+			return
 		}
+		_ = r.conn.enqueue(outMsg{line: line}) // fails only once the connection is over: no one to answer
 	})
 	return answered
 }

@@ -55,6 +55,8 @@ type envelope struct {
 	Params  json.RawMessage `json:"params,omitempty"`
 	Result  json.RawMessage `json:"result,omitempty"`
 	Error   *Error          `json:"error,omitempty"`
+
+	bad *undecodable // set on a message read that does not decode: it has only ID and Method
 }
 
 func (e *envelope) isRequest() bool      { return len(e.ID) > 0 && e.Method != "" }

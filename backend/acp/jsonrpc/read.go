@@ -87,6 +87,16 @@ func (c *Conn) decode(line []byte) *envelope {
 	err := json.Unmarshal(trimmed, &w)
 	env := &envelope{JSONRPC: w.JSONRPC, ID: json.RawMessage(w.ID), Method: w.Method,
 		Params: json.RawMessage(w.Params), Result: json.RawMessage(w.Result), Error: w.Error}
+	if err != nil {
+		// A request or response that does not decode is still answered or delivered (see
+		// undecodable); only a line without an id is noise.
+		if id, method, request := salvage(trimmed); len(id) > 0 {
+			if c.tap != nil {
+				c.tap(In, method, trimmed)
+			}
+			return &envelope{ID: id, Method: method, bad: &undecodable{err: err, request: request}}
+		}
+	}
 	if err != nil || (env.Method == "" && len(env.ID) == 0) {
 		c.skipped.Add(1)
 		if c.tap != nil {
