@@ -54,6 +54,12 @@ func TestMain(m *testing.M) {
 		familyAgent()
 	case "app":
 		appStartingFamily()
+	case "setsidchild":
+		setsidChildAgent()
+	case "holder":
+		holderAgent()
+	case "daemonapp":
+		appWithDaemons()
 	}
 }
 
