@@ -43,6 +43,8 @@ type Command struct {
 	Args []string
 	Env  []string
 	Dir  string
+
+	unsupervised bool // tests: run it without its supervisor, as where there is none
 }
 
 // String renders the command line for messages.
@@ -72,7 +74,7 @@ type Process struct {
 // outputLinger is how long, once the agent's tree has been killed, agentdesk goes on reading
 // the agent's stdout and stderr before it closes them: a process it could not kill may hold
 // them open for ever, and the session must end all the same.
-const outputLinger = 2 * time.Second
+const outputLinger = time.Second
 
 // treeKillWait bounds how long Close waits for a supervisor asked to kill its tree (it tries
 // for killAllFor) before it kills the supervisor's process group itself.
@@ -92,7 +94,7 @@ func Start(cmd Command) (*Process, error) {
 	c := exec.Command(cmd.Path, cmd.Args...)
 	c.Dir, c.Env = cmd.Dir, cmd.Env
 	c.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	tr, err := superviseCmd(c) // nothing it starts outlives it (supervise_linux.go)
+	tr, err := superviseCmd(c, cmd.unsupervised) // nothing it starts outlives it (supervise_linux.go)
 	if err != nil {
 		return nil, fmt.Errorf("start agent %q: %w", cmd.Path, err)
 	}

@@ -54,7 +54,7 @@ func startOnPTY(c *exec.Cmd) (master, held *os.File, tr *tree, err error) {
 	}
 	c.SysProcAttr.Setsid, c.SysProcAttr.Setctty, c.SysProcAttr.Ctty = true, true, 0 // fd 0: the slave
 	// The supervisor leads the session, and nothing the command starts outlives it (supervise_linux.go).
-	if tr, err = superviseCmd(c); err != nil {
+	if tr, err = superviseCmd(c, false); err != nil {
 		m.Close()
 		held.Close()
 		return nil, nil, nil, err

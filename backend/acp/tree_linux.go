@@ -26,12 +26,12 @@ type tree struct {
 }
 
 // superviseCmd rewrites c, not yet started and in a process group of its own, to run under a
-// supervisor when EnableSupervisor was called (else it leaves c as it is), and returns its tree.
-// Call started once c has started (or failed to).
-func superviseCmd(c *exec.Cmd) (*tree, error) {
+// supervisor when EnableSupervisor was called and not refused (else it leaves c as it is), and
+// returns its tree. Call started once c has started (or failed to).
+func superviseCmd(c *exec.Cmd, refuse bool) (*tree, error) {
 	t := &tree{cmd: c}
 	exe := supervisorExe.Load()
-	if exe == nil || c.Err != nil { // a command that cannot be found keeps failing in Start
+	if exe == nil || refuse || c.Err != nil { // a command that cannot be found keeps failing in Start
 		return t, nil
 	}
 	ctlR, ctlW, err := os.Pipe()
