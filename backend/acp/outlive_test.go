@@ -1,7 +1,6 @@
 package acp_test
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"crypto/rand"
@@ -14,8 +13,6 @@ import (
 	"syscall"
 	"testing"
 	"time"
-
-	"golang.org/x/sys/unix"
 
 	"agentdesk/backend/acp"
 	"agentdesk/backend/acp/acptest"
@@ -298,43 +295,17 @@ func appWithDaemons() {
 func TestADaemonFromATerminalDiesWithAgentdesk(t *testing.T) {
 	mark := newMark()
 	t.Cleanup(func() { noneMarked(t, mark, "after the test") })
-	app := exec.Command(os.Args[0], "-test.run=^$")
-	app.Env = append(os.Environ(), "ACPTEST_AGENT=daemonapp", markEnv+"="+mark)
-	out, err := app.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	app.Stderr = os.Stderr
-	if err := app.Start(); err != nil {
-		t.Fatal(err)
-	}
-	line, err := bufio.NewReader(out).ReadString('\n')
-	if err != nil || !strings.HasPrefix(line, "ready") || strings.Count(line, "daemon ") != 2 {
+	app, line := startApp(t, "daemonapp", markEnv+"="+mark)
+	if !strings.HasPrefix(line, "ready") || strings.Count(line, "daemon ") != 2 {
 		_ = app.Process.Kill()
-		_ = app.Wait()
-		t.Fatalf("the app said %q: %v", line, err)
+		t.Fatalf("the app said %q", line)
 	}
-	// Held before the kill, a pidfd keeps naming the same process even if its pid is reused.
-	var fds []int
-	var names []string
+	var procs []named
 	for _, p := range marked(mark) {
 		pid, _ := strconv.Atoi(strings.Fields(p)[0])
-		if fd, err := unix.PidfdOpen(pid, 0); err == nil {
-			defer unix.Close(fd)
-			fds, names = append(fds, fd), append(names, p)
-		}
+		procs = append(procs, named{pid, p})
 	}
-	if err := app.Process.Kill(); err != nil {
-		t.Fatal(err)
-	}
-	_ = app.Wait()
-	var alive []string
-	for i, fd := range fds {
-		if !pidfdExits(t, fd, 10*time.Second) {
-			alive = append(alive, names[i])
-		}
-	}
-	if len(alive) > 0 {
+	if alive := killApp(t, app, procs, false); len(alive) > 0 {
 		t.Fatalf("still running 10 s after agentdesk was killed: %s", strings.Join(alive, ", "))
 	}
 	noneMarked(t, mark, "after agentdesk was killed")
