@@ -193,16 +193,16 @@ const hardStopReport = 15 * time.Second
 // were killed", or which of them still run. It waits for the agent to have exited (a hard stop
 // is under way: that takes seconds at most).
 func killedWords(tr Transport) string {
+	r, ok := tr.(leftReporter)
+	if !ok {
+		return "its processes were killed" // an agent in this process (tests) has no processes
+	}
 	t := time.NewTimer(hardStopReport)
 	defer t.Stop()
 	select {
 	case <-tr.Exited():
 	case <-t.C:
 		return "the agent could not be killed"
-	}
-	r, ok := tr.(leftReporter)
-	if !ok {
-		return "its processes were killed" // an agent in this process (tests) has no processes
 	}
 	switch left, known := r.Left(); {
 	case len(left) > 0:
