@@ -56,17 +56,20 @@ func marked(mark string) []string {
 // nothing behind either.
 func noneMarked(t *testing.T, mark, when string) {
 	t.Helper()
-	if left := killMarked(mark); len(left) > 0 {
+	if left := killMarked(t, mark); len(left) > 0 {
 		t.Fatalf("still running %s: %s", when, strings.Join(left, ", "))
 	}
 }
 
-// killMarked SIGKILLs the processes that carry mark, and lists them.
-func killMarked(mark string) []string {
+// killMarked SIGKILLs the processes that carry mark, waits until they have ended (SIGKILL lands
+// asynchronously), and lists them.
+func killMarked(t *testing.T, mark string) []string {
+	t.Helper()
 	left := marked(mark)
 	for _, p := range left {
 		if pid, err := strconv.Atoi(strings.Fields(p)[0]); err == nil {
 			_ = syscall.Kill(pid, syscall.SIGKILL)
+			waitProcessGone(t, pid)
 		}
 	}
 	return left
@@ -163,7 +166,7 @@ func TestHardStopEndsTheTurnWhenASurvivorHoldsTheOutput(t *testing.T) {
 	mark := newMark()
 	s, ev := startMarked(t, "holder", mark, acp.Unsupervised)
 	end := hardStopHolder(t, s, ev, mark)
-	if left := strings.Join(killMarked(mark), ", "); !strings.Contains(left, "(sleep)") {
+	if left := strings.Join(killMarked(t, mark), ", "); !strings.Contains(left, "(sleep)") {
 		t.Fatalf("the survivor is gone (%q): this test no longer proves anything", left)
 	}
 	if end.StopReason != acp.StopInterrupted || end.Message != "stopped hard: the agent's process group was killed" {
