@@ -23,8 +23,9 @@ type Transport interface {
 	// StderrTail is the last lines of the agent's stderr, ANSI escapes stripped.
 	StderrTail() string
 	// Close stops the agent: close stdin, wait up to grace, SIGTERM its process group, wait up to
-	// grace, SIGKILL the group. It returns when the agent and (within grace) every process of
-	// its group have ended. Safe to call twice.
+	// grace, SIGKILL every process it started. It returns when the agent has ended, everything it
+	// started has been killed (or reported in the error) and its output is closed, even when a
+	// process that could not be killed holds it. Safe to call twice.
 	Close(grace time.Duration) error
 }
 
@@ -42,6 +43,8 @@ type Command struct {
 	Args []string
 	Env  []string
 	Dir  string
+
+	unsupervised bool // tests: run it without its supervisor, as where there is none
 }
 
 // String renders the command line for messages.
@@ -50,16 +53,32 @@ func (c Command) String() string { return strings.Join(append([]string{c.Path}, 
 // Process is an agent child process. It implements Transport and EnvTransport.
 type Process struct {
 	cmd    *exec.Cmd
+	tree   *tree
 	stdin  io.WriteCloser
 	stdout io.ReadCloser
+	errR   *os.File // the agent's stderr, drained into stderr
 	stderr *Ring
 
-	exited chan struct{}
+	outEnd chan struct{} // closed when Read has seen the end of stdout
+	endOut sync.Once
+	exited chan struct{} // closed when the agent has exited; status and left are set then
+	done   chan struct{} // closed when its tree is dead (or reported) and its pipes are closed
 	mu     sync.Mutex
 	status string
+	left   []int // processes of its tree that could not be killed
+	known  bool  // left is known (see tree.left)
 
 	closeOnce sync.Once
 }
+
+// outputLinger is how long, once the agent's tree has been killed, agentdesk goes on reading
+// the agent's stdout and stderr before it closes them: a process it could not kill may hold
+// them open for ever, and the session must end all the same.
+const outputLinger = time.Second
+
+// treeKillWait bounds how long Close waits for a supervisor asked to kill its tree (it tries
+// for killAllFor) before it kills the supervisor's process group itself.
+const treeKillWait = killAllFor + 2*time.Second
 
 var (
 	_ Transport    = (*Process)(nil)
@@ -75,7 +94,10 @@ func Start(cmd Command) (*Process, error) {
 	c := exec.Command(cmd.Path, cmd.Args...)
 	c.Dir, c.Env = cmd.Dir, cmd.Env
 	c.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	superviseCmd(c) // dies with agentdesk, with every process it starts (supervise_linux.go)
+	tr, err := superviseCmd(c, cmd.unsupervised) // nothing it starts outlives it (supervise_linux.go)
+	if err != nil {
+		return nil, fmt.Errorf("start agent %q: %w", cmd.Path, err)
+	}
 
 	// Our own pipes, not cmd.StdoutPipe: Wait must not close the read end while the reader
 	// still drains the last lines.
@@ -99,6 +121,7 @@ func Start(cmd Command) (*Process, error) {
 	}
 	c.Stdin, c.Stdout, c.Stderr = inR, outW, errW
 	startErr := c.Start()
+	tr.started(startErr)
 	inR.Close()
 	outW.Close()
 	errW.Close()
@@ -108,11 +131,14 @@ func Start(cmd Command) (*Process, error) {
 		errR.Close()
 		return nil, fmt.Errorf("start agent %q: %w", cmd.Path, startErr)
 	}
-	p := &Process{cmd: c, stdin: inW, stdout: outR, stderr: NewRing(200, 64<<10), exited: make(chan struct{})}
+	p := &Process{cmd: c, tree: tr, stdin: inW, stdout: outR, errR: errR, stderr: NewRing(200, 64<<10),
+		outEnd: make(chan struct{}), exited: make(chan struct{}), done: make(chan struct{})}
+	errEnd := make(chan struct{})
 	go func() {
 		// Always drain stderr: an unread pipe fills up and blocks the agent.
 		_, _ = io.Copy(p.stderr, errR)
 		errR.Close()
+		close(errEnd)
 	}()
 	go func() {
 		err := c.Wait()
@@ -120,14 +146,40 @@ func Start(cmd Command) (*Process, error) {
 		if err != nil {
 			status = err.Error()
 		}
+		// The leader is gone; nothing it started may live on (npx → node → CLI, setsid children).
+		left, known := tr.left(outputLinger)
 		p.mu.Lock()
-		p.status = status
+		p.status, p.left, p.known = status, left, known
 		p.mu.Unlock()
 		close(p.exited)
-		// The leader is gone; make sure nothing it started lives on (npx → node → CLI).
-		_ = syscall.Kill(-c.Process.Pid, syscall.SIGKILL)
+		p.cutOutput(errEnd)
+		close(p.done)
 	}()
 	return p, nil
+}
+
+// cutOutput waits up to outputLinger for the end of the agent's stdout and stderr, then closes
+// them: a pending Read returns, and the session's connection ends.
+func (p *Process) cutOutput(errEnd <-chan struct{}) {
+	linger := time.NewTimer(outputLinger)
+	defer linger.Stop()
+	for _, end := range []<-chan struct{}{p.outEnd, errEnd} {
+		select {
+		case <-end:
+		case <-linger.C:
+			linger.Reset(0)
+		}
+	}
+	p.closeStdout()
+	p.errR.Close()
+}
+
+// closeStdout closes the read end of the agent's stdout, once.
+func (p *Process) closeStdout() {
+	p.endOut.Do(func() {
+		p.stdout.Close()
+		close(p.outEnd)
+	})
 }
 
 // Pid is the agent's process group id: the agent's own process id, or its supervisor's when
@@ -141,7 +193,7 @@ func (p *Process) Env() []string { return p.cmd.Env }
 func (p *Process) Read(b []byte) (int, error) {
 	n, err := p.stdout.Read(b)
 	if err != nil {
-		p.stdout.Close()
+		p.closeStdout()
 	}
 	return n, err
 }
@@ -162,7 +214,9 @@ func (p *Process) ExitStatus() string {
 // StderrTail implements Transport.
 func (p *Process) StderrTail() string { return p.stderr.String() }
 
-// Close implements Transport: the stop ladder for the whole process group.
+// Close implements Transport: the stop ladder for the whole process tree. It returns once the
+// agent has exited, its tree has been killed and its output closed; the error names the
+// processes of the tree that could not be killed.
 func (p *Process) Close(grace time.Duration) error {
 	p.closeOnce.Do(func() {
 		p.stdin.Close() // well-behaved agents exit on EOF
@@ -170,15 +224,38 @@ func (p *Process) Close(grace time.Duration) error {
 		if !p.waitExit(grace) {
 			_ = syscall.Kill(-pgid, syscall.SIGTERM)
 			if !p.waitExit(grace) {
-				if err := syscall.Kill(-pgid, syscall.SIGKILL); err != nil {
+				p.tree.kill()
+				if !p.waitExit(treeKillWait) { // a supervisor that cannot end: end it
+					_ = syscall.Kill(-pgid, syscall.SIGKILL)
 					_ = p.cmd.Process.Kill()
 				}
 			}
 		}
-		<-p.exited // the wait goroutine then kills what is left of the group
-		waitGroupGone(pgid, grace)
+		<-p.done
 	})
+	if left, _ := p.Left(); len(left) > 0 {
+		return fmt.Errorf("stop the agent: %d of its processes could not be killed (%s): end them by hand", len(left), pidList(left))
+	}
 	return nil
+}
+
+// Left lists, once the agent has exited, the processes it started that could not be killed;
+// known is false while it runs, and when agentdesk cannot know (without a supervisor, a process
+// that left the agent's process group is not seen).
+func (p *Process) Left() (pids []int, known bool) {
+	select {
+	case <-p.exited:
+	default:
+		return nil, false
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.left, p.known
+}
+
+// pidList writes pids as "pid 12, 34".
+func pidList(pids []int) string {
+	return "pid " + strings.Trim(strings.Join(strings.Fields(fmt.Sprint(pids)), ", "), "[]")
 }
 
 func (p *Process) waitExit(d time.Duration) bool {

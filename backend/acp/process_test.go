@@ -56,6 +56,12 @@ func TestMain(m *testing.M) {
 		deafProcess()
 	case "app":
 		appStartingFamily()
+	case "setsidchild":
+		setsidChildAgent()
+	case "holder":
+		holderAgent()
+	case "daemonapp":
+		appWithDaemons()
 	}
 }
 

@@ -37,9 +37,10 @@ func (s *Session) Stop() error {
 	return nil
 }
 
-// HardStop kills the agent's whole process group (the stop ladder) when it does not honour a
-// Stop; the running turn ends as interrupted and the session as exited. It returns once the
-// agent is gone.
+// HardStop kills the agent and every process it started (the stop ladder) when it does not
+// honour a Stop; the running turn ends as interrupted and the session as exited, within seconds
+// even when a process that could not be killed holds the agent's output. It returns once the
+// agent is gone; the error names processes that could not be killed.
 func (s *Session) HardStop() error {
 	s.mu.Lock()
 	if s.transport == nil {
@@ -158,6 +159,7 @@ func (s *Session) disarmHardStopLocked() {
 }
 
 // stopIgnored is the automatic hard stop: turn is still cancelling HardStopAfter after Stop.
+// stopIgnoredMsg says so; endTurn adds what was killed (killedWords).
 // Like HardStop it kills the agent's process group; the turn then ends interrupted and the
 // session exited, both with a message that says why, and Continue restarts the agent.
 func (s *Session) stopIgnored(turn int) {
@@ -167,8 +169,7 @@ func (s *Session) stopIgnored(turn int) {
 		return // the turn ended (or the session closed) while the timer fired
 	}
 	s.hardStopped = true
-	s.stopIgnoredMsg = fmt.Sprintf("the agent ignored Stop for %s and was stopped hard (its processes were killed)",
-		spokenDuration(s.cfg.HardStopAfter))
+	s.stopIgnoredMsg = fmt.Sprintf("the agent ignored Stop for %s and was stopped hard", spokenDuration(s.cfg.HardStopAfter))
 	tr, msg := s.transport, s.stopIgnoredMsg
 	s.unlock()
 	s.cfg.Logf("session %s: %s", s.cfg.ID, msg)
@@ -181,4 +182,38 @@ func spokenDuration(d time.Duration) string {
 		return fmt.Sprintf("%d s", d/time.Second)
 	}
 	return d.String()
+}
+
+// leftReporter is a Transport that can tell, once its agent has exited, which processes of the
+// agent could not be killed (*Process).
+type leftReporter interface {
+	Left() (pids []int, known bool)
+}
+
+// hardStopReport bounds how long the end of a hard-stopped turn waits for the agent's end, to
+// say what was killed.
+const hardStopReport = 15 * time.Second
+
+// killedWords says what a hard stop killed, and only what it knows it killed: "its processes
+// were killed", or which of them still run. It waits for the agent to have exited (a hard stop
+// is under way: that takes seconds at most).
+func killedWords(tr Transport) string {
+	r, ok := tr.(leftReporter)
+	if !ok {
+		return "its processes were killed" // an agent in this process (tests) has no processes
+	}
+	t := time.NewTimer(hardStopReport)
+	defer t.Stop()
+	select {
+	case <-tr.Exited():
+	case <-t.C:
+		return "the agent could not be killed"
+	}
+	switch left, known := r.Left(); {
+	case len(left) > 0:
+		return fmt.Sprintf("%d of its processes could not be killed: %s", len(left), pidList(left))
+	case !known:
+		return "its process group was killed"
+	}
+	return "its processes were killed"
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"maps"
+	"strings"
 	"time"
 
 	"agentdesk/backend/acp/jsonrpc"
@@ -169,6 +170,13 @@ func (s *Session) endTurn(turn int, res PromptResult, err error, te turnEnd) {
 		err = s.explain(err)
 	}
 	s.mu.Lock()
+	hard, tr := s.hardStopped, s.transport
+	s.unlock()
+	killed := "" // unknown: the hard stop came as the turn ended
+	if hard && tr != nil {
+		killed = killedWords(tr) // the words of a hard stop are true (issue 29)
+	}
+	s.mu.Lock()
 	err = s.asAuthRequired(err, s.authMethods) // the Claude adapter asks for a login only on prompt
 	s.loginNeeded = nil
 	if authErr := (*AuthRequiredError)(nil); errors.As(err, &authErr) {
@@ -178,10 +186,13 @@ func (s *Session) endTurn(turn int, res PromptResult, err error, te turnEnd) {
 	cancelling := s.state == StateCancelling
 	s.disarmHardStopLocked()
 	switch {
+	case s.hardStopped && killed == "":
+		ts.StopReason, ts.Message = StopInterrupted, "stopped hard as the turn ended"
 	case s.hardStopped && s.stopIgnoredMsg != "":
+		s.stopIgnoredMsg += " (" + killed + ")"
 		ts.StopReason, ts.Message = StopInterrupted, s.stopIgnoredMsg
 	case s.hardStopped:
-		ts.StopReason, ts.Message = StopInterrupted, "stopped hard: the agent's processes were killed"
+		ts.StopReason, ts.Message = StopInterrupted, "stopped hard: "+strings.Replace(killed, "its ", "the agent's ", 1)
 	case cancelling:
 		// A turn the user stopped is cancelled whatever the agent answered; its answer is journaled.
 		ts.StopReason = StopCancelled

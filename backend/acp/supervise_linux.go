@@ -2,11 +2,13 @@ package acp
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"os/signal"
 	"runtime"
 	"strconv"
+	"strings"
 	"sync/atomic"
 	"syscall"
 	"time"
@@ -14,26 +16,37 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// Agents die with agentdesk. The kernel's parent-death signal reaches only the direct child,
-// and an agent's own children (npx → node → CLI), or an agent that ignores EOF on stdin, would
-// run on unsupervised after a crash or a SIGKILL of agentdesk. So each agent runs under a
-// supervisor: agentdesk's own binary re-executed, started in the agent's process group with a
-// parent-death signal. It starts the agent, mirrors its exit, and when agentdesk dies it kills
-// every process descended from it, including those that left the group (it is their subreaper).
-// Terminals the agents ask for run under one too.
+// Nothing an agent or a terminal starts outlives it. The kernel's parent-death signal reaches
+// only the direct child, and a process that leaves its process group or session (setsid, a
+// daemon's double fork) escapes every signal sent to the group. So each agent and each
+// terminal's shell runs under a supervisor: agentdesk's own binary re-executed, in the child's
+// process group. It is the subreaper of everything below it (PR_SET_CHILD_SUBREAPER: orphans
+// are re-parented to it, whatever group or session they moved to), and it kills every process
+// descended from it, then exits as its child did, when
+//   - its child exits (what an agent or a command leaves behind goes with it),
+//   - agentdesk asks (it closes its end of the control pipe: a hard stop, terminal/kill), or
+//   - agentdesk is gone, however it ended (the kernel closes that end: even SIGKILL).
+// Before it exits it reports on a second pipe whether anything could not be killed, so that
+// agentdesk never claims a kill that did not happen (see tree.left).
 
 // superviseEnv marks a process started as a supervisor; its value is the pid of the agentdesk
 // that started it, so a stray variable in a user's environment never turns agentdesk into one.
 const superviseEnv = "AGENTDESK_SUPERVISE"
 
-// parentGone is the supervisor's parent-death signal. Not SIGKILL: the supervisor must live to
-// kill the agent's processes. Not SIGTERM: the stop ladder sends that to the whole group.
-const parentGone = syscall.SIGUSR1
+// The supervisor's control pipe (read end) and report pipe (write end), after its stdio.
+const (
+	controlFd = 3
+	reportFd  = 4
+)
+
+// killAllFor bounds how long a supervisor tries to kill its descendants (a fork bomb may outrun
+// one round of kills); those still running then are reported.
+const killAllFor = 5 * time.Second
 
 var supervisorExe atomic.Pointer[string]
 
 // EnableSupervisor makes every agent and terminal started after it run under a supervisor, so
-// that it dies with this process, however this process ends. exe is a path to the running
+// that nothing it starts outlives it, however it ends. exe is a path to the running
 // binary ("/proc/self/exe" on Linux works even after an upgrade replaced the file); that
 // binary's main must call MaybeSupervise before anything else. Called once by main; tests that
 // start real agents may call it from TestMain.
@@ -55,37 +68,20 @@ func MaybeSupervise() {
 	os.Exit(supervise(os.Args[1], os.Args[2:]))
 }
 
-// superviseCmd rewrites c, not yet started and in a process group of its own, to run under a
-// supervisor when EnableSupervisor was called; else it leaves c as it is.
-func superviseCmd(c *exec.Cmd) {
-	exe := supervisorExe.Load()
-	if exe == nil || c.Err != nil { // a command that cannot be found keeps failing in Start
-		return
-	}
-	env := c.Env
-	if env == nil {
-		env = os.Environ()
-	}
-	c.Env = append(env[:len(env):len(env)], superviseEnv+"="+strconv.Itoa(os.Getpid()))
-	// argv: a name for ps, the agent's path, then the agent's own argv.
-	c.Args = append([]string{"agentdesk-supervisor", c.Path}, c.Args...)
-	c.Path = *exe
-	if c.SysProcAttr == nil {
-		c.SysProcAttr = &syscall.SysProcAttr{}
-	}
-	c.SysProcAttr.Pdeathsig = parentGone
-}
-
 // supervise runs the agent at path with argv and returns the exit code to leave with.
 func supervise(path string, argv []string) int {
-	// The parent-death signal belongs to the thread that forked the agent: keep it for good.
+	// The agent's parent-death signal belongs to the thread that forked it: keep it for good.
 	runtime.LockOSThread()
-	sigs := make(chan os.Signal, 8)
 	// Caught, not ignored: an ignored signal would stay ignored in the agent after exec. The
-	// stop ladder's SIGTERM reaches the agent directly; the supervisor waits for it to act.
-	signal.Notify(sigs, parentGone, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
-	ppid := os.Getppid()
-	_ = unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+	// stop ladder's SIGTERM and a typed Ctrl-C reach the agent directly; the supervisor stays.
+	signal.Notify(make(chan os.Signal, 1), syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
+	control, report := os.NewFile(controlFd, "control"), os.NewFile(reportFd, "report")
+	unix.CloseOnExec(controlFd) // the agent must hold neither: they tell of agentdesk and of us
+	unix.CloseOnExec(reportFd)
+	if err := unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); err != nil {
+		fmt.Fprintf(os.Stderr, "agentdesk: supervise %s: %v\n", path, err)
+		return 127
+	}
 
 	agent := exec.Command(path)
 	agent.Args = argv
@@ -103,26 +99,36 @@ func supervise(path string, argv []string) int {
 		}
 		null.Close()
 	}
-	if os.Getppid() != ppid { // agentdesk died before the signal was being caught
-		killDescendants()
-		return 1
-	}
 
 	exited := make(chan syscall.WaitStatus, 1)
 	go reap(agent.Process.Pid, exited)
-	for {
+	ended := make(chan struct{}) // agentdesk closed the control pipe, or died
+	go func() {
+		_, _ = io.Copy(io.Discard, control)
+		close(ended)
+	}()
+	var st syscall.WaitStatus
+	got := false
+	select {
+	case st = <-exited:
+		got = true
+	case <-ended:
+	}
+	left := killDescendants()
+	if len(left) == 0 {
+		fmt.Fprintln(report, "killed")
+	} else {
+		fmt.Fprintln(report, "left", strings.Trim(fmt.Sprint(left), "[]"))
+	}
+	report.Close()
+	if !got {
 		select {
-		case st := <-exited:
-			// What the agent leaves behind is agentdesk's to judge, as without a supervisor: it
-			// kills an agent's group when the agent exits, a terminal's when it is released.
-			return mirrorExit(st)
-		case sig := <-sigs:
-			if sig == parentGone && os.Getppid() != ppid {
-				killDescendants()
-				return 1
-			}
+		case st = <-exited: // killed with the rest
+		case <-time.After(time.Second): // it could not be killed: it was reported
+			return 1
 		}
 	}
+	return mirrorExit(st)
 }
 
 // reap waits for every child (orphans of the agent's tree are re-parented here) and reports the
@@ -156,16 +162,16 @@ func mirrorExit(st syscall.WaitStatus) int {
 	return 128 + int(st.Signal()) // a signal that does not end a process
 }
 
-// killDescendants SIGKILLs every process descended from this one, until none runs (or 5 s
-// have passed): killing a parent re-parents its children here (PR_SET_CHILD_SUBREAPER), and the
-// next round finds them.
-func killDescendants() {
+// killDescendants SIGKILLs every process descended from this one until none runs, and returns
+// those still running after killAllFor: killing a parent re-parents its children here
+// (PR_SET_CHILD_SUBREAPER), and the next round finds them.
+func killDescendants() []int {
 	self := os.Getpid()
-	deadline := time.Now().Add(5 * time.Second)
-	for time.Now().Before(deadline) {
+	deadline := time.Now().Add(killAllFor)
+	for {
 		pids := descendants(self)
-		if len(pids) == 0 {
-			return
+		if len(pids) == 0 || time.Now().After(deadline) {
+			return pids
 		}
 		for _, pid := range pids {
 			_ = syscall.Kill(pid, syscall.SIGKILL)

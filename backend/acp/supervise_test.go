@@ -52,8 +52,28 @@ func appStartingFamily() {
 // TestAgentsDieWithAgentdesk: SIGKILL of agentdesk leaves no process of an agent behind — not
 // the agent that ignores EOF and SIGTERM, not its child in its group, not the one that left it.
 func TestAgentsDieWithAgentdesk(t *testing.T) {
+	app, line := startApp(t, "app")
+	names := []string{"supervisor", "agent", "child in the group", "child that left the group"}
+	var pids [4]int
+	if n, _ := fmt.Sscanf(line, "%d %d %d %d", &pids[0], &pids[1], &pids[2], &pids[3]); n != 4 {
+		_ = app.Process.Kill()
+		t.Fatalf("the app said %q", line)
+	}
+	procs := make([]named, len(pids))
+	for i, pid := range pids {
+		procs[i] = named{pid, fmt.Sprintf("%s (%d)", names[i], pid)}
+	}
+	if alive := killApp(t, app, procs, true); len(alive) > 0 {
+		t.Fatalf("still running 10 s after agentdesk was killed: %s", strings.Join(alive, ", "))
+	}
+}
+
+// startApp starts this test binary acting as agentdesk (ACPTEST_AGENT=kind, env added) and
+// returns it with the first line it prints.
+func startApp(t *testing.T, kind string, env ...string) (*exec.Cmd, string) {
+	t.Helper()
 	app := exec.Command(os.Args[0], "-test.run=^$")
-	app.Env = append(os.Environ(), "ACPTEST_AGENT=app")
+	app.Env = append(append(os.Environ(), "ACPTEST_AGENT="+kind), env...)
 	out, err := app.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -64,22 +84,37 @@ func TestAgentsDieWithAgentdesk(t *testing.T) {
 	}
 	line, err := bufio.NewReader(out).ReadString('\n')
 	if err != nil {
+		_ = app.Process.Kill()
+		_ = app.Wait()
 		t.Fatalf("the app said %q: %v", line, err)
 	}
-	names := []string{"supervisor", "agent", "child in the group", "child that left the group"}
-	var pids [4]int
-	if n, _ := fmt.Sscanf(line, "%d %d %d %d", &pids[0], &pids[1], &pids[2], &pids[3]); n != 4 {
-		t.Fatalf("the app said %q", line)
-	}
-	// Held before the kill, a pidfd keeps naming the same process even if its pid is reused.
-	fds := make([]int, len(pids))
-	for i, pid := range pids {
-		fd, err := unix.PidfdOpen(pid, 0)
+	return app, line
+}
+
+// named is a process and what a test calls it.
+type named struct {
+	pid  int
+	name string
+}
+
+// killApp SIGKILLs app and returns the names of procs still running 10 s later, killing them.
+// Each is held by a pidfd from before the kill, which keeps naming the same process even if its
+// pid is reused; one that is not running then fails the test when mustRun, else is skipped.
+func killApp(t *testing.T, app *exec.Cmd, procs []named, mustRun bool) []string {
+	t.Helper()
+	var held []named
+	var fds []int
+	for _, p := range procs {
+		fd, err := unix.PidfdOpen(p.pid, 0)
 		if err != nil {
-			t.Fatalf("%s (%d) is not running: %v", names[i], pid, err)
+			if mustRun {
+				_ = app.Process.Kill()
+				t.Fatalf("%s is not running: %v", p.name, err)
+			}
+			continue
 		}
 		defer unix.Close(fd)
-		fds[i] = fd
+		held, fds = append(held, p), append(fds, fd)
 	}
 	if err := app.Process.Kill(); err != nil {
 		t.Fatal(err)
@@ -88,13 +123,11 @@ func TestAgentsDieWithAgentdesk(t *testing.T) {
 	var alive []string
 	for i, fd := range fds {
 		if !pidfdExits(t, fd, 10*time.Second) {
-			alive = append(alive, fmt.Sprintf("%s (%d)", names[i], pids[i]))
-			_ = syscall.Kill(pids[i], syscall.SIGKILL)
+			alive = append(alive, held[i].name)
+			_ = syscall.Kill(held[i].pid, syscall.SIGKILL)
 		}
 	}
-	if len(alive) > 0 {
-		t.Fatalf("still running 10 s after agentdesk was killed: %s", strings.Join(alive, ", "))
-	}
+	return alive
 }
 
 // pidfdExits waits up to d for the process behind a pidfd to end (it becomes readable then).

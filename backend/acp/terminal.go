@@ -98,6 +98,7 @@ type TerminalOutputResult struct {
 type terminal struct {
 	id       string
 	cmd      *exec.Cmd
+	tree     *tree    // kill ends it all: the command and everything it started
 	out      *os.File // the PTY's master: output is read from it, input written to it
 	onChange func(TerminalView)
 
@@ -135,11 +136,11 @@ type terminal struct {
 func startTerminal(id string, cmd Command, limit int, onChange func(TerminalView), done func()) (*terminal, error) {
 	c := exec.Command(cmd.Path, cmd.Args...)
 	c.Dir, c.Env = cmd.Dir, cmd.Env
-	master, held, err := startOnPTY(c) // an *os.File each: Wait does not wait for the output to be read
+	master, held, tr, err := startOnPTY(c) // an *os.File each: Wait does not wait for the output to be read
 	if err != nil {
 		return nil, err
 	}
-	t := &terminal{id: id, cmd: c, out: master, held: held, mark: fmt.Appendf(nil, "\x1b]7777;agentdesk-end-%s\a", rand.Text()),
+	t := &terminal{id: id, cmd: c, tree: tr, out: master, held: held, mark: fmt.Appendf(nil, "\x1b]7777;agentdesk-end-%s\a", rand.Text()),
 		onChange: onChange, buf: outputBuffer{limit: limit}, disp: outputBuffer{limit: min(limit, TerminalDisplayBytes)},
 		exited: make(chan struct{}), drained: make(chan struct{}), marked: make(chan struct{}), dirty: true}
 	t.publish() // the card offers input before the command prints anything (a prompt may not end in a newline)
@@ -195,7 +196,8 @@ func (t *terminal) read() {
 // wait reports the exit once the output written before it has been read (or terminalDrain has
 // passed).
 func (t *terminal) wait() {
-	_ = t.cmd.Wait() // the status is in ProcessState
+	_ = t.cmd.Wait()                  // the status is in ProcessState
+	_, _ = t.tree.left(terminalDrain) // what the command left is killed with it
 	st := exitStatus(t.cmd.ProcessState)
 	drain := time.NewTimer(terminalDrain)
 	_ = t.held.SetWriteDeadline(time.Now().Add(terminalDrain))
@@ -283,9 +285,10 @@ func (t *terminal) input(p []byte) error {
 	return err
 }
 
-// kill sends SIGKILL to the whole process group and reports whether it did: it does not once
-// the command has exited and its output has ended, because the group is gone then and its id
-// may already belong to someone else.
+// kill sends SIGKILL to every process of the command's tree (see tree.kill) and reports whether
+// it did: it does not once the command has exited and its output has ended, because the tree is
+// gone then (the supervisor kills what the command leaves when it exits) and, without a
+// supervisor, the group's id may already belong to someone else.
 func (t *terminal) kill() bool {
 	select {
 	case <-t.exited:
@@ -296,13 +299,13 @@ func (t *terminal) kill() bool {
 		}
 	default:
 	}
-	_ = syscall.Kill(-t.cmd.Process.Pid, syscall.SIGKILL)
+	t.tree.kill()
 	return true
 }
 
-// stop kills the group and returns when the command has exited, the output has ended and no
+// stop kills the tree and returns when the command has exited, the output has ended and no
 // process of the group runs any more (within terminalDrain: signals land asynchronously). Output
-// held open by a process that left the group is cut off after terminalDrain.
+// held open by a process that could not be killed is cut off after terminalDrain.
 func (t *terminal) stop() {
 	killed := t.kill()
 	<-t.exited

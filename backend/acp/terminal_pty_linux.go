@@ -22,43 +22,51 @@ const (
 // the line discipline turns a typed Ctrl-C into SIGINT for its foreground process group, and
 // the session's process group (its id is the command's pid) is the one every signal of ours
 // goes to. It returns the master, from which the output is read and to which input is written,
-// and a slave of agentdesk's own (see terminal.held), both non-blocking and in Go's poller.
+// and a slave of agentdesk's own (see terminal.held), both non-blocking and in Go's poller, and
+// the command's process tree.
 //
 // The PTY does not turn "\n" into "\r\n" (onlcr is off): the output keeps the line ends the
 // command wrote, as through a pipe. Erasing a typed character knows UTF-8 (iutf8).
-func startOnPTY(c *exec.Cmd) (master, held *os.File, err error) {
+func startOnPTY(c *exec.Cmd) (master, held *os.File, tr *tree, err error) {
 	ptm, slave, err := pty.Open()
 	if err != nil {
-		return nil, nil, fmt.Errorf("open a terminal: %w", err)
+		return nil, nil, nil, fmt.Errorf("open a terminal: %w", err)
 	}
 	defer slave.Close() // the command has its own copies
 	if err := setupSlave(slave); err != nil {
 		ptm.Close()
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	m, err := pollable(ptm)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	// Opened anew rather than duplicated: non-blocking is a property of an open file, and the
 	// command's stdin and stdout must block.
 	held, err = os.OpenFile(slave.Name(), os.O_RDWR|syscall.O_NOCTTY|syscall.O_NONBLOCK|syscall.O_CLOEXEC, 0)
 	if err != nil {
 		m.Close()
-		return nil, nil, fmt.Errorf("open a terminal: %w", err)
+		return nil, nil, nil, fmt.Errorf("open a terminal: %w", err)
 	}
 	c.Stdin, c.Stdout, c.Stderr = slave, slave, slave
 	if c.SysProcAttr == nil {
 		c.SysProcAttr = &syscall.SysProcAttr{}
 	}
 	c.SysProcAttr.Setsid, c.SysProcAttr.Setctty, c.SysProcAttr.Ctty = true, true, 0 // fd 0: the slave
-	superviseCmd(c)                                                                 // dies with agentdesk (supervise_linux.go); the supervisor leads the session
-	if err := c.Start(); err != nil {
+	// The supervisor leads the session, and nothing the command starts outlives it (supervise_linux.go).
+	if tr, err = superviseCmd(c, false); err != nil {
 		m.Close()
 		held.Close()
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	return m, held, nil
+	err = c.Start()
+	tr.started(err)
+	if err != nil {
+		m.Close()
+		held.Close()
+		return nil, nil, nil, err
+	}
+	return m, held, tr, nil
 }
 
 // setupSlave sets the window size and the line discipline's modes of a new PTY.
