@@ -132,18 +132,12 @@ func replaceAt(dir int, name string, data []byte, mode uint32) error {
 	return nil
 }
 
-// CreateTempAt creates a new, hidden file next to name in dir: a random name, opened with
-// O_CREAT|O_EXCL|O_NOFOLLOW (never an existing file or link), mode 0600, so nothing planted
+// CreateTempAt creates a new, hidden file next to name in dir: a random name (TempName), opened
+// with O_CREAT|O_EXCL|O_NOFOLLOW (never an existing file or link), mode 0600, so nothing planted
 // beforehand can receive what is written to it. It returns the name and the open file.
 func CreateTempAt(dir int, name string) (string, *os.File, error) {
-	base := name
-	if len(base) > 200 { // the temp name must fit in 255 bytes
-		base = base[:200]
-	}
 	for range 10 {
-		var r [6]byte
-		_, _ = rand.Read(r[:])
-		tmp := "." + base + ".agentdesk-" + hex.EncodeToString(r[:])
+		tmp := TempName(name)
 		fd, err := unix.Openat(dir, tmp, unix.O_WRONLY|unix.O_CREAT|unix.O_EXCL|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0o600)
 		if err == unix.EEXIST {
 			continue
@@ -154,6 +148,18 @@ func CreateTempAt(dir int, name string) (string, *os.File, error) {
 		return tmp, os.NewFile(uintptr(fd), tmp), nil
 	}
 	return "", nil, unix.EEXIST
+}
+
+// TempName is a new, hidden, unguessable name for a temporary file next to name (".name.agentdesk-"
+// and 12 random hex digits; fits in 255 bytes). Whoever uses it still creates it exclusively.
+func TempName(name string) string {
+	base := name
+	if len(base) > 200 { // the temp name must fit in 255 bytes
+		base = base[:200]
+	}
+	var r [6]byte
+	_, _ = rand.Read(r[:])
+	return "." + base + ".agentdesk-" + hex.EncodeToString(r[:])
 }
 
 // pathError turns what went wrong with the agent's path p (rel inside the folder) into the

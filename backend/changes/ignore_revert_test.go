@@ -46,13 +46,7 @@ func TestIgnoreEverythingTurnThenAPersonsEdit(t *testing.T) {
 		t.Fatalf("a conflicted revert wrote .gitignore: %q", got)
 	}
 	// The .gitignore change alone is revertable.
-	plan, apply = planRevert(t, l, []Target{{Root: root, Path: ".gitignore", From: start, Expect: end}})
-	if cs := conflictsOf(plan); len(cs) != 0 {
-		t.Fatalf("conflicts %v", cs)
-	}
-	if _, err := apply(); err != nil {
-		t.Fatal(err)
-	}
+	revertClean(t, l, []Target{{Root: root, Path: ".gitignore", From: start, Expect: end}})
 	if got := readOr(t, filepath.Join(root, ".gitignore")); got != "*.log\n" {
 		t.Fatalf(".gitignore = %q after its revert", got)
 	}
@@ -87,13 +81,7 @@ func TestExcludeFileChangeIsRecordedAndRevertable(t *testing.T) {
 	if got := strings.Join(changeList(t, l, root, start, end), ", "); got != "modified .git/info/exclude" {
 		t.Fatalf("the receipt lists %q, want only the exclude file's change", got)
 	}
-	plan, apply := planRevert(t, l, turnTargets(t, l, root, start, end))
-	if cs := conflictsOf(plan); len(cs) != 0 || len(plan) != 1 {
-		t.Fatalf("plan %+v", plan)
-	}
-	if _, err := apply(); err != nil {
-		t.Fatal(err)
-	}
+	revertClean(t, l, turnTargets(t, l, root, start, end))
 	if got := readOr(t, filepath.Join(root, ".git/info/exclude")); !strings.HasPrefix(got, "# git ls-files") {
 		t.Fatalf(".git/info/exclude = %q after the revert", got)
 	}

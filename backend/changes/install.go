@@ -1,8 +1,6 @@
 package changes
 
 import (
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"os"
@@ -79,14 +77,8 @@ func stillAt(dir int, name string, was onDisk) error {
 
 // symlinkTemp makes a link to target under a new random name next to name in dir.
 func symlinkTemp(dir int, name, target string) (string, error) {
-	base := name
-	if len(base) > 200 { // the temp name must fit in 255 bytes
-		base = base[:200]
-	}
 	for range 10 {
-		var r [6]byte
-		_, _ = rand.Read(r[:])
-		tmp := "." + base + ".agentdesk-" + hex.EncodeToString(r[:])
+		tmp := acp.TempName(name)
 		err := unix.Symlinkat(target, dir, tmp)
 		if err == unix.EEXIST {
 			continue

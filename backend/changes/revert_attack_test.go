@@ -40,6 +40,18 @@ func planRevert(t *testing.T, l *Ledger, targets []Target) ([]PlannedFile, func(
 	return plan, func() ([]string, error) { return l.Apply(targets) }
 }
 
+// revertClean plans targets, wants no conflict, and carries them out.
+func revertClean(t *testing.T, l *Ledger, targets []Target) {
+	t.Helper()
+	plan, apply := planRevert(t, l, targets)
+	if cs := conflictsOf(plan); len(cs) != 0 {
+		t.Fatalf("conflicts %v", cs)
+	}
+	if _, err := apply(); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func conflictsOf(plan []PlannedFile) map[string]string {
 	out := map[string]string{}
 	for _, p := range plan {
@@ -79,13 +91,7 @@ func TestRevertPlantedTempSymlink(t *testing.T) {
 	if err := os.Symlink(".git/config", filepath.Join(root, ".agentdesk-revert-a.txt")); err != nil {
 		t.Fatal(err)
 	}
-	plan, apply := planRevert(t, l, turnTargets(t, l, root, start, end))
-	if c := conflictsOf(plan); len(c) != 0 {
-		t.Fatalf("conflicts %v", c)
-	}
-	if _, err := apply(); err != nil {
-		t.Fatal(err)
-	}
+	revertClean(t, l, turnTargets(t, l, root, start, end))
 	if got := readOr(t, filepath.Join(root, ".git/config")); got != gitConfig {
 		t.Fatalf("the revert wrote through the planted link: .git/config = %q", got)
 	}
@@ -104,13 +110,7 @@ func TestRevertPlantedTempHardLink(t *testing.T) {
 	if err := os.Link(outside, filepath.Join(root, ".agentdesk-revert-a.txt")); err != nil {
 		t.Fatal(err)
 	}
-	plan, apply := planRevert(t, l, turnTargets(t, l, root, start, end))
-	if c := conflictsOf(plan); len(c) != 0 {
-		t.Fatalf("conflicts %v", c)
-	}
-	if _, err := apply(); err != nil {
-		t.Fatal(err)
-	}
+	revertClean(t, l, turnTargets(t, l, root, start, end))
 	if got := readOr(t, outside); got != "export PATH=/usr/bin\n" {
 		t.Fatalf("the revert wrote through the planted hard link: the outside file = %q", got)
 	}
@@ -127,10 +127,7 @@ func TestRevertPlantedTempFIFO(t *testing.T) {
 	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	_, apply := planRevert(t, l, turnTargets(t, l, root, start, end))
-	if _, err := apply(); err != nil {
-		t.Fatal(err)
-	}
+	revertClean(t, l, turnTargets(t, l, root, start, end))
 	if got := readOr(t, filepath.Join(root, "a.txt")); got != "the person's text\n" {
 		t.Fatalf("a.txt = %q after the revert", got)
 	}
@@ -250,13 +247,7 @@ func TestRevertKeepsItsOwnHardLinks(t *testing.T) {
 		t.Fatal(err)
 	}
 	end := snap(t, l, root)
-	plan, apply := planRevert(t, l, turnTargets(t, l, root, start, end))
-	if cs := conflictsOf(plan); len(cs) != 0 {
-		t.Fatalf("conflicts %v over the folder's own hard link", cs)
-	}
-	if _, err := apply(); err != nil {
-		t.Fatal(err)
-	}
+	revertClean(t, l, turnTargets(t, l, root, start, end)) // no conflict over its own hard link
 	if got := readOr(t, filepath.Join(root, "a.txt")); got != "one\n" {
 		t.Fatalf("a.txt = %q", got)
 	}

@@ -11,16 +11,6 @@ import (
 	"agentdesk/backend/changes"
 )
 
-// makesFile plays an agent whose turn creates made.txt with a terminal command.
-const makesFile = `[
-	{"expect":"initialize"}, {"reply":{"protocolVersion":1,"agentCapabilities":{}}},
-	{"expect":"session/new"}, {"reply":{"sessionId":"x"}},
-	{"expect":"session/prompt"},
-	{"call":"terminal/create","params":{"command":"sh","args":["-c","printf made > made.txt"]},"want":"term-1"},
-	{"call":"terminal/wait_for_exit","params":{"terminalId":"term-1"}},
-	{"reply":{"stopReason":"end_turn"}},
-	{"expect":"never"}]`
-
 // TestOneRevertDoesNotHoldAnother: while a revert holds one folder (stuck on its disk, say), a
 // revert of another session in another folder goes ahead, and one waiting for the held folder
 // ends with its context, in words, having written nothing.
@@ -28,7 +18,7 @@ func TestOneRevertDoesNotHoldAnother(t *testing.T) {
 	base := t.TempDir()
 	st := openTestStore(t, filepath.Join(base, "history.db"))
 	defer st.Close()
-	h := New(st, agentList{scriptAgent(t, base, "a", makesFile)}, t.Logf)
+	h := New(st, agentList{scriptAgent(t, base, "a", onDisk)}, t.Logf)
 	l, err := changes.Open(filepath.Join(base, "ledger"), changes.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -46,6 +36,10 @@ func TestOneRevertDoesNotHoldAnother(t *testing.T) {
 		defer h.Close(context.Background(), s.ID())
 		waitFor(t, evs, func(ev acp.Event) bool { return ev.Kind == acp.EventState && ev.State == acp.StateIdle })
 		if _, err := s.Prompt("make a file"); err != nil {
+			t.Fatal(err)
+		}
+		perm := waitFor(t, evs, func(ev acp.Event) bool { return ev.Kind == acp.EventPermission })
+		if err := s.AnswerPermission(perm.RequestID, "ok"); err != nil { // then a command makes made.txt
 			t.Fatal(err)
 		}
 		waitFor(t, evs, func(ev acp.Event) bool { return ev.Kind == acp.EventTurnEnd })
@@ -74,7 +68,7 @@ func TestOneRevertDoesNotHoldAnother(t *testing.T) {
 	if _, err := h.reverting.lock(gone, projB, projA); err == nil || !strings.Contains(err.Error(), "another revert of "+projA) {
 		t.Fatalf("waiting for the held projA: %v, want it to say another revert of projA is running", err)
 	}
-	if readFile(t, filepath.Join(projA, "made.txt")) != "made" {
+	if readFile(t, filepath.Join(projA, "made.txt")) != "made by a command" {
 		t.Fatal("the refused revert changed projA")
 	}
 	unlock()
