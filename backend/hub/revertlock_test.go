@@ -16,25 +16,12 @@ import (
 // ends with its context, in words, having written nothing.
 func TestOneRevertDoesNotHoldAnother(t *testing.T) {
 	base := t.TempDir()
-	st := openTestStore(t, filepath.Join(base, "history.db"))
-	defer st.Close()
-	h := New(st, agentList{scriptAgent(t, base, "a", onDisk)}, t.Logf)
-	l, err := changes.Open(filepath.Join(base, "ledger"), changes.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	h.SetLedger(l)
+	h := ledgerHub(t, base, onDisk)
 	ids := map[string]string{}
 	for _, name := range []string{"projA", "projB"} {
 		proj := filepath.Join(base, name)
 		os.MkdirAll(proj, 0o755)
-		evs := make(chan acp.Event, 256)
-		s, _, err := h.Start(StartRequest{AgentID: "a", Cwd: proj}, acp.EmitterFunc(func(ev acp.Event) { evs <- ev }))
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer h.Close(context.Background(), s.ID())
-		waitFor(t, evs, func(ev acp.Event) bool { return ev.Kind == acp.EventState && ev.State == acp.StateIdle })
+		s, evs := startIdle(t, h, proj)
 		if _, err := s.Prompt("make a file"); err != nil {
 			t.Fatal(err)
 		}
