@@ -23,7 +23,7 @@ type notRegularError struct{ mode uint32 }
 
 var _ error = notRegularError{}
 
-func (e notRegularError) Error() string { return fileKind(e.mode) + ", not a regular file" }
+func (e notRegularError) Error() string { return FileKind(e.mode) + ", not a regular file" }
 
 // needsWalk reports an openat2 failure that walking name by name settles: no openat2 (ENOSYS),
 // a step out of the folder or a link to an absolute path (EXDEV: the walk tells them apart), or
@@ -115,7 +115,7 @@ func (f *Folder) writeBeneath(rel string, data []byte) error {
 // replaceAt writes data to a new file in dir and renames it over name, all relative to dir:
 // readers see the old content or the new, never a part.
 func replaceAt(dir int, name string, data []byte, mode uint32) error {
-	tmp, file, err := createTempAt(dir, name)
+	tmp, file, err := CreateTempAt(dir, name)
 	if err != nil {
 		return err
 	}
@@ -132,16 +132,12 @@ func replaceAt(dir int, name string, data []byte, mode uint32) error {
 	return nil
 }
 
-// createTempAt creates a new, hidden file next to name in dir.
-func createTempAt(dir int, name string) (string, *os.File, error) {
-	base := name
-	if len(base) > 200 { // the temp name must fit in 255 bytes
-		base = base[:200]
-	}
+// CreateTempAt creates a new, hidden file next to name in dir: a random name (TempName), opened
+// with O_CREAT|O_EXCL|O_NOFOLLOW (never an existing file or link), mode 0600, so nothing planted
+// beforehand can receive what is written to it. It returns the name and the open file.
+func CreateTempAt(dir int, name string) (string, *os.File, error) {
 	for range 10 {
-		var r [6]byte
-		_, _ = rand.Read(r[:])
-		tmp := "." + base + ".agentdesk-" + hex.EncodeToString(r[:])
+		tmp := TempName(name)
 		fd, err := unix.Openat(dir, tmp, unix.O_WRONLY|unix.O_CREAT|unix.O_EXCL|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0o600)
 		if err == unix.EEXIST {
 			continue
@@ -152,6 +148,18 @@ func createTempAt(dir int, name string) (string, *os.File, error) {
 		return tmp, os.NewFile(uintptr(fd), tmp), nil
 	}
 	return "", nil, unix.EEXIST
+}
+
+// TempName is a new, hidden, unguessable name for a temporary file next to name (".name.agentdesk-"
+// and 12 random hex digits; fits in 255 bytes). Whoever uses it still creates it exclusively.
+func TempName(name string) string {
+	base := name
+	if len(base) > 200 { // the temp name must fit in 255 bytes
+		base = base[:200]
+	}
+	var r [6]byte
+	_, _ = rand.Read(r[:])
+	return "." + base + ".agentdesk-" + hex.EncodeToString(r[:])
 }
 
 // pathError turns what went wrong with the agent's path p (rel inside the folder) into the
@@ -178,7 +186,7 @@ func (f *Folder) pathError(op, p, rel string, err error) error {
 
 func notRegular(op, p string, mode uint32) *jsonrpc.Error {
 	return &jsonrpc.Error{Code: CodeInvalidParams,
-		Message: fmt.Sprintf("cannot %s %s: it is %s, not a regular file; agentdesk reads and writes only regular files", op, p, fileKind(mode))}
+		Message: fmt.Sprintf("cannot %s %s: it is %s, not a regular file; agentdesk reads and writes only regular files", op, p, FileKind(mode))}
 }
 
 // lstatBeneath is the st_mode of rel itself (a link is not followed), to say what a file is.
@@ -190,8 +198,8 @@ func (f *Folder) lstatBeneath(rel string) (uint32, error) {
 	return uint32(st.Mode), err
 }
 
-// fileKind names the type of file of st_mode mode.
-func fileKind(mode uint32) string {
+// FileKind names the type of file of st_mode mode for a person ("a FIFO (named pipe)").
+func FileKind(mode uint32) string {
 	switch mode & unix.S_IFMT {
 	case unix.S_IFIFO:
 		return "a FIFO (named pipe)"

@@ -1,14 +1,13 @@
 package changes
 
 import (
-	"errors"
 	"fmt"
-	"io/fs"
-	"os"
 	"path"
 	"strings"
 
 	"github.com/aymanbagabas/go-udiff"
+
+	"agentdesk/backend/acp"
 )
 
 // Target is one file a revert puts back: in folder Root, Path gets the version tree From has
@@ -21,29 +20,33 @@ type Target struct {
 	Content    *string
 }
 
-// resolved is a target with its entries looked up.
+// resolved is a target with its entries looked up and the disk as it is now.
 type resolved struct {
 	t            Target
 	want, expect *entry
-	now          *entry
+	now          onDisk
 	content      []byte // what to write (want's blob, or Content)
 }
 
-// Plan says what reverting targets would do, given each folder's tree as it is now (a fresh
-// Snapshot). It writes nothing.
-func (l *Ledger) Plan(targets []Target, now map[string]Hash) ([]PlannedFile, error) {
-	rs, err := l.resolve(targets, now)
+// Plan says what reverting targets would do, given each file as it is on disk now (read through
+// the folder's descriptors, whatever the ignore rules say). It writes nothing.
+func (l *Ledger) Plan(targets []Target) ([]PlannedFile, error) {
+	rs, err := l.resolve(targets)
 	if err != nil {
 		return nil, err
 	}
 	out := make([]PlannedFile, len(rs))
-	for i, r := range rs {
-		out[i] = l.plan(r)
+	for i := range rs {
+		if rs[i].now, err = readPath(rs[i].t.Root, rs[i].t.Path, l.opt.MaxFile); err != nil {
+			return nil, fmt.Errorf("revert %s: read it as it is now: %w", rs[i].t.Path, err)
+		}
+		out[i] = l.plan(rs[i])
 	}
 	return out, nil
 }
 
-func (l *Ledger) resolve(targets []Target, now map[string]Hash) ([]resolved, error) {
+// resolve looks up what each target should hold and is expected to hold.
+func (l *Ledger) resolve(targets []Target) ([]resolved, error) {
 	out := make([]resolved, 0, len(targets))
 	for _, t := range targets {
 		if !cleanRel(t.Path) {
@@ -55,9 +58,6 @@ func (l *Ledger) resolve(targets []Target, now map[string]Hash) ([]resolved, err
 			return nil, err
 		}
 		if r.expect, err = l.lookup(t.Expect, t.Path); err != nil {
-			return nil, err
-		}
-		if r.now, err = l.lookup(now[t.Root], t.Path); err != nil {
 			return nil, err
 		}
 		switch {
@@ -79,39 +79,38 @@ func (l *Ledger) plan(r resolved) PlannedFile {
 	if r.t.Content == nil && r.want == nil {
 		p.Action = ActionDelete
 	}
+	now := &r.now
 	switch {
 	case r.want != nil && r.want.big && r.t.Content == nil:
 		p.Action, p.Reason = ActionSkip, "it was over the size limit, so the ledger has no copy to restore"
 		return p
-	case r.t.Content == nil && same(r.now, r.want):
+	case now.above != "":
+		p.Conflict = now.above
+	case now.kind == kindOther:
+		p.Conflict = "it is " + acp.FileKind(now.mode) + " now, not a regular file: a revert touches only regular files and links"
+	case now.kind == kindDir:
+		p.Conflict = "it is a folder now"
+	case now.foreignLink(r.expect):
+		p.Conflict = fmt.Sprintf("it is a hard link now (%d names share the file, maybe outside the folder), and was not after this turn", now.nlink)
+	case r.t.Content == nil && now.matches(r.want):
 		p.Action, p.Reason = ActionSkip, "it is already as it was"
 		return p
-	case !same(r.now, r.expect):
-		p.Conflict = conflictText(r.expect, r.now)
+	case !now.matches(r.expect):
+		p.Conflict = conflictText(r.expect, now)
 	}
-	before, okA := l.text(r.now)
-	if r.now != nil && r.now.big {
-		okA = false
-	}
-	after := string(r.content)
-	if okA && !isBinary(r.content) {
-		p.Diff = udiff.Unified("now/"+r.t.Path, "reverted/"+r.t.Path, before, after)
+	if (now.kind == 0 || now.kind == kindFile || now.kind == kindExec || now.kind == kindLink) && !now.big &&
+		!isBinary(now.data) && !isBinary(r.content) {
+		p.Diff = udiff.Unified("now/"+r.t.Path, "reverted/"+r.t.Path, string(now.data), string(r.content))
 	}
 	return p
 }
 
-// same says whether two entries (either may be absent) hold the same.
-func same(a, b *entry) bool {
-	if a == nil || b == nil {
-		return a == nil && b == nil
-	}
-	return sameContent(a, b)
-}
-
-func conflictText(expect, now *entry) string {
+func conflictText(expect *entry, now *onDisk) string {
 	switch {
-	case now == nil:
+	case now.kind == 0:
 		return "it was deleted after this turn"
+	case now.kind == kindLink && (expect == nil || expect.kind != kindLink):
+		return fmt.Sprintf("it is a symbolic link now (to %q)", now.data)
 	case expect == nil:
 		return "it was created again after this turn"
 	}
@@ -119,82 +118,84 @@ func conflictText(expect, now *entry) string {
 }
 
 // Apply carries out the plan of targets (each non-skip file written or removed, in order)
-// beneath their folders. The caller has checked that the plan has no conflict, against a
-// snapshot taken under the same hold of its own lock; the first failure stops it and is
-// returned with the files done before it.
-func (l *Ledger) Apply(targets []Target, now map[string]Hash) (done []string, err error) {
-	rs, err := l.resolve(targets, now)
+// beneath their folders. It plans first and writes nothing when any file conflicts; then each
+// file is looked at again, through the same folder descriptor its write uses, just before it is
+// written (something may change it meanwhile: that stops the revert there). The first failure
+// is returned with the files done before it.
+func (l *Ledger) Apply(targets []Target) (done []string, err error) {
+	plan, err := l.Plan(targets)
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range plan {
+		if p.Conflict != "" {
+			return nil, fmt.Errorf("revert %s: %w", p.Path, errConflict(p.Conflict))
+		}
+	}
+	rs, err := l.resolve(targets)
 	if err != nil {
 		return nil, err
 	}
 	for _, r := range rs {
-		p := l.plan(r)
-		if p.Conflict != "" {
-			return done, fmt.Errorf("revert %s: %s", r.t.Path, p.Conflict)
-		}
-		if p.Action == ActionSkip {
-			continue
-		}
-		if err := l.write(r, p.Action); err != nil {
+		wrote, err := l.apply(r)
+		if err != nil {
 			return done, fmt.Errorf("revert %s: %w", r.t.Path, err)
 		}
-		done = append(done, r.t.Path)
+		if wrote {
+			done = append(done, r.t.Path)
+		}
 	}
 	return done, nil
 }
 
-// write puts one file back through os.Root: no symlink or ".." leads out of its folder.
-func (l *Ledger) write(r resolved, action string) error {
-	root, err := os.OpenRoot(r.t.Root)
+// errConflict is a conflict Apply found: the file changed after the plan.
+type errConflict string
+
+func (e errConflict) Error() string { return string(e) }
+
+// apply reverts one file; wrote is false for a skip.
+func (l *Ledger) apply(r resolved) (wrote bool, err error) {
+	p, above, err := openParent(r.t.Root, r.t.Path, false)
 	if err != nil {
-		return err
+		return false, err
 	}
-	defer root.Close()
-	name := r.t.Path
-	if action == ActionDelete {
-		if err := root.Remove(name); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return err
-		}
-		return nil
-	}
-	if dir := path.Dir(name); dir != "." {
-		if err := root.MkdirAll(dir, 0o755); err != nil {
-			return err
+	defer func() { p.close() }()
+	if p.fd >= 0 {
+		if r.now, err = readAt(p.fd, p.name, l.opt.MaxFile); err != nil {
+			return false, err
 		}
 	}
-	if r.want != nil && r.want.kind == kindLink && r.t.Content == nil {
-		if err := root.Remove(name); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return err
-		}
-		return root.Symlink(string(r.content), name)
+	r.now.above = above
+	plan := l.plan(r)
+	switch {
+	case plan.Conflict != "":
+		return false, errConflict(plan.Conflict)
+	case plan.Action == ActionSkip:
+		return false, nil
+	case plan.Action == ActionDelete:
+		return true, remove(p.fd, p.name, r.now)
 	}
-	mode := fs.FileMode(0o644)
-	if (r.want != nil && r.want.kind == kindExec) || (r.want == nil && r.now != nil && r.now.kind == kindExec) {
+	if p.fd < 0 { // its folder is gone: made again, name by name
+		if p, above, err = openParent(r.t.Root, r.t.Path, true); err != nil {
+			return false, err
+		}
+		if above != "" {
+			return false, errConflict(above)
+		}
+	}
+	mode := uint32(0o644)
+	if (r.want != nil && r.want.kind == kindExec) || (r.want == nil && r.now.kind == kindExec) {
 		mode = 0o755
 	}
-	tmp := path.Join(path.Dir(name), ".agentdesk-revert-"+path.Base(name))
-	f, err := root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, mode)
-	if err != nil {
-		return err
-	}
-	_, werr := f.Write(r.content)
-	if err := errors.Join(werr, f.Sync(), f.Close()); err != nil {
-		root.Remove(tmp)
-		return err
-	}
-	if err := root.Chmod(tmp, mode); err != nil {
-		root.Remove(tmp)
-		return err
-	}
-	if err := root.Rename(tmp, name); err != nil {
-		root.Remove(tmp)
-		return err
-	}
-	return nil
+	link := r.want != nil && r.want.kind == kindLink && r.t.Content == nil
+	return true, install(p.fd, p.name, r.now, r.content, mode, link)
 }
 
 // cleanRel says whether p is a clean slash path beneath a folder (no "..", not absolute).
 func cleanRel(p string) bool {
+	if p == excludePath { // the one file of .git a turn's changes are recorded of
+		return true
+	}
 	return p != "" && p != "." && !strings.HasPrefix(p, "/") && path.Clean(p) == p &&
 		p != ".." && !strings.HasPrefix(p, "../") && !strings.Contains(p, "\x00") &&
 		!strings.HasPrefix(p, ".git/") && p != ".git" && !strings.Contains(p, "/.git/") && !strings.HasSuffix(p, "/.git")

@@ -60,6 +60,11 @@ func (l *Ledger) Snapshot(ctx context.Context, root string) (Snap, error) {
 	if err != nil {
 		return Snap{}, fmt.Errorf("snapshot %s: %w", root, err)
 	}
+	tree, stored, err := l.withExclude(root, tree) // rulefiles.go
+	if err != nil {
+		return Snap{}, fmt.Errorf("snapshot %s: %w", root, err)
+	}
+	w.stored.Add(stored)
 	l.setLast(root, tree)
 	snap := Snap{Root: root, Tree: tree, Notes: w.notes, Files: int(w.files.Load()), Read: int(w.read.Load()), Stored: w.stored.Load()}
 	sort.Strings(snap.Notes) // walked in parallel: the order says nothing
@@ -152,7 +157,7 @@ func (w *walker) dir(rel []string, prevHash Hash, prev []entry, rs *rules) (Hash
 			continue
 		}
 		child := append(rel[:len(rel):len(rel)], n)
-		if rs.ignored(child, de.IsDir()) {
+		if rs.ignored(child, de.IsDir()) && !keepIgnored(n, old[n]) { // rulefiles.go
 			continue
 		}
 		if de.IsDir() && w.spawn() {

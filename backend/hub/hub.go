@@ -40,7 +40,7 @@ type Hub struct {
 	started   uint64                   // sessions started so far: orders List
 	elicit    acp.ElicitModes          // the elicitation modes new sessions serve (SetElicit)
 	ledger    *changes.Ledger          // where saved sessions record their turns' changes (SetLedger)
-	reverting sync.Mutex               // one revert at a time (changes.go)
+	reverting revertLocks              // one revert at a time per session and per folder (revertlock.go)
 	rules     *ruleBook                // the person's permission rules (rules.go)
 }
 

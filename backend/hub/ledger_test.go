@@ -70,6 +70,35 @@ func git(t *testing.T, dir string, args ...string) {
 	}
 }
 
+// ledgerHub is a hub over a new history in base, with a change ledger, whose agent "a" plays
+// script.
+func ledgerHub(t *testing.T, base, script string) *Hub {
+	t.Helper()
+	st := openTestStore(t, filepath.Join(base, "history.db"))
+	t.Cleanup(func() { st.Close() })
+	h := New(st, agentList{scriptAgent(t, base, "a", script)}, t.Logf)
+	l, err := changes.Open(filepath.Join(base, "ledger"), changes.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.SetLedger(l)
+	return h
+}
+
+// startIdle starts agent "a" in proj and waits until its session is idle; the session is closed
+// when the test ends. The channel has every event of the session.
+func startIdle(t *testing.T, h *Hub, proj string) (*acp.Session, chan acp.Event) {
+	t.Helper()
+	evs := make(chan acp.Event, 256)
+	s, _, err := h.Start(StartRequest{AgentID: "a", Cwd: proj}, acp.EmitterFunc(func(ev acp.Event) { evs <- ev }))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { h.Close(context.Background(), s.ID()) })
+	waitFor(t, evs, func(ev acp.Event) bool { return ev.Kind == acp.EventState && ev.State == acp.StateIdle })
+	return s, evs
+}
+
 func readFile(t *testing.T, p string) string {
 	t.Helper()
 	b, err := os.ReadFile(p)
@@ -102,21 +131,8 @@ func TestLedgerRecordsAndRevertsWhatATurnDidOnDisk(t *testing.T) {
 	git(t, proj, "commit", "-qm", "start")
 	gitBefore := treeDigest(t, filepath.Join(proj, ".git"))
 
-	st := openTestStore(t, filepath.Join(base, "history.db"))
-	defer st.Close()
-	h := New(st, agentList{scriptAgent(t, base, "a", onDisk)}, t.Logf)
-	l, err := changes.Open(filepath.Join(base, "ledger"), changes.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	h.SetLedger(l)
-	evs := make(chan acp.Event, 256)
-	s, _, err := h.Start(StartRequest{AgentID: "a", Cwd: proj}, acp.EmitterFunc(func(ev acp.Event) { evs <- ev }))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer h.Close(context.Background(), s.ID())
-	waitFor(t, evs, func(ev acp.Event) bool { return ev.Kind == acp.EventState && ev.State == acp.StateIdle })
+	h := ledgerHub(t, base, onDisk)
+	s, evs := startIdle(t, h, proj)
 	if _, err := s.Prompt("change things"); err != nil {
 		t.Fatal(err)
 	}

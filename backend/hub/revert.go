@@ -17,8 +17,11 @@ import (
 // is a conflict, and a plan with any conflict writes nothing. ErrTurnRunning while a turn of
 // the session runs; changes.ErrNoSnapshot for a turn the ledger did not record.
 func (h *Hub) Revert(ctx context.Context, req changes.RevertRequest, apply bool) (changes.Plan, error) {
-	h.reverting.Lock()
-	defer h.reverting.Unlock()
+	unlock, err := h.reverting.lock(ctx, sessionKey(req.SessionID))
+	if err != nil {
+		return changes.Plan{}, fmt.Errorf("revert: %w", err)
+	}
+	defer unlock()
 	if h.running(req.SessionID) {
 		return changes.Plan{}, ErrTurnRunning
 	}
@@ -39,8 +42,11 @@ func (h *Hub) Revert(ctx context.Context, req changes.RevertRequest, apply bool)
 // UndoRevert undoes revert revertID of session id: the files it wrote get back what they held
 // just before it, with the same conflict check.
 func (h *Hub) UndoRevert(ctx context.Context, id, revertID string) (changes.Plan, error) {
-	h.reverting.Lock()
-	defer h.reverting.Unlock()
+	unlock, err := h.reverting.lock(ctx, sessionKey(id))
+	if err != nil {
+		return changes.Plan{}, fmt.Errorf("undo revert: %w", err)
+	}
+	defer unlock()
 	if h.running(id) {
 		return changes.Plan{}, ErrTurnRunning
 	}
@@ -71,15 +77,17 @@ func (h *Hub) UndoRevert(ctx context.Context, id, revertID string) (changes.Plan
 	return h.carryOut(ctx, l, req, targets, rootsOf(treeHashes(r.Before)), true, revertID)
 }
 
-// carryOut snapshots roots, plans targets against them and, when apply is set and nothing
-// conflicts, writes the files, snapshots again and records the revert.
+// carryOut takes the folders' revert locks (the caller holds the session's), plans targets
+// against the disk as it is now and, when apply is set and nothing conflicts, snapshots the
+// folders, writes the files, snapshots again and records the revert.
 func (h *Hub) carryOut(ctx context.Context, l *changes.Ledger, req changes.RevertRequest, targets []changes.Target,
 	roots []string, apply bool, undoOf string) (changes.Plan, error) {
-	now, _, err := snapshotRoots(ctx, l, roots)
+	unlock, err := h.reverting.lock(ctx, roots...)
 	if err != nil {
 		return changes.Plan{}, fmt.Errorf("revert: %w", err)
 	}
-	files, err := l.Plan(targets, now)
+	defer unlock()
+	files, err := l.Plan(targets)
 	if err != nil {
 		return changes.Plan{}, fmt.Errorf("revert: %w", err)
 	}
@@ -92,7 +100,11 @@ func (h *Hub) carryOut(ctx context.Context, l *changes.Ledger, req changes.Rever
 	if !apply || plan.Conflicts > 0 {
 		return plan, nil
 	}
-	done, err := l.Apply(targets, now)
+	now, _, err := snapshotRoots(ctx, l, roots) // what the revert replaces: its undo's target
+	if err != nil {
+		return plan, fmt.Errorf("revert: %w", err)
+	}
+	done, err := l.Apply(targets)
 	after, _, serr := snapshotRoots(ctx, l, roots)
 	if err == nil && serr != nil {
 		err = serr
