@@ -23,7 +23,7 @@ type notRegularError struct{ mode uint32 }
 
 var _ error = notRegularError{}
 
-func (e notRegularError) Error() string { return fileKind(e.mode) + ", not a regular file" }
+func (e notRegularError) Error() string { return FileKind(e.mode) + ", not a regular file" }
 
 // needsWalk reports an openat2 failure that walking name by name settles: no openat2 (ENOSYS),
 // a step out of the folder or a link to an absolute path (EXDEV: the walk tells them apart), or
@@ -178,7 +178,7 @@ func (f *Folder) pathError(op, p, rel string, err error) error {
 
 func notRegular(op, p string, mode uint32) *jsonrpc.Error {
 	return &jsonrpc.Error{Code: CodeInvalidParams,
-		Message: fmt.Sprintf("cannot %s %s: it is %s, not a regular file; agentdesk reads and writes only regular files", op, p, fileKind(mode))}
+		Message: fmt.Sprintf("cannot %s %s: it is %s, not a regular file; agentdesk reads and writes only regular files", op, p, FileKind(mode))}
 }
 
 // lstatBeneath is the st_mode of rel itself (a link is not followed), to say what a file is.
@@ -190,8 +190,9 @@ func (f *Folder) lstatBeneath(rel string) (uint32, error) {
 	return uint32(st.Mode), err
 }
 
-// fileKind names the type of file of st_mode mode.
-func fileKind(mode uint32) string {
+// FileKind names the type of file of st_mode mode for a person ("a FIFO (named pipe)", "a
+// socket"…); the change ledger words its notes with it too.
+func FileKind(mode uint32) string {
 	switch mode & unix.S_IFMT {
 	case unix.S_IFIFO:
 		return "a FIFO (named pipe)"

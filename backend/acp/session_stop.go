@@ -20,6 +20,7 @@ func (s *Session) Stop() error {
 	}
 	s.setStateLocked(StateCancelling, "")
 	s.armHardStopLocked()
+	s.cancelObserverLocked()
 	reqs := s.takePermissionsLocked()
 	for _, c := range s.tr.CloseOpenTools(StatusCancelled) {
 		s.pushChange(c)
@@ -47,6 +48,7 @@ func (s *Session) HardStop() error {
 		return ErrNotRunning
 	}
 	s.hardStopped = s.turnActive
+	s.cancelObserverLocked()
 	tr := s.transport
 	s.unlock()
 	return tr.Close(s.cfg.CloseGrace)
@@ -61,6 +63,7 @@ func (s *Session) HardStop() error {
 func (s *Session) Close() error {
 	s.mu.Lock()
 	s.closing = true
+	s.cancelObserverLocked()
 	s.unlock()
 	if err := s.Stop(); err != nil {
 		s.cfg.Logf("session %s: %v", s.cfg.ID, err)
@@ -162,6 +165,7 @@ func (s *Session) stopIgnored(turn int) {
 		return // the turn ended (or the session closed) while the timer fired
 	}
 	s.hardStopped = true
+	s.cancelObserverLocked()
 	s.stopIgnoredMsg = fmt.Sprintf("the agent ignored Stop for %s and was stopped hard (its processes were killed)",
 		spokenDuration(s.cfg.HardStopAfter))
 	tr, msg := s.transport, s.stopIgnoredMsg
