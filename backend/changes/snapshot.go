@@ -336,6 +336,9 @@ func (w *walker) dir(fd int, rel []string, prevHash Hash, prev []entry, rs *rule
 
 // store writes the directory record of entries (unless it is prevHash's) and returns its hash.
 func (w *walker) store(es []entry, prevHash Hash) (Hash, error) {
+	if err := w.spill(es); err != nil {
+		return "", err
+	}
 	b := encodeTree(es)
 	if h := hashOf(b); h == prevHash {
 		return h, nil // unchanged: stored already
@@ -406,9 +409,7 @@ func (w *walker) child(dir int, rel []string, prev *entry, rs *rules) (entry, bo
 		if err != nil {
 			return entry{}, false, err
 		}
-		h, n, err := w.l.objs.put([]byte(target))
-		w.stored.Add(n)
-		e.hash = h
+		err = w.keep(&e, []byte(target))
 		return e, true, err
 	case unix.S_IFREG:
 	default:
@@ -421,7 +422,7 @@ func (w *walker) child(dir int, rel []string, prev *entry, rs *rules) (entry, bo
 	}
 	if prev != nil && prev.kind == e.kind && prev.size == e.size && prev.mtime == e.mtime &&
 		prev.mtime != 0 && prev.ino == e.ino {
-		e.hash, e.big = prev.hash, prev.big
+		e.hash, e.big, e.inline, e.data = prev.hash, prev.big, prev.inline, prev.data
 		return e, true, nil
 	}
 	if e.size > w.l.opt.MaxFile {
@@ -447,10 +448,45 @@ func (w *walker) child(dir int, rel []string, prev *entry, rs *rules) (entry, bo
 	if e.mtime > w.racy {
 		e.mtime = 0 // too fresh to trust: the next snapshot reads it again
 	}
+	e.size = int64(len(data))
+	err = w.keep(&e, data)
+	return e, true, err
+}
+
+// keep records content data for entry e: inline in its directory record when it is small
+// (dir may move it to the store, see inlineBudget), else in the store.
+func (w *walker) keep(e *entry, data []byte) error {
+	if len(data) <= inlineMax {
+		e.hash, e.inline, e.data = hashOf(data), true, data
+		return nil
+	}
 	h, n, err := w.l.objs.put(data)
 	w.stored.Add(n)
-	e.hash, e.size = h, int64(len(data))
-	return e, true, err
+	e.hash = h
+	return err
+}
+
+// spill moves the inline content of es past inlineBudget (in name order) to the store, so that
+// a directory record stays small however many tiny files the directory holds.
+func (w *walker) spill(es []entry) error {
+	sort.Slice(es, func(i, j int) bool { return es[i].name < es[j].name })
+	total := 0
+	for i := range es {
+		e := &es[i]
+		if !e.inline {
+			continue
+		}
+		if total += len(e.data); total <= inlineBudget {
+			continue
+		}
+		h, n, err := w.l.objs.put(e.data)
+		if err != nil {
+			return err
+		}
+		w.stored.Add(n)
+		e.hash, e.inline, e.data = h, false, nil
+	}
+	return nil
 }
 
 // relPath joins path components; "." for the folder itself.
