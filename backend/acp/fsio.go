@@ -198,7 +198,8 @@ func (f *Folder) lstatBeneath(rel string) (uint32, error) {
 	return uint32(st.Mode), err
 }
 
-// FileKind names the type of file of st_mode mode for a person ("a FIFO (named pipe)").
+// FileKind names the type of file of st_mode mode for a person ("a FIFO (named pipe)", "a
+// socket"…); the change ledger words its notes with it too.
 func FileKind(mode uint32) string {
 	switch mode & unix.S_IFMT {
 	case unix.S_IFIFO:

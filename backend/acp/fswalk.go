@@ -37,7 +37,7 @@ func walkBeneath(root int, rel string, inside func(abs string) (string, bool), c
 	names := splitPath(rel)
 	hops := 0
 	follow := func(name string) error {
-		target, err := readlinkat(w.dir(), name)
+		target, err := ReadLinkAt(w.dir(), name)
 		if err != nil {
 			return err
 		}
@@ -134,8 +134,9 @@ func (w *walker) reset() {
 	}
 }
 
-// readlinkat is the target of the link name in dir; EINVAL when name is not a link.
-func readlinkat(dir int, name string) (string, error) {
+// ReadLinkAt is the target of the link name in the open folder dir; EINVAL when name is not a
+// link. The change ledger reads links with it too.
+func ReadLinkAt(dir int, name string) (string, error) {
 	for size := 256; ; size *= 2 {
 		buf := make([]byte, size)
 		n, err := unix.Readlinkat(dir, name, buf)

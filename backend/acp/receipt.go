@@ -1,6 +1,7 @@
 package acp
 
 import (
+	"context"
 	"encoding/json"
 	"time"
 )
@@ -10,10 +11,12 @@ import (
 // turn's goroutine with no lock held: TurnStarted before the prompt goes on the wire,
 // TurnEnded after the agent answered it (or failed, was stopped or stopped hard) and before the
 // turn's receipt and turn_end. The turn waits for them, so they must not call back into the
-// Session; they are never called for two turns of one session at once.
+// Session; they are never called for two turns of one session at once. ctx ends when the person
+// stops the turn (Stop, a hard stop, Close) during the call: the call must then return
+// promptly, with what it has, so that the turn ends whatever the observer was doing.
 type TurnObserver interface {
-	TurnStarted(turn int)
-	TurnEnded(turn int) *TurnChanges
+	TurnStarted(ctx context.Context, turn int)
+	TurnEnded(ctx context.Context, turn int) *TurnChanges
 }
 
 // Change kinds of a ChangedFile.
@@ -162,17 +165,40 @@ func (r *Receipt) clone() *Receipt {
 // turnBegun tells the observer a turn starts and notes when; runTurn calls it first.
 func (s *Session) turnBegun(turn int) time.Time {
 	if s.cfg.Turns != nil {
-		s.cfg.Turns.TurnStarted(turn)
+		s.observe(func(ctx context.Context) { s.cfg.Turns.TurnStarted(ctx, turn) })
 	}
 	return s.now()
 }
 
 // turnChanges asks the observer what the turn changed; runTurn calls it before endTurn.
-func (s *Session) turnChanges(turn int) *TurnChanges {
+func (s *Session) turnChanges(turn int) (tc *TurnChanges) {
 	if s.cfg.Turns == nil {
 		return nil
 	}
-	return s.cfg.Turns.TurnEnded(turn)
+	s.observe(func(ctx context.Context) { tc = s.cfg.Turns.TurnEnded(ctx, turn) })
+	return tc
+}
+
+// observe runs an observer call with a context that a Stop or hard stop made meanwhile ends
+// (cancelObserverLocked).
+func (s *Session) observe(call func(ctx context.Context)) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	s.mu.Lock()
+	s.observing = cancel
+	s.unlock()
+	call(ctx)
+	s.mu.Lock()
+	s.observing = nil
+	s.unlock()
+}
+
+// cancelObserverLocked ends the observer call in progress, if any: the person stopped the
+// turn, which must end even while its folders are being recorded. The caller holds s.mu.
+func (s *Session) cancelObserverLocked() {
+	if s.observing != nil {
+		s.observing()
+	}
 }
 
 // receiptLocked builds the receipt of a turn that ends now, with the tokens of the agent's

@@ -129,6 +129,7 @@ type Session struct {
 	connGen uint64
 
 	hardStopCancel func() bool // cancels the automatic hard stop of a cancelling turn (session_stop.go)
+	observing      func()      // cancels the TurnObserver call in progress (a snapshot): Stop and hard stop end it (receipt.go)
 
 	// secretReplies are the replies being written that carry a secret field's value: the
 	// journal gets the masked copy (tap). Its own lock: tap runs under the connection's outbound queue lock.

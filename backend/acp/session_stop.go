@@ -20,6 +20,7 @@ func (s *Session) Stop() error {
 	}
 	s.setStateLocked(StateCancelling, "")
 	s.armHardStopLocked()
+	s.cancelObserverLocked()
 	reqs := s.takePermissionsLocked()
 	for _, c := range s.tr.CloseOpenTools(StatusCancelled) {
 		s.pushChange(c)
@@ -48,6 +49,7 @@ func (s *Session) HardStop() error {
 		return ErrNotRunning
 	}
 	s.hardStopped = s.turnActive
+	s.cancelObserverLocked()
 	tr := s.transport
 	s.unlock()
 	return tr.Close(s.cfg.CloseGrace)
@@ -62,6 +64,7 @@ func (s *Session) HardStop() error {
 func (s *Session) Close() error {
 	s.mu.Lock()
 	s.closing = true
+	s.cancelObserverLocked()
 	s.unlock()
 	if err := s.Stop(); err != nil {
 		s.cfg.Logf("session %s: %v", s.cfg.ID, err)
@@ -169,6 +172,7 @@ func (s *Session) stopIgnored(turn int) {
 		return // the turn ended (or the session closed) while the timer fired
 	}
 	s.hardStopped = true
+	s.cancelObserverLocked()
 	s.stopIgnoredMsg = fmt.Sprintf("the agent ignored Stop for %s and was stopped hard", spokenDuration(s.cfg.HardStopAfter))
 	tr, msg := s.transport, s.stopIgnoredMsg
 	s.unlock()

@@ -98,7 +98,7 @@ func (l *Ledger) mark(ctx context.Context, h Hash, marked map[Hash]bool) error {
 			if err := l.mark(ctx, e.hash, marked); err != nil {
 				return err
 			}
-		} else if e.hash != "" {
+		} else if e.hash != "" && !e.inline {
 			marked[e.hash] = true
 		}
 	}

@@ -168,7 +168,7 @@ func (l *Ledger) text(e *entry) (string, bool) {
 	if e == nil {
 		return "", true
 	}
-	b, err := l.objs.get(e.hash)
+	b, err := l.blob(e)
 	if err != nil {
 		return "", false
 	}

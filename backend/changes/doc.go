@@ -11,9 +11,15 @@
 //     the ignore files themselves (.gitignore, .ignore, .git/info/exclude) are always recorded,
 //     and so is every name the folder's last snapshot recorded, while it exists. A turn's change
 //     of the rules is in its receipt and revertable; no untouched file reads as deleted.
+//   - A snapshot never blocks: every name is opened relative to its open folder (openat) with
+//     O_NONBLOCK|O_NOFOLLOW and its type checked with fstat on the descriptor; a FIFO, socket
+//     or device, ignore files included, is named in a note and not recorded. A snapshot whose
+//     context ends (its budget, a Stop) is cut short with a note (Snap.Partial); one stuck in a
+//     system call is left behind, and Snapshot returns shortly after its context ends.
 //   - Content is kept in a content-addressed store in agentdesk's data dir, deduplicated
 //     across turns, sessions and folders; a snapshot with one changed file stores that file and
-//     the few directory records above it, not the project.
+//     the few directory records above it, not the project. Tiny content rides in its
+//     directory's record (no disk block per tiny file); older ledgers still read.
 //   - Files over the size cap (and, past the per-snapshot budget, every further new file) are
 //     listed with their size and time but not kept: their changes are shown, never reverted,
 //     and a note says so.

@@ -13,3 +13,11 @@ var ErrMissingObject = errors.New("the ledger's copy of the file is missing")
 // ErrTooManyFiles: a folder holds more files than a snapshot records (Options.MaxFiles): it is
 // more than a project, and recording it would hold every turn up.
 var ErrTooManyFiles = errors.New("the folder holds too many files to record")
+
+// ErrSnapshotStuck: a snapshot's walk did not return after its time ran out: a system call in
+// it does not answer (a network or user-space file system that hangs). It was left behind.
+var ErrSnapshotStuck = errors.New("reading the folder is stuck in a call the file system does not answer; check that the folder's file system responds")
+
+// ErrSnapshotBusy: an earlier snapshot of the folder has not finished (one stuck in a system
+// call, see ErrSnapshotStuck) and this one's time ran out waiting for it.
+var ErrSnapshotBusy = errors.New("an earlier snapshot of the folder has not finished; check that the folder's file system responds")

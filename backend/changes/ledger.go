@@ -1,6 +1,7 @@
 package changes
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -32,6 +33,12 @@ type Options struct {
 	Now func() time.Time
 }
 
+// Steps of Ledger.hook.
+const (
+	hookListed = "listed"
+	hookOpen   = "open"
+)
+
 // Ledger is the change ledger of one data directory: the content store and, per folder, the
 // last snapshot (the next one's stat cache). Safe for concurrent use; snapshots of one folder
 // are taken one at a time, of different folders in parallel. Several processes may share the
@@ -42,8 +49,12 @@ type Ledger struct {
 	opt  Options
 
 	mu    sync.Mutex
-	roots map[string]*sync.Mutex // folder → the lock its snapshots take
+	roots map[string]chan struct{} // folder → the lock its snapshots take (held: full)
 	trees treeCache
+
+	// hook, when set (tests), runs on the walk at step (hookListed: a folder was listed, before
+	// its entries are read; hookOpen: a file is about to be opened) of rel ("." for the folder).
+	hook func(step, rel string)
 }
 
 // Open returns the ledger kept in dir (created if need be, mode 0700).
@@ -67,23 +78,28 @@ func Open(dir string, opt Options) (*Ledger, error) {
 		opt.Now = time.Now
 	}
 	return &Ledger{dir: dir, objs: &objects{dir: filepath.Join(dir, "objects")}, opt: opt,
-		roots: map[string]*sync.Mutex{}, trees: treeCache{m: map[Hash][]entry{}}}, nil
+		roots: map[string]chan struct{}{}, trees: treeCache{m: map[Hash][]entry{}}}, nil
 }
 
 // Dir is where the ledger keeps its files.
 func (l *Ledger) Dir() string { return l.dir }
 
-// lockRoot takes folder root's snapshot lock; the caller unlocks it.
-func (l *Ledger) lockRoot(root string) *sync.Mutex {
+// lockRoot takes folder root's snapshot lock, waiting for it no longer than ctx lets it (a
+// snapshot left behind in a stuck system call holds it); the caller calls unlock.
+func (l *Ledger) lockRoot(ctx context.Context, root string) (unlock func(), err error) {
 	l.mu.Lock()
 	m := l.roots[root]
 	if m == nil {
-		m = &sync.Mutex{}
+		m = make(chan struct{}, 1)
 		l.roots[root] = m
 	}
 	l.mu.Unlock()
-	m.Lock()
-	return m
+	select {
+	case m <- struct{}{}:
+		return func() { <-m }, nil
+	case <-ctx.Done():
+		return nil, ErrSnapshotBusy
+	}
 }
 
 // lastFile is where folder root's last snapshot is noted.

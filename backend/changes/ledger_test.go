@@ -249,9 +249,11 @@ func TestTargetsCannotLeaveTheFolder(t *testing.T) {
 func TestCollectKeepsWhatTheHistoryNeeds(t *testing.T) {
 	a, b := t.TempDir(), t.TempDir()
 	l := newLedger(t, Options{Now: func() time.Time { return time.Now().Add(time.Minute) }})
-	write(t, a, "shared.txt", "in both folders\n")
-	write(t, a, "only-a.txt", "deleted session's content\n")
-	write(t, b, "shared.txt", "in both folders\n")
+	// Over inlineMax: kept as objects of their own, which Collect deletes.
+	shared, onlyA := strings.Repeat("in both folders\n", 64), strings.Repeat("deleted session's content\n", 64)
+	write(t, a, "shared.txt", shared)
+	write(t, a, "only-a.txt", onlyA)
+	write(t, b, "shared.txt", shared)
 	snap(t, l, a)
 	tb := snap(t, l, b)
 	c, err := l.Collect(context.Background(), []Hash{tb}, 0)
@@ -261,10 +263,10 @@ func TestCollectKeepsWhatTheHistoryNeeds(t *testing.T) {
 	if c.Removed != 2 || c.Freed == 0 { // a's tree and the file only a had
 		t.Fatalf("collected %+v, want 2 objects removed", c)
 	}
-	if _, err := l.objs.get(hashOf([]byte("deleted session's content\n"))); err == nil {
+	if _, err := l.objs.get(hashOf([]byte(onlyA))); err == nil {
 		t.Fatal("content only a deleted session had is still kept")
 	}
-	if _, err := l.objs.get(hashOf([]byte("in both folders\n"))); err != nil {
+	if _, err := l.objs.get(hashOf([]byte(shared))); err != nil {
 		t.Fatalf("shared content was removed: %v", err)
 	}
 	if _, err := l.Changes(b, "", tb); err != nil {

@@ -64,7 +64,7 @@ func (l *Ledger) resolve(targets []Target) ([]resolved, error) {
 		case t.Content != nil:
 			r.content = []byte(*t.Content)
 		case r.want != nil && !r.want.big:
-			if r.content, err = l.objs.get(r.want.hash); err != nil {
+			if r.content, err = l.blob(r.want); err != nil {
 				return nil, fmt.Errorf("revert %s: %w", t.Path, err)
 			}
 		}

@@ -1,11 +1,9 @@
 package changes
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -15,6 +13,10 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
+
+	"golang.org/x/sys/unix"
+
+	"agentdesk/backend/acp"
 )
 
 // Snap is one snapshot of one folder.
@@ -27,6 +29,10 @@ type Snap struct {
 	// size and time), Stored the bytes newly written to the store.
 	Files, Read int
 	Stored      int64
+	// Partial: the snapshot was cut short (its context ended: the time budget, or a Stop).
+	// What it did not reach is kept as the last snapshot had it, or left out; a note says so.
+	// Its tree serves the next snapshot as a cache, not as a record of the folder.
+	Partial bool
 }
 
 // racyWindow: a file changed this close to a snapshot is read again by the next one even if
@@ -36,27 +42,84 @@ const racyWindow = time.Second
 // maxNotes bounds a snapshot's notes (the rest are counted).
 const maxNotes = 20
 
+// stuckGrace is how long Snapshot waits, once its context has ended, for a walk that is inside a
+// system call (a file system that does not answer): after it the walk is left behind.
+const stuckGrace = 2 * time.Second
+
+// errCut is a walk that stopped because its context ended: what it did not reach is kept as the
+// last snapshot had it.
+var errCut = errors.New("the snapshot was cut short")
+
 // Snapshot records folder root (absolute) as it is now and returns its tree. Unchanged files
 // are not read again (the folder's last snapshot is the stat cache) and content already stored
 // is not stored twice. It never enters a .git directory, follows no symbolic link, and skips
-// what git would ignore. A folder that does not exist is an error; a file or directory that
-// cannot be read is kept as the last snapshot had it (or left out) with a note.
+// what git would ignore. Every name is opened relative to its open folder, without blocking
+// and without following a link, and checked on the descriptor: a FIFO, socket or device is
+// listed in a note and not recorded, never read. A folder that does not exist is an error; a
+// file or directory that cannot be read is kept as the last snapshot had it (or left out) with
+// a note.
+//
+// When ctx ends first the snapshot is cut short (Snap.Partial, with a note). Snapshot returns
+// at most stuckGrace after ctx ends whatever the walk is doing: a walk stuck in a system call
+// is left behind (ErrSnapshotStuck), and the folder's next snapshot waits for it only as long
+// as its own ctx lets it.
 func (l *Ledger) Snapshot(ctx context.Context, root string) (Snap, error) {
-	m := l.lockRoot(root)
-	defer m.Unlock()
-	r, err := os.OpenRoot(root)
+	unlock, err := l.lockRoot(ctx, root)
 	if err != nil {
 		return Snap{}, fmt.Errorf("snapshot %s: %w", root, err)
 	}
-	defer r.Close()
-	w := &walker{l: l, ctx: ctx, root: r, racy: l.opt.Now().Add(-racyWindow).UnixNano(), slots: make(chan struct{}, walkers)}
+	type result struct {
+		s   Snap
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		defer unlock()
+		s, err := l.snapshot(ctx, root)
+		done <- result{s, err}
+	}()
+	select {
+	case r := <-done:
+		return r.s, r.err
+	case <-ctx.Done():
+	}
+	// The walk sees the end between two system calls and returns what it has.
+	t := time.NewTimer(stuckGrace)
+	defer t.Stop()
+	select {
+	case r := <-done:
+		return r.s, r.err
+	case <-t.C:
+		return Snap{}, fmt.Errorf("snapshot %s: %w", root, ErrSnapshotStuck)
+	}
+}
+
+// snapshot is Snapshot's walk; the caller holds the folder's lock.
+func (l *Ledger) snapshot(ctx context.Context, root string) (Snap, error) {
+	rootDir, err := os.OpenFile(root, os.O_RDONLY|syscall.O_DIRECTORY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return Snap{}, fmt.Errorf("snapshot %s: %w", root, err)
+	}
+	defer rootDir.Close()
+	rootFd, err := rawFd(rootDir)
+	if err != nil {
+		return Snap{}, fmt.Errorf("snapshot %s: %w", root, err)
+	}
+	start := l.opt.Now()
+	w := &walker{l: l, ctx: ctx, racy: start.Add(-racyWindow).UnixNano(), slots: make(chan struct{}, walkers)}
 	base := &rules{patterns: l.opt.Global}
-	if data, err := readRootCapped(r, ".git/info/exclude"); err == nil {
+	if data := w.readInfoExclude(rootFd); data != nil {
 		base = base.with(data, nil)
 	}
 	last := l.last(root)
 	prev, _ := l.tree(last) // no cache is no error: everything is read
-	tree, err := w.dir(nil, last, prev, base)
+	tree, err := w.dir(rootFd, nil, last, prev, base)
+	if errors.Is(err, errCut) {
+		tree, err = last, nil
+		if tree == "" {
+			tree, err = w.store(nil, "")
+		}
+	}
 	if err != nil {
 		return Snap{}, fmt.Errorf("snapshot %s: %w", root, err)
 	}
@@ -66,12 +129,79 @@ func (l *Ledger) Snapshot(ctx context.Context, root string) (Snap, error) {
 	}
 	w.stored.Add(stored)
 	l.setLast(root, tree)
-	snap := Snap{Root: root, Tree: tree, Notes: w.notes, Files: int(w.files.Load()), Read: int(w.read.Load()), Stored: w.stored.Load()}
+	snap := Snap{Root: root, Tree: tree, Notes: w.notes, Files: int(w.files.Load()), Read: int(w.read.Load()), Stored: w.stored.Load(), Partial: w.cut.Load()}
 	sort.Strings(snap.Notes) // walked in parallel: the order says nothing
 	if w.dropped > 0 {
 		snap.Notes = append(snap.Notes, fmt.Sprintf("…and %d more", w.dropped))
 	}
+	if snap.Partial {
+		snap.Notes = append(snap.Notes, cutNote(ctx, root, l.opt.Now().Sub(start)))
+	}
 	return snap, nil
+}
+
+// cutNote says why a snapshot of root stopped early, after d.
+func cutNote(ctx context.Context, root string, d time.Duration) string {
+	why := "it was stopped"
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		why = fmt.Sprintf("it ran out of time after %s", d.Round(time.Second))
+	}
+	return fmt.Sprintf("the snapshot of %s was cut short (%s): what it did not reach is not recorded", root, why)
+}
+
+// rawFd is f's descriptor, without putting it in blocking mode as File.Fd does.
+func rawFd(f *os.File) (int, error) {
+	rc, err := f.SyscallConn()
+	if err != nil {
+		return -1, err
+	}
+	fd := -1
+	if err := rc.Control(func(u uintptr) { fd = int(u) }); err != nil {
+		return -1, err
+	}
+	return fd, nil
+}
+
+// readInfoExclude reads .git/info/exclude beneath the open folder root, each step opened
+// without blocking or following a link; nil when there is none (a .git file, a worktree's
+// pointer, has none of its own here). One that cannot be read is a note.
+func (w *walker) readInfoExclude(root int) []byte {
+	git, _, err := openAt(root, ".git", unix.S_IFDIR)
+	if err != nil {
+		return nil
+	}
+	defer git.Close()
+	gfd, err := rawFd(git)
+	if err != nil {
+		return nil
+	}
+	info, _, err := openAt(gfd, "info", unix.S_IFDIR)
+	if err != nil {
+		return nil
+	}
+	defer info.Close()
+	ifd, err := rawFd(info)
+	if err != nil {
+		return nil
+	}
+	return w.readIgnoreFile(ifd, ".git/info/exclude", "exclude")
+}
+
+// readIgnoreFile reads the ignore file name in the open folder dir (p: its path, for the note);
+// nil when there is none, and a note when it is there but cannot be read (a FIFO, say).
+func (w *walker) readIgnoreFile(dir int, p, name string) []byte {
+	data, _, err := readAt(dir, name, ignoreFileCap)
+	switch {
+	case err == nil:
+		return data
+	case errors.Is(err, unix.ENOENT), errors.Is(err, unix.ELOOP), errors.Is(err, unix.ENOTDIR):
+		// None, or a link: git does not follow a linked ignore file in the tree either.
+	case errors.As(err, new(notRegularError)):
+		w.note("%s is %s: its ignore rules were not read", p, err)
+	default:
+		w.note("could not read the ignore rules in %s: %v", p, err)
+	}
+	return nil
 }
 
 // walker is one snapshot's walk. Subdirectories are walked in parallel (up to walkers at a
@@ -79,11 +209,11 @@ func (l *Ledger) Snapshot(ctx context.Context, root string) (Snap, error) {
 type walker struct {
 	l     *Ledger
 	ctx   context.Context
-	root  *os.Root
 	racy  int64 // files with a later mtime are marked racy
 	slots chan struct{}
 
 	files, read, stored atomic.Int64
+	cut                 atomic.Bool // the context ended: the walk was cut short
 
 	mu      sync.Mutex
 	notes   []string
@@ -116,29 +246,36 @@ func (w *walker) spawn() bool {
 
 func (w *walker) done() { <-w.slots }
 
-// dir records directory rel (path components beneath the folder) given its entries in the last
-// snapshot, and returns its tree.
-func (w *walker) dir(rel []string, prevHash Hash, prev []entry, rs *rules) (Hash, error) {
-	if err := w.ctx.Err(); err != nil {
-		return "", err
+// stopped says whether the walk must stop (its context ended), and notes that it did.
+func (w *walker) stopped() bool {
+	if w.ctx.Err() == nil {
+		return false
+	}
+	w.cut.Store(true)
+	return true
+}
+
+// dir records the open directory fd at rel (path components beneath the folder) given its
+// entries in the last snapshot, and returns its tree.
+func (w *walker) dir(fd int, rel []string, prevHash Hash, prev []entry, rs *rules) (Hash, error) {
+	if w.stopped() {
+		return "", errCut
 	}
 	name := relPath(rel)
-	f, err := w.root.Open(name)
+	des, err := readDirFd(fd, name)
 	if err != nil {
 		return "", err
 	}
-	des, err := f.ReadDir(-1)
-	f.Close()
-	if err != nil {
-		return "", err
+	if w.l.hook != nil {
+		w.l.hook(hookListed, name)
 	}
 	old := make(map[string]*entry, len(prev))
 	for i := range prev {
 		old[prev[i].name] = &prev[i]
 	}
 	for _, de := range des {
-		if de.Name() == ".gitignore" && de.Type().IsRegular() {
-			if data, err := readRootCapped(w.root, path.Join(name, ".gitignore")); err == nil {
+		if de.Name() == ".gitignore" {
+			if data := w.readIgnoreFile(fd, path.Join(name, ".gitignore"), ".gitignore"); data != nil {
 				rs = rs.with(data, rel)
 			}
 			break
@@ -160,36 +297,54 @@ func (w *walker) dir(rel []string, prevHash Hash, prev []entry, rs *rules) (Hash
 		if rs.ignored(child, de.IsDir()) && !keepIgnored(n, old[n]) { // rulefiles.go
 			continue
 		}
+		if w.stopped() {
+			slots[i].err = errCut
+			continue
+		}
 		if de.IsDir() && w.spawn() {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
 				defer w.done()
-				slots[i].e, slots[i].ok, slots[i].err = w.child(child, de, old[n], rs)
+				slots[i].e, slots[i].ok, slots[i].err = w.child(fd, child, old[n], rs)
 			}()
 			continue
 		}
-		slots[i].e, slots[i].ok, slots[i].err = w.child(child, de, old[n], rs)
+		slots[i].e, slots[i].ok, slots[i].err = w.child(fd, child, old[n], rs)
 	}
 	wg.Wait()
 	out := make([]entry, 0, len(des))
 	for i, sl := range slots {
-		if err := sl.err; err != nil {
-			if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) || errors.Is(err, ErrTooManyFiles) {
-				return "", err
-			}
-			n := des[i].Name()
-			w.note("could not read %s: %v", relPath(append(rel[:len(rel):len(rel)], n)), unwrapPath(err))
-			if p := old[n]; p != nil {
-				out = append(out, *p)
+		n := des[i].Name()
+		switch err := sl.err; {
+		case err == nil:
+			if sl.ok {
+				out = append(out, sl.e)
 			}
 			continue
+		case errors.Is(err, ErrTooManyFiles):
+			return "", err
+		case errors.Is(err, errCut):
+		case errors.As(err, new(notRegularError)):
+			// Swapped since it was listed: what it is now is not recorded.
+			w.note("%s is %s: not recorded", relPath(append(rel[:len(rel):len(rel)], n)), err)
+			continue
+		default:
+			w.note("could not read %s: %v", relPath(append(rel[:len(rel):len(rel)], n)), unwrapPath(err))
 		}
-		if sl.ok {
-			out = append(out, sl.e)
+		if p := old[n]; p != nil {
+			out = append(out, *p)
 		}
 	}
-	b := encodeTree(out)
+	return w.store(out, prevHash)
+}
+
+// store writes the directory record of entries (unless it is prevHash's) and returns its hash.
+func (w *walker) store(es []entry, prevHash Hash) (Hash, error) {
+	if err := w.spill(es); err != nil {
+		return "", err
+	}
+	b := encodeTree(es)
 	if h := hashOf(b); h == prevHash {
 		return h, nil // unchanged: stored already
 	}
@@ -198,60 +353,81 @@ func (w *walker) dir(rel []string, prevHash Hash, prev []entry, rs *rules) (Hash
 		return "", err
 	}
 	w.stored.Add(n)
-	w.l.trees.put(h, out)
+	w.l.trees.put(h, es)
 	return h, nil
 }
 
-// child records one directory entry; ok is false for what the ledger does not keep (sockets,
-// devices, fifos).
-func (w *walker) child(rel []string, de fs.DirEntry, prev *entry, rs *rules) (entry, bool, error) {
+// fileKind is the entry kind of a regular file of st_mode mode.
+func fileKind(mode uint32) byte {
+	if mode&0o111 != 0 {
+		return kindExec
+	}
+	return kindFile
+}
+
+// readDirFd lists the open directory fd (name: its path, for errors) without closing it.
+func readDirFd(fd int, name string) ([]fs.DirEntry, error) {
+	dup, err := unix.Dup(fd)
+	if err != nil {
+		return nil, err
+	}
+	unix.CloseOnExec(dup)
+	f := os.NewFile(uintptr(dup), name)
+	defer f.Close()
+	return f.ReadDir(-1)
+}
+
+// child records the entry rel of the open directory dir; ok is false for what the ledger does
+// not keep (sockets, devices, FIFOs: a note names them).
+func (w *walker) child(dir int, rel []string, prev *entry, rs *rules) (entry, bool, error) {
 	p := relPath(rel)
-	info, err := de.Info()
+	name := rel[len(rel)-1]
+	st, err := statAt(dir, name)
 	if err != nil {
 		return entry{}, false, err
 	}
-	e := entry{name: de.Name(), size: info.Size(), mtime: info.ModTime().UnixNano()}
-	if st, ok := info.Sys().(*syscall.Stat_t); ok {
-		e.ino = st.Ino
-	}
-	mode := info.Mode()
-	switch {
-	case mode.IsDir():
+	e := entry{name: name, size: st.Size, mtime: st.Mtim.Nano(), ino: st.Ino}
+	switch st.Mode & unix.S_IFMT {
+	case unix.S_IFDIR:
 		e.kind, e.size, e.mtime, e.ino = kindDir, 0, 0, 0
 		var sub []entry
-		if prev != nil && prev.isDir() {
-			sub, _ = w.l.tree(prev.hash)
-		}
 		var ph Hash
 		if prev != nil && prev.isDir() {
+			sub, _ = w.l.tree(prev.hash)
 			ph = prev.hash
 		}
-		h, err := w.dir(rel, ph, sub, rs)
-		e.hash = h
-		return e, true, err
-	case mode&fs.ModeSymlink != 0:
-		e.kind = kindLink
-		target, err := w.root.Readlink(p)
+		f, _, err := openAt(dir, name, unix.S_IFDIR)
 		if err != nil {
 			return entry{}, false, err
 		}
-		h, n, err := w.l.objs.put([]byte(target))
-		w.stored.Add(n)
+		defer f.Close()
+		fd, err := rawFd(f)
+		if err != nil {
+			return entry{}, false, err
+		}
+		h, err := w.dir(fd, rel, ph, sub, rs)
 		e.hash = h
 		return e, true, err
-	case !mode.IsRegular():
+	case unix.S_IFLNK:
+		e.kind = kindLink
+		target, err := acp.ReadLinkAt(dir, name)
+		if err != nil {
+			return entry{}, false, err
+		}
+		err = w.keep(&e, []byte(target))
+		return e, true, err
+	case unix.S_IFREG:
+	default:
+		w.note("%s is %s, not a regular file: not recorded", p, acp.FileKind(st.Mode))
 		return entry{}, false, nil
 	}
-	e.kind = kindFile
-	if mode&0o111 != 0 {
-		e.kind = kindExec
-	}
+	e.kind = fileKind(st.Mode)
 	if w.files.Add(1) > int64(w.l.opt.MaxFiles) {
 		return entry{}, false, fmt.Errorf("%w (over %d)", ErrTooManyFiles, w.l.opt.MaxFiles)
 	}
 	if prev != nil && prev.kind == e.kind && prev.size == e.size && prev.mtime == e.mtime &&
 		prev.mtime != 0 && prev.ino == e.ino {
-		e.hash, e.big = prev.hash, prev.big
+		e.hash, e.big, e.inline, e.data = prev.hash, prev.big, prev.inline, prev.data
 		return e, true, nil
 	}
 	if e.size > w.l.opt.MaxFile {
@@ -264,44 +440,58 @@ func (w *walker) child(rel []string, de fs.DirEntry, prev *entry, rs *rules) (en
 		w.note("%s was not kept: this snapshot already stored %s", p, humanSize(stored))
 		return e, true, nil
 	}
-	data, err := readRootFile(w.root, p, w.l.opt.MaxFile)
+	if w.l.hook != nil {
+		w.l.hook(hookOpen, p)
+	}
+	data, fst, err := readAt(dir, name, w.l.opt.MaxFile)
 	if err != nil {
 		return entry{}, false, err
 	}
 	w.read.Add(1)
+	// What was read is what the descriptor says, not the name's stat before the open.
+	e.kind, e.mtime, e.ino = fileKind(fst.Mode), fst.Mtim.Nano(), fst.Ino
 	if e.mtime > w.racy {
 		e.mtime = 0 // too fresh to trust: the next snapshot reads it again
 	}
-	h, n, err := w.l.objs.put(data)
-	w.stored.Add(n)
-	e.hash, e.size = h, int64(len(data))
+	e.size = int64(len(data))
+	err = w.keep(&e, data)
 	return e, true, err
 }
 
-// readRootFile reads a file beneath r, at most max bytes (it may have grown since its stat).
-func readRootFile(r *os.Root, name string, max int64) ([]byte, error) {
-	f, err := r.Open(name)
-	if err != nil {
-		return nil, err
+// keep records content data for entry e: inline in its directory record when it is small
+// (dir may move it to the store, see inlineBudget), else in the store.
+func (w *walker) keep(e *entry, data []byte) error {
+	if len(data) <= inlineMax {
+		e.hash, e.inline, e.data = hashOf(data), true, data
+		return nil
 	}
-	defer f.Close()
-	var buf bytes.Buffer
-	if _, err := io.Copy(&buf, io.LimitReader(f, max+1)); err != nil {
-		return nil, err
-	}
-	if int64(buf.Len()) > max {
-		return nil, fmt.Errorf("it grew past the %s limit while it was read", humanSize(max))
-	}
-	return buf.Bytes(), nil
+	h, n, err := w.l.objs.put(data)
+	w.stored.Add(n)
+	e.hash = h
+	return err
 }
 
-func readRootCapped(r *os.Root, name string) ([]byte, error) {
-	f, err := r.Open(name)
-	if err != nil {
-		return nil, err
+// spill moves the inline content of es past inlineBudget (in name order) to the store, so that
+// a directory record stays small however many tiny files the directory holds.
+func (w *walker) spill(es []entry) error {
+	sort.Slice(es, func(i, j int) bool { return es[i].name < es[j].name })
+	total := 0
+	for i := range es {
+		e := &es[i]
+		if !e.inline {
+			continue
+		}
+		if total += len(e.data); total <= inlineBudget {
+			continue
+		}
+		h, n, err := w.l.objs.put(e.data)
+		if err != nil {
+			return err
+		}
+		w.stored.Add(n)
+		e.hash, e.inline, e.data = h, false, nil
 	}
-	defer f.Close()
-	return io.ReadAll(io.LimitReader(f, ignoreFileCap))
+	return nil
 }
 
 // relPath joins path components; "." for the folder itself.

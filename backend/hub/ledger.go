@@ -53,12 +53,14 @@ type turnLedger struct {
 
 var _ acp.TurnObserver = (*turnLedger)(nil)
 
-// TurnStarted snapshots the folders before the prompt goes out.
-func (t *turnLedger) TurnStarted(turn int) {
+// TurnStarted snapshots the folders before the prompt goes out. A snapshot cut short (its
+// budget spent, or the turn stopped) is no record to judge the turn by: the turn's changes are
+// then not recorded, and its receipt says why.
+func (t *turnLedger) TurnStarted(ctx context.Context, turn int) {
 	if t.skip != "" {
 		return
 	}
-	trees, notes, err := t.snapshot()
+	trees, notes, err := t.snapshot(ctx)
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.start, t.fail = trees, ""
@@ -71,7 +73,7 @@ func (t *turnLedger) TurnStarted(turn int) {
 }
 
 // TurnEnded snapshots the folders again and returns what changed between the two.
-func (t *turnLedger) TurnEnded(turn int) *acp.TurnChanges {
+func (t *turnLedger) TurnEnded(ctx context.Context, turn int) *acp.TurnChanges {
 	t.mu.Lock()
 	start, fail := t.start, t.fail
 	t.start = nil
@@ -85,7 +87,7 @@ func (t *turnLedger) TurnEnded(turn int) *acp.TurnChanges {
 		}
 		return &acp.TurnChanges{Error: fail}
 	}
-	trees, notes, err := t.snapshot()
+	trees, notes, err := t.snapshot(ctx)
 	if err != nil {
 		t.logf("session %s: turn %d: %v", t.sessionID, turn, err)
 		return &acp.TurnChanges{Error: err.Error()}
@@ -115,27 +117,30 @@ func newTurnLedger(l *changes.Ledger, w *store.Writer, id, dir string, dirs []st
 	return t
 }
 
-// snapshot records every folder of the session.
-func (t *turnLedger) snapshot() (map[string]changes.Hash, []string, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), snapshotTimeout)
+// snapshot records every folder of the session within snapshotTimeout, or less when ctx ends
+// first (the turn was stopped).
+func (t *turnLedger) snapshot(ctx context.Context) (map[string]changes.Hash, []string, error) {
+	ctx, cancel := context.WithTimeout(ctx, snapshotTimeout)
 	defer cancel()
 	return snapshotRoots(ctx, t.ledger, t.roots)
 }
 
-// snapshotRoots snapshots each of roots; the notes of all, each error wrapped once.
+// snapshotRoots snapshots each of roots; the notes of all, each error wrapped once. A snapshot
+// cut short is an error that carries its notes: what it did not reach is unknown, and a turn
+// judged by it could list, and revert, changes it did not make.
 func snapshotRoots(ctx context.Context, l *changes.Ledger, roots []string) (map[string]changes.Hash, []string, error) {
 	trees := make(map[string]changes.Hash, len(roots))
 	var notes []string
 	for _, r := range roots {
 		s, err := l.Snapshot(ctx, r)
-		if ctx.Err() != nil {
-			return nil, nil, fmt.Errorf("the session's folders were not recorded: %s took too long to read", r)
-		}
 		if err != nil {
 			return nil, nil, fmt.Errorf("the session's folders were not recorded: %w", err)
 		}
-		trees[r] = s.Tree
+		if s.Partial { // its last note says why
+			return nil, nil, fmt.Errorf("the session's folders were not recorded: %s", s.Notes[len(s.Notes)-1])
+		}
 		notes = append(notes, s.Notes...)
+		trees[r] = s.Tree
 	}
 	return trees, notes, nil
 }

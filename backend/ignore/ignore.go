@@ -6,10 +6,12 @@ package ignore
 import (
 	"bufio"
 	"bytes"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 
 	"github.com/go-git/go-git/v5/plumbing/format/config"
 	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
@@ -34,13 +36,24 @@ func Parse(data []byte, domain []string) []gitignore.Pattern {
 	return ps
 }
 
-// ReadFile reads at most FileCap bytes of a file.
+// ReadFile reads at most FileCap bytes of a regular file. It never blocks: the file is opened
+// with O_NONBLOCK (a FIFO with no writer would block a plain open for ever) and anything that is
+// not a regular file, checked on the open descriptor, is an error and is not read. A link is
+// followed: these are the person's own files (a dotfiles link is common), or read by a caller
+// that has made sure of the name.
 func ReadFile(path string) ([]byte, error) {
-	f, err := os.Open(path)
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOCTTY, 0)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("read %s: it is not a regular file", path)
+	}
 	return io.ReadAll(io.LimitReader(f, FileCap))
 }
 

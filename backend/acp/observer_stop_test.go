@@ -1,0 +1,96 @@
+package acp_test
+
+import (
+	"context"
+	"io"
+	"testing"
+
+	"agentdesk/backend/acp"
+	"agentdesk/backend/acp/acptest"
+)
+
+// blockedObserver plays a turn's snapshot that cannot finish (a folder whose reading does not
+// return): the call of phase ("start" or "end") of the first turn blocks until the session
+// ends its context. entered is closed when it blocks; every other call returns at once.
+type blockedObserver struct {
+	phase   string
+	entered chan struct{}
+}
+
+func (o *blockedObserver) block(ctx context.Context, phase string, turn int) {
+	if phase != o.phase || turn != 1 {
+		return
+	}
+	close(o.entered)
+	<-ctx.Done()
+}
+
+func (o *blockedObserver) TurnStarted(ctx context.Context, turn int) { o.block(ctx, "start", turn) }
+
+func (o *blockedObserver) TurnEnded(ctx context.Context, turn int) *acp.TurnChanges {
+	o.block(ctx, "end", turn)
+	return &acp.TurnChanges{}
+}
+
+// cancellable answers each prompt when it is cancelled, and a second prompt at once.
+const cancellable = `[` + handshake + `
+ {"expect":"session/prompt"}, {"expect":"session/cancel"}, {"reply":{"stopReason":"cancelled"}},
+ {"expect":"session/prompt"}, {"reply":{"stopReason":"end_turn"}},
+ {"expect":"never"}]`
+
+// startObserved starts a session against the script with obs as its turn observer.
+func startObserved(t *testing.T, steps string, obs acp.TurnObserver) (*acp.Session, *events) {
+	t.Helper()
+	sc := script(t, steps)
+	ev := newEvents()
+	s := acp.NewSession(acp.Config{ID: "s1", AgentName: "scripted", Cwd: "/p", Emitter: ev, Logf: t.Logf, Turns: obs,
+		HardStopAfter: -1,
+		Launch: func(context.Context) (acp.Transport, error) {
+			return acptest.Serve(func(in io.Reader, out io.Writer) error { return sc.Run(in, out) }), nil
+		}})
+	t.Cleanup(func() { s.Close() })
+	if err := s.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	return s, ev
+}
+
+// TestStopEndsATurnWhoseSnapshotIsBlocked: Stop pressed while the turn's start snapshot cannot
+// finish ends the snapshot and the turn (cancelled); the next turn runs.
+func TestStopEndsATurnWhoseSnapshotIsBlocked(t *testing.T) {
+	obs := &blockedObserver{phase: "start", entered: make(chan struct{})}
+	s, ev := startObserved(t, cancellable, obs)
+	if _, err := s.Prompt("do something"); err != nil {
+		t.Fatal(err)
+	}
+	<-obs.entered
+	if err := s.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	if end := ev.waitFor(t, "turn_end", kind(acp.EventTurnEnd)); end.StopReason != acp.StopCancelled {
+		t.Fatalf("turn ended %+v, want cancelled", end)
+	}
+	if _, err := s.Prompt("again"); err != nil {
+		t.Fatal(err)
+	}
+	if end := ev.waitFor(t, "turn_end", kind(acp.EventTurnEnd)); end.Turn != 2 || end.StopReason != acp.StopEndTurn {
+		t.Fatalf("second turn ended %+v", end)
+	}
+}
+
+// TestHardStopEndsATurnWhoseSnapshotIsBlocked: a hard stop while the turn's end snapshot cannot
+// finish ends the snapshot and the turn (interrupted), and the agent.
+func TestHardStopEndsATurnWhoseSnapshotIsBlocked(t *testing.T) {
+	obs := &blockedObserver{phase: "end", entered: make(chan struct{})}
+	s, ev := startObserved(t, `[`+handshake+`{"expect":"session/prompt"}, {"reply":{"stopReason":"end_turn"}}, {"expect":"never"}]`, obs)
+	if _, err := s.Prompt("do something"); err != nil {
+		t.Fatal(err)
+	}
+	<-obs.entered
+	if err := s.HardStop(); err != nil {
+		t.Fatal(err)
+	}
+	if end := ev.waitFor(t, "turn_end", kind(acp.EventTurnEnd)); end.StopReason != acp.StopInterrupted {
+		t.Fatalf("turn ended %+v, want interrupted", end)
+	}
+}

@@ -1,0 +1,69 @@
+package hub
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+
+	"agentdesk/backend/acp"
+	"agentdesk/backend/changes"
+)
+
+// TestFIFOAtInfoExcludeDoesNotHangTurns: an agent that leaves a FIFO at .git/info/exclude does
+// not hang its turn's snapshot (the old one blocked in open(2), and every later turn in the
+// folder with it): the turn ends with its changes and a note naming the FIFO, and the next turn
+// in that folder ends too.
+func TestFIFOAtInfoExcludeDoesNotHangTurns(t *testing.T) {
+	base := t.TempDir()
+	proj := filepath.Join(base, "proj")
+	if err := os.MkdirAll(filepath.Join(proj, ".git", "info"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Mkfifo(filepath.Join(proj, ".git", "info", "exclude"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(proj, "a.txt"), []byte("a\n"), 0o644)
+	st := openTestStore(t, filepath.Join(base, "history.db"))
+	defer st.Close()
+	const twoTurns = `[
+	{"expect":"initialize"}, {"reply":{"protocolVersion":1,"agentCapabilities":{}}},
+	{"expect":"session/new"}, {"reply":{"sessionId":"x"}},
+	{"expect":"session/prompt"},
+	{"call":"terminal/create","params":{"command":"sh","args":["-c","printf made > made.txt"]},"want":"term-1"},
+	{"call":"terminal/wait_for_exit","params":{"terminalId":"term-1"}},
+	{"reply":{"stopReason":"end_turn"}},
+	{"expect":"session/prompt"}, {"reply":{"stopReason":"end_turn"}},
+	{"expect":"never"}]`
+	h := New(st, agentList{scriptAgent(t, base, "a", twoTurns)}, t.Logf)
+	l, err := changes.Open(filepath.Join(base, "ledger"), changes.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.SetLedger(l)
+	evs := make(chan acp.Event, 256)
+	s, _, err := h.Start(StartRequest{AgentID: "a", Cwd: proj}, acp.EmitterFunc(func(ev acp.Event) { evs <- ev }))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close(context.Background(), s.ID())
+	waitFor(t, evs, func(ev acp.Event) bool { return ev.Kind == acp.EventState && ev.State == acp.StateIdle })
+	for turn := 1; turn <= 2; turn++ {
+		if _, err := s.Prompt("go"); err != nil {
+			t.Fatal(err)
+		}
+		end := waitFor(t, evs, func(ev acp.Event) bool { return ev.Kind == acp.EventTurnEnd })
+		if end.Receipt == nil || end.Receipt.Changes == nil || end.Receipt.Changes.Error != "" {
+			t.Fatalf("turn %d: receipt %+v, want the changes recorded", turn, end.Receipt)
+		}
+		ch := end.Receipt.Changes
+		if !strings.Contains(strings.Join(ch.Notes, "\n"), ".git/info/exclude is a FIFO") {
+			t.Fatalf("turn %d: notes %q, want the FIFO named", turn, ch.Notes)
+		}
+		if turn == 1 && (len(ch.Files) != 1 || ch.Files[0].Path != "made.txt") {
+			t.Fatalf("turn 1 changed %+v, want made.txt added", ch.Files)
+		}
+	}
+}
