@@ -18,11 +18,9 @@ import (
 // opened that could block (a FIFO, a device): the type is read first with fstatat, then checked
 // again with fstat on what was opened.
 
-// dirFlags open a folder on the way: never a link, never anything but a folder.
-const dirFlags = unix.O_RDONLY | unix.O_DIRECTORY | unix.O_NOFOLLOW | unix.O_NONBLOCK | unix.O_CLOEXEC
-
-// fileFlags open a file to read it: never a link, never waiting on a FIFO or a device.
-const fileFlags = unix.O_RDONLY | unix.O_NOFOLLOW | unix.O_NONBLOCK | unix.O_NOCTTY | unix.O_CLOEXEC
+// dirFlags open a folder on the way: never a link, never anything but a folder (the snapshot's
+// readFlags, open.go, with O_DIRECTORY).
+const dirFlags = readFlags | unix.O_DIRECTORY
 
 // kindOther is what is on disk that a revert never touches: a FIFO, socket or device.
 const kindOther = 'o'
@@ -89,17 +87,18 @@ func openParent(root, rel string, create bool) (p parent, above string, err erro
 	return parent{fd: fd, name: names[len(names)-1]}, "", nil
 }
 
-// readAt reads what name in folder dir is now; a regular file's content is read up to max bytes
-// (over it: big, not read).
-func readAt(dir int, name string, max int64) (onDisk, error) {
-	var st unix.Stat_t
-	switch err := unix.Fstatat(dir, name, &st, unix.AT_SYMLINK_NOFOLLOW); {
+// lookAt reads what name in folder dir is now, whatever it is; a regular file's content is read
+// up to max bytes (over it: big, not read), through openAt (open.go), so that a file swapped
+// for a FIFO or a link since its stat is refused, never read.
+func lookAt(dir int, name string, max int64) (onDisk, error) {
+	st, err := statAt(dir, name)
+	switch {
 	case err == unix.ENOENT:
 		return onDisk{}, nil
 	case err != nil:
 		return onDisk{}, err
 	}
-	d := statOf(&st)
+	d := statOf(st)
 	switch d.kind {
 	case kindLink:
 		buf := make([]byte, unix.PathMax)
@@ -117,16 +116,12 @@ func readAt(dir int, name string, max int64) (onDisk, error) {
 		d.big = true
 		return d, nil
 	}
-	fd, err := unix.Openat(dir, name, fileFlags, 0)
+	f, fst, err := openAt(dir, name, unix.S_IFREG)
 	if err != nil {
 		return onDisk{}, err
 	}
-	f := os.NewFile(uintptr(fd), name)
 	defer f.Close()
-	if err := unix.Fstat(fd, &st); err != nil {
-		return onDisk{}, err
-	}
-	if got := statOf(&st); got.kind != d.kind || got.ino != d.ino {
+	if got := statOf(fst); got.kind != d.kind || got.ino != d.ino {
 		return onDisk{}, errors.New("it was replaced while it was read")
 	}
 	data, err := io.ReadAll(io.LimitReader(f, max+1))
@@ -160,14 +155,14 @@ func statOf(st *unix.Stat_t) onDisk {
 	return d
 }
 
-// readPath reads rel beneath folder root as it is now (see readAt).
+// readPath reads rel beneath folder root as it is now (see lookAt).
 func readPath(root, rel string, max int64) (onDisk, error) {
 	p, above, err := openParent(root, rel, false)
 	if err != nil || p.fd < 0 {
 		return onDisk{above: above}, err
 	}
 	defer p.close()
-	return readAt(p.fd, p.name, max)
+	return lookAt(p.fd, p.name, max)
 }
 
 // matches says whether what is on disk holds what entry e (nil: absent) records.

@@ -161,7 +161,7 @@ func (l *Ledger) apply(r resolved) (wrote bool, err error) {
 	}
 	defer func() { p.close() }()
 	if p.fd >= 0 {
-		if r.now, err = readAt(p.fd, p.name, l.opt.MaxFile); err != nil {
+		if r.now, err = lookAt(p.fd, p.name, l.opt.MaxFile); err != nil {
 			return false, err
 		}
 	}

@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -14,14 +15,8 @@ import (
 // given a summary, and the transcript says so. A prefix that matches nothing, or --agent beside
 // --continue, is a usage error.
 func TestRunContinueAddsATurnUnderTheSameID(t *testing.T) {
-	isolatedConfig(t)
-	t.Setenv("AGENTDESK_DEMO_PACE", "0s")
-	dir := t.TempDir()
-	db := dir + "/h.db"
+	db := savedDemoSession(t)
 	var out, errOut bytes.Buffer
-	if code := runCLI([]string{"--db", db, "--permissions", "allow", "--cwd", dir, "first"}, strings.NewReader(""), &out, &errOut); code != ExitOK {
-		t.Fatalf("first run: exit %d\n%s", code, errOut.String())
-	}
 	ctx := context.Background()
 	st, err := store.Open(ctx, db)
 	if err != nil {
@@ -61,4 +56,20 @@ func TestRunContinueAddsATurnUnderTheSameID(t *testing.T) {
 			t.Errorf("run %v: exit %d, want %d\n%s", args, code, ExitUsage, errOut.String())
 		}
 	}
+}
+
+// savedDemoSession saves one demo turn ("first", permissions allowed) in a fresh history in a
+// fresh folder, with the config isolated and the demo unpaced, and returns the history's file:
+// the start of every test that continues a saved session.
+func savedDemoSession(t *testing.T) string {
+	t.Helper()
+	isolatedConfig(t)
+	t.Setenv("AGENTDESK_DEMO_PACE", "0s")
+	dir := t.TempDir()
+	db := filepath.Join(dir, "h.db")
+	var out, errOut bytes.Buffer
+	if code := runCLI([]string{"--db", db, "--permissions", "allow", "--cwd", dir, "first"}, strings.NewReader(""), &out, &errOut); code != ExitOK {
+		t.Fatalf("first run: exit %d\n%s", code, errOut.String())
+	}
+	return db
 }

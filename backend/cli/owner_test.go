@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -64,14 +63,7 @@ func (c *liveChat) turn(t *testing.T, prompt string) {
 // saved, the refused prompt is not). Once the chat ends, the session can be continued; once a
 // chat that has it live is killed (SIGKILL: no release), the next continue takes it over.
 func TestContinueOfASessionLiveInAnotherProcessIsRefused(t *testing.T) {
-	isolatedConfig(t)
-	t.Setenv("AGENTDESK_DEMO_PACE", "0s")
-	dir := t.TempDir()
-	db := filepath.Join(dir, "h.db")
-	var out, errOut bytes.Buffer
-	if code := runCLI([]string{"--db", db, "--permissions", "allow", "--cwd", dir, "first"}, strings.NewReader(""), &out, &errOut); code != ExitOK {
-		t.Fatalf("first run: exit %d\n%s", code, errOut.String())
-	}
+	db := savedDemoSession(t)
 	id, _ := savedTurns(t, db)
 	cont := func(prompt string) (int, string) {
 		var out, errOut bytes.Buffer

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"database/sql"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -16,14 +15,8 @@ import (
 // stderr as it happens, and the exit code says the session is not saved in full: never only
 // logged.
 func TestRunSaysWhenSavingATurnFails(t *testing.T) {
-	isolatedConfig(t)
-	t.Setenv("AGENTDESK_DEMO_PACE", "0s")
-	dir := t.TempDir()
-	db := filepath.Join(dir, "h.db")
+	db := savedDemoSession(t)
 	var out, errOut bytes.Buffer
-	if code := runCLI([]string{"--db", db, "--permissions", "allow", "--cwd", dir, "first"}, strings.NewReader(""), &out, &errOut); code != ExitOK {
-		t.Fatalf("first run: exit %d\n%s", code, errOut.String())
-	}
 	id, _ := savedTurns(t, db)
 	raw, err := sql.Open("sqlite", db)
 	if err != nil {

@@ -122,13 +122,7 @@ func ownerChild(path string) {
 		s.Writer().StartTurn(Turn{SessionID: "s", Turn: 2, Prompt: "second"})
 		err = s.Writer().Flush(ctx)
 	}
-	if err != nil {
-		fmt.Println("error", err)
-		os.Exit(1)
-	}
-	fmt.Println("ready")
-	time.Sleep(time.Hour) // killed by the test (startChild)
-	os.Exit(0)
+	holdAsChild(err)
 }
 
 // TestClaimTakesOverFromADeadOwner: a session live in another process is refused, in words

@@ -140,6 +140,12 @@ func holdWriteLock(path string) {
 	if err == nil {
 		_, err = conn.ExecContext(ctx, `BEGIN IMMEDIATE`)
 	}
+	holdAsChild(err)
+}
+
+// holdAsChild ends the work of a test's child process (startChild): it reports err and exits,
+// or says "ready" and holds what it took (a lock, a lease, an open turn) until the test kills it.
+func holdAsChild(err error) {
 	if err != nil {
 		fmt.Println("error", err)
 		os.Exit(1)
