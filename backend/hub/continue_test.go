@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"agentdesk/backend/acp"
+	"agentdesk/backend/store"
 )
 
 // twoRuns is an agent that plays its first run (a session and one turn), then, started again
@@ -24,6 +25,19 @@ const twoRuns = `[
 		"update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"done"}}}}},
 	{"reply":{"stopReason":"end_turn"}},
 	{"expect":"never"}]`
+
+// savedTwoRunSession opens a history in a fresh folder and a hub over it with agent "a" playing
+// twoRuns, and saves one session of it (runOnce): the start of a test that continues it. The hub
+// and the history are closed when the test ends.
+func savedTwoRunSession(t *testing.T) (h *Hub, st *store.Store, dir, id string) {
+	t.Helper()
+	dir = t.TempDir()
+	st = openTestStore(t, filepath.Join(dir, "history.db"))
+	t.Cleanup(func() { st.Close() })
+	h = New(st, agentList{scriptAgent(t, dir, "a", twoRuns)}, t.Logf)
+	t.Cleanup(func() { h.CloseAll(context.Background()) })
+	return h, st, dir, runOnce(t, h, dir)
+}
 
 // runOnce starts a session of h's agent "a" in dir, runs one turn and closes it: a saved
 // session to continue.
@@ -55,13 +69,8 @@ func TestContinueSavedSession(t *testing.T) {
 		kind string
 	}{{"RESUME", acp.BoundaryResumed}, {"SUMMARY", acp.BoundarySummarised}} {
 		t.Run(c.kind, func(t *testing.T) {
-			dir := t.TempDir()
 			ctx := context.Background()
-			st := openTestStore(t, filepath.Join(dir, "history.db"))
-			defer st.Close()
-			h := New(st, agentList{scriptAgent(t, dir, "a", twoRuns)}, t.Logf)
-			defer h.CloseAll(ctx)
-			id := runOnce(t, h, dir)
+			h, st, dir, id := savedTwoRunSession(t)
 
 			t.Setenv("SECOND", "1")
 			t.Setenv(c.env, "1")

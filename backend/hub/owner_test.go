@@ -17,13 +17,8 @@ import (
 // TestConcurrentContinuesOfOneSessionOneWins: continues of one saved session that race in one
 // hub make it live once; every other is refused (ErrAlreadyLive), none replaces the live one.
 func TestConcurrentContinuesOfOneSessionOneWins(t *testing.T) {
-	dir := t.TempDir()
 	ctx := context.Background()
-	st := openTestStore(t, filepath.Join(dir, "history.db"))
-	defer st.Close()
-	h := New(st, agentList{scriptAgent(t, dir, "a", twoRuns)}, t.Logf)
-	defer h.CloseAll(ctx)
-	id := runOnce(t, h, dir)
+	h, _, _, id := savedTwoRunSession(t)
 	t.Setenv("SECOND", "1")
 	t.Setenv("SUMMARY", "1")
 
