@@ -3,6 +3,7 @@ package store
 import (
 	"bufio"
 	"context"
+	"database/sql"
 	"fmt"
 	"os"
 	"os/exec"
@@ -78,20 +79,7 @@ func TestCrashKill9(t *testing.T) {
 		cmd.Wait()
 		t.Fatalf("child stopped after acking %d entries: %s", acked, stderr.String())
 	}
-	if err := cmd.Process.Kill(); err != nil { // SIGKILL, mid-write
-		t.Fatal(err)
-	}
-	cmd.Wait()
-
-	s := openTestAt(t, path)
-	var check string
-	if err := s.db.QueryRow(`PRAGMA integrity_check`).Scan(&check); err != nil || check != "ok" {
-		t.Fatalf("integrity_check = %q, %v", check, err)
-	}
-	sess, turns, entries, err := s.Session(context.Background(), "crash")
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, sess, turns, entries := killAndReopen(t, cmd, path, "crash") // SIGKILL, mid-write
 	if len(entries) < acked {
 		t.Fatalf("%d entries after the crash, but %d were acknowledged", len(entries), acked)
 	}
@@ -105,6 +93,32 @@ func TestCrashKill9(t *testing.T) {
 	}
 	// The search index agrees with the tables it indexes.
 	checkFTS(t, s.db)
+}
+
+// killAndReopen kills the child with SIGKILL, opens its database again, checks that SQLite
+// finds it intact and returns it with what it holds of session id.
+func killAndReopen(t *testing.T, cmd *exec.Cmd, path, id string) (testStore, Session, []Turn, []Entry) {
+	t.Helper()
+	if err := cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	cmd.Wait()
+	s := openTestAt(t, path)
+	checkIntegrity(t, s.db)
+	sess, turns, entries, err := s.Session(context.Background(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, sess, turns, entries
+}
+
+// checkIntegrity fails the test unless SQLite's integrity_check says the file is whole.
+func checkIntegrity(t testing.TB, db *sql.DB) {
+	t.Helper()
+	var check string
+	if err := db.QueryRow(`PRAGMA integrity_check`).Scan(&check); err != nil || check != "ok" {
+		t.Errorf("integrity_check = %q, %v", check, err)
+	}
 }
 
 // openInChild opens the store of a child process of a kill test; any error ends the child

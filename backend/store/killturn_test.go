@@ -61,20 +61,7 @@ func TestKillRightAfterTurnEndLosesNothing(t *testing.T) {
 		cmd.Wait()
 		t.Fatalf("child said %q, not durable: %s", lines.Text(), stderr.String())
 	}
-	if err := cmd.Process.Kill(); err != nil { // SIGKILL, while the next turn streams
-		t.Fatal(err)
-	}
-	cmd.Wait()
-
-	s := openTestAt(t, path)
-	var check string
-	if err := s.db.QueryRow(`PRAGMA integrity_check`).Scan(&check); err != nil || check != "ok" {
-		t.Fatalf("integrity_check = %q, %v", check, err)
-	}
-	sess, turns, entries, err := s.Session(context.Background(), "kill")
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, sess, turns, entries := killAndReopen(t, cmd, path, "kill") // SIGKILL, while the next turn streams
 	var want strings.Builder
 	for i := range killChunks {
 		want.WriteString(streamChunk(i))

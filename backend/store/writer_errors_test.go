@@ -105,10 +105,7 @@ func TestWriterSurvivesStorageFailures(t *testing.T) {
 			if msgs, err := s.Messages(ctx, "s"); err != nil || len(msgs) != 0 {
 				t.Errorf("lost messages were written: %d, %v", len(msgs), err)
 			}
-			var check string
-			if err := s.db.QueryRow(`PRAGMA integrity_check`).Scan(&check); err != nil || check != "ok" {
-				t.Errorf("integrity_check = %q, %v", check, err)
-			}
+			checkIntegrity(t, s.db)
 		})
 	}
 }
