@@ -1,15 +1,7 @@
 package main
 
 import (
-	"archive/tar"
-	"bytes"
-	"compress/gzip"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -17,38 +9,14 @@ import (
 
 	"agentdesk/backend/acp"
 	"agentdesk/backend/registry"
+	"agentdesk/backend/registry/registrytest"
 )
 
-// registryFixture serves registry.json and one archive from a temp folder: the agent "demo-acp"
-// whose command is a script starting this test binary's Demo agent, at version.
+// registryFixture serves a registry listing "demo-acp" at version and returns its index's address.
 func registryFixture(t *testing.T, version string) string {
-	t.Helper()
-	dir := t.TempDir()
-	srv := httptest.NewServer(http.FileServer(http.Dir(dir)))
-	t.Cleanup(srv.Close)
-	self, err := filepath.Abs(os.Args[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	script := "#!/bin/sh\nexec '" + self + "' demo-agent \"$@\"\n"
-	var buf bytes.Buffer
-	gz := gzip.NewWriter(&buf)
-	tw := tar.NewWriter(gz)
-	tw.WriteHeader(&tar.Header{Name: "demo/agent", Mode: 0o755, Size: int64(len(script)), Typeflag: tar.TypeReg})
-	tw.Write([]byte(script))
-	tw.Close()
-	gz.Close()
-	if err := os.WriteFile(filepath.Join(dir, "demo.tar.gz"), buf.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	h := sha256.Sum256(buf.Bytes())
-	index, _ := json.Marshal(registry.Index{Version: "1.0.0", Agents: []registry.Entry{{ID: "demo-acp", Name: "Demo ACP", Version: version,
-		Description: "the Demo agent, installed from a fixture registry", Distribution: registry.Distribution{Binary: map[string]registry.Target{
-			registry.PlatformKey(): {Archive: srv.URL + "/demo.tar.gz", Cmd: "./demo/agent", SHA256: hex.EncodeToString(h[:])}}}}}})
-	if err := os.WriteFile(filepath.Join(dir, "registry.json"), index, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return srv.URL + "/registry.json"
+	r := registrytest.New(t)
+	r.PublishDemo(version)
+	return r.IndexURL()
 }
 
 func TestARegistryAgentInstallsStartsWithItsVersionAndIsRefusedOnceChanged(t *testing.T) {
@@ -86,7 +54,7 @@ func TestARegistryAgentInstallsStartsWithItsVersionAndIsRefusedOnceChanged(t *te
 		t.Fatalf("the header's snapshot has no version: %q %v", snap.AgentVersion, err)
 	}
 
-	cmd := filepath.Join(filepath.Dir(os.Getenv("AGENTDESK_DB")), "registry", "agents", "demo-acp", "1.2.3", "demo", "agent")
+	cmd := filepath.Join(filepath.Dir(os.Getenv("AGENTDESK_DB")), "registry", "agents", "demo-acp", "1.2.3", "agent")
 	if err := os.WriteFile(cmd, []byte("#!/bin/sh\necho changed\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}

@@ -1,55 +1,20 @@
 package cli
 
 import (
-	"archive/tar"
 	"bytes"
-	"compress/gzip"
-	"encoding/json"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
-	"agentdesk/backend/registry"
+	"agentdesk/backend/registry/registrytest"
 )
-
-// publishDemo serves, from a temp folder, a registry listing "demo-acp" at version: an archive
-// whose command starts this test binary's Demo agent. It returns the index's address.
-func publishDemo(t *testing.T, dir, base, version string) {
-	t.Helper()
-	self, err := filepath.Abs(os.Args[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	script := "#!/bin/sh\nexec '" + self + "' demo-agent \"$@\"\n"
-	var buf bytes.Buffer
-	gz := gzip.NewWriter(&buf)
-	tw := tar.NewWriter(gz)
-	tw.WriteHeader(&tar.Header{Name: "agent", Mode: 0o755, Size: int64(len(script)), Typeflag: tar.TypeReg})
-	tw.Write([]byte(script))
-	tw.Close()
-	gz.Close()
-	name := "demo-" + version + ".tar.gz"
-	if err := os.WriteFile(filepath.Join(dir, name), buf.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	index, _ := json.Marshal(registry.Index{Version: "1.0.0", Agents: []registry.Entry{{ID: "demo-acp", Name: "Demo ACP", Version: version,
-		Description: "the Demo agent", Distribution: registry.Distribution{Binary: map[string]registry.Target{
-			registry.PlatformKey(): {Archive: base + "/" + name, Cmd: "./agent"}}}}}})
-	if err := os.WriteFile(filepath.Join(dir, "registry.json"), index, 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
 
 func TestRegistryCommandsInstallRunUpdateRollback(t *testing.T) {
 	isolatedConfig(t)
-	dir := t.TempDir()
-	srv := httptest.NewServer(http.FileServer(http.Dir(dir)))
-	defer srv.Close()
-	t.Setenv("AGENTDESK_REGISTRY_URL", srv.URL+"/registry.json")
-	publishDemo(t, dir, srv.URL, "1.0.0")
+	fixture := registrytest.New(t)
+	t.Setenv("AGENTDESK_REGISTRY_URL", fixture.IndexURL())
+	fixture.PublishDemo("1.0.0")
 
 	reg := func(args ...string) (int, string, string) {
 		var out, errOut bytes.Buffer
@@ -65,7 +30,7 @@ func TestRegistryCommandsInstallRunUpdateRollback(t *testing.T) {
 		t.Fatalf("run the installed agent: %d\n%s\n%s", code, out.String(), errOut.String())
 	}
 
-	publishDemo(t, dir, srv.URL, "2.0.0")
+	fixture.PublishDemo("2.0.0")
 	if code, out, _ := reg("update", "demo-acp"); code != ExitOK || !strings.Contains(out, "Updated Demo ACP to 2.0.0 (1.0.0 kept") {
 		t.Fatalf("update: %d %s", code, out)
 	}
