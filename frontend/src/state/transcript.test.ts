@@ -20,30 +20,29 @@ function events(...specs: Array<Record<string, unknown> & { kind: SessionEvent['
   return specs.map((s, i) => ({ sessionId: SID, seq: i + 1, ...s }) as SessionEvent);
 }
 
+/** The state after events(...specs), from an empty one. */
+function replay(...specs: Parameters<typeof events>): TranscriptState {
+  return applyAll(emptyState(SID), events(...specs));
+}
+
 function entry(id: string, kind: Entry['kind'], extra: Partial<Entry> = {}): Entry {
   return { id, kind, turn: 1, ...extra };
 }
 
 describe('apply: entries', () => {
   it('inserts new entries at the end in arrival order', () => {
-    const s = applyAll(
-      emptyState(SID),
-      events(
-        { kind: 'entry', entry: entry('a', 'user', { text: 'hi' }) },
-        { kind: 'entry', entry: entry('b', 'agent', { text: 'hello' }) },
-      ),
+    const s = replay(
+      { kind: 'entry', entry: entry('a', 'user', { text: 'hi' }) },
+      { kind: 'entry', entry: entry('b', 'agent', { text: 'hello' }) },
     );
     expect(s.entries.map((e) => e.id)).toEqual(['a', 'b']);
     expect(s.seq).toBe(2);
   });
 
   it('replaces a known entry in place (upsert by id) without touching the others', () => {
-    const s1 = applyAll(
-      emptyState(SID),
-      events(
-        { kind: 'entry', entry: entry('t', 'tool', { status: 'pending', title: 'Edit' }) },
-        { kind: 'entry', entry: entry('x', 'agent', { text: 'after' }) },
-      ),
+    const s1 = replay(
+      { kind: 'entry', entry: entry('t', 'tool', { status: 'pending', title: 'Edit' }) },
+      { kind: 'entry', entry: entry('x', 'agent', { text: 'after' }) },
     );
     const x = s1.entries[1];
     const s2 = apply(s1, {
@@ -61,12 +60,9 @@ describe('apply: entries', () => {
 
 describe('apply: chunks', () => {
   it('appends text to the entry and creates a new object only for it', () => {
-    const s1 = applyAll(
-      emptyState(SID),
-      events(
-        { kind: 'entry', entry: entry('u', 'user', { text: 'q' }) },
-        { kind: 'entry', entry: entry('a', 'agent', { text: 'Hel' }) },
-      ),
+    const s1 = replay(
+      { kind: 'entry', entry: entry('u', 'user', { text: 'q' }) },
+      { kind: 'entry', entry: entry('a', 'agent', { text: 'Hel' }) },
     );
     const user = s1.entries[0];
     const agent = s1.entries[1];
@@ -82,15 +78,12 @@ describe('apply: chunks', () => {
   });
 
   it('treats a missing text as empty', () => {
-    const s = applyAll(
-      emptyState(SID),
-      events({ kind: 'entry', entry: entry('t', 'thought') }, { kind: 'chunk', entryId: 't', text: 'abc' }),
-    );
+    const s = replay({ kind: 'entry', entry: entry('t', 'thought') }, { kind: 'chunk', entryId: 't', text: 'abc' });
     expect(s.entries[0].text).toBe('abc');
   });
 
   it('keeps the text of a chunk for an unknown entry', () => {
-    const s = applyAll(emptyState(SID), events({ kind: 'chunk', entryId: 'ghost', text: 'boo' }));
+    const s = replay({ kind: 'chunk', entryId: 'ghost', text: 'boo' });
     expect(s.entries).toHaveLength(1);
     expect(s.entries[0]).toMatchObject({ id: 'ghost', text: 'boo' });
   });
@@ -109,7 +102,7 @@ describe('apply: permissions', () => {
   };
 
   it('opens and closes a request, recording the decision', () => {
-    const s1 = applyAll(emptyState(SID), events({ kind: 'entry', entry: entry('t', 'tool') }, open));
+    const s1 = replay({ kind: 'entry', entry: entry('t', 'tool') }, open);
     expect(s1.permissions).toHaveLength(1);
     expect(s1.permissions[0]).toMatchObject({ requestId: 'r1', toolCallId: 't' });
     const s2 = apply(s1, { sessionId: SID, seq: 3, kind: 'permission_done', requestId: 'r1', outcome: 'selected', optionId: 'ok' });
@@ -122,13 +115,10 @@ describe('apply: permissions', () => {
   });
 
   it('keeps several requests open at once and closes them independently', () => {
-    const s = applyAll(
-      emptyState(SID),
-      events(
-        open,
-        { ...open, requestId: 'r2', toolCallId: 'u' },
-        { kind: 'permission_done', requestId: 'r2', outcome: 'cancelled' },
-      ),
+    const s = replay(
+      open,
+      { ...open, requestId: 'r2', toolCallId: 'u' },
+      { kind: 'permission_done', requestId: 'r2', outcome: 'cancelled' },
     );
     expect(s.permissions.map((p) => p.requestId)).toEqual(['r1']);
     expect(s.decisions).toHaveLength(1);
@@ -136,12 +126,12 @@ describe('apply: permissions', () => {
   });
 
   it('labels rejections', () => {
-    const s = applyAll(emptyState(SID), events(open, { kind: 'permission_done', requestId: 'r1', outcome: 'selected', optionId: 'no' }));
+    const s = replay(open, { kind: 'permission_done', requestId: 'r1', outcome: 'selected', optionId: 'no' });
     expect(decisionLabel(s.decisions[0])).toBe('Rejected');
   });
 
   it('normalises null options', () => {
-    const s = applyAll(emptyState(SID), events({ ...open, options: null }));
+    const s = replay({ ...open, options: null });
     expect(s.permissions[0].options).toEqual([]);
   });
 });
@@ -149,37 +139,28 @@ describe('apply: permissions', () => {
 describe('apply: info', () => {
   it('keeps the title and replaces the controls with the whole new set', () => {
     const controls = { modes: { currentModeId: 'plan', availableModes: [{ id: 'plan', name: 'Plan' }] }, commands: [{ name: 'review' }] };
-    const s = applyAll(
-      emptyState(SID),
-      events({ kind: 'info', title: 'Fix the build', controls }, { kind: 'info', title: '', controls: { commands: [] } }),
-    );
+    const s = replay({ kind: 'info', title: 'Fix the build', controls }, { kind: 'info', title: '', controls: { commands: [] } });
     expect(s.title).toBe('');
     expect(s.controls).toEqual({ commands: [] });
-    expect(applyAll(emptyState(SID), events({ kind: 'info', title: 'Fix the build', controls })).controls?.modes?.currentModeId).toBe('plan');
+    expect(replay({ kind: 'info', title: 'Fix the build', controls }).controls?.modes?.currentModeId).toBe('plan');
   });
 });
 
 describe('apply: state and turn_end', () => {
   it('tracks the state and its message', () => {
-    const s = applyAll(
-      emptyState(SID),
-      events({ kind: 'state', state: 'idle' }, { kind: 'state', state: 'failed', message: 'agent crashed' }),
-    );
+    const s = replay({ kind: 'state', state: 'idle' }, { kind: 'state', state: 'failed', message: 'agent crashed' });
     expect(s.state).toBe('failed');
     expect(s.message).toBe('agent crashed');
   });
 
   it('records turn ends and places the divider after the last entry of the turn', () => {
-    const s = applyAll(
-      emptyState(SID),
-      events(
-        { kind: 'entry', entry: entry('u1', 'user', { turn: 1 }) },
-        { kind: 'entry', entry: entry('a1', 'agent', { turn: 1 }) },
-        { kind: 'turn_end', turn: 1, stopReason: 'end_turn' },
-        { kind: 'entry', entry: entry('u2', 'user', { turn: 2 }) },
-        { kind: 'turn_end', turn: 2, stopReason: 'cancelled', message: 'stopped by user' },
-        { kind: 'turn_end', turn: 3, stopReason: 'error', message: 'boom' },
-      ),
+    const s = replay(
+      { kind: 'entry', entry: entry('u1', 'user', { turn: 1 }) },
+      { kind: 'entry', entry: entry('a1', 'agent', { turn: 1 }) },
+      { kind: 'turn_end', turn: 1, stopReason: 'end_turn' },
+      { kind: 'entry', entry: entry('u2', 'user', { turn: 2 }) },
+      { kind: 'turn_end', turn: 2, stopReason: 'cancelled', message: 'stopped by user' },
+      { kind: 'turn_end', turn: 3, stopReason: 'error', message: 'boom' },
     );
     expect(s.turns).toEqual([
       { turn: 1, stopReason: 'end_turn' },
@@ -194,13 +175,10 @@ describe('apply: state and turn_end', () => {
   });
 
   it('keeps the divider above a continued session\'s boundary', () => {
-    const s = applyAll(
-      emptyState(SID),
-      events(
-        { kind: 'entry', entry: entry('a1', 'agent', { turn: 1 }) },
-        { kind: 'turn_end', turn: 1, stopReason: 'end_turn' },
-        { kind: 'entry', entry: entry('b1', 'boundary', { turn: 1 }) },
-      ),
+    const s = replay(
+      { kind: 'entry', entry: entry('a1', 'agent', { turn: 1 }) },
+      { kind: 'turn_end', turn: 1, stopReason: 'end_turn' },
+      { kind: 'entry', entry: entry('b1', 'boundary', { turn: 1 }) },
     );
     const d = turnDividers(s);
     expect(d.after.get('a1')?.stopReason).toBe('end_turn');
@@ -234,7 +212,7 @@ describe('apply: sessions and sequencing', () => {
   });
 
   it('stays correct when two states branch from the same parent (shared index)', () => {
-    const base = applyAll(emptyState(SID), events({ kind: 'entry', entry: entry('a', 'agent') }));
+    const base = replay({ kind: 'entry', entry: entry('a', 'agent') });
     const left = apply(base, { sessionId: SID, seq: 2, kind: 'entry', entry: entry('x', 'agent', { text: 'L' }) });
     const right = apply(base, { sessionId: SID, seq: 2, kind: 'entry', entry: entry('y', 'agent', { text: 'R' }) });
     expect(entryIndex(left, 'x')).toBe(1);
@@ -248,7 +226,7 @@ describe('apply: sessions and sequencing', () => {
 
 describe('applyAll', () => {
   it('equals apply() over each event, leaves its input alone and copies the entries once', () => {
-    const base = applyAll(emptyState(SID), events({ kind: 'entry', entry: entry('a', 'agent', { text: 'A' }) }));
+    const base = replay({ kind: 'entry', entry: entry('a', 'agent', { text: 'A' }) });
     const frozen = base.entries.slice();
     const run = events(
       { kind: 'entry', entry: entry('a', 'agent', { text: 'A' }) },
