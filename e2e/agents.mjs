@@ -6,7 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { APP_BIN, test, startApp, launchBrowser, openPage, waitFor } from './lib/harness.mjs';
-import { project, scriptedAgent, send, startSession, stateIs, turnEnds } from './lib/ui.mjs';
+import { allowOnce, project, scriptedAgent, send, startSession, stateIs, turnEnds } from './lib/ui.mjs';
 
 // No keyring in tests: secrets go to the 0600 file in the app's temp config folder.
 const env = { AGENTDESK_DEMO_PACE: '15ms', AGENTDESK_NO_KEYRING: '1' };
@@ -47,9 +47,7 @@ test('add a custom agent in the UI and run a turn with it', async () => {
   await page.getByTestId('start-session').click();
   await waitFor(() => stateIs(page, 'idle'), { timeout: 20_000, message: 'the custom agent idle' });
   await send(page, 'hello custom agent');
-  const allow = page.locator('[data-testid=permission-option][data-option-kind=allow_once]');
-  await waitFor(async () => (await allow.count()) === 1, { timeout: 20_000, message: 'the permission prompt' });
-  await allow.click();
+  await allowOnce(page);
   await turnEnds(page, 'end_turn');
 });
 

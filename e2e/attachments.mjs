@@ -6,7 +6,7 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { test, startApp, launchBrowser, openPage, waitFor } from './lib/harness.mjs';
-import { project, scriptedAgent, startSession, turnEnds } from './lib/ui.mjs';
+import { allowOnce, project, scriptedAgent, startSession, turnEnds } from './lib/ui.mjs';
 
 const env = { AGENTDESK_DEMO_PACE: '15ms' };
 const NOTES = '# Notes\n\nRemember the milk.\n';
@@ -73,9 +73,7 @@ test('a session file and a pasted image reach the Demo agent and show in the tra
   await page.getByTestId('composer-input').fill('what are these?');
   await page.getByTestId('send').click();
   await waitFor(async () => (await chips.count()) === 0, { message: 'the chips cleared once sent' });
-  const allow = page.locator('[data-testid=permission-option][data-option-kind=allow_once]');
-  await waitFor(async () => (await allow.count()) === 1, { timeout: 20_000, message: 'the permission prompt' });
-  await allow.click();
+  await allowOnce(page);
   await turnEnds(page, 'end_turn');
 
   if (JSON.stringify(await userChips(page)) !== WANT_CHIPS) throw new Error(`user entry chips: ${JSON.stringify(await userChips(page))}`);

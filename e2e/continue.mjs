@@ -3,22 +3,16 @@
 // saying how the agent came to know the earlier turns (the Demo agent cannot load sessions, so
 // it is given a summary), and the next turn is saved to the same history row.
 import { test, startApp, launchBrowser, openPage, waitFor } from './lib/harness.mjs';
-import { liveRows, project, send, startSession, turnEnds } from './lib/ui.mjs';
+import { allowOnce, liveRows, project, send, startSession, turnEnds } from './lib/ui.mjs';
 
 const env = { AGENTDESK_DEMO_PACE: '15ms' };
-
-async function allow(page) {
-  const option = page.locator('[data-testid=permission-option][data-option-kind=allow_once]');
-  await waitFor(async () => (await option.count()) === 1, { timeout: 20_000, message: 'the permission prompt' });
-  await option.click();
-}
 
 test('continue a saved session after an app restart: same id, a summary boundary, the next turn saved', async () => {
   const app = await startApp({ env });
   const page = await openPage(await launchBrowser(), app.url);
   await startSession(page, await project());
   await send(page, 'before the restart');
-  await allow(page);
+  await allowOnce(page);
   await turnEnds(page, 'end_turn', 1);
   await app.stop();
 

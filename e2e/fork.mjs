@@ -2,22 +2,16 @@
 // the edited text in a new session linked to the original, which stays as it was; the new
 // session's header links back to it (fork-link), and the history marks the fork and counts it.
 import { test, startApp, launchBrowser, openPage, waitFor } from './lib/harness.mjs';
-import { liveRows, project, send, startSession, turnEnds } from './lib/ui.mjs';
+import { allowOnce, liveRows, project, send, startSession, turnEnds } from './lib/ui.mjs';
 
 const env = { AGENTDESK_DEMO_PACE: '15ms' };
-
-async function allow(page) {
-  const option = page.locator('[data-testid=permission-option][data-option-kind=allow_once]');
-  await waitFor(async () => (await option.count()) === 1, { timeout: 20_000, message: 'the permission prompt' });
-  await option.click();
-}
 
 test('edit-and-rerun creates a linked session', async () => {
   const app = await startApp({ env });
   const page = await openPage(await launchBrowser(), app.url);
   await startSession(page, await project());
   await send(page, 'before the edit');
-  await allow(page);
+  await allowOnce(page);
   await turnEnds(page, 'end_turn', 1);
   const parentId = await liveRows(page).first().getAttribute('data-session-id');
 
@@ -35,7 +29,7 @@ test('edit-and-rerun creates a linked session', async () => {
   if ((await link.getAttribute('data-parent-id')) !== parentId) throw new Error('the fork-link names another parent');
   const text = await link.textContent();
   if (!text.includes('turn 1')) throw new Error(`fork-link reads ${JSON.stringify(text)}`);
-  await allow(page);
+  await allowOnce(page);
   await turnEnds(page, 'end_turn', 1);
   const users = await page.locator('[data-testid=entry][data-kind=user]').allTextContents();
   if (users.length !== 1 || !users[0].includes('after the edit')) throw new Error(`the rerun's prompts: ${JSON.stringify(users)}`);

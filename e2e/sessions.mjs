@@ -6,21 +6,9 @@
 import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { test, startApp, launchBrowser, openPage, waitFor } from './lib/harness.mjs';
-import { liveRows, liveStateIs, project, scriptedAgent, selectLive, send, startSession, stateIs } from './lib/ui.mjs';
+import { allowOnce, liveRows, liveStateIs, project, scriptedAgent, selectLive, send, startSession, stateIs, turnEnds } from './lib/ui.mjs';
 
 const env = { AGENTDESK_DEMO_PACE: '15ms' };
-
-/** Waits for the shown session's permission prompt and allows it once. */
-async function allow(page) {
-  const option = page.locator('[data-testid=permission-option][data-option-kind=allow_once]');
-  await waitFor(async () => (await option.count()) === 1, { timeout: 20_000, message: 'the permission prompt' });
-  await option.click();
-}
-
-async function turnEnds(page, reason, count) {
-  await waitFor(async () => (await page.locator(`[data-testid=turn-end][data-stop-reason=${reason}]`).count()) === count,
-    { timeout: 20_000, message: `${count} turn end(s) with ${reason}` });
-}
 
 test('two demo sessions at once: each answered after switching, one stopped while the other runs, both in the history', async () => {
   const app = await startApp({ env });
@@ -38,7 +26,7 @@ test('two demo sessions at once: each answered after switching, one stopped whil
 
   // Back to the first: its prompt is there; answering it ends its turn, the second still waits.
   await selectLive(page, 0);
-  await allow(page);
+  await allowOnce(page);
   await turnEnds(page, 'end_turn', 1);
   await liveStateIs(page, 0, 'ready');
   if ((await liveRows(page).nth(1).getAttribute('data-state')) !== 'waiting') throw new Error('the second session did not wait');
@@ -47,7 +35,7 @@ test('two demo sessions at once: each answered after switching, one stopped whil
   await send(page, 'alpha again');
   await liveStateIs(page, 0, 'waiting');
   await selectLive(page, 1);
-  await allow(page);
+  await allowOnce(page);
   await turnEnds(page, 'end_turn', 1);
   await liveStateIs(page, 1, 'ready');
   await send(page, 'beta again');
@@ -61,7 +49,7 @@ test('two demo sessions at once: each answered after switching, one stopped whil
   await liveStateIs(page, 0, 'ready');
   if ((await liveRows(page).nth(1).getAttribute('data-state')) !== 'waiting') throw new Error('stopping the first disturbed the second');
   await selectLive(page, 1);
-  await allow(page);
+  await allowOnce(page);
   await turnEnds(page, 'end_turn', 2);
   await liveStateIs(page, 1, 'ready');
 
@@ -91,7 +79,7 @@ test('Start with a turn running leaves the first session live and answerable', a
   await startSession(page, await project());
   await waitFor(async () => (await liveRows(page).count()) === 2, { message: 'two live sessions' });
   await selectLive(page, 0);
-  await allow(page);
+  await allowOnce(page);
   await turnEnds(page, 'end_turn', 1);
   await liveStateIs(page, 0, 'ready');
 

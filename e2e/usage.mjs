@@ -2,7 +2,7 @@
 // which charts the day's turn on a canvas (chart.js) and lists the Demo agent; Back returns to
 // the session. Registered by run.mjs.
 import { test, startApp, launchBrowser, openPage, waitFor } from './lib/harness.mjs';
-import { project, send, startSession, stateIs, turnEnds } from './lib/ui.mjs';
+import { allowOnce, project, send, startSession, stateIs, turnEnds } from './lib/ui.mjs';
 
 const env = { AGENTDESK_DEMO_PACE: '5ms' };
 
@@ -11,9 +11,7 @@ test('usage: after a demo turn the usage view charts it and lists the agent', as
   const page = await openPage(await launchBrowser(), app.url);
   await startSession(page, await project());
   await send(page, 'count my usage');
-  const allow = page.locator('[data-testid=permission-option][data-option-kind=allow_once]');
-  await waitFor(async () => (await allow.count()) === 1, { timeout: 20_000, message: 'the permission prompt' });
-  await allow.click();
+  await allowOnce(page);
   await turnEnds(page, 'end_turn');
   await waitFor(() => stateIs(page, 'idle'), { message: 'idle after the turn' });
 

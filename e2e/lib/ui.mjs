@@ -33,6 +33,18 @@ export async function turnEnds(page, reason, count = 1) {
     { timeout: 20_000, message: `${count} turn end(s) with ${reason}` });
 }
 
+/** The shown session's "allow once" option of its permission prompt. */
+export function allowOption(page) {
+  return page.locator('[data-testid=permission-option][data-option-kind=allow_once]');
+}
+
+/** Waits for the shown session's one permission prompt and allows it once. */
+export async function allowOnce(page) {
+  const option = allowOption(page);
+  await waitFor(async () => (await option.count()) === 1, { timeout: 20_000, message: 'the permission prompt' });
+  await option.click();
+}
+
 /**
  * Env for startApp that makes the Demo agent play `steps` (an acptest script: see
  * backend/acp/acptest/script.go) instead of its demo. Only the dev-tag binary e2e runs reads
