@@ -19,9 +19,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 )
 
 func main() {
@@ -101,4 +103,27 @@ func run(root string, check bool, out, errOut io.Writer) error {
 		fmt.Fprintf(out, "docgen: %d generated tables match the code\n", len(tables))
 	}
 	return nil
+}
+
+// filesUnder lists the files beneath dir (not in node_modules or a hidden folder) whose path
+// relative to dir, with slashes, match keeps; in lexical order.
+func filesUnder(dir string, match func(rel string) bool) ([]string, error) {
+	var out []string
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if path != dir && (d.Name() == "node_modules" || strings.HasPrefix(d.Name(), ".")) {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		rel, _ := filepath.Rel(dir, path)
+		if match(filepath.ToSlash(rel)) {
+			out = append(out, path)
+		}
+		return nil
+	})
+	return out, err
 }

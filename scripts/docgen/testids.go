@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -98,16 +97,17 @@ func testidTable(root string) (string, error) {
 
 // components reads every .svelte file beneath src, sorted by path.
 func components(src string) ([]component, error) {
-	var out []component
-	err := filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".svelte") {
-			return err
-		}
+	paths, err := filesUnder(src, func(rel string) bool { return strings.HasSuffix(rel, ".svelte") })
+	if err != nil {
+		return nil, err
+	}
+	out := make([]component, 0, len(paths))
+	for _, path := range paths {
 		text, err := os.ReadFile(path)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		c := component{name: strings.TrimSuffix(d.Name(), ".svelte"), defaults: map[string]string{},
+		c := component{name: strings.TrimSuffix(filepath.Base(path), ".svelte"), defaults: map[string]string{},
 			markup: scriptOrStyle.ReplaceAllString(string(text), "")}
 		if m := propsDecl.FindStringSubmatch(string(text)); m != nil {
 			for _, p := range propDefault.FindAllStringSubmatch(m[1], -1) {
@@ -115,9 +115,8 @@ func components(src string) ([]component, error) {
 			}
 		}
 		out = append(out, c)
-		return nil
-	})
-	return out, err
+	}
+	return out, nil
 }
 
 // tags returns each tag of markup that start matches, from its < to its closing > (a > inside
@@ -233,33 +232,41 @@ func expand(value string, c component, passed map[string][]string) []string {
 func readerTexts(root string) (map[string]string, error) {
 	out := map[string]string{}
 	for _, r := range idReaders {
-		dir := filepath.Join(root, r.dir)
-		var b strings.Builder
-		err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-			if err != nil {
-				return err
-			}
-			rel, _ := filepath.Rel(dir, path)
-			if d.IsDir() {
-				if path != dir && (r.dir == "." || d.Name() == "node_modules" || strings.HasPrefix(d.Name(), ".")) {
-					return filepath.SkipDir
-				}
-				return nil
-			}
-			if !r.match(filepath.ToSlash(rel)) {
-				return nil
-			}
-			text, err := os.ReadFile(path)
-			b.Write(text)
-			b.WriteByte('\n')
-			return err
-		})
+		var paths []string
+		var err error
+		if r.dir == "." { // files of the root itself, not beneath it
+			paths, err = filepath.Glob(filepath.Join(root, "*.js"))
+			paths = keep(paths, func(p string) bool { return r.match(filepath.Base(p)) })
+		} else {
+			dir := filepath.Join(root, r.dir)
+			paths, err = filesUnder(dir, r.match)
+		}
 		if err != nil {
 			return nil, err
+		}
+		var b strings.Builder
+		for _, path := range paths {
+			text, err := os.ReadFile(path)
+			if err != nil {
+				return nil, err
+			}
+			b.Write(text)
+			b.WriteByte('\n')
 		}
 		out[r.name] = b.String()
 	}
 	return out, nil
+}
+
+// keep returns the paths match keeps.
+func keep(paths []string, match func(string) bool) []string {
+	var out []string
+	for _, p := range paths {
+		if match(p) {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // idPattern finds id as a whole quoted string ("id", 'id', `id`, or data-testid="id" inside a
