@@ -44,17 +44,21 @@ export {
 
 type Verb = (...args: any[]) => Promise<any>;
 type Result<V extends Verb> = Awaited<ReturnType<V>>;
+/** The verbs of service module M whose result is a list: what list() may be given. */
+type ListVerbs<M> = { [K in keyof M]: M[K] extends (...args: any[]) => Promise<readonly unknown[]> ? K : never }[keyof M];
+/** The fields of T that are lists: what lists() may be given. */
+type ListFields<T> = { [K in keyof T]-?: NonNullable<T[K]> extends readonly unknown[] ? K : never }[keyof T];
 
 /**
  * Verb `name` of a generated service module whose result is a list: [] for Go's null. The verb is
  * looked up at each call, so the test doubles vitest puts in place of the modules are the ones called.
  */
-function list<M extends Record<K, Verb>, K extends keyof M>(service: M, name: K) {
+function list<M extends Record<K, Verb>, K extends ListVerbs<M>>(service: M, name: K) {
   return (...args: Parameters<M[K]>): Promise<Result<M[K]>> => service[name](...args).then((v: Result<M[K]> | null) => (v ?? []) as Result<M[K]>);
 }
 
 /** Verb `name` of a generated service module whose result holds lists: [] for each of `fields` Go sent as null. */
-function lists<M extends Record<K, Verb>, K extends keyof M, F extends keyof Result<M[K]>>(service: M, name: K, ...fields: F[]) {
+function lists<M extends Record<K, Verb>, K extends keyof M, F extends ListFields<Result<M[K]>>>(service: M, name: K, ...fields: F[]) {
   return async (...args: Parameters<M[K]>): Promise<Result<M[K]>> => {
     const v: Result<M[K]> = { ...(await service[name](...args)) };
     for (const f of fields) v[f] ??= [] as Result<M[K]>[F];
