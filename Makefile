@@ -2,7 +2,7 @@
 # first, so `make run` and `make test` work on a fresh machine. See README.md.
 # WEBKIT_TAG=webkit2_41 make ... builds against WebKitGTK 4.1 (Debian 13 / Ubuntu 24.04).
 
-.PHONY: run test build build-dev package bench bindings e2e smoke setup clean icon flake
+.PHONY: run test build build-dev package bench bindings docs e2e smoke setup clean icon flake
 
 run:        ## set up, build and run the app (under Xvfb when there is no display)
 	scripts/run.sh
@@ -24,6 +24,9 @@ bench:      ## Go benchmarks, then the e2e perf script (numbers only, no timed a
 
 bindings:   ## regenerate frontend/wailsjs after changing bound Go methods/types
 	scripts/bindings.sh
+
+docs:       ## rewrite the generated tables of the docs (verbs, packages, layers, data-testids)
+	go run ./scripts/docgen
 
 flake:      ## flake hunt: go test -race -count=$(COUNT) per package (PKG=./backend/acp COUNT=200)
 	scripts/flake.sh $(or $(PKG),./...) $(or $(COUNT),200)

@@ -44,29 +44,25 @@ func (ss *Sessions) OpenAgentSession(sessionID, agentSessionID, cwd, title strin
 // DeleteAgentSession asks the agent of live session sessionID to delete one of its own sessions
 // (session/delete). Only the agent's copy goes; the history keeps any copy of ours.
 func (ss *Sessions) DeleteAgentSession(sessionID, agentSessionID string) error {
-	s, err := ss.hub.Session(sessionID)
-	if err != nil {
-		return forWindow(err)
-	}
-	ctx, cancel := context.WithTimeout(ss.ctx, agentCallTimeout)
-	defer cancel()
-	err = s.DeleteAgentSession(ctx, agentSessionID)
-	if errors.Is(err, acp.ErrOwnAgentSession) {
-		return errors.New("this is the agent session you are in: close it first, then delete it from another session")
-	}
-	return forWindow(err)
+	return ss.onLive(sessionID, func(s *acp.Session) error {
+		ctx, cancel := context.WithTimeout(ss.ctx, agentCallTimeout)
+		defer cancel()
+		err := s.DeleteAgentSession(ctx, agentSessionID)
+		if errors.Is(err, acp.ErrOwnAgentSession) {
+			return errors.New("this is the agent session you are in: close it first, then delete it from another session")
+		}
+		return err
+	})
 }
 
 // LogoutAgent asks the agent of live session sessionID to forget its login (logout). Its next
 // call that needs one asks for a login again.
 func (ss *Sessions) LogoutAgent(sessionID string) error {
-	s, err := ss.hub.Session(sessionID)
-	if err != nil {
-		return forWindow(err)
-	}
-	ctx, cancel := context.WithTimeout(ss.ctx, agentCallTimeout)
-	defer cancel()
-	return forWindow(s.Logout(ctx))
+	return ss.onLive(sessionID, func(s *acp.Session) error {
+		ctx, cancel := context.WithTimeout(ss.ctx, agentCallTimeout)
+		defer cancel()
+		return s.Logout(ctx)
+	})
 }
 
 // liveInfo is what the hub knows of live session id: its agent and folder.

@@ -20,26 +20,22 @@ const maxFolderFiles = 50
 // prompt is sent; an attachment the agent cannot take fails it, naming the attachment and what
 // to do, and nothing is sent.
 func (ss *Sessions) PromptWith(sessionID, text string, attachments []acp.Attachment) error {
-	s, err := ss.hub.Session(sessionID)
-	if err != nil {
-		return forWindow(err)
-	}
-	_, err = s.PromptWith(text, attachments)
-	return forWindow(err)
+	return ss.onLive(sessionID, func(s *acp.Session) error {
+		_, err := s.PromptWith(text, attachments)
+		return err
+	})
 }
 
 // ListFolderFiles lists up to 50 files of the live session's folder matching query (best
 // first; an empty query lists those nearest the top), for the attachment picker.
 func (ss *Sessions) ListFolderFiles(sessionID, query string) ([]acp.FolderFile, error) {
-	s, err := ss.hub.Session(sessionID)
-	if err != nil {
-		return nil, forWindow(err)
-	}
-	files, err := s.FindFiles(query, maxFolderFiles)
-	if err != nil {
-		return nil, fmt.Errorf("could not list the files of %s: %w", s.Cwd(), err)
-	}
-	return files, nil
+	return withLive(ss.core, sessionID, func(s *acp.Session) ([]acp.FolderFile, error) {
+		files, err := s.FindFiles(query, maxFolderFiles)
+		if err != nil {
+			return nil, fmt.Errorf("could not list the files of %s: %w", s.Cwd(), err)
+		}
+		return files, nil
+	})
 }
 
 // ChooseFileElsewhere asks the person, in the system's open dialog, for a file from outside the
@@ -47,21 +43,18 @@ func (ss *Sessions) ListFolderFiles(sessionID, query string) ([]acp.FolderFile, 
 // a file chosen so is ever read from outside them. It returns the file for the composer, or a zero
 // FolderFile when the person cancelled.
 func (ss *Sessions) ChooseFileElsewhere(sessionID string) (acp.FolderFile, error) {
-	s, err := ss.hub.Session(sessionID)
-	if err != nil {
-		return acp.FolderFile{}, forWindow(err)
-	}
-	if ss.fileDialog == nil {
-		return acp.FolderFile{}, errors.New("there is no window to show an open dialog in")
-	}
-	path, err := ss.fileDialog(ss.ctx, runtime.OpenDialogOptions{Title: "Attach a file from outside the session folder",
-		DefaultDirectory: exportFolder("")})
-	if err != nil {
-		return acp.FolderFile{}, fmt.Errorf("could not open the file dialog: %w", err)
-	}
-	if path == "" {
-		return acp.FolderFile{}, nil
-	}
-	f, err := s.AllowFile(path)
-	return f, forWindow(err)
+	return withLive(ss.core, sessionID, func(s *acp.Session) (acp.FolderFile, error) {
+		if ss.fileDialog == nil {
+			return acp.FolderFile{}, errors.New("there is no window to show an open dialog in")
+		}
+		path, err := ss.fileDialog(ss.ctx, runtime.OpenDialogOptions{Title: "Attach a file from outside the session folder",
+			DefaultDirectory: exportFolder("")})
+		if err != nil {
+			return acp.FolderFile{}, fmt.Errorf("could not open the file dialog: %w", err)
+		}
+		if path == "" {
+			return acp.FolderFile{}, nil
+		}
+		return s.AllowFile(path)
+	})
 }

@@ -3,6 +3,8 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+
+	"agentdesk/backend/acp"
 )
 
 // The session-control and inspector verbs of Sessions, kept in their own file so
@@ -10,20 +12,12 @@ import (
 
 // SetMode switches the live session's legacy mode.
 func (ss *Sessions) SetMode(sessionID, modeID string) error {
-	s, err := ss.hub.Session(sessionID)
-	if err != nil {
-		return forWindow(err)
-	}
-	return forWindow(s.SetMode(ss.ctx, modeID))
+	return ss.onLive(sessionID, func(s *acp.Session) error { return s.SetMode(ss.ctx, modeID) })
 }
 
 // SetModel switches the live session's legacy model.
 func (ss *Sessions) SetModel(sessionID, modelID string) error {
-	s, err := ss.hub.Session(sessionID)
-	if err != nil {
-		return forWindow(err)
-	}
-	return forWindow(s.SetModel(ss.ctx, modelID))
+	return ss.onLive(sessionID, func(s *acp.Session) error { return s.SetModel(ss.ctx, modelID) })
 }
 
 // SetConfigOption sets a config option of the live session; valueJSON is the value as JSON (a
@@ -32,11 +26,7 @@ func (ss *Sessions) SetConfigOption(sessionID, configID, valueJSON string) error
 	if !json.Valid([]byte(valueJSON)) {
 		return fmt.Errorf("the value for %q is not JSON: %s", configID, valueJSON)
 	}
-	s, err := ss.hub.Session(sessionID)
-	if err != nil {
-		return forWindow(err)
-	}
-	return forWindow(s.SetConfigOption(ss.ctx, configID, json.RawMessage(valueJSON)))
+	return ss.onLive(sessionID, func(s *acp.Session) error { return s.SetConfigOption(ss.ctx, configID, json.RawMessage(valueJSON)) })
 }
 
 // JournalLine is one raw JSON-RPC message of a session, for the protocol inspector.

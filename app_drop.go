@@ -114,20 +114,18 @@ func (ss *Sessions) fileDropped(_, _ int, paths []string) {
 // not dropped on the window (or was dropped over two minutes ago), a folder or a missing file is
 // not attached; Problems says why, one line each. It fails only for a session that is not live.
 func (ss *Sessions) AttachDropped(sessionID string, paths []string) (DroppedFiles, error) {
-	s, err := ss.hub.Session(sessionID)
-	if err != nil {
-		return DroppedFiles{}, forWindow(err)
-	}
-	out := DroppedFiles{Files: []acp.FolderFile{}, Problems: []string{}}
-	for _, p := range paths {
-		f, err := attachDropped(s, &ss.drops, p)
-		if err != nil {
-			out.Problems = append(out.Problems, forWindow(err).Error())
-			continue
+	return withLive(ss.core, sessionID, func(s *acp.Session) (DroppedFiles, error) {
+		out := DroppedFiles{Files: []acp.FolderFile{}, Problems: []string{}}
+		for _, p := range paths {
+			f, err := attachDropped(s, &ss.drops, p)
+			if err != nil {
+				out.Problems = append(out.Problems, forWindow(err).Error())
+				continue
+			}
+			out.Files = append(out.Files, f)
 		}
-		out.Files = append(out.Files, f)
-	}
-	return out, nil
+		return out, nil
+	})
 }
 
 // attachDropped checks that path was dropped, then lets s attach it. Its errors are

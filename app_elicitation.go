@@ -21,11 +21,9 @@ type urlOpener func(ctx context.Context, url string)
 // the field. A url's accept means the person agreed to open it (content is ignored). It
 // returns once the answer is sent; the entry's upsert follows as a session event.
 func (ss *Sessions) AnswerElicitation(sessionID, requestID, action string, content map[string]any) error {
-	s, err := ss.hub.Session(sessionID)
-	if err != nil {
-		return forWindow(err)
-	}
-	return elicitationForWindow(s.AnswerElicitation(requestID, action, content))
+	return ss.onLive(sessionID, func(s *acp.Session) error {
+		return elicitationForWindow(s.AnswerElicitation(requestID, action, content))
+	})
 }
 
 // OpenElicitationURL opens the URL of the url-mode elicitation requestID of sessionID in the
@@ -33,19 +31,17 @@ func (ss *Sessions) AnswerElicitation(sessionID, requestID, action string, conte
 // is open or accepted (the page never supplies it); it does not answer the request: the page
 // answers accept with AnswerElicitation, before or after.
 func (ss *Sessions) OpenElicitationURL(sessionID, requestID string) error {
-	s, err := ss.hub.Session(sessionID)
-	if err != nil {
-		return forWindow(err)
-	}
-	url, err := s.ElicitationURL(requestID)
-	if err != nil {
-		return elicitationForWindow(err)
-	}
-	if ss.openURL == nil {
-		return errors.New("this build cannot open a browser")
-	}
-	ss.openURL(ss.ctx, url)
-	return nil
+	return ss.onLive(sessionID, func(s *acp.Session) error {
+		url, err := s.ElicitationURL(requestID)
+		if err != nil {
+			return elicitationForWindow(err)
+		}
+		if ss.openURL == nil {
+			return errors.New("this build cannot open a browser")
+		}
+		ss.openURL(ss.ctx, url)
+		return nil
+	})
 }
 
 // elicitationForWindow words an elicitation error for the person who answered.

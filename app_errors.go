@@ -34,6 +34,9 @@ func forWindow(err error) error {
 	if err == nil {
 		return nil
 	}
+	if _, worded := err.(*windowError); worded { // worded already (elicitationForWindow): once is enough
+		return err
+	}
 	if text := windowWords(err); text != "" {
 		return &windowError{text: text, err: err}
 	}

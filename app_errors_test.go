@@ -68,3 +68,17 @@ func TestBoundVerbsUseTheWindowsWords(t *testing.T) {
 		t.Fatalf("ContinueSession of a running agent: %v", err)
 	}
 }
+
+// TestForWindowWordsOnce: an error the window has worded already (a verb's own words, passed on
+// by the live-session helper) keeps them; its words are never added twice.
+func TestForWindowWordsOnce(t *testing.T) {
+	notLive := &hub.NoLiveSessionError{ID: "s1"}
+	once := forWindow(notLive)
+	if twice := forWindow(once); twice.Error() != once.Error() || !errors.Is(twice, notLive) {
+		t.Fatalf("worded twice: %q, want %q", twice, once)
+	}
+	asked := elicitationForWindow(acp.ErrElicitationNotOpen)
+	if got := forWindow(asked); got.Error() != asked.Error() {
+		t.Fatalf("the elicitation's words became %q, want %q", got, asked)
+	}
+}

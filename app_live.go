@@ -4,11 +4,31 @@ import (
 	"context"
 	"time"
 
+	"agentdesk/backend/acp"
 	"agentdesk/backend/hub"
 )
 
 // The verbs of Sessions over the set of live sessions: list them (a reloaded page picks them up
-// again), close one, cancel one that is starting.
+// again), close one, cancel one that is starting; and onLive and withLive, the one lookup of "the
+// live session" every verb on one shares.
+
+// onLive runs do on live session sessionID. Both failures, a session that is not live (the hub's
+// *hub.NoLiveSessionError) and do's own, reach the window worded once (forWindow).
+func (c *core) onLive(sessionID string, do func(*acp.Session) error) error {
+	_, err := withLive(c, sessionID, func(s *acp.Session) (struct{}, error) { return struct{}{}, do(s) })
+	return err
+}
+
+// withLive is onLive for a verb with a result: do's, or the zero T when the session is not live.
+func withLive[T any](c *core, sessionID string, do func(*acp.Session) (T, error)) (T, error) {
+	s, err := c.hub.Session(sessionID)
+	if err != nil {
+		var zero T
+		return zero, forWindow(err)
+	}
+	v, err := do(s)
+	return v, forWindow(err)
+}
 
 // closeTimeout bounds CloseSession and CancelStart: the stop ladder's grace periods and the
 // save of the last events.

@@ -2,12 +2,14 @@ package main
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
 
 	"github.com/wailsapp/wails/v2/pkg/runtime"
 
 	"agentdesk/backend/acp"
+	"agentdesk/backend/hub"
 )
 
 // TestListLiveAndCloseSession: a second start opens a session beside the first; closing one
@@ -66,5 +68,53 @@ func TestFolderDialogAndCheck(t *testing.T) {
 	}
 	if _, err := a.sessions.CheckFolder(home + "/gone"); err == nil || !strings.HasSuffix(err.Error(), "choose an existing project folder") {
 		t.Fatalf("CheckFolder of a missing folder: %v", err)
+	}
+}
+
+// TestEveryLiveVerbRefusesASessionThatIsNotLive: each verb of Sessions on one live session looks
+// it up through the one helper (onLive, withLive), so each refuses an id that is not live alike:
+// the hub's error underneath, the window's words said once.
+func TestEveryLiveVerbRefusesASessionThatIsNotLive(t *testing.T) {
+	a, _, _ := startDemoApp(t)
+	ss := a.sessions
+	const gone = "gone"
+	verbs := map[string]func() error{
+		"Prompt":             func() error { return ss.Prompt(gone, "hi") },
+		"PromptWith":         func() error { return ss.PromptWith(gone, "hi", nil) },
+		"Stop":               func() error { return ss.Stop(gone) },
+		"HardStop":           func() error { return ss.HardStop(gone) },
+		"ContinueSession":    func() error { _, err := ss.ContinueSession(gone); return err },
+		"AnswerPermission":   func() error { return ss.AnswerPermission(gone, "r1", "o1") },
+		"Snapshot":           func() error { _, err := ss.Snapshot(gone); return err },
+		"EditQueued":         func() error { return ss.EditQueued(gone, "q1", "x") },
+		"RemoveQueued":       func() error { return ss.RemoveQueued(gone, "q1") },
+		"SendQueuedNow":      func() error { return ss.SendQueuedNow(gone, "q1") },
+		"Steer":              func() error { return ss.Steer(gone, "q1") },
+		"SetMode":            func() error { return ss.SetMode(gone, "m") },
+		"SetModel":           func() error { return ss.SetModel(gone, "m") },
+		"SetConfigOption":    func() error { return ss.SetConfigOption(gone, "c", `"v"`) },
+		"TerminalInput":      func() error { return ss.TerminalInput(gone, "t1", "ls\r") },
+		"TerminalInterrupt":  func() error { return ss.TerminalInterrupt(gone, "t1") },
+		"AnswerElicitation":  func() error { return ss.AnswerElicitation(gone, "e1", "decline", nil) },
+		"OpenElicitationURL": func() error { return ss.OpenElicitationURL(gone, "e1") },
+		"ListFolderFiles":    func() error { _, err := ss.ListFolderFiles(gone, ""); return err },
+		"ChooseFileElsewhere": func() error {
+			_, err := ss.ChooseFileElsewhere(gone)
+			return err
+		},
+		"AttachDropped":      func() error { _, err := ss.AttachDropped(gone, []string{"/x"}); return err },
+		"DeleteAgentSession": func() error { return ss.DeleteAgentSession(gone, "a1") },
+		"LogoutAgent":        func() error { return ss.LogoutAgent(gone) },
+	}
+	for name, call := range verbs {
+		err := call()
+		var notLive *hub.NoLiveSessionError
+		if !errors.As(err, &notLive) || notLive.ID != gone {
+			t.Errorf("%s on a session that is not live: %v, want the hub's NoLiveSessionError", name, err)
+			continue
+		}
+		if want := notLive.Error() + "; open it from the history"; err.Error() != want {
+			t.Errorf("%s: %q, want the window's words once: %q", name, err, want)
+		}
 	}
 }

@@ -19,30 +19,18 @@ const steerTimeout = 30 * time.Second
 
 // EditQueued replaces the text of queued prompt itemID of sessionID (its attachments stay).
 func (ss *Sessions) EditQueued(sessionID, itemID, text string) error {
-	s, err := ss.hub.Session(sessionID)
-	if err != nil {
-		return forWindow(err)
-	}
-	return forWindow(s.EditQueued(itemID, text))
+	return ss.onLive(sessionID, func(s *acp.Session) error { return s.EditQueued(itemID, text) })
 }
 
 // RemoveQueued takes queued prompt itemID out of sessionID's queue without sending it.
 func (ss *Sessions) RemoveQueued(sessionID, itemID string) error {
-	s, err := ss.hub.Session(sessionID)
-	if err != nil {
-		return forWindow(err)
-	}
-	return forWindow(s.RemoveQueued(itemID))
+	return ss.onLive(sessionID, func(s *acp.Session) error { return s.RemoveQueued(itemID) })
 }
 
 // SendQueuedNow sends queued prompt itemID next: at once when no turn runs, else it stops the
 // running turn and sends it when that turn has ended. It returns once the stop is sent.
 func (ss *Sessions) SendQueuedNow(sessionID, itemID string) error {
-	s, err := ss.hub.Session(sessionID)
-	if err != nil {
-		return forWindow(err)
-	}
-	return forWindow(s.SendQueuedNow(itemID))
+	return ss.onLive(sessionID, func(s *acp.Session) error { return s.SendQueuedNow(itemID) })
 }
 
 // Steer delivers queued prompt itemID into sessionID's running turn, where the agent offers it
@@ -50,14 +38,12 @@ func (ss *Sessions) SendQueuedNow(sessionID, itemID string) error {
 // the turn ended first, it returns no error: the prompt stays queued and is sent as the next
 // turn. On any error the prompt stays queued.
 func (ss *Sessions) Steer(sessionID, itemID string) error {
-	s, err := ss.hub.Session(sessionID)
-	if err != nil {
-		return forWindow(err)
-	}
-	ctx, cancel := context.WithTimeout(ss.ctx, steerTimeout)
-	defer cancel()
-	_, err = s.Steer(ctx, itemID)
-	return forWindow(err)
+	return ss.onLive(sessionID, func(s *acp.Session) error {
+		ctx, cancel := context.WithTimeout(ss.ctx, steerTimeout)
+		defer cancel()
+		_, err := s.Steer(ctx, itemID)
+		return err
+	})
 }
 
 // queueWords is the window's text for the queue's and steering's errors, or "".

@@ -11,7 +11,8 @@ import (
 // app_attachments.go), stop or restart its agent, answer its permission requests, read its
 // state, answer its elicitations (app_elicitation.go), switch its mode, model and config options, and read its raw protocol traffic, live or
 // saved (app_controls.go). A session is named by the id StartSession returned; a verb for an id
-// that is not live fails with the hub's error. StartSession and the prompts return once the
+// that is not live fails with the hub's error, worded for the window (onLive and withLive,
+// app_live.go, the one lookup of the live session). StartSession and the prompts return once the
 // request is sent: what the agent does follows as session events (acp.EventName), with secret
 // values masked. ContinueSession waits for the agent to restart (at most hub.StartTimeout).
 type Sessions struct {
@@ -64,30 +65,20 @@ func (p *pageEmitter) EmitBatch(evs []acp.Event) {
 
 // Prompt starts a turn; it returns when the prompt is sent, and the turn ends with turn_end.
 func (ss *Sessions) Prompt(sessionID, text string) error {
-	s, err := ss.hub.Session(sessionID)
-	if err != nil {
-		return forWindow(err)
-	}
-	_, err = s.Prompt(text)
-	return forWindow(err)
+	return ss.onLive(sessionID, func(s *acp.Session) error {
+		_, err := s.Prompt(text)
+		return err
+	})
 }
 
 // Stop cancels the running turn of sessionID (a no-op when none runs).
 func (ss *Sessions) Stop(sessionID string) error {
-	s, err := ss.hub.Session(sessionID)
-	if err != nil {
-		return forWindow(err)
-	}
-	return forWindow(s.Stop())
+	return ss.onLive(sessionID, func(s *acp.Session) error { return s.Stop() })
 }
 
 // HardStop kills the agent of sessionID and its whole process group.
 func (ss *Sessions) HardStop(sessionID string) error {
-	s, err := ss.hub.Session(sessionID)
-	if err != nil {
-		return forWindow(err)
-	}
-	return forWindow(s.HardStop())
+	return ss.onLive(sessionID, func(s *acp.Session) error { return s.HardStop() })
 }
 
 // ContinueSession restarts the exited agent of sessionID (after a hard stop or a crash) and
@@ -95,30 +86,22 @@ func (ss *Sessions) HardStop(sessionID string) error {
 // "replayed" (it replayed it), "summarised" (a new agent session, given a summary of the earlier
 // turns with the next prompt) or "new" (a new agent session; there were no earlier turns).
 func (ss *Sessions) ContinueSession(sessionID string) (string, error) {
-	s, err := ss.hub.Session(sessionID)
-	if err != nil {
-		return "", forWindow(err)
-	}
-	ctx, cancel := context.WithTimeout(ss.ctx, hub.StartTimeout)
-	defer cancel()
-	how, err := s.Continue(ctx)
-	return string(how), forWindow(err)
+	return withLive(ss.core, sessionID, func(s *acp.Session) (string, error) {
+		ctx, cancel := context.WithTimeout(ss.ctx, hub.StartTimeout)
+		defer cancel()
+		how, err := s.Continue(ctx)
+		return string(how), err
+	})
 }
 
 // AnswerPermission answers an open permission request with one of its options.
 func (ss *Sessions) AnswerPermission(sessionID, requestID, optionID string) error {
-	s, err := ss.hub.Session(sessionID)
-	if err != nil {
-		return forWindow(err)
-	}
-	return forWindow(s.AnswerPermission(requestID, optionID))
+	return ss.onLive(sessionID, func(s *acp.Session) error { return s.AnswerPermission(requestID, optionID) })
 }
 
 // Snapshot returns the live session's whole state at its last emitted seq.
 func (ss *Sessions) Snapshot(sessionID string) (acp.Snapshot, error) {
-	s, err := ss.hub.Session(sessionID)
-	if err != nil {
-		return acp.Snapshot{}, forWindow(err)
-	}
-	return hub.MaskSnapshot(ss.catalog.Masker(), s.Snapshot()), nil
+	return withLive(ss.core, sessionID, func(s *acp.Session) (acp.Snapshot, error) {
+		return hub.MaskSnapshot(ss.catalog.Masker(), s.Snapshot()), nil
+	})
 }

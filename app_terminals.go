@@ -1,5 +1,7 @@
 package main
 
+import "agentdesk/backend/acp"
+
 // The terminal verbs of Sessions: the person types into a running terminal of the session's
 // agent from its tool card, or interrupts it. Only the agent's current terminals that are still
 // running take input (acp.Session.TerminalInput).
@@ -7,19 +9,11 @@ package main
 // TerminalInput sends text to terminal terminalID of the live session as if typed on it ("\r"
 // ends a line); at most acp.MaxTerminalInput bytes at a time.
 func (ss *Sessions) TerminalInput(sessionID, terminalID, text string) error {
-	s, err := ss.hub.Session(sessionID)
-	if err != nil {
-		return forWindow(err)
-	}
-	return forWindow(s.TerminalInput(terminalID, text))
+	return ss.onLive(sessionID, func(s *acp.Session) error { return s.TerminalInput(terminalID, text) })
 }
 
 // TerminalInterrupt sends Ctrl-C to terminal terminalID of the live session: its command gets
 // SIGINT, as in a terminal window.
 func (ss *Sessions) TerminalInterrupt(sessionID, terminalID string) error {
-	s, err := ss.hub.Session(sessionID)
-	if err != nil {
-		return forWindow(err)
-	}
-	return forWindow(s.TerminalInterrupt(terminalID))
+	return ss.onLive(sessionID, func(s *acp.Session) error { return s.TerminalInterrupt(terminalID) })
 }

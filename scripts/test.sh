@@ -33,8 +33,11 @@ begin "build (frontend + production binary)"
 "$ROOT/scripts/build.sh"
 export AGENTDESK_PREBUILT=1 # e2e.sh/smoke.sh: frontend/dist and build/bin/agentdesk are fresh
 
-begin "bindings drift check"
+begin "bindings and docs drift check"
 "$ROOT/scripts/bindings.sh" --check
+# The docs' tables of verbs, packages, layers and data-testids, generated from the code (after the
+# bindings: the verb table reads them).
+go run ./scripts/docgen -check
 
 begin "go vet ./..."
 go vet "${GO_TEST_FLAGS[@]}" ./...

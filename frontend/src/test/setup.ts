@@ -4,13 +4,13 @@
 // the doubles of ./mocks.ts, one per bound service and the runtime, driven through ./harness.ts.
 import { vi } from 'vitest';
 
-vi.mock('../../wailsjs/go/main/Sessions.js', async () => (await import('./mocks')).serviceMock('Sessions'));
-vi.mock('../../wailsjs/go/main/Logins.js', async () => (await import('./mocks')).serviceMock('Logins'));
-vi.mock('../../wailsjs/go/main/History.js', async () => (await import('./mocks')).serviceMock('History'));
-vi.mock('../../wailsjs/go/main/Agents.js', async () => (await import('./mocks')).serviceMock('Agents'));
-vi.mock('../../wailsjs/go/main/Desktop.js', async () => (await import('./mocks')).serviceMock('Desktop'));
-vi.mock('../../wailsjs/go/main/Rules.js', async () => (await import('./mocks')).serviceMock('Rules'));
-vi.mock('../../wailsjs/go/main/Registry.js', async () => (await import('./mocks')).serviceMock('Registry'));
+vi.mock('../../wailsjs/go/main/Sessions.js', async (generated) => (await import('./mocks')).serviceMock(await generated()));
+vi.mock('../../wailsjs/go/main/Logins.js', async (generated) => (await import('./mocks')).serviceMock(await generated()));
+vi.mock('../../wailsjs/go/main/History.js', async (generated) => (await import('./mocks')).serviceMock(await generated()));
+vi.mock('../../wailsjs/go/main/Agents.js', async (generated) => (await import('./mocks')).serviceMock(await generated()));
+vi.mock('../../wailsjs/go/main/Desktop.js', async (generated) => (await import('./mocks')).serviceMock(await generated()));
+vi.mock('../../wailsjs/go/main/Rules.js', async (generated) => (await import('./mocks')).serviceMock(await generated()));
+vi.mock('../../wailsjs/go/main/Registry.js', async (generated) => (await import('./mocks')).serviceMock(await generated()));
 vi.mock('../../wailsjs/runtime/runtime.js', async () => (await import('./mocks')).runtimeMock());
 
 // happy-dom bug capricorn86/happy-dom#2182: the Node.prototype.nodeName getter returns '' for
