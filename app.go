@@ -23,6 +23,7 @@ import (
 // backend/hub and the packages beneath it.
 type App struct {
 	*core
+	opened    *hub.Core           // what init opened (hub.Open); shutdown closes it
 	masking   *hub.HistoryMasking // the passes that mask secrets in the history; shutdown waits for them
 	window    windowState         // the window's size and place, as saved (app_window.go)
 	geometry  windowGeometry      // reads and places the window; nil: no window (tests)
@@ -100,40 +101,36 @@ func (a *App) startup(ctx context.Context) {
 	}
 }
 
-// init opens the database and the hub. Without a usable database the app still runs live
-// sessions in memory and says why history is unavailable.
+// init opens the core (hub.Open: the history, the agents, the registry's installs, the
+// masking, the ledger and the hub), the window's way: the login shell's environment captured,
+// the history's masking in the background, its own damaged history file set aside. Without a
+// usable database the app still runs live sessions in memory and says why history is
+// unavailable.
 func (a *App) init(ctx context.Context) error {
-	if a.health == nil {
-		a.health = hub.NewHistoryHealth(describeHistoryError)
+	c, err := hub.Open(ctx, hub.Options{Store: hub.StoreOptional, Recover: true, LoginShell: true, MaskInBackground: true,
+		DescribeHistoryError: describeHistoryError, OwnerName: "the agentdesk window", Elicit: windowElicitModes, Logf: log.Printf})
+	if err != nil { // StoreOptional: no error of the history's reaches here
+		return err
 	}
-	loginEnv := make(chan []string, 1) // captured while the store opens
-	go func() { loginEnv <- hub.LoginEnv(ctx, log.Printf) }()
-	var err error
-	if a.store, a.notice, err = hub.OpenDefaultStore(ctx, store.WithErrorHandler(a.historyError)); a.notice != "" {
+	a.opened = c
+	a.store, a.notice, a.catalog, a.health, a.masking, a.hub = c.Store, c.Notice, c.Catalog, c.Health, c.Masking, c.Hub
+	if a.notice != "" {
 		log.Printf("agentdesk history: %s", a.notice)
 	}
-	if err != nil {
-		a.dbErr = fmt.Errorf("history is unavailable (sessions are not being saved): %w", err)
+	if c.StoreErr != nil {
+		a.dbErr = fmt.Errorf("history is unavailable (sessions are not being saved): %w", c.StoreErr)
 	}
-	base := <-loginEnv
-	var agentsErr error
-	if a.catalog, agentsErr = agents.OpenCatalog(hub.BuiltinAgents(base), base); agentsErr != nil {
-		log.Printf("agentdesk: %v", agentsErr)
+	if c.CatalogErr != nil {
+		log.Printf("agentdesk: %v", c.CatalogErr)
 	}
-	a.registry.attach(base) // before the catalog is shared: it lists the installed registry agents
-	// Reads the stored secrets: exports of earlier sessions are masked too.
-	a.masking = hub.StartHistoryMasking(ctx, a.store, a.catalog, log.Printf)
-	a.hub = hub.New(a.store, a.catalog, log.Printf)
-	a.hub.SetElicit(windowElicitModes) // app_elicitation.go
-	a.hub.SetOwnerName("the agentdesk window")
-	if a.store != nil {
-		if l, err := hub.OpenLedger(a.store); err != nil {
-			log.Printf("agentdesk: turns' changes will not be recorded: %v", err)
-		} else {
-			a.hub.SetLedger(l)
-		}
-		a.health.Set(a.store.Writer().Flush, a.hub.Resave, func(st hub.HistoryStatus) { a.emit(a.ctx, historyStatusEvent, HistoryStatus(st)) })
+	if c.RegistryErr != nil { // the view still browses (the snapshot); installs fail saying why
+		log.Printf("agentdesk: the registry has no folder: %v", c.RegistryErr)
 	}
+	if c.LedgerErr != nil {
+		log.Printf("agentdesk: turns' changes will not be recorded: %v", c.LedgerErr)
+	}
+	a.registry.attach(c.Registry, c.Installer)
+	c.WatchHistory(func(st hub.HistoryStatus) { a.emit(a.ctx, historyStatusEvent, HistoryStatus(st)) })
 	return a.dbErr
 }
 
@@ -149,13 +146,11 @@ func (a *App) shutdown(ctx context.Context) {
 	ctx, cancel := context.WithTimeout(ctx, 15*time.Second)
 	defer cancel()
 	a.desktop.attention.close()
-	a.health.Close()
-	if err := a.hub.CloseAll(ctx); err != nil {
-		log.Printf("agentdesk: saving the last changes: %v", err)
+	if a.opened == nil {
+		return // init failed: nothing was opened
 	}
-	a.masking.Wait() // a pass half done would leave values in clear until the next start
-	if a.store != nil {
-		_ = a.store.Close()
+	if err := a.opened.Close(ctx); err != nil {
+		log.Printf("agentdesk: saving the last changes: %v", err)
 	}
 }
 

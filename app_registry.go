@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"log"
 	"sync"
 
 	"agentdesk/backend/registry"
@@ -15,7 +14,7 @@ const registryProgressEvent = "registry:progress"
 // Registry is the ACP registry's service: the Registry view browses the index (the network's,
 // else the cached copy, else the snapshot in the binary) and installs, updates, rolls back and
 // uninstalls its agents. The logic is backend/registry's; installed agents reach the picker
-// through the agent catalog (SetInstalled), which checks each before it starts.
+// through the agent catalog (hub.Open adds them), which checks each before it starts.
 type Registry struct {
 	*core
 	source    *registry.Source
@@ -59,19 +58,13 @@ type RegistryProgress struct {
 	Step string `json:"step"`
 }
 
-// attach opens the registry's folder and adds its installed agents to the catalog; npm runs on
-// env (the login environment, where Node.js is found). Without a data folder the view still
-// browses (the snapshot), and installs fail saying why.
-func (r *Registry) attach(env []string) {
-	dir, err := registry.DefaultDir()
-	if err != nil {
-		log.Printf("agentdesk: the registry has no folder: %v", err)
-	}
-	r.source, r.installer = registry.Open(dir, env)
+// attach is the registry of the core (hub.Open), whose installs the catalog lists already;
+// each step of an install is told to the view.
+func (r *Registry) attach(src *registry.Source, inst *registry.Installer) {
+	r.source, r.installer = src, inst
 	r.installer.Progress = func(id, step string) {
 		r.emit(r.ctx, registryProgressEvent, RegistryProgress{ID: id, Step: step})
 	}
-	r.catalog.SetInstalled(registry.CatalogSource{Installer: r.installer})
 }
 
 // ListRegistry reads the registry (it may wait on the network, at most 30 s) and what is installed.

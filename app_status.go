@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"log"
 	"time"
 
 	"agentdesk/backend/hub"
@@ -17,13 +16,6 @@ type HistoryStatus hub.HistoryStatus
 
 // historyStatusEvent is the Wails event carrying a HistoryStatus, emitted when it changes.
 const historyStatusEvent = "history:status"
-
-// historyError is the store's error handler: every failed write is logged, and the first of a
-// spell of failures tells the user (see hub.HistoryHealth).
-func (c *core) historyError(err error) {
-	log.Printf("agentdesk history: %v", err)
-	c.health.Report(err)
-}
 
 // HistoryStatus says whether the history is being saved right now (see HistoryStatus). The
 // page asks once at load; later changes arrive as "history:status" events.

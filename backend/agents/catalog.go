@@ -39,7 +39,8 @@ func NewCatalog(builtin []Agent, base []string, file *ConfigFile, secrets Secret
 }
 
 // OpenCatalog is the catalog of the default files: agents.json and the secrets (keyring, else
-// secrets.json) in ConfigDir, and the agents installed in the default place (RegisterInstalled).
+// secrets.json) in ConfigDir. The agents installed from the registry are added by the caller
+// (SetInstalled): backend/hub.Open, which every front end opens its agents with.
 func OpenCatalog(builtin []Agent, base []string) (*Catalog, error) {
 	dir, err := ConfigDir()
 	if err != nil {
@@ -47,11 +48,6 @@ func OpenCatalog(builtin []Agent, base []string) (*Catalog, error) {
 	}
 	path, _ := DefaultConfigPath()
 	c := NewCatalog(builtin, base, &ConfigFile{Path: path}, OpenSecrets(dir))
-	if openInstalled != nil {
-		if src := openInstalled(); src != nil {
-			c.installed = src
-		}
-	}
 	return c, c.Problem()
 }
 

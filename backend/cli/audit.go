@@ -8,7 +8,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"agentdesk/backend/hub"
 	"agentdesk/backend/store"
 )
 
@@ -55,11 +54,12 @@ number of days (7d) or all.`,
 }
 
 func printAudit(ctx context.Context, db, session string, q store.AuditQuery, asJSON bool, stdio Stdio) int {
-	st, mask := openToPrint(ctx, db, "audit", stdio.Err)
-	if st == nil {
+	c := openToPrint(ctx, db, "audit", stdio.Err)
+	if c == nil {
 		return ExitFailed
 	}
-	defer st.Close()
+	defer c.Close(ctx)
+	st, mask := c.Store, c.Catalog.Masker()
 	if session != "" {
 		id, err := resolveSessionID(ctx, st, session)
 		if err != nil {
@@ -68,7 +68,7 @@ func printAudit(ctx context.Context, db, session string, q store.AuditQuery, asJ
 		}
 		q.SessionID = id
 	}
-	items, err := hub.New(st, noAgents{mask}, func(string, ...any) {}).Audit(ctx, q)
+	items, err := c.Hub.Audit(ctx, q)
 	if err != nil {
 		fmt.Fprintf(stdio.Err, "agentdesk audit: %v\n", err)
 		return ExitFailed

@@ -8,10 +8,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"agentdesk/backend/agents"
 	"agentdesk/backend/changes"
 	"agentdesk/backend/hub"
-	"agentdesk/backend/store"
 )
 
 // The commands of the change ledger: changes prints what a session's turns did to its folders
@@ -46,32 +44,29 @@ func oneSessionID(_ *cobra.Command, args []string) error {
 	return nil
 }
 
-// openLedger opens the history (writable: the ledger records what it learns) with the change
-// ledger beside it, and a hub over both; nil after saying why on stderr.
-func openLedger(ctx context.Context, db, command string, stderr io.Writer) (*store.Store, *hub.Hub, *agents.Masker) {
-	mask, _ := knownSecrets()
-	st, err := hub.OpenStore(ctx, db)
+// openLedger opens the core (openCore) with the history opened to write (the ledger records
+// what it learns) and the change ledger beside it; nil after saying why on stderr. The caller
+// closes the core.
+func openLedger(ctx context.Context, db, command string, stderr io.Writer) *hub.Core {
+	c, err := openCore(ctx, command, hub.Options{DB: db, Store: hub.StoreRequired}, nil)
+	if err == nil && c.LedgerErr != nil {
+		c.Close(ctx)
+		err = c.LedgerErr
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "agentdesk %s: %v\n", command, err)
-		return nil, nil, nil
+		return nil
 	}
-	l, err := hub.OpenLedger(st)
-	if err != nil {
-		st.Close()
-		fmt.Fprintf(stderr, "agentdesk %s: %v\n", command, err)
-		return nil, nil, nil
-	}
-	h := hub.New(st, noAgents{mask}, func(string, ...any) {})
-	h.SetLedger(l)
-	return st, h, mask
+	return c
 }
 
 func printChanges(ctx context.Context, db, prefix string, turn int, stdout, stderr io.Writer) int {
-	st, h, mask := openLedger(ctx, db, "changes", stderr)
-	if st == nil {
+	c := openLedger(ctx, db, "changes", stderr)
+	if c == nil {
 		return ExitFailed
 	}
-	defer st.Close()
+	defer c.Close(ctx)
+	st, h, mask := c.Store, c.Hub, c.Catalog.Masker()
 	masked := newScreen(stdout).masked(mask) // a diff may quote a secret
 	defer masked.Flush()
 	id, err := resolveSessionID(ctx, st, prefix)
@@ -169,15 +164,3 @@ func firstLine(s string) string {
 	}
 	return s
 }
-
-// noAgents is the agent source of commands that start no agent: they only read and write the
-// history and the files.
-type noAgents struct{ mask *agents.Masker }
-
-var _ hub.AgentSource = noAgents{}
-
-func (noAgents) Find(id string) (agents.Agent, error) {
-	return agents.Agent{}, fmt.Errorf("no agent %q: this command starts none", id)
-}
-
-func (n noAgents) Masker() *agents.Masker { return n.mask }

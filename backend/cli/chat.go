@@ -66,6 +66,7 @@ started, 7 when it needs a login first.`,
 	fl.StringVar(&f.auth, "auth", "", "log in with this auth method of the agent first (see the error that lists them)")
 	fl.StringVar(&f.cont, "continue", "", "continue this saved session (an id, or a unique prefix of one: see agentdesk history)")
 	fl.StringArrayVar(&f.mcp, "mcp", nil, `pass exactly this MCP server (repeatable; --mcp "" passes none)`)
+	fl.BoolVar(&f.verbose, "verbose", false, verboseUsage)
 	_ = cmd.RegisterFlagCompletionFunc("agent", completeAgentID)
 	_ = cmd.RegisterFlagCompletionFunc("mcp", completeMCP)
 	_ = cmd.RegisterFlagCompletionFunc("continue", completeSessionID(&f.db))

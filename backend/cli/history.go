@@ -8,7 +8,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"agentdesk/backend/agents"
 	"agentdesk/backend/export"
 	"agentdesk/backend/hub"
 	"agentdesk/backend/store"
@@ -40,11 +39,12 @@ with the matching words marked [[like this]]). The first column is the session's
 }
 
 func listHistory(ctx context.Context, db, search string, asJSON bool, stdout, stderr io.Writer) int {
-	st, mask := openToPrint(ctx, db, "history", stderr)
-	if st == nil {
+	c := openToPrint(ctx, db, "history", stderr)
+	if c == nil {
 		return ExitFailed
 	}
-	defer st.Close()
+	defer c.Close(ctx)
+	st, mask := c.Store, c.Catalog.Masker()
 	masked := newScreen(stdout).masked(mask) // anything else printed may quote a secret too
 	defer masked.Flush()
 	stdout = masked
@@ -98,11 +98,12 @@ a unique prefix of it will do.`,
 }
 
 func showSession(ctx context.Context, db, format, prefix string, stdout, stderr io.Writer) int {
-	st, mask := openToPrint(ctx, db, "show", stderr)
-	if st == nil {
+	c := openToPrint(ctx, db, "show", stderr)
+	if c == nil {
 		return ExitFailed
 	}
-	defer st.Close()
+	defer c.Close(ctx)
+	st, mask := c.Store, c.Catalog.Masker()
 	id, err := resolveSessionID(ctx, st, prefix)
 	if err != nil {
 		fmt.Fprintf(stderr, "agentdesk show: %v\n", err)
@@ -136,29 +137,21 @@ func writeDocument(w io.Writer, doc, format string) error {
 	return err
 }
 
-// openToPrint opens the history at db ("": the default one) for command, which prints from it,
-// with a masker that knows every secret value stored for the agents, once the one-time masking
-// pass has run (hub.MaskOldHistory). It says why on stderr and returns nil when the history
-// cannot be opened; a pass that failed is said too, and the history is printed all the same.
-func openToPrint(ctx context.Context, db, command string, stderr io.Writer) (*store.Store, *agents.Masker) {
-	mask, learned := knownSecrets()
-	st, err := hub.OpenStoreForReading(ctx, db)
+// openToPrint opens the core (openCore) for command, which prints from the history at db ("":
+// the default one), read-only when it cannot be written: its masker knows every secret value
+// stored for the agents, and the one-time masking pass has run (hub.Open). It says
+// why on stderr and returns nil when the history cannot be opened; a pass that failed is said
+// too, and the history is printed all the same. The caller closes the core.
+func openToPrint(ctx context.Context, db, command string, stderr io.Writer) *hub.Core {
+	c, err := openCore(ctx, command, hub.Options{DB: db, Store: hub.StoreReadable}, nil)
 	if err != nil {
 		fmt.Fprintf(stderr, "agentdesk %s: %v\n", command, err)
-		return nil, nil
+		return nil
 	}
-	if _, err := hub.MaskOldHistory(ctx, st, mask, func() error { return learned }); err != nil {
-		fmt.Fprintf(stderr, "agentdesk %s: %v\n", command, err)
+	if c.MaskErr != nil {
+		fmt.Fprintf(stderr, "agentdesk %s: %v\n", command, c.MaskErr)
 	}
-	return st, mask
-}
-
-// knownSecrets is a masker that knows every secret value stored for the agents, for commands
-// that print saved sessions, and why it may know fewer (agents.Catalog.LearnSecrets).
-func knownSecrets() (*agents.Masker, error) {
-	cat, _ := agents.OpenCatalog(nil, nil)
-	err := cat.LearnSecrets()
-	return cat.Masker(), err
+	return c
 }
 
 // resolveSessionID accepts a whole id or a prefix that matches exactly one saved session.

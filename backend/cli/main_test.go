@@ -46,3 +46,18 @@ func isolatedConfig(t *testing.T) {
 	t.Setenv("DBUS_SESSION_BUS_ADDRESS", "")
 	t.Setenv("XDG_RUNTIME_DIR", dir)
 }
+
+// scriptAgent writes the acptest script steps to a temp file and returns the --agent-cmd that
+// plays it with this test binary's demo-agent.
+func scriptAgent(t *testing.T, steps string) string {
+	t.Helper()
+	script := filepath.Join(t.TempDir(), "agent.json")
+	if err := os.WriteFile(script, []byte(steps), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return "'" + self + "' demo-agent --script " + script
+}

@@ -79,18 +79,18 @@ Delete a session the window has open from the window instead.`,
 }
 
 func deleteSession(ctx context.Context, db, prefix string, yes bool, stdio Stdio) int {
-	st, err := hub.OpenStore(ctx, db)
+	c, err := openCore(ctx, "delete", hub.Options{DB: db, Store: hub.StoreRequired}, nil)
 	if err != nil {
 		fmt.Fprintf(stdio.Err, "agentdesk delete: %v\n", err)
 		return ExitFailed
 	}
-	defer st.Close()
+	defer c.Close(ctx)
+	st, mask := c.Store, c.Catalog.Masker()
 	id, err := resolveSessionID(ctx, st, prefix)
 	if err != nil {
 		fmt.Fprintf(stdio.Err, "agentdesk delete: %v\n", err)
 		return ExitFailed
 	}
-	mask, _ := knownSecrets()
 	if !yes {
 		s, turns, err := st.SessionTurns(ctx, id)
 		if err != nil {
@@ -117,12 +117,17 @@ func agentsCommand(stdio Stdio) *cobra.Command {
 		Use:   "agents [--json]",
 		Short: "List the agents run and the window can start: presets, your custom agents, and whether each is installed",
 		Args:  cobra.NoArgs,
-		RunE: func(*cobra.Command, []string) error {
-			cat, err := agents.OpenCatalog(hub.BuiltinAgents(nil), nil)
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			c, err := openCore(cmd.Context(), "agents", hub.Options{Store: hub.StoreNone}, nil)
 			if err != nil {
 				fmt.Fprintf(stdio.Err, "agentdesk agents: %v\n", err)
+				return result(ExitFailed)
 			}
-			return result(printAgents(cat.List(), asJSON, stdio.Out))
+			defer c.Close(cmd.Context())
+			if c.CatalogErr != nil {
+				fmt.Fprintf(stdio.Err, "agentdesk agents: %v\n", c.CatalogErr)
+			}
+			return result(printAgents(c.Catalog.List(), asJSON, stdio.Out))
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the agents as JSON")

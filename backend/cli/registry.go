@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"agentdesk/backend/hub"
 	"agentdesk/backend/registry"
 )
 
@@ -35,16 +36,20 @@ shipped with agentdesk; AGENTDESK_REGISTRY_URL points at another index.`,
 	return cmd
 }
 
-// openRegistry is the default registry folder's Source and Installer; npm runs on the login
-// environment's PATH when there is one.
-func openRegistry(stderr io.Writer) (*registry.Source, *registry.Installer, error) {
-	dir, err := registry.DefaultDir()
+// openRegistry is the core's registry (openCore: its default folder, the one the catalog lists
+// the installed agents from): its Source and Installer, an install's steps told on stderr. npm
+// runs on this process's environment: a terminal's is the login shell's.
+func openRegistry(ctx context.Context, stderr io.Writer) (*registry.Source, *registry.Installer, error) {
+	c, err := openCore(ctx, "registry", hub.Options{Store: hub.StoreNone}, nil)
 	if err != nil {
 		return nil, nil, err
 	}
-	src, inst := registry.Open(dir, nil)
-	inst.Progress = func(id, step string) { fmt.Fprintf(stderr, "%s: %s…\n", id, step) }
-	return src, inst, nil
+	_ = c.Close(ctx) // nothing of it but the registry is used
+	if c.RegistryErr != nil {
+		return nil, nil, c.RegistryErr
+	}
+	c.Installer.Progress = func(id, step string) { fmt.Fprintf(stderr, "%s: %s…\n", id, step) }
+	return c.Registry, c.Installer, nil
 }
 
 func registryListCommand(stdio Stdio) *cobra.Command {
@@ -53,7 +58,7 @@ func registryListCommand(stdio Stdio) *cobra.Command {
 		Short: "List the registry's agents and what is installed of each",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			src, inst, err := openRegistry(stdio.Err)
+			src, inst, err := openRegistry(cmd.Context(), stdio.Err)
 			if err != nil {
 				fmt.Fprintf(stdio.Err, "agentdesk registry: %v\n", err)
 				return result(ExitFailed)
@@ -98,7 +103,7 @@ func registryActionCommand(stdio Stdio, verb, short string, do registryAction) *
 		Short: short,
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			src, inst, err := openRegistry(stdio.Err)
+			src, inst, err := openRegistry(cmd.Context(), stdio.Err)
 			if err == nil {
 				err = do(cmd.Context(), src, inst, args[0], stdio.Out)
 			}

@@ -56,11 +56,12 @@ session, and the window can undo it.`,
 }
 
 func revert(ctx context.Context, f revertFlags, prefix string, stdio Stdio) int {
-	st, h, mask := openLedger(ctx, f.db, "revert", stdio.Err)
-	if st == nil {
+	c := openLedger(ctx, f.db, "revert", stdio.Err)
+	if c == nil {
 		return ExitFailed
 	}
-	defer st.Close()
+	defer c.Close(ctx)
+	st, h, mask := c.Store, c.Hub, c.Catalog.Masker()
 	out := newScreen(stdio.Out).masked(mask)
 	defer out.Flush()
 	id, err := resolveSessionID(ctx, st, prefix)

@@ -14,28 +14,26 @@ import (
 	"agentdesk/backend/agents"
 	"agentdesk/backend/hub"
 	"agentdesk/backend/rules"
-	"agentdesk/backend/store"
 )
 
 // rules lists and edits the permission rules the window and `agentdesk run` answer requests
 // with (backend/hub's rule book, kept in the history database).
 
 // rulesEnv is what every rules subcommand works on: the history and a hub over it whose
-// catalog names the agents.
+// catalog names the agents (the core, openCore).
 type rulesEnv struct {
-	st  *store.Store
-	h   *hub.Hub
-	cat *agents.Catalog
+	core *hub.Core
+	h    *hub.Hub
+	cat  *agents.Catalog
 }
 
 func openRules(ctx context.Context, db, command string, stderr io.Writer) (*rulesEnv, bool) {
-	st, err := hub.OpenStore(ctx, db)
+	c, err := openCore(ctx, command, hub.Options{DB: db, Store: hub.StoreRequired}, nil)
 	if err != nil {
 		fmt.Fprintf(stderr, "agentdesk %s: %v\n", command, err)
 		return nil, false
 	}
-	cat, _ := agents.OpenCatalog(hub.BuiltinAgents(nil), nil)
-	return &rulesEnv{st: st, h: hub.New(st, cat, func(string, ...any) {}), cat: cat}, true
+	return &rulesEnv{core: c, h: c.Hub, cat: c.Catalog}, true
 }
 
 func rulesCommand(stdio Stdio) *cobra.Command {
@@ -62,7 +60,7 @@ folders. Every decision is in the audit log (agentdesk audit).`,
 			if !ok {
 				return result(ExitFailed)
 			}
-			defer env.st.Close()
+			defer env.core.Close(c.Context())
 			if err := do(c.Context(), env, stdio.Out); err != nil {
 				fmt.Fprintf(stdio.Err, "agentdesk rules %s: %v\n", command, err)
 				return result(ExitFailed)

@@ -22,6 +22,7 @@ type runFlags struct {
 	cont                                     string // --continue: a saved session's id or a unique prefix of one
 	cancelAfter, hardAfter                   time.Duration
 	mcp                                      []string // --mcp: exactly these MCP servers (nil: the agent's configured ones)
+	verbose                                  bool     // --verbose: the engine's log lines on stderr
 }
 
 func runCommand(stdio Stdio) *cobra.Command {
@@ -92,6 +93,7 @@ the agent could not be started, 7 when it needs a login first.`,
 	fl.StringVar(&f.auth, "auth", "", "log in with this auth method of the agent first (see the error that lists them)")
 	fl.StringVar(&f.cont, "continue", "", "add the turn to this saved session (an id, or a unique prefix of one: see agentdesk history)")
 	fl.StringArrayVar(&f.mcp, "mcp", nil, `pass exactly this MCP server (repeatable; --mcp "" passes none)`)
+	fl.BoolVar(&f.verbose, "verbose", false, verboseUsage)
 	_ = cmd.RegisterFlagCompletionFunc("agent", completeAgentID)
 	_ = cmd.RegisterFlagCompletionFunc("mcp", completeMCP)
 	_ = cmd.RegisterFlagCompletionFunc("output", cobra.FixedCompletions([]string{"text", "json"}, cobra.ShellCompDirectiveNoFileComp))
@@ -100,9 +102,13 @@ the agent could not be started, 7 when it needs a login first.`,
 	return cmd
 }
 
-// completeAgentID completes --agent from the agents the catalog lists (built-in and custom).
-func completeAgentID(*cobra.Command, []string, string) ([]cobra.Completion, cobra.ShellCompDirective) {
-	cat, _ := agents.OpenCatalog(hub.BuiltinAgents(nil), nil)
+// completeAgentID completes --agent from the agents the catalog lists (built-in, installed from
+// the registry, custom).
+func completeAgentID(cmd *cobra.Command, _ []string, _ string) ([]cobra.Completion, cobra.ShellCompDirective) {
+	cat := completionCatalog(cmd)
+	if cat == nil {
+		return nil, cobra.ShellCompDirectiveNoFileComp
+	}
 	var out []cobra.Completion
 	for _, a := range cat.List() {
 		out = append(out, cobra.CompletionWithDesc(a.ID, a.Name))
@@ -111,13 +117,26 @@ func completeAgentID(*cobra.Command, []string, string) ([]cobra.Completion, cobr
 }
 
 // completeMCP completes --mcp from the configured MCP servers.
-func completeMCP(*cobra.Command, []string, string) ([]cobra.Completion, cobra.ShellCompDirective) {
-	cat, _ := agents.OpenCatalog(hub.BuiltinAgents(nil), nil)
+func completeMCP(cmd *cobra.Command, _ []string, _ string) ([]cobra.Completion, cobra.ShellCompDirective) {
+	cat := completionCatalog(cmd)
+	if cat == nil {
+		return nil, cobra.ShellCompDirectiveNoFileComp
+	}
 	var out []cobra.Completion
 	for _, m := range cat.MCPServers() {
 		out = append(out, cobra.CompletionWithDesc(m.Name, m.Transport))
 	}
 	return out, cobra.ShellCompDirectiveNoFileComp
+}
+
+// completionCatalog is the core's catalog for a completion (no history opened), or nil.
+func completionCatalog(cmd *cobra.Command) *agents.Catalog {
+	c, err := openCore(cmd.Context(), "completion", hub.Options{Store: hub.StoreNone}, nil)
+	if err != nil {
+		return nil
+	}
+	_ = c.Close(cmd.Context())
+	return c.Catalog
 }
 
 // runTurn runs one turn of f's agent with prompt and returns run's exit code.

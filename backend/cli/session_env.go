@@ -12,13 +12,13 @@ import (
 	"agentdesk/backend/store"
 )
 
-// sessionEnv is what run and chat share around one live session: the history (when it could be
-// opened), the catalog whose secrets every printed line has masked, the hub, the printer, and
-// the session itself with the events the command waits on.
+// sessionEnv is what run and chat share around one live session: the core (the history when it
+// could be opened, the catalog whose secrets every printed line has masked, the hub), the
+// printer, and the session itself with the events the command waits on.
 type sessionEnv struct {
-	who            string // the command's name, in its messages: "agentdesk run: …"
+	who            string    // the command's name, in its messages: "agentdesk run: …"
+	core           *hub.Core // what openCore opened; the last cleanup closes it
 	st             *store.Store
-	health         *hub.HistoryHealth
 	cat            *agents.Catalog
 	h              *hub.Hub
 	sess           *acp.Session
@@ -35,71 +35,32 @@ type sessionEnv struct {
 	cleanup []func() // run by finish, last first
 }
 
-// openSession opens the history, the catalog and a hub, then starts f's agent, or continues
-// saved session f.cont, printing its events on stdio.Out (f.output). watch, when not nil, sees
-// every event first (chat learns the agent's slash commands from it). On failure it has said
-// why on stderr, cleaned up, and returns nil with the exit code.
+// openSession opens the core (openCore: the history when it can be, the catalog, a hub), then
+// starts f's agent, or continues saved session f.cont, printing its events on stdio.Out
+// (f.output). watch, when not nil, sees every event first (chat learns the agent's slash
+// commands from it). On failure it has said why on stderr, cleaned up, and returns nil with the
+// exit code.
 func openSession(ctx context.Context, who string, f runFlags, stdio Stdio, watch func(acp.Event)) (*sessionEnv, int) {
 	e := &sessionEnv{who: who, saved: true, events: make(chan acp.Event, 64), done: make(chan struct{})}
-	stdout, stderr := stdio.Out, stdio.Err
-	e.health = hub.NewHistoryHealth(describeHistoryError)
-	e.cleanup = append(e.cleanup, e.health.Close)
-	st, err := hub.OpenStore(ctx, f.db, store.WithErrorHandler(e.health.Report))
-	if err != nil {
-		// The session still runs; it is just not saved.
-		fmt.Fprintf(stderr, "agentdesk %s: the session will not be saved: %v\n", who, err)
-		e.saved = false
-	} else {
-		e.st = st
-		e.cleanup = append(e.cleanup, func() { st.Close() })
+	var extra []agents.Agent
+	agentID := f.agentID
+	if f.agentCmd != "" {
+		custom, err := agents.FromCommandLine(f.agentCmd)
+		if err != nil {
+			fmt.Fprintf(stdio.Err, "agentdesk %s: %v\n", who, err)
+			return nil, ExitUsage
+		}
+		extra, agentID = []agents.Agent{custom}, custom.ID
+	}
+	if !e.open(ctx, f, extra, stdio) {
+		return nil, ExitFailed
 	}
 	fail := func(code int) (*sessionEnv, int) {
 		close(e.done)
 		e.runCleanup()
 		return nil, code
 	}
-	// A terminal's environment is already the login shell's: no capture here.
-	list, agentID := hub.BuiltinAgents(nil), f.agentID
-	if f.agentCmd != "" {
-		custom, err := agents.FromCommandLine(f.agentCmd)
-		if err != nil {
-			fmt.Fprintf(stderr, "agentdesk %s: %v\n", who, err)
-			return fail(ExitUsage)
-		}
-		list, agentID = append(list, custom), custom.ID
-	}
-	// Custom agents too. Everything printed from here on has their secret values masked.
-	cat, catErr := agents.OpenCatalog(list, nil)
-	if catErr != nil {
-		fmt.Fprintf(stderr, "agentdesk %s: %v\n", who, catErr)
-	}
-	e.cat = cat
-	// The printer filters the agent's text itself and writes chat's colours around it, so it
-	// writes on the streams under the screens; the command's own messages stay filtered.
-	maskedOut, maskedErr := cat.Masker().Writer(rawStream(stdout)), cat.Masker().Writer(rawStream(stderr))
-	e.cleanup = append(e.cleanup, func() { maskedErr.Flush() }, func() { maskedOut.Flush() })
-	e.stdout, e.stderr, e.masked = safeWriter{maskedOut}, safeWriter{maskedErr}, []*agents.MaskWriter{maskedOut, maskedErr}
-	stdout, stderr = e.stdout, e.stderr
-	if e.st != nil {
-		if _, err := hub.MaskOldHistory(ctx, e.st, cat.Masker(), cat.LearnSecrets); err != nil {
-			fmt.Fprintf(stderr, "agentdesk %s: %v\n", who, err)
-		}
-	}
-	e.h = hub.New(e.st, cat, func(string, ...any) {})
-	e.h.SetOwnerName("agentdesk " + who) // how another agentdesk names this one when it refuses a session
-	e.h.SetElicit(elicitModes(f.policy))
-	if e.st != nil {
-		if l, err := hub.OpenLedger(e.st); err != nil {
-			fmt.Fprintf(stderr, "agentdesk %s: turns' changes will not be recorded: %v\n", who, err)
-		} else {
-			e.h.SetLedger(l)
-		}
-	}
-	e.out = newPrinter(maskedOut)
-	if f.output == "json" {
-		e.out = newJSONPrinter(maskedOut, maskedErr)
-	}
-	emitter := acp.EmitterFunc(func(ev acp.Event) { // the printer writes through maskedOut
+	emitter := acp.EmitterFunc(func(ev acp.Event) { // the printer writes through the masked stdout
 		if watch != nil {
 			watch(ev)
 		}
@@ -111,42 +72,78 @@ func openSession(ctx context.Context, who string, f runFlags, stdio Stdio, watch
 			}
 		}
 	})
+	var err error
 	if f.cont != "" {
 		if e.st == nil {
-			fmt.Fprintf(stderr, "agentdesk %s: cannot continue a session: the history could not be opened\n", who)
+			fmt.Fprintf(e.stderr, "agentdesk %s: cannot continue a session: the history could not be opened\n", who)
 			return fail(ExitFailed)
 		}
 		id, err := resolveSessionID(ctx, e.st, f.cont)
 		if err != nil {
-			fmt.Fprintf(stderr, "agentdesk %s: %v\n", who, err)
+			fmt.Fprintf(e.stderr, "agentdesk %s: %v\n", who, err)
 			return fail(ExitUsage)
 		}
 		e.sess, e.info, err = e.h.ContinueSaved(ctx, hub.ContinueRequest{SessionID: id, HardStopAfter: f.hardAfter, RawEvents: true, MCP: f.mcp}, emitter)
 		if err != nil {
-			fmt.Fprintf(stderr, "agentdesk %s: %s\n", who, describe(err, agents.Agent{}))
+			fmt.Fprintf(e.stderr, "agentdesk %s: %s\n", who, describe(err, agents.Agent{}))
 			return fail(ExitFailed)
 		}
-	} else {
-		var err error
-		e.sess, e.info, err = e.h.Start(hub.StartRequest{AgentID: agentID, Cwd: f.cwd, AuthMethod: f.auth, HardStopAfter: f.hardAfter,
-			RawEvents: true, MCP: f.mcp}, emitter)
-		if err != nil {
-			agent, _ := cat.Find(agentID)
-			fmt.Fprintf(stderr, "agentdesk %s: %s\n", who, describe(err, agent))
-			return fail(ExitNoStart)
+	} else if e.sess, e.info, err = e.h.Start(hub.StartRequest{AgentID: agentID, Cwd: f.cwd, AuthMethod: f.auth, HardStopAfter: f.hardAfter,
+		RawEvents: true, MCP: f.mcp}, emitter); err != nil {
+		agent, _ := e.cat.Find(agentID)
+		fmt.Fprintf(e.stderr, "agentdesk %s: %s\n", who, describe(err, agent))
+		return fail(ExitNoStart)
+	}
+	e.agent, _ = e.cat.Find(e.info.AgentID)
+	e.core.WatchHistory(func(s hub.HistoryStatus) {
+		if s.Saving {
+			fmt.Fprintf(e.stderr, "agentdesk %s: saving the session works again\n", who)
+		} else {
+			fmt.Fprintf(e.stderr, "agentdesk %s: %s\n", who, s.Problem)
 		}
-	}
-	e.agent, _ = cat.Find(e.info.AgentID)
-	if e.st != nil {
-		e.health.Set(e.st.Writer().Flush, e.h.Resave, func(s hub.HistoryStatus) {
-			if s.Saving {
-				fmt.Fprintf(stderr, "agentdesk %s: saving the session works again\n", who)
-			} else {
-				fmt.Fprintf(stderr, "agentdesk %s: %s\n", who, s.Problem)
-			}
-		})
-	}
+	})
 	return e, ExitOK
+}
+
+// open opens the core, with extra agents beside the built-in ones, and the command's masked
+// streams and printer over it. Everything printed from here on has the agents' secret values
+// masked. It reports false, having said why, when the core could not be opened.
+func (e *sessionEnv) open(ctx context.Context, f runFlags, extra []agents.Agent, stdio Stdio) bool {
+	var log io.Writer
+	if f.verbose {
+		log = stdio.Err
+	}
+	c, err := openCore(ctx, e.who, hub.Options{DB: f.db, Agents: extra, Elicit: elicitModes(f.policy)}, log)
+	if err != nil { // StoreOptional: only a broken core
+		fmt.Fprintf(stdio.Err, "agentdesk %s: %v\n", e.who, err)
+		return false
+	}
+	e.core, e.st, e.cat, e.h = c, c.Store, c.Catalog, c.Hub
+	e.cleanup = append(e.cleanup, func() { _ = c.Close(context.Background()) })
+	if c.StoreErr != nil {
+		// The session still runs; it is just not saved.
+		fmt.Fprintf(stdio.Err, "agentdesk %s: the session will not be saved: %v\n", e.who, c.StoreErr)
+		e.saved = false
+	}
+	if c.CatalogErr != nil {
+		fmt.Fprintf(stdio.Err, "agentdesk %s: %v\n", e.who, c.CatalogErr)
+	}
+	// The printer filters the agent's text itself and writes chat's colours around it, so it
+	// writes on the streams under the screens; the command's own messages stay filtered.
+	maskedOut, maskedErr := e.cat.Masker().Writer(rawStream(stdio.Out)), e.cat.Masker().Writer(rawStream(stdio.Err))
+	e.cleanup = append(e.cleanup, func() { maskedErr.Flush() }, func() { maskedOut.Flush() })
+	e.stdout, e.stderr, e.masked = safeWriter{maskedOut}, safeWriter{maskedErr}, []*agents.MaskWriter{maskedOut, maskedErr}
+	if c.MaskErr != nil {
+		fmt.Fprintf(e.stderr, "agentdesk %s: %v\n", e.who, c.MaskErr)
+	}
+	if c.LedgerErr != nil {
+		fmt.Fprintf(e.stderr, "agentdesk %s: turns' changes will not be recorded: %v\n", e.who, c.LedgerErr)
+	}
+	e.out = newPrinter(maskedOut)
+	if f.output == "json" {
+		e.out = newJSONPrinter(maskedOut, maskedErr)
+	}
+	return true
 }
 
 // loginHint prints what to do when the session's start or last turn failed (see sayWhatToDo)
@@ -166,14 +163,14 @@ func (e *sessionEnv) finish(ctx context.Context) bool {
 	defer e.runCleanup()
 	closeCtx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
-	if !e.health.Status().Saving {
+	if !e.core.Health.Status().Saving {
 		// A last try while the session is still in the hub: it saves the whole of it.
-		if err := e.health.Retry(closeCtx); err != nil {
+		if err := e.core.Health.Retry(closeCtx); err != nil {
 			fmt.Fprintf(e.stderr, "agentdesk %s: the session was not saved in full: %s\n", e.who, describeHistoryError(err))
 			e.saved = false
 		}
 	}
-	if err := e.h.CloseAll(closeCtx); err != nil && e.health.Status().Saving {
+	if err := e.h.CloseAll(closeCtx); err != nil && e.core.Health.Status().Saving {
 		fmt.Fprintf(e.stderr, "agentdesk %s: saving the session: %v\n", e.who, err)
 		e.saved = false
 	}

@@ -50,11 +50,12 @@ table. --since takes a date (2006-01-02), a number of days (30d: today and the 2
 }
 
 func printUsage(ctx context.Context, db, by string, since time.Time, stdout, stderr io.Writer) int {
-	st, mask := openToPrint(ctx, db, "usage", stderr)
-	if st == nil {
+	c := openToPrint(ctx, db, "usage", stderr)
+	if c == nil {
 		return ExitFailed
 	}
-	defer st.Close()
+	defer c.Close(ctx)
+	st, mask := c.Store, c.Catalog.Masker()
 	masked := newScreen(stdout).masked(mask) // labels are titles and paths: they may quote a secret
 	defer masked.Flush()
 	l, err := st.Usage(ctx, by, since, time.Time{})

@@ -3,13 +3,17 @@
 // (Hub), wires each to the history (the recorder: events become store rows, SnapshotFromStore
 // reads them back), keeps the secrets the agents were given out of everything that leaves
 // agentdesk (live masking, MaskSnapshot, the history masking passes), watches the history's
-// writes (HistoryHealth), remembers why a start failed for a login (Hub.AuthRequired), and
-// opens what a front end needs (OpenStore, OpenDefaultStore, LoginEnv, BuiltinAgents). It
+// writes (HistoryHealth), remembers why a start failed for a login (Hub.AuthRequired), and is
+// the composition root: Open builds the Core (history, catalog with the registry's installs,
+// masker, rules, ledger, login environment, hub) for the window and every command alike. It
 // imports no Wails and nothing of the front ends; it chooses no words for a person where a
 // front end's user differs (HistoryHealth takes its describe function from the front end).
 //
 // Guarantees:
 //
+//   - Both front ends get one core: the same agents (built-in, installed from the registry,
+//     custom) and a masker that knows every stored secret (learnt before Open returns, or in the
+//     background for the window, Options.MaskInBackground). Options carry only what differs.
 //   - A session's events reach the history and the front end in the engine's order, masked
 //     first: no secret value the catalog's masker knew when an event was emitted is saved or
 //     shown in clear, even one an agent streamed cut across two chunks (liveMasker).

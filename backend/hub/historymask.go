@@ -31,12 +31,12 @@ import (
 // is masked alone too (agents.SecretForms), so the pass runs again where v1 ran without it.
 const oldHistoryPass = "secrets-masked-v2"
 
-// MaskOldHistory runs the one-time pass on st with the values m knows, unless it has run.
+// maskOldHistory runs the one-time pass on st with the values m knows, unless it has run.
 // learn teaches m every stored secret (agents.Catalog.LearnSecrets, which may wait on the
 // keyring); it is called only when the pass is due. It returns how many rows the pass changed.
 // A history it may not write (a read-only copy) is left as it is, without an error: what is
 // shown from it is masked all the same. It blocks until the pass is written.
-func MaskOldHistory(ctx context.Context, st *store.Store, m *agents.Masker, learn func() error) (int, error) {
+func maskOldHistory(ctx context.Context, st *store.Store, m *agents.Masker, learn func() error) (int, error) {
 	done, err := st.Redacted(ctx, oldHistoryPass)
 	if err != nil || done {
 		return 0, err
@@ -60,41 +60,39 @@ func maskHistoryValues(ctx context.Context, st *store.Store, m *agents.Masker, v
 
 // HistoryMasking is a long-lived front end's passes over its history (the window's): the
 // one-time pass, in the background after the keyring is read, and then one pass for each
-// secret the catalog stores. The command line runs the one-time pass itself (MaskOldHistory)
-// and stores no secret.
+// secret the catalog stores. The command line's core waits for the one-time pass instead (Open
+// without MaskInBackground) and stores no secret.
 type HistoryMasking struct {
 	once   chan struct{}  // closed once the one-time pass is over
 	passes sync.WaitGroup // the passes under way
 }
 
-// StartHistoryMasking wires st (nil: no history) to cat's secrets: it starts the one-time pass
-// and hooks cat (agents.Catalog.OnStored, so call it before cat is shared) to mask each value
-// it stores from now on. Without a history it still has cat learn every stored secret, so
-// exports of earlier sessions are masked. Failures are logged with logf; it returns at once.
-func StartHistoryMasking(ctx context.Context, st *store.Store, cat *agents.Catalog, logf func(string, ...any)) *HistoryMasking {
+// startHistoryMasking has cat learn every stored secret, in the background, so what is shown
+// and exported is masked with them all (also once the one-time pass has run: a value another
+// agent's session saved after it is masked too), then runs the one-time pass over st (nil: no
+// history), and hooks cat (agents.Catalog.OnStored, so call it before cat is shared) to mask
+// each value it stores from now on. Failures are logged with logf; it returns at once.
+func startHistoryMasking(ctx context.Context, st *store.Store, cat *agents.Catalog, logf func(string, ...any)) *HistoryMasking {
 	hm := &HistoryMasking{once: make(chan struct{})}
-	if st == nil {
-		go func() {
-			_ = cat.LearnSecrets()
-			close(hm.once)
-		}()
-		return hm
+	if st != nil {
+		m := cat.Masker()
+		cat.OnStored(func(values []string) {
+			hm.passes.Add(1)
+			go func() {
+				defer hm.passes.Done()
+				if _, err := maskHistoryValues(ctx, st, m, values); err != nil {
+					logf("agentdesk history: %v", err)
+				}
+			}()
+		})
+		hm.passes.Add(1) // without a history there is nothing a pass half done would leave
 	}
-	m := cat.Masker()
-	cat.OnStored(func(values []string) {
-		hm.passes.Add(1)
-		go func() {
-			defer hm.passes.Done()
-			if _, err := maskHistoryValues(ctx, st, m, values); err != nil {
-				logf("agentdesk history: %v", err)
-			}
-		}()
-	})
-	hm.passes.Add(1)
 	go func() {
-		defer hm.passes.Done()
+		if st != nil {
+			defer hm.passes.Done()
+		}
 		defer close(hm.once)
-		if n, err := MaskOldHistory(ctx, st, m, cat.LearnSecrets); err != nil {
+		if n, err := learnAndMask(ctx, st, cat); err != nil {
 			logf("agentdesk history: %v", err)
 		} else if n > 0 {
 			logf("agentdesk history: masked secret values in %d saved rows", n)

@@ -226,7 +226,7 @@ func (h *Hub) CloseAll(ctx context.Context) error {
 		go func() { defer wg.Done(); _ = s.Close() }()
 	}
 	wg.Wait()
-	if h.store != nil {
+	if h.store != nil && h.store.Writer() != nil { // nil: a copy opened read-only, which queues nothing
 		return h.store.Writer().Flush(ctx)
 	}
 	return nil

@@ -187,10 +187,10 @@ func ledgerFiles(fs []acp.ChangedFile) []store.LedgerFile {
 	return out
 }
 
-// OpenLedger opens the change ledger of history st: the folder "ledger" beside its database,
+// openLedger opens the change ledger of history st: the folder "ledger" beside its database,
 // with the person's own ignore patterns (changes.GlobalIgnores). The window and the command
 // line share it.
-func OpenLedger(st *store.Store) (*changes.Ledger, error) {
+func openLedger(st *store.Store) (*changes.Ledger, error) {
 	return changes.Open(filepath.Join(filepath.Dir(st.Path()), "ledger"), changes.Options{Global: changes.GlobalIgnores()})
 }
 

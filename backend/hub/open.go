@@ -8,13 +8,14 @@ import (
 	"agentdesk/backend/store"
 )
 
-// What both front ends open before they start a session: the history and the agents. The
+// The pieces Open (core.go) builds the core from: the history and the agents' environment. The
 // window and the command line differ only where their users do (the window recovers its own
-// damaged file and captures the login shell's environment; a terminal has that already).
+// damaged file and captures the login shell's environment; a terminal has that already), which
+// Options say.
 
-// OpenStore opens the history at path, or at the default one (store.DefaultPath: $AGENTDESK_DB,
+// openHistory opens the history at path, or at the default one (store.DefaultPath: $AGENTDESK_DB,
 // else under $XDG_DATA_HOME) when path is "". A file that cannot be opened is never moved.
-func OpenStore(ctx context.Context, path string, opts ...store.Option) (*store.Store, error) {
+func openHistory(ctx context.Context, path string, opts ...store.Option) (*store.Store, error) {
 	if path == "" {
 		var err error
 		if path, err = store.DefaultPath(); err != nil {
@@ -24,11 +25,11 @@ func OpenStore(ctx context.Context, path string, opts ...store.Option) (*store.S
 	return store.Open(ctx, path, opts...)
 }
 
-// OpenStoreForReading opens the history for a front end that only reads it: as OpenStore, else
+// openHistoryForReading opens the history for a front end that only reads it: as openHistory, else
 // read-only when it cannot be written (a read-only copy can still be listed and shown). The
-// error is OpenStore's.
-func OpenStoreForReading(ctx context.Context, path string) (*store.Store, error) {
-	st, err := OpenStore(ctx, path)
+// error is openHistory's.
+func openHistoryForReading(ctx context.Context, path string) (*store.Store, error) {
+	st, err := openHistory(ctx, path)
 	if err == nil {
 		return st, nil
 	}
@@ -41,11 +42,11 @@ func OpenStoreForReading(ctx context.Context, path string) (*store.Store, error)
 	return nil, err
 }
 
-// OpenDefaultStore opens the default history for the window. A file the user named with
+// openDefaultHistory opens the default history for the window. A file the user named with
 // AGENTDESK_DB is opened as it is: it may belong to something else, so it is never moved.
 // agentdesk's own file, when damaged, is set aside and a new one made (store.OpenOrRecover);
 // notice then says so, for the user.
-func OpenDefaultStore(ctx context.Context, opts ...store.Option) (st *store.Store, notice string, err error) {
+func openDefaultHistory(ctx context.Context, opts ...store.Option) (st *store.Store, notice string, err error) {
 	path, err := store.DefaultPath()
 	if err != nil {
 		return nil, "", err
@@ -57,12 +58,12 @@ func OpenDefaultStore(ctx context.Context, opts ...store.Option) (st *store.Stor
 	return store.OpenOrRecover(ctx, path, opts...)
 }
 
-// LoginEnv is the agents' base environment for the window: the user's login-shell environment,
+// loginEnv is the agents' base environment for the window: the user's login-shell environment,
 // so that an app started from the desktop menu finds node, npx and the agents' commands as a
 // terminal would. On failure (no SHELL, a startup file that hangs; at most
 // agents.LoginEnvTimeout) it logs why with logf and returns nil: agents then get this process's
 // environment. AGENTDESK_NO_LOGIN_ENV=1 skips the capture.
-func LoginEnv(ctx context.Context, logf func(string, ...any)) []string {
+func loginEnv(ctx context.Context, logf func(string, ...any)) []string {
 	if os.Getenv("AGENTDESK_NO_LOGIN_ENV") == "1" {
 		return nil
 	}
@@ -74,10 +75,10 @@ func LoginEnv(ctx context.Context, logf func(string, ...any)) []string {
 	return agents.AgentEnv(env)
 }
 
-// BuiltinAgents is the Demo agent (this binary: agents.Self) and the presets, resolved on the
+// builtinAgents is the Demo agent (this binary: agents.Self) and the presets, resolved on the
 // environment base (nil: this process's own). AGENTDESK_DEMO_PACE (e.g. "20ms") sets the Demo
 // agent's pace, for tests and demos.
-func BuiltinAgents(base []string) []agents.Agent {
+func builtinAgents(base []string) []agents.Agent {
 	var demoArgs []string
 	if p := os.Getenv("AGENTDESK_DEMO_PACE"); p != "" {
 		demoArgs = []string{"--pace", p}

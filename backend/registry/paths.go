@@ -4,7 +4,6 @@ import (
 	"os"
 	"path/filepath"
 
-	"agentdesk/backend/agents"
 	"agentdesk/backend/store"
 )
 
@@ -24,16 +23,4 @@ func DefaultDir() (string, error) {
 func Open(dir string, env []string) (*Source, *Installer) {
 	src := &Source{URL: os.Getenv("AGENTDESK_REGISTRY_URL"), Dir: dir}
 	return src, &Installer{Root: filepath.Join(dir, "agents"), Env: env}
-}
-
-// init lets agents.OpenCatalog list the agents installed in DefaultDir.
-func init() {
-	agents.RegisterInstalled(func() agents.InstalledAgents {
-		dir, err := DefaultDir()
-		if err != nil {
-			return nil
-		}
-		_, in := Open(dir, nil)
-		return CatalogSource{Installer: in}
-	})
 }
