@@ -3,6 +3,7 @@
 // DeleteAgent, ImportZedAgents) and then `onChanged` reloads the picker's list. Failures are
 // shown inside the dialog (`error`), where the user is looking, not in the page's banner.
 import * as api from '../lib/api';
+import { attempt } from '../lib/attempt';
 import { emptyAgent, type AgentSettings, type ImportResult } from '../lib/agents';
 import type { AgentInfo } from '../lib/protocol';
 import { MCPEditorStore } from './mcp.svelte';
@@ -76,37 +77,22 @@ export class AgentEditorStore {
   }
 
   /** Saves the form; resolves true when saved (the form then shows the saved agent). */
-  async save(): Promise<boolean> {
-    if (this.busy) return false;
-    this.busy = true;
-    this.error = '';
-    try {
+  save(): Promise<boolean> {
+    return attempt(this, async () => {
       const saved = await this.#deps.saveAgent($state.snapshot(this.form));
       await this.#deps.onChanged(saved);
       this.form = await this.#deps.getAgent(saved.id);
-      return true;
-    } catch (err) {
-      this.error = api.errorMessage(err);
-      return false;
-    } finally {
-      this.busy = false;
-    }
+    });
   }
 
   async remove(): Promise<void> {
     const id = this.form.id;
-    if (!id || this.busy) return;
-    this.busy = true;
-    this.error = '';
-    try {
+    if (!id) return;
+    await attempt(this, async () => {
       await this.#deps.deleteAgent(id);
       await this.#deps.onChanged();
       this.newAgent();
-    } catch (err) {
-      this.error = api.errorMessage(err);
-    } finally {
-      this.busy = false;
-    }
+    });
   }
 
   /** Shows the MCP servers pane, its list reloaded. */
@@ -124,17 +110,10 @@ export class AgentEditorStore {
   }
 
   async runImport(): Promise<void> {
-    if (this.busy) return;
-    this.busy = true;
-    this.error = '';
-    try {
+    await attempt(this, async () => {
       this.imported = await this.#deps.importZed(this.importText);
       this.importText = '';
       await this.#deps.onChanged();
-    } catch (err) {
-      this.error = api.errorMessage(err);
-    } finally {
-      this.busy = false;
-    }
+    });
   }
 }

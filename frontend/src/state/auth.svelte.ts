@@ -5,6 +5,7 @@
 // to `onStarted`: agent methods at once, env_var methods with the values typed in the form
 // (stored as the agent's secrets), terminal methods after the user ran the command ("Done").
 import * as api from '../lib/api';
+import { attempt } from '../lib/attempt';
 import { filledValues, type AuthMethodInfo, type AuthPrompt } from '../lib/agents';
 import type { SessionInfo } from '../lib/protocol';
 
@@ -76,19 +77,13 @@ export class AuthStore {
   /** Logs in with `method` and starts again (for terminal methods: after the user ran it). */
   async login(method: AuthMethodInfo): Promise<void> {
     const p = this.prompt;
-    if (!p || this.busy) return;
-    this.busy = true;
-    this.error = '';
-    try {
+    if (!p) return;
+    await attempt(this, async () => {
       const values = method.type === 'env_var' ? filledValues($state.snapshot(this.values)) : {};
       const info = await this.#deps.startWithAuth(p.sessionId, method.id, values);
       this.clear();
       await this.#deps.onStarted(info);
-    } catch (err) {
-      this.error = api.errorMessage(err);
-    } finally {
-      this.busy = false;
-    }
+    });
   }
 
   /** Opens a terminal window running the method's command. */

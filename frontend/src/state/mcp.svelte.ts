@@ -2,6 +2,7 @@
 // (a copy in `form`). Every change goes through the bindings (ListMCPServers, SaveMCPServer,
 // DeleteMCPServer); failures are shown in the pane (`error`), where the user is looking.
 import * as api from '../lib/api';
+import { attempt } from '../lib/attempt';
 import { emptyMCP, type MCPSettings } from '../lib/agents';
 
 export interface MCPEditorDeps {
@@ -56,39 +57,24 @@ export class MCPEditorStore {
   }
 
   /** Saves the form; resolves true when saved (the form then shows the saved server). */
-  async save(): Promise<boolean> {
-    if (this.busy) return false;
-    this.busy = true;
-    this.error = '';
-    this.status = '';
-    try {
+  save(): Promise<boolean> {
+    if (!this.busy) this.status = '';
+    return attempt(this, async () => {
       const saved = await this.#deps.save($state.snapshot(this.form));
       this.servers = await this.#deps.list();
       this.form = structuredClone(saved);
       this.status = `Saved ${saved.name}. New sessions get it; running ones keep what they started with.`;
-      return true;
-    } catch (err) {
-      this.error = api.errorMessage(err);
-      return false;
-    } finally {
-      this.busy = false;
-    }
+    });
   }
 
   async remove(): Promise<void> {
     const name = this.form.was;
-    if (!name || this.busy) return;
-    this.busy = true;
-    this.error = '';
-    try {
+    if (!name) return;
+    await attempt(this, async () => {
       await this.#deps.remove(name);
       this.servers = await this.#deps.list();
       this.newServer();
       this.status = `Deleted ${name}.`;
-    } catch (err) {
-      this.error = api.errorMessage(err);
-    } finally {
-      this.busy = false;
-    }
+    });
   }
 }
