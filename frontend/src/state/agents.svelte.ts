@@ -3,7 +3,7 @@
 // DeleteAgent, ImportZedAgents) and then `onChanged` reloads the picker's list. Failures are
 // shown inside the dialog (`error`), where the user is looking, not in the page's banner.
 import * as api from '../lib/api';
-import { busyAction } from '../lib/busy';
+import { attempt } from '../lib/attempt';
 import { emptyAgent, type AgentSettings, type ImportResult } from '../lib/agents';
 import type { AgentInfo } from '../lib/protocol';
 import { MCPEditorStore } from './mcp.svelte';
@@ -78,7 +78,7 @@ export class AgentEditorStore {
 
   /** Saves the form; resolves true when saved (the form then shows the saved agent). */
   save(): Promise<boolean> {
-    return busyAction(this, async () => {
+    return attempt(this, async () => {
       const saved = await this.#deps.saveAgent($state.snapshot(this.form));
       await this.#deps.onChanged(saved);
       this.form = await this.#deps.getAgent(saved.id);
@@ -88,7 +88,7 @@ export class AgentEditorStore {
   async remove(): Promise<void> {
     const id = this.form.id;
     if (!id) return;
-    await busyAction(this, async () => {
+    await attempt(this, async () => {
       await this.#deps.deleteAgent(id);
       await this.#deps.onChanged();
       this.newAgent();
@@ -110,7 +110,7 @@ export class AgentEditorStore {
   }
 
   async runImport(): Promise<void> {
-    await busyAction(this, async () => {
+    await attempt(this, async () => {
       this.imported = await this.#deps.importZed(this.importText);
       this.importText = '';
       await this.#deps.onChanged();

@@ -5,7 +5,7 @@
 // to `onStarted`: agent methods at once, env_var methods with the values typed in the form
 // (stored as the agent's secrets), terminal methods after the user ran the command ("Done").
 import * as api from '../lib/api';
-import { busyAction } from '../lib/busy';
+import { attempt } from '../lib/attempt';
 import { filledValues, type AuthMethodInfo, type AuthPrompt } from '../lib/agents';
 import type { SessionInfo } from '../lib/protocol';
 
@@ -78,7 +78,7 @@ export class AuthStore {
   async login(method: AuthMethodInfo): Promise<void> {
     const p = this.prompt;
     if (!p) return;
-    await busyAction(this, async () => {
+    await attempt(this, async () => {
       const values = method.type === 'env_var' ? filledValues($state.snapshot(this.values)) : {};
       const info = await this.#deps.startWithAuth(p.sessionId, method.id, values);
       this.clear();

@@ -2,7 +2,7 @@
 // (a copy in `form`). Every change goes through the bindings (ListMCPServers, SaveMCPServer,
 // DeleteMCPServer); failures are shown in the pane (`error`), where the user is looking.
 import * as api from '../lib/api';
-import { busyAction } from '../lib/busy';
+import { attempt } from '../lib/attempt';
 import { emptyMCP, type MCPSettings } from '../lib/agents';
 
 export interface MCPEditorDeps {
@@ -59,7 +59,7 @@ export class MCPEditorStore {
   /** Saves the form; resolves true when saved (the form then shows the saved server). */
   save(): Promise<boolean> {
     if (!this.busy) this.status = '';
-    return busyAction(this, async () => {
+    return attempt(this, async () => {
       const saved = await this.#deps.save($state.snapshot(this.form));
       this.servers = await this.#deps.list();
       this.form = structuredClone(saved);
@@ -70,7 +70,7 @@ export class MCPEditorStore {
   async remove(): Promise<void> {
     const name = this.form.was;
     if (!name) return;
-    await busyAction(this, async () => {
+    await attempt(this, async () => {
       await this.#deps.remove(name);
       this.servers = await this.#deps.list();
       this.newServer();
