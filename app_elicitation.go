@@ -1,6 +1,7 @@
 package main
 
 import (
+	"agentdesk/backend/acp/elicit"
 	"context"
 	"errors"
 	"fmt"
@@ -50,7 +51,7 @@ func (ss *Sessions) OpenElicitationURL(sessionID, requestID string) error {
 
 // elicitationForWindow words an elicitation error for the person who answered.
 func elicitationForWindow(err error) error {
-	var field *acp.FieldError
+	var field *elicit.FieldError
 	switch {
 	case err == nil:
 		return nil

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"agentdesk/backend/acp/elicit"
 	"context"
 	"strings"
 	"testing"
@@ -37,7 +38,7 @@ func TestAppAnswersElicitationsAndOpensOnlyTheAgentsURL(t *testing.T) {
 		map[string]any{"name": "Ann", "token": "tok-app-secret"}); err != nil {
 		t.Fatal(err)
 	}
-	if got := elicitationEntry(t, rec, acp.ElicitAccepted); got.Answer["token"] != acp.SecretMask {
+	if got := elicitationEntry(t, rec, acp.ElicitAccepted); got.Answer["token"] != elicit.SecretMask {
 		t.Fatalf("accepted %+v", got)
 	}
 	if err := a.sessions.AnswerElicitation(info.SessionID, form.RequestID, "decline", nil); err == nil ||

@@ -1,6 +1,7 @@
 package acp_test
 
 import (
+	"agentdesk/backend/acp/elicit"
 	"context"
 	"io"
 	"strings"
@@ -44,7 +45,7 @@ func TestElicitDemoForm(t *testing.T) {
 		t.Fatal(err)
 	}
 	el := elicitIn(t, ev, acp.ElicitOpen)
-	schema, err := acp.ParseElicitSchema(el.Schema)
+	schema, err := elicit.Parse(el.Schema)
 	if err != nil || len(schema.Fields) != 5 || !schema.Field("token").Secret || !schema.Field("name").Required {
 		t.Fatalf("the demo's form: %+v, %v", schema, err)
 	}

@@ -1,6 +1,7 @@
 package acp_test
 
 import (
+	"agentdesk/backend/acp/elicit"
 	"context"
 	"encoding/json"
 	"errors"
@@ -112,7 +113,7 @@ func TestElicitFormAccept(t *testing.T) {
 		{map[string]any{"name": 7.0}, "name"},
 	} {
 		err := s.AnswerElicitation(el.RequestID, acp.ElicitAccept, bad.content)
-		var fe *acp.FieldError
+		var fe *elicit.FieldError
 		if !errors.Is(err, acp.ErrElicitationContent) || !errors.As(err, &fe) || fe.Field != bad.field {
 			t.Fatalf("answer %v: %v, want a content error on %q", bad.content, err, bad.field)
 		}
@@ -128,7 +129,7 @@ func TestElicitFormAccept(t *testing.T) {
 		t.Fatal(err)
 	}
 	done := elicitIn(t, ev, acp.ElicitAccepted)
-	if done.AnsweredBy != acp.AnsweredByUser || done.Answer["token"] != acp.SecretMask || done.Answer["name"] != "Ann" {
+	if done.AnsweredBy != acp.AnsweredByUser || done.Answer["token"] != elicit.SecretMask || done.Answer["name"] != "Ann" {
 		t.Fatalf("accepted %+v", done)
 	}
 	if err := s.AnswerElicitation(el.RequestID, acp.ElicitAccept, good); !errors.Is(err, acp.ErrElicitationNotOpen) {
@@ -145,7 +146,7 @@ func TestElicitFormAccept(t *testing.T) {
 			t.Fatalf("the secret is in the %s", what)
 		}
 	}
-	if !strings.Contains(j.text(), `"token":"`+acp.SecretMask+`"`) || !strings.Contains(j.text(), `"name":"Ann"`) {
+	if !strings.Contains(j.text(), `"token":"`+elicit.SecretMask+`"`) || !strings.Contains(j.text(), `"name":"Ann"`) {
 		t.Fatalf("the wireLog lacks the masked reply:\n%s", j.text())
 	}
 }
@@ -186,7 +187,7 @@ func TestElicitMalformedSchemas(t *testing.T) {
 		{`{"properties":{"a":{"type":"boolean","default":"yes"}}}`, "default: is not a boolean"},
 		{`{"properties":{"a":{"type":"string","oneOf":[{"title":"x"}]}}}`, "no const"},
 		{`{"properties":{"a":{"type":"string","pattern":"(?=x)"}}}`, "pattern"},
-		{`{"properties":{` + manyProps(acp.MaxElicitFields+1) + `}}`, "more than the 64 allowed"},
+		{`{"properties":{` + manyProps(elicit.MaxFields+1) + `}}`, "more than the 64 allowed"},
 	}
 	var steps strings.Builder
 	steps.WriteString(`{"expect":"session/prompt"},`)

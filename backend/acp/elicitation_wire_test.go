@@ -1,6 +1,7 @@
 package acp_test
 
 import (
+	"agentdesk/backend/acp/elicit"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -85,7 +86,7 @@ func TestGoldenElicitationWire(t *testing.T) {
 			t.Fatalf("%s: the SDK sends %s, which we read as %+v", name, sent, got)
 		}
 		if want.Mode == acp.ElicitModeForm {
-			if _, err := acp.ParseElicitSchema(got.RequestedSchema); err != nil {
+			if _, err := elicit.Parse(got.RequestedSchema); err != nil {
 				t.Fatalf("the SDK's schema is refused: %v", err)
 			}
 		}

@@ -1,6 +1,7 @@
 package acp
 
 import (
+	"agentdesk/backend/acp/elicit"
 	"bytes"
 	"encoding/json"
 	"fmt"
@@ -15,9 +16,9 @@ type pendingElicitation struct {
 	req     *jsonrpc.Request
 	entryID string
 	mode    string
-	schema  *ElicitSchema // form
-	url     string        // url
-	elicID  string        // url: the agent's elicitationId
+	schema  *elicit.Schema // form
+	url     string         // url
+	elicID  string         // url: the agent's elicitationId
 }
 
 // handleElicitation runs on the inbound loop: it validates the request, refuses it -32602
@@ -43,13 +44,13 @@ func (s *Session) handleElicitation(req *jsonrpc.Request) {
 	var invalid error
 	switch p.Mode {
 	case ElicitModeForm:
-		pe.schema, invalid = ParseElicitSchema(p.RequestedSchema)
+		pe.schema, invalid = elicit.Parse(p.RequestedSchema)
 		if invalid == nil {
 			el.Schema = p.RequestedSchema
 		}
 	case ElicitModeURL:
-		el.URL, el.ElicitationID = cutText(p.URL, maxElicitURL), cutText(p.ElicitationID, maxElicitName)
-		el.Host, invalid = CheckElicitURL(p.URL)
+		el.URL, el.ElicitationID = cutText(p.URL, elicit.MaxURL), cutText(p.ElicitationID, elicit.MaxName)
+		el.Host, invalid = elicit.CheckURL(p.URL)
 		if invalid == nil && p.ElicitationID == "" {
 			invalid = fmt.Errorf("a url elicitation needs an elicitationId")
 		}
@@ -98,7 +99,7 @@ func (s *Session) AnswerElicitation(requestID, action string, content map[string
 // A form's accept sends content, checked against the schema first; a url's accept means the
 // person agreed to open it (content is ignored). Called from any goroutine; it does not wait
 // for the agent. Errors are *ElicitationError: ErrElicitationNotOpen (unknown, answered,
-// cancelled), ErrElicitationAction, or ErrElicitationContent with the *FieldError at fault;
+// cancelled), ErrElicitationAction, or ErrElicitationContent with the *elicit.FieldError at fault;
 // after a refused answer the elicitation is still open.
 func (s *Session) AnswerElicitationAs(requestID, action string, content map[string]any, by string) error {
 	s.mu.Lock()
@@ -285,7 +286,7 @@ func (s *Session) maskSecretReply(dir jsonrpc.Direction, method string, line []b
 	return line
 }
 
-func hasSecret(schema *ElicitSchema, content map[string]any) bool {
+func hasSecret(schema *elicit.Schema, content map[string]any) bool {
 	for k := range content {
 		if f := schema.Field(k); f != nil && f.Secret {
 			return true

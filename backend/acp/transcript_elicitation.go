@@ -39,7 +39,7 @@ const (
 
 // Elicitation is an elicitation entry's content (KindElicitation). Its JSON shape is part of
 // the contract with the frontend (protocol.ts). Answer never holds a secret field's value:
-// those read SecretMask.
+// those read elicit.SecretMask.
 type Elicitation struct {
 	RequestID     string          `json:"requestId"` // the JSON-RPC id as text (a string id keeps its quotes)
 	Mode          string          `json:"mode"`      // ElicitMode*
@@ -134,7 +134,7 @@ func ElicitationStateLine(el *Elicitation) string {
 }
 
 // ElicitationAnswerLines are an accepted form's answer as "name: value" lines, sorted by name
-// (secrets already read SecretMask).
+// (secrets already read elicit.SecretMask).
 func ElicitationAnswerLines(el *Elicitation) []string {
 	names := make([]string, 0, len(el.Answer))
 	for k := range el.Answer {
