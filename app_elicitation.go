@@ -1,12 +1,12 @@
 package main
 
 import (
-	"agentdesk/backend/acp/elicit"
 	"context"
 	"errors"
 	"fmt"
 
 	"agentdesk/backend/acp"
+	"agentdesk/backend/acp/elicit"
 )
 
 // windowElicitModes are the elicitation modes the window's sessions advertise: it renders

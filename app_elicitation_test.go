@@ -1,12 +1,12 @@
 package main
 
 import (
-	"agentdesk/backend/acp/elicit"
 	"context"
 	"strings"
 	"testing"
 
 	"agentdesk/backend/acp"
+	"agentdesk/backend/acp/elicit"
 )
 
 // elicitationEntry waits for the upsert of an elicitation entry in state.

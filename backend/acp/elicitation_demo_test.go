@@ -1,7 +1,6 @@
 package acp_test
 
 import (
-	"agentdesk/backend/acp/elicit"
 	"context"
 	"io"
 	"strings"
@@ -10,6 +9,7 @@ import (
 	"agentdesk/backend/acp"
 	"agentdesk/backend/acp/acptest"
 	"agentdesk/backend/acp/demoagent"
+	"agentdesk/backend/acp/elicit"
 )
 
 // startDemoElicit starts the Demo agent with the elicitation modes given.

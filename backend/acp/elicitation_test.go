@@ -1,7 +1,6 @@
 package acp_test
 
 import (
-	"agentdesk/backend/acp/elicit"
 	"context"
 	"encoding/json"
 	"errors"
@@ -12,6 +11,7 @@ import (
 
 	"agentdesk/backend/acp"
 	"agentdesk/backend/acp/acptest"
+	"agentdesk/backend/acp/elicit"
 	"agentdesk/backend/acp/jsonrpc"
 )
 
@@ -98,6 +98,15 @@ func TestElicitFormAccept(t *testing.T) {
 	el := elicitIn(t, ev, acp.ElicitOpen)
 	if el.RequestID != `"q-1"` || el.Mode != acp.ElicitModeForm || el.Message != "Who are you?" || !strings.Contains(string(el.Schema), `"password"`) {
 		t.Fatalf("open elicitation %+v", el)
+	}
+	// The entry carries the form as Go parsed it: the window renders these, never the schema.
+	// (The scripted agent re-encodes its params, so the properties arrive sorted.)
+	fields, _ := json.Marshal(el.Fields)
+	if want := `[{"name":"colours","type":"array","choices":[{"value":"r","title":"Red"},{"value":"g","title":"Green"}],"maxItems":1},` +
+		`{"name":"count","type":"integer","minimum":1,"maximum":10,"default":3},` +
+		`{"name":"name","type":"string","title":"Name","required":true,"minLength":2},` +
+		`{"name":"token","type":"string","secret":true,"format":"password"}]`; string(fields) != want {
+		t.Fatalf("open elicitation's fields\n got %s\nwant %s", fields, want)
 	}
 	for _, bad := range []struct {
 		content map[string]any

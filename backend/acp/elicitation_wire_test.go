@@ -1,7 +1,6 @@
 package acp_test
 
 import (
-	"agentdesk/backend/acp/elicit"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -11,6 +10,7 @@ import (
 	acpsdk "github.com/coder/acp-go-sdk"
 
 	"agentdesk/backend/acp"
+	"agentdesk/backend/acp/elicit"
 )
 
 // elicitationWire is every elicitation message shape agentdesk sends or reads, as our types

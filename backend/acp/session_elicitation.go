@@ -1,12 +1,12 @@
 package acp
 
 import (
-	"agentdesk/backend/acp/elicit"
 	"bytes"
 	"encoding/json"
 	"fmt"
 	"strings"
 
+	"agentdesk/backend/acp/elicit"
 	"agentdesk/backend/acp/jsonrpc"
 )
 
@@ -46,7 +46,7 @@ func (s *Session) handleElicitation(req *jsonrpc.Request) {
 	case ElicitModeForm:
 		pe.schema, invalid = elicit.Parse(p.RequestedSchema)
 		if invalid == nil {
-			el.Schema = p.RequestedSchema
+			el.Schema, el.Fields = p.RequestedSchema, pe.schema.Fields
 		}
 	case ElicitModeURL:
 		el.URL, el.ElicitationID = cutText(p.URL, elicit.MaxURL), cutText(p.ElicitationID, elicit.MaxName)

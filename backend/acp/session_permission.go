@@ -51,7 +51,7 @@ func (s *Session) handlePermission(req *jsonrpc.Request) {
 		ToolKind:   change.Entry.ToolKind,
 	}
 	for _, o := range p.Options {
-		sum.Options = append(sum.Options, OptionSummary{ID: o.OptionID, Name: o.Name, Kind: o.Kind})
+		sum.Options = append(sum.Options, OptionOf(o.OptionID, o.Name, o.Kind))
 	}
 	q := permissionQuery(change.Entry, sum.Options)
 	s.unlock()
@@ -100,13 +100,13 @@ func (s *Session) ruleDecisionLocked(sum PermissionSummary, rule RuleDecision) {
 			Description: "It answers every request it matches in this session without asking you. " +
 				"Pause, change or delete it in Rules."}))
 	}
-	d := decisionOf(sum, "selected", rule.OptionID, DecidedByRule)
+	d := DecisionOf(sum, "selected", rule.OptionID, DecidedByRule)
 	d.RuleID, d.RuleLabel = rule.RuleID, rule.Label
 	s.decisions = append(s.decisions, d)
 	s.decisionDraftLocked(sum.Title, d)
 	s.pushEvent(Event{Kind: EventPermissionDone, RequestID: d.RequestID, ToolCallID: sum.ToolCallID, Title: sum.Title,
 		Options: sum.Options, ToolKind: sum.ToolKind, Outcome: d.Outcome, OptionID: d.OptionID, DecidedBy: DecidedByRule,
-		RuleID: rule.RuleID, RuleLabel: rule.Label})
+		RuleID: rule.RuleID, RuleLabel: rule.Label, Decision: &d})
 }
 
 // offered reports whether id is one of options.

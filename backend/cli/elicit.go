@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"agentdesk/backend/acp/elicit"
 	"errors"
 	"fmt"
 	"strconv"
@@ -9,6 +8,7 @@ import (
 	"sync"
 
 	"agentdesk/backend/acp"
+	"agentdesk/backend/acp/elicit"
 )
 
 // elicitModes are the elicitation modes run advertises: a form only when it asks on the
