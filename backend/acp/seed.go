@@ -25,7 +25,7 @@ type Seed struct {
 // announces it (permission_done). The caller holds s.mu.
 func (s *Session) decisionLocked(p *pendingPermission, outcome, optionID, decidedBy string) {
 	d := DecisionOf(p.summary, outcome, optionID, decidedBy)
-	s.decisions = append(s.decisions, d)
+	s.perms.decisions = append(s.perms.decisions, d)
 	s.decisionDraftLocked(p.summary.Title, d)
 	s.waitTickLocked()
 	s.pushEvent(Event{Kind: EventPermissionDone, RequestID: d.RequestID, Outcome: outcome, OptionID: optionID, DecidedBy: decidedBy,

@@ -2,6 +2,7 @@ package acp
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 
 	"agentdesk/backend/acp/jsonrpc"
@@ -15,11 +16,74 @@ type pendingPermission struct {
 	query   PermissionQuery // what it asks of the rules (OpenPermission)
 }
 
+// permissionDesk is the session's permission requests: those parked until someone answers
+// them, the decisions made (Snapshot.Decisions) and the rules that have answered. Guarded by
+// Session.mu; its methods neither emit nor reply: the Session announces what they return.
+type permissionDesk struct {
+	open      map[string]*pendingPermission // parked, by JSON-RPC id (as the request id reads)
+	decisions []DecisionSummary             // closed, in closing order
+	told      map[string]bool               // the rules that have answered: the first time, a notice said so
+}
+
+func newPermissionDesk(saved []DecisionSummary) permissionDesk {
+	return permissionDesk{open: map[string]*pendingPermission{}, decisions: slices.Clone(saved), told: map[string]bool{}}
+}
+
+// take removes the parked request id; ok is false when it is not open.
+func (d *permissionDesk) take(id string) (p *pendingPermission, ok bool) {
+	if p, ok = d.open[id]; ok {
+		delete(d.open, id)
+	}
+	return p, ok
+}
+
+// choose removes the parked request id for an answer with optionID: it must be open and the
+// option one it offered, else the request stays parked and the error says which.
+func (d *permissionDesk) choose(id, optionID string) (*pendingPermission, error) {
+	p, ok := d.open[id]
+	switch {
+	case !ok:
+		return nil, &PermissionError{RequestID: id, OptionID: optionID, Err: ErrPermissionNotOpen}
+	case !offered(p.summary.Options, optionID):
+		return nil, &PermissionError{RequestID: id, OptionID: optionID, Err: ErrNoSuchOption}
+	}
+	delete(d.open, id)
+	return p, nil
+}
+
+// takeAll removes every parked request (Stop, the end of the turn, the agent's exit).
+func (d *permissionDesk) takeAll() []*pendingPermission {
+	out := make([]*pendingPermission, 0, len(d.open))
+	for id, p := range d.open {
+		out = append(out, p)
+		delete(d.open, id)
+	}
+	return out
+}
+
+// firstAnswer reports whether the rule ruleID answers for the first time in this session.
+func (d *permissionDesk) firstAnswer(ruleID string) bool {
+	if d.told[ruleID] {
+		return false
+	}
+	d.told[ruleID] = true
+	return true
+}
+
+// summaries are the parked requests as a snapshot shows them.
+func (d *permissionDesk) summaries() []PermissionSummary {
+	out := []PermissionSummary{}
+	for _, p := range d.open {
+		out = append(out, p.summary)
+	}
+	return out
+}
+
 // OpenPermission returns what the open permission request requestID asks, as Config.Rules
 // judged it, and its summary; ok is false when it is not open. It does not wait.
 func (s *Session) OpenPermission(requestID string) (PermissionQuery, PermissionSummary, bool) {
 	s.mu.Lock()
-	p, ok := s.perms[requestID]
+	p, ok := s.perms.open[requestID]
 	s.unlock()
 	if !ok {
 		return PermissionQuery{}, PermissionSummary{}, false
@@ -79,7 +143,7 @@ func (s *Session) handlePermission(req *jsonrpc.Request) {
 		req.Reply(RequestPermissionResult{Outcome: PermissionOutcome{Outcome: "selected", OptionID: rule.OptionID}}, nil)
 		return
 	}
-	s.perms[sum.RequestID] = &pendingPermission{req: req, summary: sum, query: q}
+	s.perms.open[sum.RequestID] = &pendingPermission{req: req, summary: sum, query: q}
 	s.waitTickLocked()
 	s.pushEvent(Event{Kind: EventPermission, RequestID: sum.RequestID, ToolCallID: sum.ToolCallID,
 		Title: sum.Title, Options: sum.Options, ToolKind: sum.ToolKind, RuleOptions: sum.RuleOptions})
@@ -91,18 +155,14 @@ func (s *Session) handlePermission(req *jsonrpc.Request) {
 // permission_done event that carries the whole request (no permission event came before it).
 // The caller holds s.mu.
 func (s *Session) ruleDecisionLocked(sum PermissionSummary, rule RuleDecision) {
-	if !s.rulesTold[rule.RuleID] {
-		if s.rulesTold == nil {
-			s.rulesTold = map[string]bool{}
-		}
-		s.rulesTold[rule.RuleID] = true
+	if s.perms.firstAnswer(rule.RuleID) {
 		s.pushChange(s.tr.AddNotice(Notice{Severity: "info", Title: "A rule of yours answered: " + rule.Label,
 			Description: "It answers every request it matches in this session without asking you. " +
 				"Pause, change or delete it in Rules."}))
 	}
 	d := DecisionOf(sum, "selected", rule.OptionID, DecidedByRule)
 	d.RuleID, d.RuleLabel = rule.RuleID, rule.Label
-	s.decisions = append(s.decisions, d)
+	s.perms.decisions = append(s.perms.decisions, d)
 	s.decisionDraftLocked(sum.Title, d)
 	s.pushEvent(Event{Kind: EventPermissionDone, RequestID: d.RequestID, ToolCallID: sum.ToolCallID, Title: sum.Title,
 		Options: sum.Options, ToolKind: sum.ToolKind, Outcome: d.Outcome, OptionID: d.OptionID, DecidedBy: DecidedByRule,
@@ -130,16 +190,11 @@ func (s *Session) AnswerPermission(requestID, optionID string) error {
 // when the request is not open (already answered, cancelled) or the option was not offered.
 func (s *Session) Decide(requestID, optionID, decidedBy string) error {
 	s.mu.Lock()
-	p, ok := s.perms[requestID]
-	if !ok {
+	p, err := s.perms.choose(requestID, optionID)
+	if err != nil {
 		s.unlock()
-		return &PermissionError{RequestID: requestID, OptionID: optionID, Err: ErrPermissionNotOpen}
+		return err
 	}
-	if !offered(p.summary.Options, optionID) {
-		s.unlock()
-		return &PermissionError{RequestID: requestID, OptionID: optionID, Err: ErrNoSuchOption}
-	}
-	delete(s.perms, requestID)
 	s.decisionLocked(p, "selected", optionID, decidedBy)
 	s.unlock()
 	// Reply outside the lock (it only queues the answer for the connection's writer).
@@ -152,9 +207,8 @@ func (s *Session) Decide(requestID, optionID, decidedBy string) error {
 // (replyCancelled answers each as its method wants).
 func (s *Session) takePermissionsLocked() []*jsonrpc.Request {
 	reqs := s.takeElicitationsLocked()
-	for id, p := range s.perms {
+	for _, p := range s.perms.takeAll() {
 		reqs = append(reqs, p.req)
-		delete(s.perms, id)
 		s.decisionLocked(p, "cancelled", "", DecidedByCancel)
 	}
 	return reqs

@@ -56,7 +56,10 @@ func (s *Session) Submit(text string, attachments []Attachment) (Submitted, erro
 		return Submitted{}, err
 	}
 	if s.turnActive {
-		id, err := s.enqueueLocked(text, extra, infos)
+		id, err := s.queue.add(text, extra, infos)
+		if err == nil {
+			s.pushQueueLocked()
+		}
 		s.unlock()
 		return Submitted{QueuedID: id}, err
 	}
