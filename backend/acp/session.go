@@ -125,13 +125,12 @@ type Session struct {
 	// no longer says anything about the session.
 	connGen uint64
 
-	hardStopCancel func() bool // cancels the automatic hard stop of a cancelling turn (session_stop.go)
-	observing      func()      // cancels the TurnObserver call in progress (a snapshot): Stop and hard stop end it (receipt.go)
+	ladder    stopLadder // the automatic hard stop of a cancelling turn (session_stop.go)
+	observing func()     // cancels the TurnObserver call in progress (a snapshot): Stop and hard stop end it (receipt.go)
 
 	// secrets are the replies being written that carry a secret field's value: the journal
 	// gets the masked copy (tap). Its own lock: tap runs under the connection's outbound queue lock.
-	secrets        secretReplies
-	stopIgnoredMsg string // why the automatic hard stop happened, until the turn has ended
+	secrets secretReplies
 }
 
 // NewSession creates a session in state starting; call Start next, or Reopen for a seeded one

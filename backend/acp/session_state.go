@@ -33,11 +33,11 @@ import (
 //   - promptSent: the running turn's session/prompt has been written (or failed to be). Stop
 //     sends session/cancel itself only once it is set; before, runTurn sends it right after the
 //     prompt. Both decide under mu, so a stopped turn gets one session/cancel, after its prompt.
-//   - hardStopCancel: the armed automatic hard stop (the stop ladder's last rung); set only
+//   - ladder.cancel: the armed automatic hard stop (the stop ladder's last rung); set only
 //     while cancelling: Stop arms it, endTurn and Close disarm it.
 //   - hardStopped: the agent was killed while a turn was active (HardStop, or the automatic
 //     hard stop); the turn ends interrupted and the session exited. Continue clears it.
-//     stopIgnoredMsg says why an automatic one happened; it is set only while cancelling and
+//     ladder.ignoredMsg says why an automatic one happened; it is set only while cancelling and
 //     with hardStopped, and endTurn clears it.
 //   - closing: Close was called. It never goes back: no turn starts (ErrClosed), Continue
 //     refuses, and the exit that follows is ours: its state event carries no message.
@@ -76,10 +76,10 @@ func (s *Session) invariantErrLocked() error {
 	switch {
 	case s.turnActive != inTurn:
 		return fmt.Errorf("turnActive is %v in state %s", s.turnActive, s.state)
-	case s.hardStopCancel != nil && s.state != StateCancelling:
+	case s.ladder.cancel != nil && s.state != StateCancelling:
 		return fmt.Errorf("an automatic hard stop is armed in state %s", s.state)
-	case s.stopIgnoredMsg != "" && (s.state != StateCancelling || !s.hardStopped):
-		return fmt.Errorf("stopIgnoredMsg is set in state %s (hardStopped %v)", s.state, s.hardStopped)
+	case s.ladder.ignoredMsg != "" && (s.state != StateCancelling || !s.hardStopped):
+		return fmt.Errorf("ladder.ignoredMsg is set in state %s (hardStopped %v)", s.state, s.hardStopped)
 	case len(s.perms.open) > 0 && over:
 		return fmt.Errorf("%d permission requests are parked in state %s", len(s.perms.open), s.state)
 	case len(s.elicits.open) > 0 && over:
