@@ -35,22 +35,10 @@ func newElicitationDesk() elicitationDesk {
 }
 
 // take removes the open elicitation id; ok is false when none is open.
-func (d *elicitationDesk) take(id string) (pe *pendingElicitation, ok bool) {
-	if pe, ok = d.open[id]; ok {
-		delete(d.open, id)
-	}
-	return pe, ok
-}
+func (d *elicitationDesk) take(id string) (*pendingElicitation, bool) { return takeEntry(d.open, id) }
 
 // takeAll removes every open elicitation (Stop, the end of the turn, the agent's exit).
-func (d *elicitationDesk) takeAll() []*pendingElicitation {
-	out := make([]*pendingElicitation, 0, len(d.open))
-	for id, pe := range d.open {
-		out = append(out, pe)
-		delete(d.open, id)
-	}
-	return out
-}
+func (d *elicitationDesk) takeAll() []*pendingElicitation { return takeEvery(d.open) }
 
 // answer checks an answer to the open elicitation requestID and, when it is one, removes it
 // (an accepted url one waits in urls for its completion). It returns the reply to send, what

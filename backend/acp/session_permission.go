@@ -2,6 +2,7 @@ package acp
 
 import (
 	"encoding/json"
+	"maps"
 	"slices"
 	"strings"
 
@@ -30,12 +31,7 @@ func newPermissionDesk(saved []DecisionSummary) permissionDesk {
 }
 
 // take removes the parked request id; ok is false when it is not open.
-func (d *permissionDesk) take(id string) (p *pendingPermission, ok bool) {
-	if p, ok = d.open[id]; ok {
-		delete(d.open, id)
-	}
-	return p, ok
-}
+func (d *permissionDesk) take(id string) (*pendingPermission, bool) { return takeEntry(d.open, id) }
 
 // choose removes the parked request id for an answer with optionID: it must be open and the
 // option one it offered, else the request stays parked and the error says which.
@@ -52,12 +48,21 @@ func (d *permissionDesk) choose(id, optionID string) (*pendingPermission, error)
 }
 
 // takeAll removes every parked request (Stop, the end of the turn, the agent's exit).
-func (d *permissionDesk) takeAll() []*pendingPermission {
-	out := make([]*pendingPermission, 0, len(d.open))
-	for id, p := range d.open {
-		out = append(out, p)
-		delete(d.open, id)
+func (d *permissionDesk) takeAll() []*pendingPermission { return takeEvery(d.open) }
+
+// takeEntry removes id from m and returns its value; ok is false when m has none (the desks'
+// requests are answered once: whoever takes one answers it).
+func takeEntry[V any](m map[string]V, id string) (v V, ok bool) {
+	if v, ok = m[id]; ok {
+		delete(m, id)
 	}
+	return v, ok
+}
+
+// takeEvery empties m and returns its values, in no particular order.
+func takeEvery[V any](m map[string]V) []V {
+	out := slices.Collect(maps.Values(m))
+	clear(m)
 	return out
 }
 
