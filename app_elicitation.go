@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"agentdesk/backend/acp"
+	"agentdesk/backend/acp/elicit"
 )
 
 // windowElicitModes are the elicitation modes the window's sessions advertise: it renders
@@ -46,7 +47,7 @@ func (ss *Sessions) OpenElicitationURL(sessionID, requestID string) error {
 
 // elicitationForWindow words an elicitation error for the person who answered.
 func elicitationForWindow(err error) error {
-	var field *acp.FieldError
+	var field *elicit.FieldError
 	switch {
 	case err == nil:
 		return nil

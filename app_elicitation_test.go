@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"agentdesk/backend/acp"
+	"agentdesk/backend/acp/elicit"
 )
 
 // elicitationEntry waits for the upsert of an elicitation entry in state.
@@ -37,7 +38,7 @@ func TestAppAnswersElicitationsAndOpensOnlyTheAgentsURL(t *testing.T) {
 		map[string]any{"name": "Ann", "token": "tok-app-secret"}); err != nil {
 		t.Fatal(err)
 	}
-	if got := elicitationEntry(t, rec, acp.ElicitAccepted); got.Answer["token"] != acp.SecretMask {
+	if got := elicitationEntry(t, rec, acp.ElicitAccepted); got.Answer["token"] != elicit.SecretMask {
 		t.Fatalf("accepted %+v", got)
 	}
 	if err := a.sessions.AnswerElicitation(info.SessionID, form.RequestID, "decline", nil); err == nil ||

@@ -10,7 +10,10 @@
 //   - The session (Session, the files session_*.go): one agent process at a time, its
 //     handshake and login, turns, permissions, controls, terminals and files, and the stop
 //     ladder. Its state machine and the invariants of its flags are in session_state.go. The
-//     agent, the process (Transport) and the time source (AfterFunc) are injected.
+//     agent, the process (Transport) and the time source (AfterFunc) are injected. Its features
+//     keep their data and rules in small types it holds, each with its lock contract:
+//     permissionDesk, elicitationDesk and secretReplies, promptQueue, stopLadder; the Session
+//     announces and replies. Elicitation schemas are package elicit's.
 //   - What the session shows: the Transcript (entries upserted by id, chunks appended) and
 //     the Event stream, THE contract with the UI and the store: numbered by Seq, delivered in
 //     order through the pump, an unbounded coalescing queue (event.go, pump.go). A Snapshot is

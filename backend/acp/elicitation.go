@@ -4,11 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net"
-	"net/url"
-	"strings"
-
-	"golang.org/x/net/idna"
 )
 
 // Elicitation methods (stable since ACP schema 1.21): the agent asks the person through the
@@ -83,44 +78,6 @@ type ElicitationCompleteParams struct {
 	ElicitationID string `json:"elicitationId"`
 }
 
-// maxElicitURL bounds a url elicitation's URL.
-const maxElicitURL = 8 << 10
-
-// CheckElicitURL accepts only absolute http and https URLs with a host, and returns the host
-// as a person should read it: an internationalised name in punycode, so that a look-alike
-// host is not disguised by its script.
-func CheckElicitURL(raw string) (host string, err error) {
-	if raw == "" || len(raw) > maxElicitURL {
-		return "", fmt.Errorf("url must be 1 to %d bytes", maxElicitURL)
-	}
-	u, err := url.Parse(raw)
-	if err != nil {
-		return "", errors.New("url does not parse")
-	}
-	if s := strings.ToLower(u.Scheme); s != "http" && s != "https" {
-		return "", fmt.Errorf("url scheme %q is not allowed (only http and https)", u.Scheme)
-	}
-	if u.Hostname() == "" {
-		return "", errors.New("url has no host")
-	}
-	if u.User != nil {
-		return "", errors.New("url must not carry a user name or password")
-	}
-	host = u.Hostname()
-	if ip := net.ParseIP(host); ip != nil {
-		host = ip.String()
-		if ip.To4() == nil {
-			host = "[" + host + "]"
-		}
-	} else if host, err = idna.Lookup.ToASCII(host); err != nil {
-		return "", fmt.Errorf("url host %q is not a valid host name", u.Hostname())
-	}
-	if p := u.Port(); p != "" {
-		host += ":" + p
-	}
-	return host, nil
-}
-
 // Why an answer to an elicitation was refused (ElicitationError.Err).
 var (
 	// ErrElicitationNotOpen: no open elicitation has that request id (answered, cancelled,
@@ -128,14 +85,14 @@ var (
 	ErrElicitationNotOpen = errors.New("the elicitation is not open")
 	// ErrElicitationAction: the action is not accept, decline or cancel.
 	ErrElicitationAction = errors.New("unknown elicitation action")
-	// ErrElicitationContent: a form's answer does not fit its schema (Cause is the *FieldError).
+	// ErrElicitationContent: a form's answer does not fit its schema (Cause is the *elicit.FieldError).
 	ErrElicitationContent = errors.New("the answer does not fit the form")
 	// ErrElicitationNotURL: ElicitationURL on a form elicitation.
 	ErrElicitationNotURL = errors.New("the elicitation has no URL to open")
 )
 
 // ElicitationError is a refused AnswerElicitationAs or ElicitationURL: Err is one of the
-// sentinels above; Cause, with ErrElicitationContent, the *FieldError at fault.
+// sentinels above; Cause, with ErrElicitationContent, the *elicit.FieldError at fault.
 type ElicitationError struct {
 	RequestID string
 	Action    string // with ErrElicitationAction: the action given

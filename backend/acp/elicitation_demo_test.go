@@ -9,6 +9,7 @@ import (
 	"agentdesk/backend/acp"
 	"agentdesk/backend/acp/acptest"
 	"agentdesk/backend/acp/demoagent"
+	"agentdesk/backend/acp/elicit"
 )
 
 // startDemoElicit starts the Demo agent with the elicitation modes given.
@@ -44,7 +45,7 @@ func TestElicitDemoForm(t *testing.T) {
 		t.Fatal(err)
 	}
 	el := elicitIn(t, ev, acp.ElicitOpen)
-	schema, err := acp.ParseElicitSchema(el.Schema)
+	schema, err := elicit.Parse(el.Schema)
 	if err != nil || len(schema.Fields) != 5 || !schema.Field("token").Secret || !schema.Field("name").Required {
 		t.Fatalf("the demo's form: %+v, %v", schema, err)
 	}

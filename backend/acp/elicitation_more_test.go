@@ -1,6 +1,7 @@
 package acp_test
 
 import (
+	"encoding/json"
 	"errors"
 	"strings"
 	"sync"
@@ -98,5 +99,25 @@ func TestRestoreTranscriptSettlesOpenElicitations(t *testing.T) {
 	// A new entry after a restore never reuses a saved id.
 	if c := tr.AddElicitation(acp.Elicitation{RequestID: "7", State: acp.ElicitOpen}); c.Entry.ID != "elicitation-7-2" {
 		t.Fatalf("new id %q", c.Entry.ID)
+	}
+}
+
+// A form saved before entries carried their parsed fields gets them when it is restored or
+// read back from the store, so the window renders every form from Fields alone.
+func TestSavedElicitationGetsItsFields(t *testing.T) {
+	old := acp.Entry{ID: "elicitation-9", Kind: acp.KindElicitation, Turn: 1,
+		Elicitation: &acp.Elicitation{RequestID: "9", Mode: acp.ElicitModeForm, Message: "Q", State: acp.ElicitAccepted,
+			Schema: json.RawMessage(`{"properties":{"pin":{"type":"string","writeOnly":true}}}`), Answer: map[string]any{"pin": "••••••"}}}
+	got := acp.RestoreTranscript([]acp.Entry{old}).Entries()[0].Elicitation
+	if len(got.Fields) != 1 || got.Fields[0].Name != "pin" || !got.Fields[0].Secret {
+		t.Fatalf("restored fields %+v", got.Fields)
+	}
+	if old.Elicitation.Fields != nil {
+		t.Fatal("RestoreTranscript changed the caller's entry")
+	}
+	broken := acp.Entry{Kind: acp.KindElicitation, Elicitation: &acp.Elicitation{Mode: acp.ElicitModeForm,
+		State: acp.ElicitInvalid, Schema: json.RawMessage(`{"properties":{"x":{"type":"object"}}}`)}}
+	if acp.SavedElicitationFields(&broken); broken.Elicitation.Fields != nil {
+		t.Fatalf("an invalid form got fields %+v", broken.Elicitation.Fields)
 	}
 }

@@ -11,6 +11,7 @@ import (
 
 	"agentdesk/backend/acp"
 	"agentdesk/backend/acp/acptest"
+	"agentdesk/backend/acp/elicit"
 	"agentdesk/backend/acp/jsonrpc"
 )
 
@@ -98,6 +99,15 @@ func TestElicitFormAccept(t *testing.T) {
 	if el.RequestID != `"q-1"` || el.Mode != acp.ElicitModeForm || el.Message != "Who are you?" || !strings.Contains(string(el.Schema), `"password"`) {
 		t.Fatalf("open elicitation %+v", el)
 	}
+	// The entry carries the form as Go parsed it: the window renders these, never the schema.
+	// (The scripted agent re-encodes its params, so the properties arrive sorted.)
+	fields, _ := json.Marshal(el.Fields)
+	if want := `[{"name":"colours","type":"array","choices":[{"value":"r","title":"Red"},{"value":"g","title":"Green"}],"maxItems":1},` +
+		`{"name":"count","type":"integer","minimum":1,"maximum":10,"default":3},` +
+		`{"name":"name","type":"string","title":"Name","required":true,"minLength":2},` +
+		`{"name":"token","type":"string","secret":true,"format":"password"}]`; string(fields) != want {
+		t.Fatalf("open elicitation's fields\n got %s\nwant %s", fields, want)
+	}
 	for _, bad := range []struct {
 		content map[string]any
 		field   string
@@ -112,7 +122,7 @@ func TestElicitFormAccept(t *testing.T) {
 		{map[string]any{"name": 7.0}, "name"},
 	} {
 		err := s.AnswerElicitation(el.RequestID, acp.ElicitAccept, bad.content)
-		var fe *acp.FieldError
+		var fe *elicit.FieldError
 		if !errors.Is(err, acp.ErrElicitationContent) || !errors.As(err, &fe) || fe.Field != bad.field {
 			t.Fatalf("answer %v: %v, want a content error on %q", bad.content, err, bad.field)
 		}
@@ -128,7 +138,7 @@ func TestElicitFormAccept(t *testing.T) {
 		t.Fatal(err)
 	}
 	done := elicitIn(t, ev, acp.ElicitAccepted)
-	if done.AnsweredBy != acp.AnsweredByUser || done.Answer["token"] != acp.SecretMask || done.Answer["name"] != "Ann" {
+	if done.AnsweredBy != acp.AnsweredByUser || done.Answer["token"] != elicit.SecretMask || done.Answer["name"] != "Ann" {
 		t.Fatalf("accepted %+v", done)
 	}
 	if err := s.AnswerElicitation(el.RequestID, acp.ElicitAccept, good); !errors.Is(err, acp.ErrElicitationNotOpen) {
@@ -145,7 +155,7 @@ func TestElicitFormAccept(t *testing.T) {
 			t.Fatalf("the secret is in the %s", what)
 		}
 	}
-	if !strings.Contains(j.text(), `"token":"`+acp.SecretMask+`"`) || !strings.Contains(j.text(), `"name":"Ann"`) {
+	if !strings.Contains(j.text(), `"token":"`+elicit.SecretMask+`"`) || !strings.Contains(j.text(), `"name":"Ann"`) {
 		t.Fatalf("the wireLog lacks the masked reply:\n%s", j.text())
 	}
 }
@@ -186,7 +196,7 @@ func TestElicitMalformedSchemas(t *testing.T) {
 		{`{"properties":{"a":{"type":"boolean","default":"yes"}}}`, "default: is not a boolean"},
 		{`{"properties":{"a":{"type":"string","oneOf":[{"title":"x"}]}}}`, "no const"},
 		{`{"properties":{"a":{"type":"string","pattern":"(?=x)"}}}`, "pattern"},
-		{`{"properties":{` + manyProps(acp.MaxElicitFields+1) + `}}`, "more than the 64 allowed"},
+		{`{"properties":{` + manyProps(elicit.MaxFields+1) + `}}`, "more than the 64 allowed"},
 	}
 	var steps strings.Builder
 	steps.WriteString(`{"expect":"session/prompt"},`)

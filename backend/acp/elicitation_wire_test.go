@@ -10,6 +10,7 @@ import (
 	acpsdk "github.com/coder/acp-go-sdk"
 
 	"agentdesk/backend/acp"
+	"agentdesk/backend/acp/elicit"
 )
 
 // elicitationWire is every elicitation message shape agentdesk sends or reads, as our types
@@ -85,7 +86,7 @@ func TestGoldenElicitationWire(t *testing.T) {
 			t.Fatalf("%s: the SDK sends %s, which we read as %+v", name, sent, got)
 		}
 		if want.Mode == acp.ElicitModeForm {
-			if _, err := acp.ParseElicitSchema(got.RequestedSchema); err != nil {
+			if _, err := elicit.Parse(got.RequestedSchema); err != nil {
 				t.Fatalf("the SDK's schema is refused: %v", err)
 			}
 		}

@@ -62,6 +62,9 @@ type Event struct {
 	// permission_done decided by a rule: the rule and its words.
 	RuleID    string `json:"ruleId,omitempty"`
 	RuleLabel string `json:"ruleLabel,omitempty"`
+	// permission_done: the whole decision as Snapshot.Decisions keeps it (the option's name,
+	// kind and verdict, who decided, the rule): what the window shows, without looking it up.
+	Decision *DecisionSummary `json:"decision,omitempty"`
 
 	Turn       int      `json:"turn,omitempty"`       // turn_end
 	StopReason string   `json:"stopReason,omitempty"` // turn_end
@@ -70,13 +73,6 @@ type Event struct {
 	Controls *Controls `json:"controls,omitempty"` // info (with Title): the whole current set
 
 	Queue []QueuedPrompt `json:"queue,omitempty"` // queue: the whole current queue, in order (absent: empty)
-}
-
-// OptionSummary is a permission option as the UI shows it.
-type OptionSummary struct {
-	ID   string `json:"id"`
-	Name string `json:"name"`
-	Kind string `json:"kind"`
 }
 
 // Emitter receives a session's events. Emit is called from one goroutine at a time per session,

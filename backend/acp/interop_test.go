@@ -171,7 +171,7 @@ func TestInteropSDKAgentTurnWithPermission(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := answerNext(t, s, ev, acp.AllowOnce)
-	if len(p.Options) != 2 || p.Options[0] != (acp.OptionSummary{ID: "allow", Name: "Allow this change", Kind: acp.AllowOnce}) ||
+	if len(p.Options) != 2 || p.Options[0] != (acp.OptionSummary{ID: "allow", Name: "Allow this change", Kind: acp.AllowOnce, Verdict: acp.VerdictAllow}) ||
 		p.Options[1].ID != "reject" || p.Options[1].Kind != acp.RejectOnce {
 		t.Fatalf("permission options %+v, want allow (allow_once) then reject (reject_once)", p.Options)
 	}

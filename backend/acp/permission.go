@@ -14,6 +14,73 @@ type PermissionSummary struct {
 	RuleOptions []RuleOption `json:"ruleOptions,omitempty"`
 }
 
+// What a permission option means (OptionSummary.Verdict, DecisionSummary.Verdict).
+const (
+	VerdictAllow  = "allow"
+	VerdictReject = "reject"
+)
+
+// OptionSummary is a permission option as the UI shows it: the agent's id, name and kind, and
+// what the kind means, so that no reader works it out again.
+type OptionSummary struct {
+	ID   string `json:"id"`
+	Name string `json:"name"`
+	Kind string `json:"kind"` // AllowOnce | AllowAlways | RejectOnce | RejectAlways, or the agent's own
+	// Verdict is VerdictAllow or VerdictReject for ACP's kinds, "" for any other.
+	Verdict string `json:"verdict,omitempty"`
+	// Always: the option answers more than this request (allow_always, reject_always).
+	Always bool `json:"always,omitempty"`
+}
+
+// OptionOf is the agent's option o with its meaning.
+func OptionOf(id, name, kind string) OptionSummary {
+	return OptionSummary{ID: id, Name: name, Kind: kind, Verdict: VerdictOf(kind),
+		Always: kind == AllowAlways || kind == RejectAlways}
+}
+
+// VerdictOf is what an option kind means: VerdictAllow, VerdictReject, or "" for a kind ACP
+// does not define.
+func VerdictOf(kind string) string {
+	switch kind {
+	case AllowOnce, AllowAlways:
+		return VerdictAllow
+	case RejectOnce, RejectAlways:
+		return VerdictReject
+	}
+	return ""
+}
+
+// DecisionSummary is how a permission request was closed, kept with the session so that a
+// reopened or resynced view still shows "Allowed once" under its card (Snapshot.Decisions).
+type DecisionSummary struct {
+	RequestID  string `json:"requestId"`
+	ToolCallID string `json:"toolCallId"` // the entry id of the tool card
+	Outcome    string `json:"outcome"`    // selected | cancelled
+	OptionID   string `json:"optionId,omitempty"`
+	OptionName string `json:"optionName,omitempty"`
+	OptionKind string `json:"optionKind,omitempty"`
+	// Verdict is what the chosen option means: VerdictAllow, VerdictReject, or "" (cancelled,
+	// or an option of a kind ACP does not define).
+	Verdict   string `json:"verdict,omitempty"`
+	DecidedBy string `json:"decidedBy,omitempty"` // DecidedBy*
+	// RuleID and RuleLabel name the rule that decided (DecidedByRule).
+	RuleID    string `json:"ruleId,omitempty"`
+	RuleLabel string `json:"ruleLabel,omitempty"`
+}
+
+// DecisionOf is how the request sum was closed: outcome, the option chosen (its name, kind and
+// verdict from those the request offered) and who decided. The caller adds the rule, if any.
+func DecisionOf(sum PermissionSummary, outcome, optionID, decidedBy string) DecisionSummary {
+	d := DecisionSummary{RequestID: sum.RequestID, ToolCallID: sum.ToolCallID, Outcome: outcome,
+		OptionID: optionID, DecidedBy: decidedBy}
+	for _, o := range sum.Options {
+		if o.ID == optionID && outcome == "selected" {
+			d.OptionName, d.OptionKind, d.Verdict = o.Name, o.Kind, VerdictOf(o.Kind)
+		}
+	}
+	return d
+}
+
 // Who decided a permission request (Event.DecidedBy).
 const (
 	DecidedByUser   = "user"   // a person picked the option

@@ -255,7 +255,7 @@ func (s *Session) waitTickLocked() {
 	if d == nil {
 		return
 	}
-	open := len(s.perms)+len(s.elicits) > 0
+	open := len(s.perms.open)+len(s.elicits.open) > 0
 	switch {
 	case open && d.waitSince.IsZero():
 		d.waitSince = s.now()

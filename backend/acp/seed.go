@@ -21,42 +21,15 @@ type Seed struct {
 	Fork *ForkOrigin
 }
 
-// DecisionSummary is how a permission request was closed, kept with the session so that a
-// reopened or resynced view still shows "Allowed once" under its card (Snapshot.Decisions).
-type DecisionSummary struct {
-	RequestID  string `json:"requestId"`
-	ToolCallID string `json:"toolCallId"` // the entry id of the tool card
-	Outcome    string `json:"outcome"`    // selected | cancelled
-	OptionID   string `json:"optionId,omitempty"`
-	OptionName string `json:"optionName,omitempty"`
-	OptionKind string `json:"optionKind,omitempty"`
-	DecidedBy  string `json:"decidedBy,omitempty"` // DecidedBy*
-	// RuleID and RuleLabel name the rule that decided (DecidedByRule).
-	RuleID    string `json:"ruleId,omitempty"`
-	RuleLabel string `json:"ruleLabel,omitempty"`
-}
-
-// decisionOf is how the request sum was closed: outcome, the option chosen (its name and kind
-// from those the request offered) and who decided.
-func decisionOf(sum PermissionSummary, outcome, optionID, decidedBy string) DecisionSummary {
-	d := DecisionSummary{RequestID: sum.RequestID, ToolCallID: sum.ToolCallID, Outcome: outcome,
-		OptionID: optionID, DecidedBy: decidedBy}
-	for _, o := range sum.Options {
-		if o.ID == optionID {
-			d.OptionName, d.OptionKind = o.Name, o.Kind
-		}
-	}
-	return d
-}
-
 // decisionLocked records the closing of the parked request p with outcome and option, and
 // announces it (permission_done). The caller holds s.mu.
 func (s *Session) decisionLocked(p *pendingPermission, outcome, optionID, decidedBy string) {
-	d := decisionOf(p.summary, outcome, optionID, decidedBy)
-	s.decisions = append(s.decisions, d)
+	d := DecisionOf(p.summary, outcome, optionID, decidedBy)
+	s.perms.decisions = append(s.perms.decisions, d)
 	s.decisionDraftLocked(p.summary.Title, d)
 	s.waitTickLocked()
-	s.pushEvent(Event{Kind: EventPermissionDone, RequestID: d.RequestID, Outcome: outcome, OptionID: optionID, DecidedBy: decidedBy})
+	s.pushEvent(Event{Kind: EventPermissionDone, RequestID: d.RequestID, Outcome: outcome, OptionID: optionID, DecidedBy: decidedBy,
+		Decision: &d})
 }
 
 // RestoreTranscript rebuilds a transcript from saved entries, so that it continues them: the

@@ -89,9 +89,8 @@ type Session struct {
 	state          State
 	stateMsg       string
 	tr             *Transcript
-	perms          map[string]*pendingPermission  // parked permission requests, by JSON-RPC id
-	elicits        map[string]*pendingElicitation // open elicitation/create requests, by JSON-RPC id
-	urlElicits     map[string]string              // accepted url elicitations: elicitationId → entry id, until complete
+	perms          permissionDesk  // permission requests parked, decisions made (session_permission.go)
+	elicits        elicitationDesk // open and accepted elicitations (session_elicitation.go)
 	turns          []TurnSummary
 	title          string
 	agentSessionID string
@@ -103,16 +102,14 @@ type Session struct {
 	earlyDropped   int               // updates dropped beyond MaxEarlyUpdates/MaxEarlyBytes
 	transport      Transport
 	conn           *jsonrpc.Conn
-	handler        *connHandler // the current connection's: its workers are shut by Close
-	turnActive     bool         // runTurn is running: state is running or cancelling
-	promptSent     bool         // the running turn's session/prompt is on the wire: Stop may cancel it
-	hardStopped    bool         // the agent was killed during a turn: it ends interrupted
-	closing        bool         // Close was called: the exit is ours, not news
-	replaying      bool         // session/resume or session/load is running: what the agent replays is not news
-	replay         *replayed    // session/load's replay, folded apart (session_reopen.go); nil otherwise
-	pendingSummary string       // the summary the next session/prompt carries before the person's text
-	decisions      []DecisionSummary
-	rulesTold      map[string]bool // the rules that have answered in this session: the first time, a notice said so
+	handler        *connHandler    // the current connection's: its workers are shut by Close
+	turnActive     bool            // runTurn is running: state is running or cancelling
+	promptSent     bool            // the running turn's session/prompt is on the wire: Stop may cancel it
+	hardStopped    bool            // the agent was killed during a turn: it ends interrupted
+	closing        bool            // Close was called: the exit is ours, not news
+	replaying      bool            // session/resume or session/load is running: what the agent replays is not news
+	replay         *replayed       // session/load's replay, folded apart (session_reopen.go); nil otherwise
+	pendingSummary string          // the summary the next session/prompt carries before the person's text
 	allowedFiles   map[string]bool // real paths outside the folders the person chose to attach (AllowFile)
 	draft          *receiptDraft   // the running turn's receipt as it is gathered (receipt_draft.go); nil between turns
 	cost           *Cost           // the session's cost as the agent last reported it (usage_update); nil until it does
@@ -128,14 +125,12 @@ type Session struct {
 	// no longer says anything about the session.
 	connGen uint64
 
-	hardStopCancel func() bool // cancels the automatic hard stop of a cancelling turn (session_stop.go)
-	observing      func()      // cancels the TurnObserver call in progress (a snapshot): Stop and hard stop end it (receipt.go)
+	ladder    stopLadder // the automatic hard stop of a cancelling turn (session_stop.go)
+	observing func()     // cancels the TurnObserver call in progress (a snapshot): Stop and hard stop end it (receipt.go)
 
-	// secretReplies are the replies being written that carry a secret field's value: the
-	// journal gets the masked copy (tap). Its own lock: tap runs under the connection's outbound queue lock.
-	secretMu       sync.Mutex
-	secretReplies  map[*pendingElicitation][2][]byte
-	stopIgnoredMsg string // why the automatic hard stop happened, until the turn has ended
+	// secrets are the replies being written that carry a secret field's value: the journal
+	// gets the masked copy (tap). Its own lock: tap runs under the connection's outbound queue lock.
+	secrets secretReplies
 }
 
 // NewSession creates a session in state starting; call Start next, or Reopen for a seeded one
@@ -153,12 +148,12 @@ func NewSession(cfg Config) *Session {
 	if cfg.AfterFunc == nil {
 		cfg.AfterFunc = realAfterFunc
 	}
-	s := &Session{cfg: cfg, tr: NewTranscript(), perms: map[string]*pendingPermission{},
-		elicits: map[string]*pendingElicitation{}, urlElicits: map[string]string{}, checking: checkInvariants.Load()}
+	s := &Session{cfg: cfg, tr: NewTranscript(), perms: newPermissionDesk(nil), elicits: newElicitationDesk(),
+		checking: checkInvariants.Load()}
 	if sd := cfg.Seed; sd != nil {
 		s.tr = RestoreTranscript(sd.Entries)
 		s.turns = append([]TurnSummary(nil), sd.Turns...)
-		s.decisions = append([]DecisionSummary(nil), sd.Decisions...)
+		s.perms = newPermissionDesk(sd.Decisions)
 		s.cost = lastCost(sd.Entries)
 		s.title, s.agentSessionID = sd.Title, sd.AgentSessionID
 	}
@@ -234,6 +229,6 @@ func (s *Session) pushChange(c Change) {
 
 func (s *Session) tap(dir jsonrpc.Direction, method string, line []byte) {
 	if s.cfg.Journal != nil {
-		s.cfg.Journal(dir, method, s.maskSecretReply(dir, method, line))
+		s.cfg.Journal(dir, method, s.secrets.mask(dir, method, line))
 	}
 }

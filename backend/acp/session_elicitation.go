@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"sync"
 
+	"agentdesk/backend/acp/elicit"
 	"agentdesk/backend/acp/jsonrpc"
 )
 
@@ -15,9 +17,92 @@ type pendingElicitation struct {
 	req     *jsonrpc.Request
 	entryID string
 	mode    string
-	schema  *ElicitSchema // form
-	url     string        // url
-	elicID  string        // url: the agent's elicitationId
+	schema  *elicit.Schema // form
+	url     string         // url
+	elicID  string         // url: the agent's elicitationId
+}
+
+// elicitationDesk is the session's open elicitations and its accepted url ones awaiting
+// elicitation/complete. Guarded by Session.mu; its methods neither emit nor reply: the Session
+// announces what they return.
+type elicitationDesk struct {
+	open map[string]*pendingElicitation // by JSON-RPC id (as the entry's requestId reads)
+	urls map[string]string              // accepted url elicitations: elicitationId → entry id, until complete
+}
+
+func newElicitationDesk() elicitationDesk {
+	return elicitationDesk{open: map[string]*pendingElicitation{}, urls: map[string]string{}}
+}
+
+// take removes the open elicitation id; ok is false when none is open.
+func (d *elicitationDesk) take(id string) (*pendingElicitation, bool) { return takeEntry(d.open, id) }
+
+// takeAll removes every open elicitation (Stop, the end of the turn, the agent's exit).
+func (d *elicitationDesk) takeAll() []*pendingElicitation { return takeEvery(d.open) }
+
+// answer checks an answer to the open elicitation requestID and, when it is one, removes it
+// (an accepted url one waits in urls for its completion). It returns the reply to send, what
+// the transcript keeps of the content (secrets masked) and the state the entry moves to. A
+// refused answer leaves the elicitation open; the error is an *ElicitationError.
+func (d *elicitationDesk) answer(requestID, action string, content map[string]any) (*pendingElicitation, ElicitationResult, map[string]any, string, error) {
+	pe, ok := d.open[requestID]
+	if !ok {
+		return nil, ElicitationResult{}, nil, "", &ElicitationError{RequestID: requestID, Err: ErrElicitationNotOpen}
+	}
+	res := ElicitationResult{Action: action}
+	var kept map[string]any
+	switch action {
+	case ElicitAccept:
+		if pe.mode == ElicitModeForm {
+			sent, err := pe.schema.CheckContent(content)
+			if err != nil {
+				return nil, res, nil, "", &ElicitationError{RequestID: requestID, Err: ErrElicitationContent, Cause: err}
+			}
+			res.Content, kept = sent, pe.schema.Masked(sent)
+		}
+	case ElicitDecline, ElicitCancel:
+	default:
+		return nil, res, nil, "", &ElicitationError{RequestID: requestID, Err: ErrElicitationAction, Action: action}
+	}
+	delete(d.open, requestID)
+	if pe.mode == ElicitModeURL && action == ElicitAccept {
+		d.urls[pe.elicID] = pe.entryID
+	}
+	state := map[string]string{ElicitAccept: ElicitAccepted, ElicitDecline: ElicitDeclined, ElicitCancel: ElicitCancelled}[action]
+	return pe, res, kept, state, nil
+}
+
+// url is the URL of the url elicitation requestID while it is open or accepted and not yet
+// complete (accepted ones are read from the transcript tr).
+func (d *elicitationDesk) url(requestID string, tr *Transcript) (string, error) {
+	if pe, ok := d.open[requestID]; ok {
+		if pe.mode != ElicitModeURL {
+			return "", &ElicitationError{RequestID: requestID, Err: ErrElicitationNotURL}
+		}
+		return pe.url, nil
+	}
+	for _, entryID := range d.urls {
+		if e, ok := tr.Entry(entryID); ok && e.Elicitation.RequestID == requestID {
+			return e.Elicitation.URL, nil
+		}
+	}
+	return "", &ElicitationError{RequestID: requestID, Err: ErrElicitationNotOpen}
+}
+
+// complete removes the url elicitation elicID from those accepted, or from those still open
+// (then open is it: it is to be answered cancel); ok is false when neither holds it.
+func (d *elicitationDesk) complete(elicID string) (entryID string, open *pendingElicitation, ok bool) {
+	if entryID, ok = d.urls[elicID]; ok {
+		delete(d.urls, elicID)
+		return entryID, nil, true
+	}
+	for id, pe := range d.open {
+		if pe.mode == ElicitModeURL && pe.elicID == elicID {
+			delete(d.open, id)
+			return pe.entryID, pe, true
+		}
+	}
+	return "", nil, false
 }
 
 // handleElicitation runs on the inbound loop: it validates the request, refuses it -32602
@@ -43,13 +128,13 @@ func (s *Session) handleElicitation(req *jsonrpc.Request) {
 	var invalid error
 	switch p.Mode {
 	case ElicitModeForm:
-		pe.schema, invalid = ParseElicitSchema(p.RequestedSchema)
+		pe.schema, invalid = elicit.Parse(p.RequestedSchema)
 		if invalid == nil {
-			el.Schema = p.RequestedSchema
+			el.Schema, el.Fields = p.RequestedSchema, pe.schema.Fields
 		}
 	case ElicitModeURL:
-		el.URL, el.ElicitationID = cutText(p.URL, maxElicitURL), cutText(p.ElicitationID, maxElicitName)
-		el.Host, invalid = CheckElicitURL(p.URL)
+		el.URL, el.ElicitationID = cutText(p.URL, elicit.MaxURL), cutText(p.ElicitationID, elicit.MaxName)
+		el.Host, invalid = elicit.CheckURL(p.URL)
 		if invalid == nil && p.ElicitationID == "" {
 			invalid = fmt.Errorf("a url elicitation needs an elicitationId")
 		}
@@ -75,7 +160,7 @@ func (s *Session) handleElicitation(req *jsonrpc.Request) {
 	s.questionDraftLocked(change.Entry.ID)
 	if el.State == ElicitOpen {
 		pe.entryID = change.Entry.ID
-		s.elicits[el.RequestID] = pe
+		s.elicits.open[el.RequestID] = pe
 		s.waitTickLocked()
 	}
 	s.unlock()
@@ -98,43 +183,21 @@ func (s *Session) AnswerElicitation(requestID, action string, content map[string
 // A form's accept sends content, checked against the schema first; a url's accept means the
 // person agreed to open it (content is ignored). Called from any goroutine; it does not wait
 // for the agent. Errors are *ElicitationError: ErrElicitationNotOpen (unknown, answered,
-// cancelled), ErrElicitationAction, or ErrElicitationContent with the *FieldError at fault;
+// cancelled), ErrElicitationAction, or ErrElicitationContent with the *elicit.FieldError at fault;
 // after a refused answer the elicitation is still open.
 func (s *Session) AnswerElicitationAs(requestID, action string, content map[string]any, by string) error {
 	s.mu.Lock()
-	pe, ok := s.elicits[requestID]
-	if !ok {
+	pe, res, kept, state, err := s.elicits.answer(requestID, action, content)
+	if err != nil {
 		s.unlock()
-		return &ElicitationError{RequestID: requestID, Err: ErrElicitationNotOpen}
+		return err
 	}
-	res := ElicitationResult{Action: action}
-	var kept map[string]any
-	switch action {
-	case ElicitAccept:
-		if pe.mode == ElicitModeForm {
-			sent, err := pe.schema.CheckContent(content)
-			if err != nil {
-				s.unlock()
-				return &ElicitationError{RequestID: requestID, Err: ErrElicitationContent, Cause: err}
-			}
-			res.Content, kept = sent, pe.schema.Masked(sent)
-		}
-	case ElicitDecline, ElicitCancel:
-	default:
-		s.unlock()
-		return &ElicitationError{RequestID: requestID, Err: ErrElicitationAction, Action: action}
-	}
-	delete(s.elicits, requestID)
-	if pe.mode == ElicitModeURL && action == ElicitAccept {
-		s.urlElicits[pe.elicID] = pe.entryID
-	}
-	state := map[string]string{ElicitAccept: ElicitAccepted, ElicitDecline: ElicitDeclined, ElicitCancel: ElicitCancelled}[action]
 	s.setElicitationLocked(pe.entryID, func(el *Elicitation) {
 		el.State, el.AnsweredBy, el.Answer = state, by, kept
 	})
 	s.unlock()
 	// Reply outside the lock (it only queues the answer for the connection's writer).
-	s.replySecret(pe, res, kept)
+	s.secrets.reply(pe, res, kept, s.cfg.LearnSecret)
 	return nil
 }
 
@@ -144,18 +207,7 @@ func (s *Session) AnswerElicitationAs(requestID, action string, content map[stri
 func (s *Session) ElicitationURL(requestID string) (string, error) {
 	s.mu.Lock()
 	defer s.unlock()
-	if pe, ok := s.elicits[requestID]; ok {
-		if pe.mode != ElicitModeURL {
-			return "", &ElicitationError{RequestID: requestID, Err: ErrElicitationNotURL}
-		}
-		return pe.url, nil
-	}
-	for _, entryID := range s.urlElicits {
-		if e, ok := s.tr.Entry(entryID); ok && e.Elicitation.RequestID == requestID {
-			return e.Elicitation.URL, nil
-		}
-	}
-	return "", &ElicitationError{RequestID: requestID, Err: ErrElicitationNotOpen}
+	return s.elicits.url(requestID, s.tr)
 }
 
 // setElicitationLocked changes an elicitation entry and announces it. The caller holds s.mu.
@@ -170,9 +222,8 @@ func (s *Session) setElicitationLocked(entryID string, f func(*Elicitation)) {
 // the end of the turn, or the agent's exit); the caller replies after unlocking.
 func (s *Session) takeElicitationsLocked() []*jsonrpc.Request {
 	var reqs []*jsonrpc.Request
-	for id, pe := range s.elicits {
+	for _, pe := range s.elicits.takeAll() {
 		reqs = append(reqs, pe.req)
-		delete(s.elicits, id)
 		s.setElicitationLocked(pe.entryID, func(el *Elicitation) {
 			el.State, el.AnsweredBy = ElicitCancelled, AnsweredByCancel
 		})
@@ -184,9 +235,8 @@ func (s *Session) takeElicitationsLocked() []*jsonrpc.Request {
 // "cancel" because the agent withdrew it ($/cancel_request). It reports whether one was open.
 func (s *Session) withdrawElicitation(id string) bool {
 	s.mu.Lock()
-	pe, ok := s.elicits[id]
+	pe, ok := s.elicits.take(id)
 	if ok {
-		delete(s.elicits, id)
 		s.setElicitationLocked(pe.entryID, func(el *Elicitation) {
 			el.State, el.AnsweredBy = ElicitCancelled, AnsweredByAgent
 		})
@@ -208,18 +258,7 @@ func (s *Session) completeElicitation(params json.RawMessage) {
 		return
 	}
 	s.mu.Lock()
-	var open *pendingElicitation
-	entryID, ok := s.urlElicits[p.ElicitationID]
-	delete(s.urlElicits, p.ElicitationID)
-	if !ok {
-		for id, pe := range s.elicits {
-			if pe.mode == ElicitModeURL && pe.elicID == p.ElicitationID {
-				open, entryID, ok = pe, pe.entryID, true
-				delete(s.elicits, id)
-				break
-			}
-		}
-	}
+	entryID, open, ok := s.elicits.complete(p.ElicitationID)
 	if ok {
 		s.setElicitationLocked(entryID, func(el *Elicitation) {
 			el.State = ElicitCompleted
@@ -237,17 +276,26 @@ func (s *Session) completeElicitation(params json.RawMessage) {
 	}
 }
 
-// replySecret sends res; when the answer kept differs from the one sent (secret fields), the
-// journal is given the masked copy of the reply line (maskSecretReply) while it is written.
-func (s *Session) replySecret(pe *pendingElicitation, res ElicitationResult, kept map[string]any) {
+// secretReplies are the elicitation replies being written that carry a secret field's value,
+// each with its masked copy, so that the journal is given the masked line (mask). It has its
+// own lock: mask runs under the connection's outbound queue lock, never under Session.mu.
+type secretReplies struct {
+	mu      sync.Mutex
+	writing map[*pendingElicitation][2][]byte
+}
+
+// reply sends res to pe's request; when what is kept (kept) differs from what is sent (secret
+// fields), learn is first given each secret value (the caller's masker; nil: none) and mask
+// hands the journal the masked copy of the reply line while it is written.
+func (r *secretReplies) reply(pe *pendingElicitation, res ElicitationResult, kept map[string]any, learn func(string)) {
 	if res.Content == nil || !hasSecret(pe.schema, res.Content) {
 		pe.req.Reply(res, nil)
 		return
 	}
-	if s.cfg.LearnSecret != nil {
+	if learn != nil {
 		for k, v := range res.Content {
 			if f := pe.schema.Field(k); f != nil && f.Secret {
-				s.cfg.LearnSecret(v.(string)) // a secret field is a string (CheckContent)
+				learn(v.(string)) // a secret field is a string (CheckContent)
 			}
 		}
 	}
@@ -257,27 +305,27 @@ func (s *Session) replySecret(pe *pendingElicitation, res ElicitationResult, kep
 		pe.req.Reply(res, nil) // cannot happen: the content was checked to be plain JSON values
 		return
 	}
-	s.secretMu.Lock()
-	if s.secretReplies == nil {
-		s.secretReplies = map[*pendingElicitation][2][]byte{}
+	r.mu.Lock()
+	if r.writing == nil {
+		r.writing = map[*pendingElicitation][2][]byte{}
 	}
-	s.secretReplies[pe] = [2][]byte{real, masked}
-	s.secretMu.Unlock()
+	r.writing[pe] = [2][]byte{real, masked}
+	r.mu.Unlock()
 	pe.req.Reply(res, nil)
-	s.secretMu.Lock()
-	delete(s.secretReplies, pe)
-	s.secretMu.Unlock()
+	r.mu.Lock()
+	delete(r.writing, pe)
+	r.mu.Unlock()
 }
 
-// maskSecretReply returns line with the result of any reply being written with a secret in it
-// replaced by its masked copy; other lines are returned as they are.
-func (s *Session) maskSecretReply(dir jsonrpc.Direction, method string, line []byte) []byte {
+// mask returns line with the result of any reply being written with a secret in it replaced
+// by its masked copy; other lines are returned as they are.
+func (r *secretReplies) mask(dir jsonrpc.Direction, method string, line []byte) []byte {
 	if dir != jsonrpc.Out || method != "" {
 		return line
 	}
-	s.secretMu.Lock()
-	defer s.secretMu.Unlock()
-	for _, pair := range s.secretReplies {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, pair := range r.writing {
 		if bytes.Contains(line, pair[0]) {
 			return bytes.Replace(line, pair[0], pair[1], 1)
 		}
@@ -285,7 +333,7 @@ func (s *Session) maskSecretReply(dir jsonrpc.Direction, method string, line []b
 	return line
 }
 
-func hasSecret(schema *ElicitSchema, content map[string]any) bool {
+func hasSecret(schema *elicit.Schema, content map[string]any) bool {
 	for k := range content {
 		if f := schema.Field(k); f != nil && f.Secret {
 			return true

@@ -185,9 +185,8 @@ func (s *Session) applyUpdateLocked(params json.RawMessage) {
 // "cancelled": the agent withdrew it ($/cancel_request). Nothing happens when none is open.
 func (s *Session) cancelPermission(id string) {
 	s.mu.Lock()
-	perm, ok := s.perms[id]
+	perm, ok := s.perms.take(id)
 	if ok {
-		delete(s.perms, id)
 		s.decisionLocked(perm, "cancelled", "", DecidedByCancel)
 	}
 	s.unlock()

@@ -2,6 +2,8 @@ package acp
 
 import (
 	"encoding/json"
+	"maps"
+	"slices"
 	"strings"
 
 	"agentdesk/backend/acp/jsonrpc"
@@ -15,11 +17,78 @@ type pendingPermission struct {
 	query   PermissionQuery // what it asks of the rules (OpenPermission)
 }
 
+// permissionDesk is the session's permission requests: those parked until someone answers
+// them, the decisions made (Snapshot.Decisions) and the rules that have answered. Guarded by
+// Session.mu; its methods neither emit nor reply: the Session announces what they return.
+type permissionDesk struct {
+	open      map[string]*pendingPermission // parked, by JSON-RPC id (as the request id reads)
+	decisions []DecisionSummary             // closed, in closing order
+	told      map[string]bool               // the rules that have answered: the first time, a notice said so
+}
+
+func newPermissionDesk(saved []DecisionSummary) permissionDesk {
+	return permissionDesk{open: map[string]*pendingPermission{}, decisions: slices.Clone(saved), told: map[string]bool{}}
+}
+
+// take removes the parked request id; ok is false when it is not open.
+func (d *permissionDesk) take(id string) (*pendingPermission, bool) { return takeEntry(d.open, id) }
+
+// choose removes the parked request id for an answer with optionID: it must be open and the
+// option one it offered, else the request stays parked and the error says which.
+func (d *permissionDesk) choose(id, optionID string) (*pendingPermission, error) {
+	p, ok := d.open[id]
+	switch {
+	case !ok:
+		return nil, &PermissionError{RequestID: id, OptionID: optionID, Err: ErrPermissionNotOpen}
+	case !offered(p.summary.Options, optionID):
+		return nil, &PermissionError{RequestID: id, OptionID: optionID, Err: ErrNoSuchOption}
+	}
+	delete(d.open, id)
+	return p, nil
+}
+
+// takeAll removes every parked request (Stop, the end of the turn, the agent's exit).
+func (d *permissionDesk) takeAll() []*pendingPermission { return takeEvery(d.open) }
+
+// takeEntry removes id from m and returns its value; ok is false when m has none (the desks'
+// requests are answered once: whoever takes one answers it).
+func takeEntry[V any](m map[string]V, id string) (v V, ok bool) {
+	if v, ok = m[id]; ok {
+		delete(m, id)
+	}
+	return v, ok
+}
+
+// takeEvery empties m and returns its values, in no particular order.
+func takeEvery[V any](m map[string]V) []V {
+	out := slices.Collect(maps.Values(m))
+	clear(m)
+	return out
+}
+
+// firstAnswer reports whether the rule ruleID answers for the first time in this session.
+func (d *permissionDesk) firstAnswer(ruleID string) bool {
+	if d.told[ruleID] {
+		return false
+	}
+	d.told[ruleID] = true
+	return true
+}
+
+// summaries are the parked requests as a snapshot shows them.
+func (d *permissionDesk) summaries() []PermissionSummary {
+	out := []PermissionSummary{}
+	for _, p := range d.open {
+		out = append(out, p.summary)
+	}
+	return out
+}
+
 // OpenPermission returns what the open permission request requestID asks, as Config.Rules
 // judged it, and its summary; ok is false when it is not open. It does not wait.
 func (s *Session) OpenPermission(requestID string) (PermissionQuery, PermissionSummary, bool) {
 	s.mu.Lock()
-	p, ok := s.perms[requestID]
+	p, ok := s.perms.open[requestID]
 	s.unlock()
 	if !ok {
 		return PermissionQuery{}, PermissionSummary{}, false
@@ -51,7 +120,7 @@ func (s *Session) handlePermission(req *jsonrpc.Request) {
 		ToolKind:   change.Entry.ToolKind,
 	}
 	for _, o := range p.Options {
-		sum.Options = append(sum.Options, OptionSummary{ID: o.OptionID, Name: o.Name, Kind: o.Kind})
+		sum.Options = append(sum.Options, OptionOf(o.OptionID, o.Name, o.Kind))
 	}
 	q := permissionQuery(change.Entry, sum.Options)
 	s.unlock()
@@ -79,7 +148,7 @@ func (s *Session) handlePermission(req *jsonrpc.Request) {
 		req.Reply(RequestPermissionResult{Outcome: PermissionOutcome{Outcome: "selected", OptionID: rule.OptionID}}, nil)
 		return
 	}
-	s.perms[sum.RequestID] = &pendingPermission{req: req, summary: sum, query: q}
+	s.perms.open[sum.RequestID] = &pendingPermission{req: req, summary: sum, query: q}
 	s.waitTickLocked()
 	s.pushEvent(Event{Kind: EventPermission, RequestID: sum.RequestID, ToolCallID: sum.ToolCallID,
 		Title: sum.Title, Options: sum.Options, ToolKind: sum.ToolKind, RuleOptions: sum.RuleOptions})
@@ -91,22 +160,18 @@ func (s *Session) handlePermission(req *jsonrpc.Request) {
 // permission_done event that carries the whole request (no permission event came before it).
 // The caller holds s.mu.
 func (s *Session) ruleDecisionLocked(sum PermissionSummary, rule RuleDecision) {
-	if !s.rulesTold[rule.RuleID] {
-		if s.rulesTold == nil {
-			s.rulesTold = map[string]bool{}
-		}
-		s.rulesTold[rule.RuleID] = true
+	if s.perms.firstAnswer(rule.RuleID) {
 		s.pushChange(s.tr.AddNotice(Notice{Severity: "info", Title: "A rule of yours answered: " + rule.Label,
 			Description: "It answers every request it matches in this session without asking you. " +
 				"Pause, change or delete it in Rules."}))
 	}
-	d := decisionOf(sum, "selected", rule.OptionID, DecidedByRule)
+	d := DecisionOf(sum, "selected", rule.OptionID, DecidedByRule)
 	d.RuleID, d.RuleLabel = rule.RuleID, rule.Label
-	s.decisions = append(s.decisions, d)
+	s.perms.decisions = append(s.perms.decisions, d)
 	s.decisionDraftLocked(sum.Title, d)
 	s.pushEvent(Event{Kind: EventPermissionDone, RequestID: d.RequestID, ToolCallID: sum.ToolCallID, Title: sum.Title,
 		Options: sum.Options, ToolKind: sum.ToolKind, Outcome: d.Outcome, OptionID: d.OptionID, DecidedBy: DecidedByRule,
-		RuleID: rule.RuleID, RuleLabel: rule.Label})
+		RuleID: rule.RuleID, RuleLabel: rule.Label, Decision: &d})
 }
 
 // offered reports whether id is one of options.
@@ -130,16 +195,11 @@ func (s *Session) AnswerPermission(requestID, optionID string) error {
 // when the request is not open (already answered, cancelled) or the option was not offered.
 func (s *Session) Decide(requestID, optionID, decidedBy string) error {
 	s.mu.Lock()
-	p, ok := s.perms[requestID]
-	if !ok {
+	p, err := s.perms.choose(requestID, optionID)
+	if err != nil {
 		s.unlock()
-		return &PermissionError{RequestID: requestID, OptionID: optionID, Err: ErrPermissionNotOpen}
+		return err
 	}
-	if !offered(p.summary.Options, optionID) {
-		s.unlock()
-		return &PermissionError{RequestID: requestID, OptionID: optionID, Err: ErrNoSuchOption}
-	}
-	delete(s.perms, requestID)
 	s.decisionLocked(p, "selected", optionID, decidedBy)
 	s.unlock()
 	// Reply outside the lock (it only queues the answer for the connection's writer).
@@ -152,9 +212,8 @@ func (s *Session) Decide(requestID, optionID, decidedBy string) error {
 // (replyCancelled answers each as its method wants).
 func (s *Session) takePermissionsLocked() []*jsonrpc.Request {
 	reqs := s.takeElicitationsLocked()
-	for id, p := range s.perms {
+	for _, p := range s.perms.takeAll() {
 		reqs = append(reqs, p.req)
-		delete(s.perms, id)
 		s.decisionLocked(p, "cancelled", "", DecidedByCancel)
 	}
 	return reqs

@@ -54,7 +54,8 @@ type QueuedPrompt struct {
 }
 
 // promptQueue is the session's queue and the steered prompts of the running turn; guarded by
-// Session.mu.
+// Session.mu. Its methods keep the queue's order and bound and neither emit nor start turns:
+// the Session announces the queue (pushQueueLocked) after a change.
 type promptQueue struct {
 	items []*queuedItem
 	n     int // ids handed out
@@ -88,43 +89,66 @@ type chainedPrompt struct {
 func (s *Session) Queue() []QueuedPrompt {
 	s.mu.Lock()
 	defer s.unlock()
-	return s.queueLocked()
+	return s.queue.list()
 }
 
-func (s *Session) queueLocked() []QueuedPrompt {
-	out := make([]QueuedPrompt, len(s.queue.items))
-	for i, it := range s.queue.items {
+// list is a copy of the queue, in order.
+func (q *promptQueue) list() []QueuedPrompt {
+	out := make([]QueuedPrompt, len(q.items))
+	for i, it := range q.items {
 		out[i] = it.QueuedPrompt
 		out[i].Attachments = append([]AttachmentInfo(nil), it.Attachments...)
 	}
 	return out
 }
 
-// pushQueueLocked announces the whole current queue.
-func (s *Session) pushQueueLocked() {
-	s.pushEvent(Event{Kind: EventQueue, Queue: s.queueLocked()})
-}
-
-// enqueueLocked queues a prompt and returns its id; the caller holds s.mu.
-func (s *Session) enqueueLocked(text string, extra []ContentBlock, infos []AttachmentInfo) (string, error) {
-	if len(s.queue.items) >= MaxQueued {
+// add queues a prompt at the end and returns its id (ErrQueueFull beyond MaxQueued).
+func (q *promptQueue) add(text string, extra []ContentBlock, infos []AttachmentInfo) (string, error) {
+	if len(q.items) >= MaxQueued {
 		return "", fmt.Errorf("queue a prompt: %w (at most %d)", ErrQueueFull, MaxQueued)
 	}
-	s.queue.n++
-	it := &queuedItem{QueuedPrompt: QueuedPrompt{ID: fmt.Sprintf("q%d", s.queue.n), Text: text, Attachments: infos}, extra: extra}
-	s.queue.items = append(s.queue.items, it)
-	s.pushQueueLocked()
+	q.n++
+	it := &queuedItem{QueuedPrompt: QueuedPrompt{ID: fmt.Sprintf("q%d", q.n), Text: text, Attachments: infos}, extra: extra}
+	q.items = append(q.items, it)
 	return it.ID, nil
 }
 
-// findQueuedLocked returns the index of the queued prompt id, or -1.
-func (s *Session) findQueuedLocked(id string) int {
-	for i, it := range s.queue.items {
+// find returns the index of the queued prompt id, or -1.
+func (q *promptQueue) find(id string) int {
+	for i, it := range q.items {
 		if it.ID == id {
 			return i
 		}
 	}
 	return -1
+}
+
+// remove takes the prompt at index i out of the queue and returns it.
+func (q *promptQueue) remove(i int) *queuedItem {
+	it := q.items[i]
+	q.items = append(q.items[:i], q.items[i+1:]...)
+	return it
+}
+
+// putFirst puts it at the head of the queue (it goes next).
+func (q *promptQueue) putFirst(it *queuedItem) {
+	q.items = append([]*queuedItem{it}, q.items...)
+}
+
+// hold marks every queued prompt held and reports whether any was not yet.
+func (q *promptQueue) hold() bool {
+	changed := false
+	for _, it := range q.items {
+		if !it.Held {
+			it.Held, changed = true, true
+		}
+	}
+	return changed
+}
+
+// pushQueueLocked announces the whole current queue.
+func (s *Session) pushQueueLocked() {
+	s.pushEvent(Event{Kind: EventQueue, Queue: s.queue.list()})
 }
 
 // EditQueued replaces the text of queued prompt id (its attachments stay). It fails with
@@ -133,7 +157,7 @@ func (s *Session) findQueuedLocked(id string) int {
 func (s *Session) EditQueued(id, text string) error {
 	s.mu.Lock()
 	defer s.unlock()
-	i := s.findQueuedLocked(id)
+	i := s.queue.find(id)
 	switch {
 	case i < 0:
 		return fmt.Errorf("edit queued prompt %s: %w", id, ErrNotQueued)
@@ -153,11 +177,11 @@ func (s *Session) EditQueued(id, text string) error {
 func (s *Session) RemoveQueued(id string) error {
 	s.mu.Lock()
 	defer s.unlock()
-	i := s.findQueuedLocked(id)
+	i := s.queue.find(id)
 	if i < 0 {
 		return fmt.Errorf("remove queued prompt %s: %w", id, ErrNotQueued)
 	}
-	s.queue.items = append(s.queue.items[:i], s.queue.items[i+1:]...)
+	s.queue.remove(i)
 	s.pushQueueLocked()
 	return nil
 }
@@ -169,7 +193,7 @@ func (s *Session) RemoveQueued(id string) error {
 // exited: the prompt stays queued for after a Continue.
 func (s *Session) SendQueuedNow(id string) error {
 	s.mu.Lock()
-	i := s.findQueuedLocked(id)
+	i := s.queue.find(id)
 	if i < 0 {
 		s.unlock()
 		return fmt.Errorf("send queued prompt %s: %w", id, ErrNotQueued)
@@ -183,10 +207,10 @@ func (s *Session) SendQueuedNow(id string) error {
 		s.unlock()
 		return fmt.Errorf("send queued prompt %s: %w", id, err)
 	}
-	s.queue.items = append(s.queue.items[:i], s.queue.items[i+1:]...)
+	s.queue.remove(i)
 	if s.turnActive {
 		it.Held = false
-		s.queue.items = append([]*queuedItem{it}, s.queue.items...)
+		s.queue.putFirst(it)
 		s.pushQueueLocked()
 		s.unlock()
 		return s.Stop() // a no-op when cancelling already
@@ -210,7 +234,7 @@ func (s *Session) nextQueuedLocked() (run turnRun, ok bool) {
 		if it.Held || it.steering {
 			continue
 		}
-		s.queue.items = append(s.queue.items[:i], s.queue.items[i+1:]...)
+		s.queue.remove(i)
 		s.pushQueueLocked()
 		return s.startTurnLocked(it.Text, it.extra, it.Attachments), true
 	}
@@ -220,13 +244,7 @@ func (s *Session) nextQueuedLocked() (run turnRun, ok bool) {
 // holdQueueLocked marks every queued prompt held: the agent has exited or failed, and what
 // was waiting for it was not sent. Called by setStateLocked on the move to exited or failed.
 func (s *Session) holdQueueLocked() {
-	changed := false
-	for _, it := range s.queue.items {
-		if !it.Held {
-			it.Held, changed = true, true
-		}
-	}
-	if changed {
+	if s.queue.hold() {
 		s.pushQueueLocked()
 	}
 }

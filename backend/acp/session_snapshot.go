@@ -73,16 +73,13 @@ func (s *Session) snapshotLocked() Snapshot {
 	snap := Snapshot{
 		SessionID: s.cfg.ID, Seq: s.pump.at(), State: s.state, Message: s.stateMsg,
 		AgentName: s.cfg.AgentName, AgentVersion: s.cfg.AgentVersion, Cwd: s.cfg.Cwd, Dirs: slices.Clone(s.cfg.Dirs), Title: s.title,
-		Entries: s.tr.Entries(), Turns: append([]TurnSummary{}, s.turns...), Permissions: []PermissionSummary{},
-		Decisions: append([]DecisionSummary{}, s.decisions...),
-	}
-	for _, p := range s.perms {
-		snap.Permissions = append(snap.Permissions, p.summary)
+		Entries: s.tr.Entries(), Turns: append([]TurnSummary{}, s.turns...), Permissions: s.perms.summaries(),
+		Decisions: append([]DecisionSummary{}, s.perms.decisions...),
 	}
 	c := s.controls
 	snap.Controls = &c
 	if len(s.queue.items) > 0 {
-		snap.Queue = s.queueLocked()
+		snap.Queue = s.queue.list()
 	}
 	if s.transport != nil {
 		snap.Stderr = s.transport.StderrTail()

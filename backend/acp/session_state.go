@@ -33,18 +33,18 @@ import (
 //   - promptSent: the running turn's session/prompt has been written (or failed to be). Stop
 //     sends session/cancel itself only once it is set; before, runTurn sends it right after the
 //     prompt. Both decide under mu, so a stopped turn gets one session/cancel, after its prompt.
-//   - hardStopCancel: the armed automatic hard stop (the stop ladder's last rung); set only
+//   - ladder.cancel: the armed automatic hard stop (the stop ladder's last rung); set only
 //     while cancelling: Stop arms it, endTurn and Close disarm it.
 //   - hardStopped: the agent was killed while a turn was active (HardStop, or the automatic
 //     hard stop); the turn ends interrupted and the session exited. Continue clears it.
-//     stopIgnoredMsg says why an automatic one happened; it is set only while cancelling and
+//     ladder.ignoredMsg says why an automatic one happened; it is set only while cancelling and
 //     with hardStopped, and endTurn clears it.
 //   - closing: Close was called. It never goes back: no turn starts (ErrClosed), Continue
 //     refuses, and the exit that follows is ours: its state event carries no message.
-//   - perms: the parked permission requests. Empty whenever the state is cancelling, exited or
+//   - perms.open: the parked permission requests. Empty whenever the state is cancelling, exited or
 //     failed: Stop, endTurn, the watch and fail answer them all "cancelled", and one that
-//     arrives then is answered at once. Every request is answered exactly once. elicits (open
-//     elicitation/create requests) follow the same rule, answered "cancel".
+//     arrives then is answered at once. Every request is answered exactly once. elicits.open
+//     (open elicitation/create requests) follow the same rule, answered "cancel".
 //   - agentSessionID: "" until session/new has answered. session/update params that arrive
 //     meanwhile wait in early, in order (at most MaxEarlyUpdates / MaxEarlyBytes; the rest are
 //     dropped and counted in earlyDropped), and are applied when it answers; so early is empty
@@ -76,14 +76,14 @@ func (s *Session) invariantErrLocked() error {
 	switch {
 	case s.turnActive != inTurn:
 		return fmt.Errorf("turnActive is %v in state %s", s.turnActive, s.state)
-	case s.hardStopCancel != nil && s.state != StateCancelling:
+	case s.ladder.cancel != nil && s.state != StateCancelling:
 		return fmt.Errorf("an automatic hard stop is armed in state %s", s.state)
-	case s.stopIgnoredMsg != "" && (s.state != StateCancelling || !s.hardStopped):
-		return fmt.Errorf("stopIgnoredMsg is set in state %s (hardStopped %v)", s.state, s.hardStopped)
-	case len(s.perms) > 0 && over:
-		return fmt.Errorf("%d permission requests are parked in state %s", len(s.perms), s.state)
-	case len(s.elicits) > 0 && over:
-		return fmt.Errorf("%d elicitations are open in state %s", len(s.elicits), s.state)
+	case s.ladder.ignoredMsg != "" && (s.state != StateCancelling || !s.hardStopped):
+		return fmt.Errorf("ladder.ignoredMsg is set in state %s (hardStopped %v)", s.state, s.hardStopped)
+	case len(s.perms.open) > 0 && over:
+		return fmt.Errorf("%d permission requests are parked in state %s", len(s.perms.open), s.state)
+	case len(s.elicits.open) > 0 && over:
+		return fmt.Errorf("%d elicitations are open in state %s", len(s.elicits.open), s.state)
 	case len(s.early) > 0 && s.agentSessionID != "":
 		return fmt.Errorf("%d early updates wait although session %s is known", len(s.early), s.agentSessionID)
 	case s.replaying && s.state != StateStarting:

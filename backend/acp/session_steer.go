@@ -127,7 +127,7 @@ func steeringMeta(raw json.RawMessage) bool {
 // ErrSteering (a steer of it is already on its way), *SteerRefusedError, or the agent's failure.
 func (s *Session) Steer(ctx context.Context, id string) (bool, error) {
 	s.mu.Lock()
-	i := s.findQueuedLocked(id)
+	i := s.queue.find(id)
 	var err error
 	switch {
 	case i < 0:
@@ -163,8 +163,8 @@ func (s *Session) Steer(ctx context.Context, id string) (bool, error) {
 	it.steering = false
 	delivered := err == nil && (res.Outcome == outcomeInjected || res.Outcome == outcomeStartedNewTurn)
 	if delivered {
-		if j := s.findQueuedLocked(id); j >= 0 {
-			s.queue.items = append(s.queue.items[:j], s.queue.items[j+1:]...)
+		if j := s.queue.find(id); j >= 0 {
+			s.queue.remove(j)
 			s.pushQueueLocked()
 		}
 		s.pushChange(s.tr.addSteered(it.Text, it.Attachments))
@@ -186,8 +186,7 @@ func (s *Session) Steer(ctx context.Context, id string) (bool, error) {
 // a second session/prompt, whose answer the turn then waits for (runTurn). The caller holds
 // s.mu, with a turn running that is not ending; it is released here.
 func (s *Session) steerByPromptLocked(i int) (bool, error) {
-	it := s.queue.items[i]
-	s.queue.items = append(s.queue.items[:i], s.queue.items[i+1:]...)
+	it := s.queue.remove(i)
 	s.pushQueueLocked()
 	slot := &chainedPrompt{ready: make(chan struct{}), prompt: true}
 	s.queue.chained = append(s.queue.chained, slot)
@@ -200,7 +199,7 @@ func (s *Session) steerByPromptLocked(i int) (bool, error) {
 	if slot.err != nil {
 		// Not sent: back to the head of the queue (held too if the agent is gone meanwhile).
 		it.Held = s.state == StateExited || s.state == StateFailed
-		s.queue.items = append([]*queuedItem{it}, s.queue.items...)
+		s.queue.putFirst(it)
 		s.pushQueueLocked()
 		s.unlock()
 		return false, fmt.Errorf("steer a prompt into %s's turn: %w", s.cfg.AgentName, s.explain(slot.err))

@@ -19,7 +19,8 @@ func (s *Session) Stop() error {
 		return nil
 	}
 	s.setStateLocked(StateCancelling, "")
-	s.armHardStopLocked()
+	turn := s.tr.Turn()
+	s.ladder.arm(s.cfg.AfterFunc, s.cfg.HardStopAfter, func() { s.stopIgnored(turn) })
 	s.cancelObserverLocked()
 	reqs := s.takePermissionsLocked()
 	for _, c := range s.tr.CloseOpenTools(StatusCancelled) {
@@ -71,7 +72,7 @@ func (s *Session) Close() error {
 	}
 	s.closeAgentSession()
 	s.mu.Lock()
-	s.disarmHardStopLocked()
+	s.ladder.disarm()
 	tr, watchDone, h, conn := s.transport, s.watchDone, s.handler, s.conn
 	s.unlock()
 	if h != nil {
@@ -121,8 +122,8 @@ func (s *Session) exitMessage(lingered bool) string {
 	if s.closing {
 		return ""
 	}
-	if s.stopIgnoredMsg != "" {
-		return s.stopIgnoredMsg
+	if s.ladder.ignoredMsg != "" {
+		return s.ladder.ignoredMsg
 	}
 	return goneMessage(s.conn.Err(), s.transport, lingered)
 }
@@ -140,29 +141,33 @@ type AfterFunc func(d time.Duration, f func()) (cancel func() bool)
 
 func realAfterFunc(d time.Duration, f func()) func() bool { return time.AfterFunc(d, f).Stop }
 
-// armHardStopLocked starts the last rung of the stop ladder for the current turn: unless the
-// turn ends first, the agent is stopped hard HardStopAfter from now. The caller holds s.mu and
-// has just moved the session to cancelling.
-func (s *Session) armHardStopLocked() {
-	s.disarmHardStopLocked()
-	if s.cfg.HardStopAfter < 0 {
-		return
-	}
-	turn := s.tr.Turn()
-	s.hardStopCancel = s.cfg.AfterFunc(s.cfg.HardStopAfter, func() { s.stopIgnored(turn) })
+// stopLadder is the last rung of the stop ladder: the automatic hard stop of a turn that stays
+// cancelling, and why one happened. Guarded by Session.mu. At most one timer is armed; a timer
+// that fired after disarm finds the turn over and does nothing (see stopIgnored).
+type stopLadder struct {
+	cancel     func() bool // the armed automatic hard stop; nil when none
+	ignoredMsg string      // why the automatic hard stop happened, until the turn has ended
 }
 
-// disarmHardStopLocked cancels a pending automatic hard stop; the caller holds s.mu. A timer
-// that fired already finds the turn over and does nothing (see stopIgnored).
-func (s *Session) disarmHardStopLocked() {
-	if s.hardStopCancel != nil {
-		s.hardStopCancel()
-		s.hardStopCancel = nil
+// arm starts the automatic hard stop: unless disarmed first, fire runs after wait (on the
+// AfterFunc's goroutine). A negative wait arms nothing.
+func (l *stopLadder) arm(after AfterFunc, wait time.Duration, fire func()) {
+	l.disarm()
+	if wait >= 0 {
+		l.cancel = after(wait, fire)
+	}
+}
+
+// disarm cancels the armed automatic hard stop, if any.
+func (l *stopLadder) disarm() {
+	if l.cancel != nil {
+		l.cancel()
+		l.cancel = nil
 	}
 }
 
 // stopIgnored is the automatic hard stop: turn is still cancelling HardStopAfter after Stop.
-// stopIgnoredMsg says so; endTurn adds what was killed (killedWords).
+// ladder.ignoredMsg says so; endTurn adds what was killed (killedWords).
 // Like HardStop it kills the agent's process group; the turn then ends interrupted and the
 // session exited, both with a message that says why, and Continue restarts the agent.
 func (s *Session) stopIgnored(turn int) {
@@ -173,8 +178,8 @@ func (s *Session) stopIgnored(turn int) {
 	}
 	s.hardStopped = true
 	s.cancelObserverLocked()
-	s.stopIgnoredMsg = fmt.Sprintf("the agent ignored Stop for %s and was stopped hard", spokenDuration(s.cfg.HardStopAfter))
-	tr, msg := s.transport, s.stopIgnoredMsg
+	s.ladder.ignoredMsg = fmt.Sprintf("the agent ignored Stop for %s and was stopped hard", spokenDuration(s.cfg.HardStopAfter))
+	tr, msg := s.transport, s.ladder.ignoredMsg
 	s.unlock()
 	s.cfg.Logf("session %s: %s", s.cfg.ID, msg)
 	_ = tr.Close(s.cfg.CloseGrace)

@@ -56,7 +56,10 @@ func (s *Session) Submit(text string, attachments []Attachment) (Submitted, erro
 		return Submitted{}, err
 	}
 	if s.turnActive {
-		id, err := s.enqueueLocked(text, extra, infos)
+		id, err := s.queue.add(text, extra, infos)
+		if err == nil {
+			s.pushQueueLocked()
+		}
 		s.unlock()
 		return Submitted{QueuedID: id}, err
 	}
@@ -184,13 +187,13 @@ func (s *Session) endTurn(turn int, res PromptResult, err error, te turnEnd) {
 	}
 	ts := TurnSummary{Turn: turn, StopReason: res.StopReason}
 	cancelling := s.state == StateCancelling
-	s.disarmHardStopLocked()
+	s.ladder.disarm()
 	switch {
 	case s.hardStopped && killed == "":
 		ts.StopReason, ts.Message = StopInterrupted, "stopped hard as the turn ended"
-	case s.hardStopped && s.stopIgnoredMsg != "":
-		s.stopIgnoredMsg += " (" + killed + ")"
-		ts.StopReason, ts.Message = StopInterrupted, s.stopIgnoredMsg
+	case s.hardStopped && s.ladder.ignoredMsg != "":
+		s.ladder.ignoredMsg += " (" + killed + ")"
+		ts.StopReason, ts.Message = StopInterrupted, s.ladder.ignoredMsg
 	case s.hardStopped:
 		ts.StopReason, ts.Message = StopInterrupted, "stopped hard: "+strings.Replace(killed, "its ", "the agent's ", 1)
 	case cancelling:
@@ -227,7 +230,7 @@ func (s *Session) endTurn(turn int, res PromptResult, err error, te turnEnd) {
 	} else {
 		s.setStateLocked(StateIdle, "")
 	}
-	s.stopIgnoredMsg = ""
+	s.ladder.ignoredMsg = ""
 	next, ok := s.nextQueuedLocked()
 	s.unlock()
 	replyCancelled(reqs)

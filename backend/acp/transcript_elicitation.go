@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"agentdesk/backend/acp/elicit"
 )
 
 // KindElicitation is a question the agent asked through elicitation/create: a form, or a
@@ -39,19 +41,23 @@ const (
 
 // Elicitation is an elicitation entry's content (KindElicitation). Its JSON shape is part of
 // the contract with the frontend (protocol.ts). Answer never holds a secret field's value:
-// those read SecretMask.
+// those read elicit.SecretMask.
 type Elicitation struct {
-	RequestID     string          `json:"requestId"` // the JSON-RPC id as text (a string id keeps its quotes)
-	Mode          string          `json:"mode"`      // ElicitMode*
-	Message       string          `json:"message"`
-	Schema        json.RawMessage `json:"schema,omitempty"` // form: requestedSchema as sent
-	URL           string          `json:"url,omitempty"`
-	Host          string          `json:"host,omitempty"` // url: the host, IDNs as punycode
-	ElicitationID string          `json:"elicitationId,omitempty"`
-	State         string          `json:"state"` // Elicit*
-	Error         string          `json:"error,omitempty"`
-	Answer        map[string]any  `json:"answer,omitempty"`
-	AnsweredBy    string          `json:"answeredBy,omitempty"` // AnsweredBy*
+	RequestID string          `json:"requestId"` // the JSON-RPC id as text (a string id keeps its quotes)
+	Mode      string          `json:"mode"`      // ElicitMode*
+	Message   string          `json:"message"`
+	Schema    json.RawMessage `json:"schema,omitempty"` // form: requestedSchema as sent (kept; the window reads Fields)
+	// Fields is a valid form's schema as elicit.Parse read it, in the agent's order: what the
+	// window renders and checks each value against. Absent for a url, an invalid form, or a
+	// form without fields.
+	Fields        []elicit.Field `json:"fields,omitempty"`
+	URL           string         `json:"url,omitempty"`
+	Host          string         `json:"host,omitempty"` // url: the host, IDNs as punycode
+	ElicitationID string         `json:"elicitationId,omitempty"`
+	State         string         `json:"state"` // Elicit*
+	Error         string         `json:"error,omitempty"`
+	Answer        map[string]any `json:"answer,omitempty"`
+	AnsweredBy    string         `json:"answeredBy,omitempty"` // AnsweredBy*
 }
 
 // maxElicitMessage bounds an elicitation's message as kept: a question, not a transcript.
@@ -89,14 +95,34 @@ func (t *Transcript) SetElicitation(id string, f func(*Elicitation)) (Change, bo
 }
 
 // settleElicitations marks every elicitation still open as cancelled: a saved session's
-// questions cannot be answered once its agent is gone (RestoreTranscript).
+// questions cannot be answered once its agent is gone (RestoreTranscript). It gives each the
+// fields of its form (SavedElicitationFields).
 func settleElicitations(entries []*Entry) {
 	for _, e := range entries {
-		if el := e.Elicitation; el != nil && el.State == ElicitOpen {
-			c := *el
-			c.State, c.AnsweredBy = ElicitCancelled, AnsweredByCancel
-			e.Elicitation = &c
+		el := e.Elicitation
+		if el == nil {
+			continue
 		}
+		c := *el
+		if c.State == ElicitOpen {
+			c.State, c.AnsweredBy = ElicitCancelled, AnsweredByCancel
+		}
+		e.Elicitation = &c
+		SavedElicitationFields(e)
+	}
+}
+
+// SavedElicitationFields gives a saved form elicitation entry that has a schema but no Fields
+// (saved before entries carried them) the fields of its schema, so that the window renders
+// every form from Fields alone. A schema was valid when it was asked, so it parses again; one
+// that does not is left without fields. e's elicitation is changed in place: the caller owns it.
+func SavedElicitationFields(e *Entry) {
+	el := e.Elicitation
+	if el == nil || el.Fields != nil || len(el.Schema) == 0 || el.State == ElicitInvalid {
+		return
+	}
+	if s, err := elicit.Parse(el.Schema); err == nil {
+		el.Fields = s.Fields
 	}
 }
 
@@ -134,7 +160,7 @@ func ElicitationStateLine(el *Elicitation) string {
 }
 
 // ElicitationAnswerLines are an accepted form's answer as "name: value" lines, sorted by name
-// (secrets already read SecretMask).
+// (secrets already read elicit.SecretMask).
 func ElicitationAnswerLines(el *Elicitation) []string {
 	names := make([]string, 0, len(el.Answer))
 	for k := range el.Answer {

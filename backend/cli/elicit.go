@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"agentdesk/backend/acp"
+	"agentdesk/backend/acp/elicit"
 )
 
 // elicitModes are the elicitation modes run advertises: a form only when it asks on the
@@ -78,7 +79,7 @@ func (a *elicitAsker) url(el acp.Elicitation) error {
 // form asks whether to answer, then each field in the agent's order, re-asking a field until
 // its value fits; an empty line takes the default (or leaves an optional field out).
 func (a *elicitAsker) form(el acp.Elicitation) error {
-	schema, err := acp.ParseElicitSchema(el.Schema)
+	schema, err := elicit.Parse(el.Schema)
 	if err != nil {
 		return err // cannot happen: the session accepted it
 	}
@@ -104,7 +105,7 @@ func (a *elicitAsker) form(el acp.Elicitation) error {
 }
 
 // field asks one field until its answer fits; nil is no value (an optional field left empty).
-func (a *elicitAsker) field(f *acp.ElicitField) (any, error) {
+func (a *elicitAsker) field(f *elicit.Field) (any, error) {
 	for {
 		line, err := a.line(fieldPrompt(f))
 		if err != nil {
@@ -136,7 +137,7 @@ func (a *elicitAsker) field(f *acp.ElicitField) (any, error) {
 
 // fieldPrompt is one field's question: its title, description, choices, default, and whether
 // a secret will echo (the CLI has no way to read without echo).
-func fieldPrompt(f *acp.ElicitField) string {
+func fieldPrompt(f *elicit.Field) string {
 	var b strings.Builder
 	title := f.Title
 	if title == "" {
@@ -151,14 +152,14 @@ func fieldPrompt(f *acp.ElicitField) string {
 		for i, c := range f.Choices {
 			fmt.Fprintf(&b, " [%d] %s", i+1, c.Title)
 		}
-		if f.Type == acp.FieldArray {
+		if f.Type == elicit.FieldArray {
 			b.WriteString(" (numbers separated by commas)")
 		}
 	}
 	switch f.Type {
-	case acp.FieldBoolean:
+	case elicit.FieldBoolean:
 		b.WriteString(" [y/n]")
-	case acp.FieldNumber, acp.FieldInteger:
+	case elicit.FieldNumber, elicit.FieldInteger:
 		fmt.Fprintf(&b, " [%s]", f.Type)
 	}
 	if d := f.DefaultValue(); d != nil {
@@ -179,9 +180,9 @@ func fieldPrompt(f *acp.ElicitField) string {
 
 // parseAnswer reads a typed line as a value of f's type: a choice by number or value, y/n, a
 // number, a comma-separated list of choices.
-func parseAnswer(f *acp.ElicitField, text string) (any, error) {
+func parseAnswer(f *elicit.Field, text string) (any, error) {
 	switch f.Type {
-	case acp.FieldBoolean:
+	case elicit.FieldBoolean:
 		switch strings.ToLower(text) {
 		case "y", "yes", "true":
 			return true, nil
@@ -189,13 +190,13 @@ func parseAnswer(f *acp.ElicitField, text string) (any, error) {
 			return false, nil
 		}
 		return nil, errors.New("answer y or n")
-	case acp.FieldNumber, acp.FieldInteger:
+	case elicit.FieldNumber, elicit.FieldInteger:
 		n, err := strconv.ParseFloat(text, 64)
 		if err != nil {
 			return nil, errors.New("answer a number")
 		}
 		return n, nil
-	case acp.FieldArray:
+	case elicit.FieldArray:
 		var out []any
 		for _, part := range strings.Split(text, ",") {
 			out = append(out, choice(f, strings.TrimSpace(part)))
@@ -209,7 +210,7 @@ func parseAnswer(f *acp.ElicitField, text string) (any, error) {
 }
 
 // choice maps a choice's number to its value; anything else is taken as the value itself.
-func choice(f *acp.ElicitField, text string) string {
+func choice(f *elicit.Field, text string) string {
 	if n, err := strconv.Atoi(text); err == nil && n >= 1 && n <= len(f.Choices) {
 		return f.Choices[n-1].Value
 	}

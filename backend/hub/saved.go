@@ -22,6 +22,7 @@ func SnapshotFromStore(s store.Session, turns []store.Turn, entries []store.Entr
 		if e.Kind != acp.KindTool { // a tool call's text column only serves search
 			e.Text = row.Text
 		}
+		acp.SavedElicitationFields(&e)
 		snap.Entries = append(snap.Entries, e)
 	}
 	ended := map[int]string{}
@@ -64,16 +65,11 @@ func Decisions(perms []store.Permission) []acp.DecisionSummary {
 		if p.Outcome == "" {
 			continue
 		}
-		d := acp.DecisionSummary{RequestID: p.RequestID, ToolCallID: p.ToolCallID, Outcome: p.Outcome,
-			OptionID: p.OptionID, DecidedBy: p.DecidedBy, RuleID: p.RuleID, RuleLabel: p.RuleLabel}
 		var options []acp.OptionSummary
-		if json.Unmarshal(p.Options, &options) == nil {
-			for _, o := range options {
-				if o.ID == p.OptionID {
-					d.OptionName, d.OptionKind = o.Name, o.Kind
-				}
-			}
-		}
+		_ = json.Unmarshal(p.Options, &options) // unreadable: the decision names no option
+		d := acp.DecisionOf(acp.PermissionSummary{RequestID: p.RequestID, ToolCallID: p.ToolCallID, Options: options},
+			p.Outcome, p.OptionID, p.DecidedBy)
+		d.RuleID, d.RuleLabel = p.RuleID, p.RuleLabel
 		out = append(out, d)
 	}
 	return out

@@ -181,12 +181,18 @@ describe('a live session', () => {
         toolCallId: 'e6',
         title: 'Edit NOTES.md',
         options: [
-          { id: 'allow', name: 'Allow', kind: 'allow_once' },
-          { id: 'always', name: 'Always allow', kind: 'allow_always' },
-          { id: 'reject', name: 'Reject', kind: 'reject_once' },
+          { id: 'allow', name: 'Allow', kind: 'allow_once', verdict: 'allow' },
+          { id: 'always', name: 'Always allow', kind: 'allow_always', verdict: 'allow', always: true },
+          { id: 'reject', name: 'Reject', kind: 'reject_once', verdict: 'reject' },
         ],
       }),
-      ev({ kind: 'permission', requestId: '8', toolCallId: 'nowhere', title: 'Read secrets', options: [{ id: 'no', name: 'Reject', kind: 'reject_always' }] }),
+      ev({
+        kind: 'permission',
+        requestId: '8',
+        toolCallId: 'nowhere',
+        title: 'Read secrets',
+        options: [{ id: 'no', name: 'Reject', kind: 'reject_always', verdict: 'reject', always: true }],
+      }),
     );
     const card = screen.getByTestId('transcript').querySelector<HTMLElement>('[data-entry-id="e6"]')!;
     const perm = within(card).getByTestId('permission');
@@ -203,7 +209,16 @@ describe('a live session', () => {
     await fireEvent.click(buttons[0]);
     expect(app.AnswerPermission).toHaveBeenCalledWith(SID, '7', 'allow');
 
-    emit(ev({ kind: 'permission_done', requestId: '7', outcome: 'selected', optionId: 'allow' }));
+    emit(
+      ev({
+        kind: 'permission_done',
+        requestId: '7',
+        outcome: 'selected',
+        optionId: 'allow',
+        decidedBy: 'user',
+        decision: { requestId: '7', toolCallId: 'e6', outcome: 'selected', optionId: 'allow', optionName: 'Allow', optionKind: 'allow_once', verdict: 'allow', decidedBy: 'user' },
+      }),
+    );
     expect(within(card).queryByTestId('permission')).toBeNull();
     expect(card.textContent).toContain('Allowed once');
     emit(ev({ kind: 'permission_done', requestId: '8', outcome: 'cancelled' }));

@@ -1,8 +1,8 @@
 // What a settled elicitation card says: how it ended, who ended it, and the values given, in
-// the person's words. Secrets arrive masked from the Go side; a field the schema marks secret is
-// masked here again whatever arrives, so a value the Go side missed never reaches the page's text.
+// the person's words. Secrets arrive masked from the Go side; a field Go marks secret is masked
+// here again whatever arrives, so a value the Go side missed never reaches the page's text.
 import type { Elicitation } from './protocol';
-import { MASK, parseSchema, type Field } from './elicitation';
+import { formFields, MASK, type Field } from './elicitation';
 
 /** The states an elicitation leaves `open` for. */
 export function isSettled(e: Pick<Elicitation, 'state'>): boolean {
@@ -74,12 +74,12 @@ function show(v: unknown, f: Field | undefined): string {
 }
 
 /**
- * The answer's values in the schema's order (then any the schema does not name), labelled with
+ * The answer's values in the fields' order (then any the fields do not name), labelled with
  * the fields' titles, choices by their titles, secrets masked.
  */
-export function answerLines(e: Pick<Elicitation, 'schema' | 'answer'>): AnswerLine[] {
+export function answerLines(e: Pick<Elicitation, 'fields' | 'answer'>): AnswerLine[] {
   const answer = e.answer ?? {};
-  const parsed = parseSchema(e.schema);
+  const parsed = formFields(e.fields);
   const fields = 'fields' in parsed ? parsed.fields : [];
   const byName = new Map(fields.map((f) => [f.name, f]));
   const names = [...fields.map((f) => f.name).filter((n) => n in answer), ...Object.keys(answer).filter((n) => !byName.has(n))];

@@ -4,24 +4,26 @@ import {
   buildContent,
   checkField,
   initialValues,
+  formFields,
   MAX_FIELDS,
-  parseSchema,
   toLocalInput,
   validate,
   type Field,
   type FormValues,
 } from './elicitation';
 import { answerLines, answeredByLabel, outcomeLabel, stateLabel } from './elicitation-summary';
+import type { ElicitField } from './protocol';
 
-function fieldsOf(schema: unknown): Field[] {
-  const parsed = parseSchema(schema);
+function fieldsOf(fields: ElicitField[] | null | undefined): Field[] {
+  const parsed = formFields(fields);
   if ('error' in parsed) throw new Error(parsed.error);
   return parsed.fields;
 }
 
-const formSchema = () => elicitationEntry('form').elicitation!.schema;
+/** The fixture form's fields, as Go sends them (elicit.Field). */
+const formSchema = () => elicitationEntry('form').elicitation!.fields;
 
-describe('parseSchema', () => {
+describe('formFields', () => {
   it('turns every supported property into a field, in order, with labels and required marks', () => {
     const fields = fieldsOf(formSchema());
     expect(fields.map((f) => [f.name, f.kind])).toEqual([
@@ -48,16 +50,13 @@ describe('parseSchema', () => {
     expect(byName.start).toMatchObject({ input: 'date' });
   });
 
-  it('maps formats to input types and writeOnly to a secret', () => {
-    const fields = fieldsOf({
-      type: 'object',
-      properties: {
-        u: { type: 'string', format: 'uri' },
-        t: { type: 'string', format: 'date-time' },
-        w: { type: 'string', writeOnly: true },
-        x: { type: 'string', format: 'hostname' },
-      },
-    });
+  it('maps formats to input types and the secret mark to a password input', () => {
+    const fields = fieldsOf([
+      { name: 'u', type: 'string', format: 'uri' },
+      { name: 't', type: 'string', format: 'date-time' },
+      { name: 'w', type: 'string', secret: true },
+      { name: 'x', type: 'string' },
+    ]);
     expect(fields.map((f) => (f.kind === 'text' ? [f.input, f.secret] : null))).toEqual([
       ['url', false],
       ['datetime-local', false],
@@ -66,31 +65,26 @@ describe('parseSchema', () => {
     ]);
   });
 
-  it('reads enumNames titles and anyOf choices of arrays', () => {
-    const [a, b] = fieldsOf({
-      properties: {
-        a: { type: 'string', enum: ['x', 'y'], enumNames: ['Ex', 'Why'] },
-        b: { type: 'array', items: { anyOf: [{ const: 'p', title: 'Pea' }] } },
-      },
-    });
+  it('labels choices by their titles, of strings and of arrays', () => {
+    const [a, b] = fieldsOf([
+      { name: 'a', type: 'string', choices: [{ value: 'x', title: 'Ex' }, { value: 'y', title: 'Why' }] },
+      { name: 'b', type: 'array', choices: [{ value: 'p', title: 'Pea' }] },
+    ]);
     expect(a).toMatchObject({ kind: 'choice', options: [{ value: 'x', label: 'Ex' }, { value: 'y', label: 'Why' }] });
     expect(b).toMatchObject({ kind: 'multi', options: [{ value: 'p', label: 'Pea' }] });
   });
 
-  it('refuses what it cannot render, naming the field, and never throws', () => {
-    expect(parseSchema(null)).toEqual({ error: 'the form has no schema' });
-    expect(parseSchema({ type: 'array' })).toEqual({ error: 'the form is not an object' });
-    expect(parseSchema({ properties: { f: { type: 'object' } } })).toMatchObject({ error: expect.stringContaining('"f"') });
-    expect(parseSchema({ properties: { l: { type: 'array', items: { type: 'string' } } } })).toMatchObject({ error: expect.stringContaining('"l"') });
-    expect(parseSchema({ properties: { e: { type: 'string', enum: [] } } })).toMatchObject({ error: expect.stringContaining('no choices') });
-    expect(parseSchema({ properties: { n: 'nope' } })).toMatchObject({ error: expect.stringContaining('"n"') });
-    const many = Object.fromEntries(Array.from({ length: MAX_FIELDS + 1 }, (_, i) => [`f${i}`, { type: 'string' }]));
-    expect(parseSchema({ properties: many })).toMatchObject({ error: expect.stringContaining(`${MAX_FIELDS}`) });
+  it('names a field of a type it cannot show, refuses too many, and never throws', () => {
+    expect(formFields([{ name: 'f', type: 'object' }])).toMatchObject({ error: expect.stringContaining('"f"') });
+    expect(formFields([{ name: 'g', type: undefined as unknown as string }])).toMatchObject({ error: expect.stringContaining('"g"') });
+    const many = Array.from({ length: MAX_FIELDS + 1 }, (_, i) => ({ name: `f${i}`, type: 'string' }));
+    expect(formFields(many)).toMatchObject({ error: expect.stringContaining(`${MAX_FIELDS}`) });
   });
 
-  it('accepts an empty form and ignores a pattern that does not compile', () => {
-    expect(parseSchema({ type: 'object' })).toEqual({ fields: [] });
-    const [f] = fieldsOf({ properties: { p: { type: 'string', pattern: '(' } } });
+  it('accepts an empty form and leaves a pattern JavaScript cannot compile to Go', () => {
+    expect(formFields(null)).toEqual({ fields: [] });
+    expect(formFields([])).toEqual({ fields: [] });
+    const [f] = fieldsOf([{ name: 'p', type: 'string', pattern: '(?P<x>a)' }]);
     expect(f.kind === 'text' && f.regex).toBeUndefined();
     expect(checkField(f, 'anything')).toBe('');
   });
@@ -113,17 +107,15 @@ describe('initialValues', () => {
   });
 
   it('drops defaults that are not among the choices', () => {
-    const fields = fieldsOf({
-      properties: {
-        c: { type: 'string', enum: ['a'], default: 'z' },
-        m: { type: 'array', items: { enum: ['a', 'b'] }, default: ['b', 'z'] },
-      },
-    });
+    const fields = fieldsOf([
+      { name: 'c', type: 'string', choices: [{ value: 'a', title: 'a' }], default: 'z' },
+      { name: 'm', type: 'array', choices: [{ value: 'a', title: 'a' }, { value: 'b', title: 'b' }], default: ['b', 'z'] },
+    ]);
     expect(initialValues(fields)).toEqual({ c: '', m: ['b'] });
   });
 
   it('shows a date-time default in local time, which buildContent sends back as the same instant', () => {
-    const fields = fieldsOf({ properties: { t: { type: 'string', format: 'date-time', default: '2026-08-01T10:30:00Z' } } });
+    const fields = fieldsOf([{ name: 't', type: 'string', format: 'date-time', default: '2026-08-01T10:30:00Z' }]);
     const values = initialValues(fields);
     expect(values.t).toBe(toLocalInput('2026-08-01T10:30:00Z'));
     expect(buildContent(fields, values)).toEqual({ t: '2026-08-01T10:30:00.000Z' });
@@ -166,13 +158,13 @@ describe('validate', () => {
   });
 
   it('counts characters, not UTF-16 units', () => {
-    const [f] = fieldsOf({ properties: { e: { type: 'string', maxLength: 2 } } });
+    const [f] = fieldsOf([{ name: 'e', type: 'string', maxLength: 2 }]);
     expect(checkField(f, '😀😀')).toBe('');
   });
 });
 
 describe('buildContent', () => {
-  it('types every value as the schema says and leaves out optional empties', () => {
+  it('types every value as the fields say and leaves out optional empties', () => {
     const fields = fieldsOf(formSchema());
     const content = buildContent(fields, { ...initialValues(fields), name: 'shop', token: 's3cret', features: ['traces', 'logs'], ratio: '0.5' });
     expect(content).toEqual({
@@ -202,8 +194,8 @@ describe('summary', () => {
     expect(answerLines(e).map((l) => l.value).join(' ')).not.toContain('leaked');
   });
 
-  it('lists values the schema does not name after the rest', () => {
-    expect(answerLines({ schema: null, answer: { x: ['a', 'b'], y: null } }).map((l) => [l.label, l.value])).toEqual([
+  it('lists values the fields do not name after the rest', () => {
+    expect(answerLines({ fields: null, answer: { x: ['a', 'b'], y: null } }).map((l) => [l.label, l.value])).toEqual([
       ['x', 'a, b'],
       ['y', ''],
     ]);

@@ -1,12 +1,16 @@
-// Form elicitations (ACP elicitation/create, mode "form"): the agent's restricted JSON Schema
-// turned into a list of fields the card renders, their defaults, the checks run before submit,
-// and the typed content sent back with `accept`. Pure: no DOM, no Svelte.
+// Form elicitations (ACP elicitation/create, mode "form"): the fields the Go side parsed from the
+// agent's schema (Elicitation.fields, backend/acp/elicit) turned into what the card renders,
+// their starting values, the immediate per-field feedback and the typed content sent back with
+// `accept`. Pure: no DOM, no Svelte.
 //
-// The schema is the agent's, so untrusted: parseSchema never throws, bounds what it keeps
-// (fields, options, text), and names what it cannot render instead of guessing. Form values are
-// kept as the inputs hold them (numbers as typed text, so nothing typed is lost to a parse);
-// buildContent turns them into the JSON the schema asks for (numbers as numbers, booleans as
-// booleans, arrays of strings) and leaves out optional fields left empty.
+// The page never reads the schema itself: Go validated it (types, choices, bounds, defaults) and
+// refused a malformed one before it reached here. What is left here is presentation (labels, the
+// widget of each field) and feedback while the person types, from the constraints Go sent. Go
+// checks the answer again on submit and is the authority: its refusal names the field. Form
+// values are kept as the inputs hold them (numbers as typed text, so nothing typed is lost to a
+// parse); buildContent turns them into the JSON the fields ask for and leaves out optional
+// fields left empty.
+import type { ElicitField } from './protocol';
 
 /** At most this many fields are rendered; a schema with more is refused (no card scrolls forever). */
 export const MAX_FIELDS = 64;
@@ -85,39 +89,9 @@ export type FormErrors = Record<string, string>;
 /** Up to this many choices show as radio buttons. */
 const RADIO_MAX = 4;
 
-type Obj = Record<string, unknown>;
-
-function isObj(v: unknown): v is Obj {
-  return !!v && typeof v === 'object' && !Array.isArray(v);
-}
-
 function text(v: unknown): string | undefined {
   if (typeof v !== 'string' || !v.trim()) return undefined;
   return v.length > MAX_TEXT ? v.slice(0, MAX_TEXT) + '…' : v;
-}
-
-function count(v: unknown): number | undefined {
-  return typeof v === 'number' && Number.isInteger(v) && v >= 0 ? v : undefined;
-}
-
-function num(v: unknown): number | undefined {
-  return typeof v === 'number' && Number.isFinite(v) ? v : undefined;
-}
-
-/** The choices of an enum ([values] with optional enumNames) or a oneOf/anyOf of {const, title}. */
-function choices(p: Obj): Choice[] | null {
-  if (Array.isArray(p.enum)) {
-    const names = Array.isArray(p.enumNames) ? p.enumNames : [];
-    return p.enum.map((v, i) => ({ value: String(v), label: text(names[i]) ?? String(v) }));
-  }
-  const list = Array.isArray(p.oneOf) ? p.oneOf : Array.isArray(p.anyOf) ? p.anyOf : null;
-  if (!list) return null;
-  const out: Choice[] = [];
-  for (const c of list) {
-    if (!isObj(c) || typeof c.const !== 'string') return null;
-    out.push({ value: c.const, label: text(c.title) ?? c.const });
-  }
-  return out;
 }
 
 const INPUTS: Record<string, TextField['input']> = {
@@ -131,76 +105,71 @@ function compile(pattern: string): RegExp | undefined {
   try {
     return new RegExp(pattern, 'u');
   } catch {
-    return undefined; // the agent checks its own pattern; an unreadable one is not enforced here
+    return undefined; // Go's syntax, not JavaScript's: Go still checks it on submit
   }
 }
 
-/** One property as a field, or what is wrong with it. */
-function field(name: string, p: unknown, required: boolean): Field | string {
-  if (!isObj(p)) return `field "${name}" is not an object`;
-  const base = { name, label: text(p.title) ?? name, description: text(p.description), required };
-  const options = choices(p);
-  if (options && options.length > MAX_OPTIONS) return `field "${name}" has more than ${MAX_OPTIONS} choices`;
-  switch (p.type) {
+/** One of Go's fields as the card renders it, or what this window cannot show. */
+function field(f: ElicitField): Field | string {
+  const base = { name: f.name, label: text(f.title) ?? f.name, description: text(f.description), required: f.required === true };
+  const options = (f.choices ?? []).slice(0, MAX_OPTIONS).map((c) => ({ value: c.value, label: text(c.title) ?? c.value }));
+  const def = f.default;
+  switch (f.type) {
     case 'string': {
-      if (options) {
-        if (options.length === 0) return `field "${name}" has no choices`;
-        const def = typeof p.default === 'string' && options.some((o) => o.value === p.default) ? p.default : undefined;
-        return { ...base, kind: 'choice', options, widget: options.length <= RADIO_MAX ? 'radio' : 'select', default: def };
+      if (options.length > 0) {
+        const chosen = typeof def === 'string' && options.some((o) => o.value === def) ? def : undefined;
+        return { ...base, kind: 'choice', options, widget: options.length <= RADIO_MAX ? 'radio' : 'select', default: chosen };
       }
-      const format = typeof p.format === 'string' ? p.format : undefined;
-      const secret = format === 'password' || p.writeOnly === true;
-      const pattern = typeof p.pattern === 'string' ? p.pattern : undefined;
+      const secret = f.secret === true;
       return {
         ...base,
         kind: 'text',
-        input: secret ? 'password' : (INPUTS[format ?? ''] ?? 'text'),
-        format,
+        input: secret ? 'password' : (INPUTS[f.format ?? ''] ?? 'text'),
+        format: f.format || undefined,
         secret,
-        minLength: count(p.minLength),
-        maxLength: count(p.maxLength),
-        pattern,
-        regex: pattern === undefined ? undefined : compile(pattern),
-        default: typeof p.default === 'string' ? p.default : undefined,
+        minLength: f.minLength ?? undefined,
+        maxLength: f.maxLength ?? undefined,
+        pattern: f.pattern || undefined,
+        regex: f.pattern ? compile(f.pattern) : undefined,
+        default: typeof def === 'string' ? def : undefined,
       };
     }
     case 'number':
     case 'integer':
-      return { ...base, kind: 'number', integer: p.type === 'integer', minimum: num(p.minimum), maximum: num(p.maximum), default: num(p.default) };
+      return {
+        ...base,
+        kind: 'number',
+        integer: f.type === 'integer',
+        minimum: f.minimum ?? undefined,
+        maximum: f.maximum ?? undefined,
+        default: typeof def === 'number' ? def : undefined,
+      };
     case 'boolean':
-      return { ...base, kind: 'boolean', default: typeof p.default === 'boolean' ? p.default : undefined };
+      return { ...base, kind: 'boolean', default: typeof def === 'boolean' ? def : undefined };
     case 'array': {
-      const items = isObj(p.items) ? choices(p.items) : null;
-      if (!items || items.length === 0) return `field "${name}" is a list without choices`;
-      if (items.length > MAX_OPTIONS) return `field "${name}" has more than ${MAX_OPTIONS} choices`;
-      const known = new Set(items.map((o) => o.value));
-      const def = Array.isArray(p.default) ? p.default.filter((v): v is string => typeof v === 'string' && known.has(v)) : undefined;
-      return { ...base, kind: 'multi', options: items, minItems: count(p.minItems), maxItems: count(p.maxItems), default: def };
+      const known = new Set(options.map((o) => o.value));
+      const chosen = Array.isArray(def) ? def.filter((v): v is string => typeof v === 'string' && known.has(v)) : undefined;
+      return { ...base, kind: 'multi', options, minItems: f.minItems ?? undefined, maxItems: f.maxItems ?? undefined, default: chosen };
     }
     default:
-      return `field "${name}" has a type this window cannot show (${JSON.stringify(p.type ?? null).slice(0, 40)})`;
+      return `field "${f.name}" has a type this window cannot show (${JSON.stringify(f.type ?? null).slice(0, 40)})`;
   }
 }
 
 /**
- * The fields of a form elicitation's schema, in the agent's order, or an error naming what
- * cannot be rendered. Never throws.
+ * The form of an elicitation, from the fields Go parsed (in the agent's order), or an error
+ * naming a field this window cannot show (a type newer than this page). Never throws.
  */
-export function parseSchema(schema: unknown): { fields: Field[] } | { error: string } {
-  if (!isObj(schema)) return { error: 'the form has no schema' };
-  if (schema.type !== undefined && schema.type !== 'object') return { error: 'the form is not an object' };
-  const props = schema.properties ?? {};
-  if (!isObj(props)) return { error: 'the form has no fields' };
-  const names = Object.keys(props);
-  if (names.length > MAX_FIELDS) return { error: `the form has more than ${MAX_FIELDS} fields` };
-  const required = new Set(Array.isArray(schema.required) ? schema.required.filter((r) => typeof r === 'string') : []);
-  const fields: Field[] = [];
-  for (const name of names) {
-    const f = field(name, props[name], required.has(name));
-    if (typeof f === 'string') return { error: f };
-    fields.push(f);
+export function formFields(fields: readonly ElicitField[] | null | undefined): { fields: Field[] } | { error: string } {
+  const list = fields ?? [];
+  if (list.length > MAX_FIELDS) return { error: `the form has more than ${MAX_FIELDS} fields` };
+  const out: Field[] = [];
+  for (const f of list) {
+    const got = field(f);
+    if (typeof got === 'string') return { error: got };
+    out.push(got);
   }
-  return { fields };
+  return { fields: out };
 }
 
 /** "2026-08-01T10:30:00Z" as a datetime-local input's value (local time), or '' when unreadable. */

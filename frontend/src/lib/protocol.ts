@@ -12,7 +12,7 @@
 //
 // Go marshals nil slices as `null`, so every list of the event contract may arrive as null;
 // readers normalise.
-import type { acp, hub, main } from '../../wailsjs/go/models';
+import type { acp, elicit, hub, main } from '../../wailsjs/go/models';
 
 /** The one Wails event name carrying session events. */
 export const SESSION_EVENT = 'session:event';
@@ -74,17 +74,53 @@ export type ElicitationAnsweredBy = 'user' | 'cancel' | 'agent' | 'terminal' | '
 /** What the page answers to an open elicitation (AnswerElicitation). */
 export type ElicitationAction = 'accept' | 'decline' | 'cancel';
 
+/** One choice of an elicitation field (elicit.Choice): `value` is sent, `title` shown. */
+export interface ElicitChoice {
+  value: string;
+  title: string;
+}
+
+/**
+ * One field of a form elicitation as Go parsed and validated it (elicit.Field): its type, whether
+ * it is required or secret, its format, choices and bounds, and a default already checked
+ * against its type. Absent bounds are none.
+ */
+export interface ElicitField {
+  name: string;
+  type: 'string' | 'number' | 'integer' | 'boolean' | 'array' | (string & {});
+  title?: string;
+  description?: string;
+  required?: boolean;
+  /** A password or writeOnly string: its value reaches the agent only. */
+  secret?: boolean;
+  /** string: email | uri | date | date-time | password */
+  format?: string;
+  /** string: its enum/oneOf; array: the choices of its items. */
+  choices?: ElicitChoice[] | null;
+  /** string: the agent's pattern (Go syntax; Go checks it on submit). */
+  pattern?: string;
+  minLength?: number | null;
+  maxLength?: number | null;
+  minItems?: number | null;
+  maxItems?: number | null;
+  minimum?: number | null;
+  maximum?: number | null;
+  default?: unknown;
+}
+
 /**
  * An `elicitation` entry (id "elicitation-<requestId>"): a question the agent asks the person
  * (elicitation/create), upserted by id as it settles. All of it is the agent's, untrusted: the
- * page renders the schema it can (lib/elicitation.ts) and never navigates to `url` itself.
+ * page renders the fields Go parsed (lib/elicitation.ts) and never navigates to `url` itself.
  */
 export interface Elicitation {
   requestId: string;
   mode: ElicitationMode | (string & {});
   message: string;
-  /** form: the agent's restricted JSON Schema (an object of flat properties). */
+  /** form: the agent's restricted JSON Schema as sent; kept for the record, never read by the page. */
   schema?: unknown;
+  /** form: the schema as Go validated it (backend/acp/elicit), in the agent's order: what the card renders. */
+  fields?: ElicitField[] | null;
   /** url: the page to open, and its host (the Go side's parse) to emphasise. */
   url?: string | null;
   host?: string | null;
@@ -228,10 +264,17 @@ export interface Entry {
 
 export type PermissionOptionKind = 'allow_once' | 'allow_always' | 'reject_once' | 'reject_always' | (string & {});
 
+/** What an option means (acp.VerdictOf): allow, reject, or '' for a kind ACP does not define. */
+export type PermissionVerdict = 'allow' | 'reject' | (string & {});
+
+/** A permission option as Go sends it (acp.OptionSummary): the agent's id, name and kind, and its meaning. */
 export interface PermissionOption {
   id: string;
   name: string;
   kind: PermissionOptionKind;
+  verdict?: PermissionVerdict | null;
+  /** allow_always or reject_always: it answers more than this request. */
+  always?: boolean | null;
 }
 
 export interface PermissionRequest {
@@ -306,6 +349,8 @@ export interface PermissionDoneEvent extends EventBase {
   toolKind?: string | null;
   ruleId?: string | null;
   ruleLabel?: string | null;
+  /** The whole decision as a snapshot keeps it (the option's name, kind and verdict, who decided, the rule). */
+  decision?: DecisionSummary | null;
 }
 
 export interface TurnEndEvent extends EventBase {
@@ -490,6 +535,8 @@ export interface DecisionSummary {
   optionId?: string | null;
   optionName?: string | null;
   optionKind?: string | null;
+  /** What the chosen option means: allow or reject ('' or absent: cancelled, or a kind ACP does not define). */
+  verdict?: PermissionVerdict | null;
   /** user | rule | cancel | cli */
   decidedBy?: string | null;
   /** The rule that decided (decidedBy rule) and its words. */
@@ -728,6 +775,8 @@ export type FieldsMatch = [
   Holds<SameFields<AttachmentInfo, acp.AttachmentInfo>>,
   Holds<SameFields<Boundary, acp.Boundary>>,
   Holds<SameFields<Elicitation, acp.Elicitation>>,
+  Holds<SameFields<ElicitField, elicit.Field>>,
+  Holds<SameFields<ElicitChoice, elicit.Choice>>,
   Holds<SameFields<DecisionSummary, acp.DecisionSummary>>,
   Holds<SameFields<QueuedPrompt, acp.QueuedPrompt>>,
   Holds<SameFields<Receipt, acp.Receipt>>,

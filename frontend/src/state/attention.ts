@@ -121,7 +121,7 @@ export function focusPrompt(root: ParentNode = document, requestId?: string): bo
   if (!prompt) return false;
   const options = Array.from(prompt.querySelectorAll<HTMLButtonElement>('[data-testid="permission-option"]'));
   const target =
-    options.find((o) => o.dataset.optionKind?.startsWith('allow')) ??
+    options.find((o) => o.dataset.verdict === 'allow') ??
     options[0] ??
     prompt.querySelector<HTMLElement>('[data-testid="elicitation-field"] :is(input, select):not(:disabled), [data-testid="elicitation-accept"]');
   prompt.scrollIntoView?.({ block: 'center' });

@@ -105,7 +105,7 @@ describe('golden event files', () => {
     expect(s.entries[4].text).toBe('I added a greeting to `README.md`.');
     expect(s.permissions).toEqual([]);
     expect(s.decisions).toEqual([
-      { requestId: 'r1', toolCallId: 'tc1', outcome: 'selected', optionId: 'allow', optionKind: 'allow_once', optionName: 'Allow once' },
+      { requestId: 'r1', toolCallId: 'tc1', outcome: 'selected', optionId: 'allow', optionKind: 'allow_once', optionName: 'Allow once', verdict: 'allow', decidedBy: 'user' },
     ]);
     expect(s.turns).toEqual([{ turn: 1, stopReason: 'end_turn' }]);
   });

@@ -7,8 +7,8 @@ import { applyAll, decisionLabel, emptyState, fromSnapshot } from './transcript'
 
 const SID = 's1';
 const OPTIONS = [
-  { id: 'ok', name: 'Allow once', kind: 'allow_once' },
-  { id: 'no', name: 'Reject', kind: 'reject_once' },
+  { id: 'ok', name: 'Allow once', kind: 'allow_once', verdict: 'allow' },
+  { id: 'no', name: 'Reject', kind: 'reject_once', verdict: 'reject' },
 ];
 const LABEL = 'reads in ~/src/app for Claude Code';
 
@@ -22,12 +22,13 @@ describe('rule decisions', () => {
       emptyState(SID),
       events(
         { kind: 'entry', entry: { id: 't2', kind: 'tool', turn: 1, title: 'Read b.txt' } },
-        { kind: 'permission_done', requestId: 'r2', outcome: 'selected', optionId: 'ok', decidedBy: 'rule', toolCallId: 't2', title: 'Read b.txt', options: OPTIONS, toolKind: 'read', ruleId: 'rule-1', ruleLabel: LABEL },
+        { kind: 'permission_done', requestId: 'r2', outcome: 'selected', optionId: 'ok', decidedBy: 'rule', toolCallId: 't2', title: 'Read b.txt', options: OPTIONS, toolKind: 'read', ruleId: 'rule-1', ruleLabel: LABEL,
+          decision: { requestId: 'r2', toolCallId: 't2', outcome: 'selected', optionId: 'ok', optionName: 'Allow once', optionKind: 'allow_once', verdict: 'allow', decidedBy: 'rule', ruleId: 'rule-1', ruleLabel: LABEL } },
       ),
     );
     expect(s.permissions).toHaveLength(0);
     expect(s.decisions).toEqual([
-      { requestId: 'r2', toolCallId: 't2', outcome: 'selected', optionId: 'ok', optionKind: 'allow_once', optionName: 'Allow once', decidedBy: 'rule', ruleId: 'rule-1', ruleLabel: LABEL },
+      { requestId: 'r2', toolCallId: 't2', outcome: 'selected', optionId: 'ok', optionKind: 'allow_once', optionName: 'Allow once', verdict: 'allow', decidedBy: 'rule', ruleId: 'rule-1', ruleLabel: LABEL },
     ]);
     expect(decisionLabel(s.decisions[0])).toBe(`Allowed by rule: ${LABEL}`);
   });
@@ -35,7 +36,8 @@ describe('rule decisions', () => {
   it('words a rule rejection, the CLI and a reopened session', () => {
     const s = applyAll(
       emptyState(SID),
-      events({ kind: 'permission_done', requestId: 'r3', outcome: 'selected', optionId: 'no', decidedBy: 'rule', toolCallId: 't3', options: OPTIONS, ruleId: 'rule-2', ruleLabel: LABEL }),
+      events({ kind: 'permission_done', requestId: 'r3', outcome: 'selected', optionId: 'no', decidedBy: 'rule', toolCallId: 't3', options: OPTIONS, ruleId: 'rule-2', ruleLabel: LABEL,
+        decision: { requestId: 'r3', toolCallId: 't3', outcome: 'selected', optionId: 'no', optionName: 'Reject', optionKind: 'reject_once', verdict: 'reject', decidedBy: 'rule', ruleId: 'rule-2', ruleLabel: LABEL } }),
     );
     expect(decisionLabel(s.decisions[0])).toBe(`Rejected by rule: ${LABEL}`);
     expect(decisionLabel({ requestId: 'x', toolCallId: 't', outcome: 'selected', optionKind: 'allow_once', decidedBy: 'cli' })).toBe('Allowed once (by --permissions)');
@@ -43,7 +45,7 @@ describe('rule decisions', () => {
 
     const saved = fromSnapshot({
       sessionId: SID, seq: 1, state: '', agentName: 'Claude Code', cwd: '/p', title: '', entries: [], permissions: [], turns: [],
-      decisions: [{ requestId: 'r4', toolCallId: 't4', outcome: 'selected', optionId: 'ok', optionKind: 'allow_once', optionName: 'Allow once', decidedBy: 'rule', ruleId: 'rule-1', ruleLabel: LABEL }],
+      decisions: [{ requestId: 'r4', toolCallId: 't4', outcome: 'selected', optionId: 'ok', optionKind: 'allow_once', optionName: 'Allow once', verdict: 'allow', decidedBy: 'rule', ruleId: 'rule-1', ruleLabel: LABEL }],
     });
     expect(decisionLabel(saved.decisions[0])).toBe(`Allowed by rule: ${LABEL}`);
   });

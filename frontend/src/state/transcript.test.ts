@@ -96,19 +96,27 @@ describe('apply: permissions', () => {
     toolCallId: 't',
     title: 'Edit file',
     options: [
-      { id: 'ok', name: 'Allow once', kind: 'allow_once' },
-      { id: 'no', name: 'Reject', kind: 'reject_once' },
+      { id: 'ok', name: 'Allow once', kind: 'allow_once', verdict: 'allow' },
+      { id: 'no', name: 'Reject', kind: 'reject_once', verdict: 'reject' },
     ],
   };
+  /** permission_done as Go sends it: the decision whole, the chosen option's name, kind and verdict in it. */
+  const done = (optionId: string, name: string, kind: string, verdict: string) => ({
+    kind: 'permission_done' as const,
+    requestId: 'r1',
+    outcome: 'selected' as const,
+    optionId,
+    decision: { requestId: 'r1', toolCallId: 't', outcome: 'selected', optionId, optionName: name, optionKind: kind, verdict },
+  });
 
   it('opens and closes a request, recording the decision', () => {
     const s1 = replay({ kind: 'entry', entry: entry('t', 'tool') }, open);
     expect(s1.permissions).toHaveLength(1);
     expect(s1.permissions[0]).toMatchObject({ requestId: 'r1', toolCallId: 't' });
-    const s2 = apply(s1, { sessionId: SID, seq: 3, kind: 'permission_done', requestId: 'r1', outcome: 'selected', optionId: 'ok' });
+    const s2 = apply(s1, { sessionId: SID, seq: 3, ...done('ok', 'Allow once', 'allow_once', 'allow') });
     expect(s2.permissions).toHaveLength(0);
     expect(s2.decisions).toEqual([
-      { requestId: 'r1', toolCallId: 't', outcome: 'selected', optionId: 'ok', optionKind: 'allow_once', optionName: 'Allow once' },
+      { requestId: 'r1', toolCallId: 't', outcome: 'selected', optionId: 'ok', optionKind: 'allow_once', optionName: 'Allow once', verdict: 'allow' },
     ]);
     expect(decisionLabel(s2.decisions[0])).toBe('Allowed once');
     expect(s1.permissions).toHaveLength(1);
@@ -126,7 +134,7 @@ describe('apply: permissions', () => {
   });
 
   it('labels rejections', () => {
-    const s = replay(open, { kind: 'permission_done', requestId: 'r1', outcome: 'selected', optionId: 'no' });
+    const s = replay(open, done('no', 'Reject', 'reject_once', 'reject'));
     expect(decisionLabel(s.decisions[0])).toBe('Rejected');
   });
 

@@ -14,7 +14,6 @@ import type {
   DecisionSummary,
   Entry,
   PermissionDoneEvent,
-  PermissionOption,
   PermissionRequest,
   QueuedPrompt,
   SessionEvent,
@@ -31,6 +30,8 @@ export interface Decision {
   optionId?: string;
   optionKind?: string;
   optionName?: string;
+  /** What the chosen option means, as Go said (allow | reject). */
+  verdict?: string;
   /** user | rule | cancel | cli, when known (snapshots and permission_done carry it). */
   decidedBy?: string;
   /** The rule that decided (decidedBy rule) and its words: "reads in ~/src/app for Claude Code". */
@@ -203,26 +204,16 @@ function openPermission(state: TranscriptState, req: PermissionRequest): Transcr
 }
 
 /**
- * Closes a request. One a rule answered was never open here (no permission event came first):
- * its permission_done carries the tool card's id and the options, so the card still gets its
- * decision.
+ * Closes a request with the decision Go sends in permission_done (the option chosen with its
+ * name, kind and verdict, who decided, the rule): nothing is looked up here. One a rule answered
+ * was never open here (no permission event came first): its decision names the tool card, so the
+ * card still gets it.
  */
 function closePermission(state: TranscriptState, ev: PermissionDoneEvent): TranscriptState {
-  const { requestId, outcome, optionId } = ev;
+  const { requestId } = ev;
   const req = state.permissions.find((p) => p.requestId === requestId);
-  const options = req?.options ?? ev.options ?? [];
-  const option: PermissionOption | undefined =
-    outcome === 'selected' && optionId ? options.find((o) => o.id === optionId) : undefined;
-  const decision: Decision = {
-    requestId,
-    toolCallId: req?.toolCallId ?? ev.toolCallId ?? '',
-    outcome,
-    ...(optionId ? { optionId } : {}),
-    ...(option ? { optionKind: option.kind, optionName: option.name } : {}),
-    ...(ev.decidedBy ? { decidedBy: ev.decidedBy } : {}),
-    ...(ev.ruleId ? { ruleId: ev.ruleId } : {}),
-    ...(ev.ruleLabel ? { ruleLabel: ev.ruleLabel } : {}),
-  };
+  const sent = ev.decision ?? { requestId, toolCallId: ev.toolCallId ?? '', outcome: ev.outcome, optionId: ev.optionId, decidedBy: ev.decidedBy };
+  const decision = toDecision({ ...sent, toolCallId: sent.toolCallId || req?.toolCallId || '' });
   return {
     ...state,
     permissions: req ? state.permissions.filter((p) => p.requestId !== requestId) : state.permissions,
@@ -337,6 +328,7 @@ function toDecision(d: DecisionSummary): Decision {
     ...(d.optionId ? { optionId: d.optionId } : {}),
     ...(d.optionKind ? { optionKind: d.optionKind } : {}),
     ...(d.optionName ? { optionName: d.optionName } : {}),
+    ...(d.verdict ? { verdict: d.verdict } : {}),
     ...(d.decidedBy ? { decidedBy: d.decidedBy } : {}),
     ...(d.ruleId ? { ruleId: d.ruleId } : {}),
     ...(d.ruleLabel ? { ruleLabel: d.ruleLabel } : {}),
@@ -370,7 +362,7 @@ export function decidedByWords(by: string | null | undefined, rule: string | nul
 export function decisionLabel(d: Decision): string {
   if (d.outcome === 'cancelled') return 'Cancelled';
   if (d.decidedBy === 'rule') {
-    const verb = d.optionKind?.startsWith('allow') ? 'Allowed' : d.optionKind?.startsWith('reject') ? 'Rejected' : 'Answered';
+    const verb = d.verdict === 'allow' ? 'Allowed' : d.verdict === 'reject' ? 'Rejected' : 'Answered';
     return d.ruleLabel ? `${verb} by rule: ${d.ruleLabel}` : `${verb} by a rule`;
   }
   const said = optionWords(d);

@@ -49,7 +49,13 @@ describe('TranscriptView', () => {
     expect(t.permissions.map((p) => p.requestId)).toEqual(['r1']);
     expect(tv.loosePermissions.map((p) => p.requestId)).toEqual(['r2']);
 
-    s = step(s, { kind: 'permission_done', requestId: 'r1', outcome: 'selected', optionId: 'ok' });
+    s = step(s, {
+      kind: 'permission_done',
+      requestId: 'r1',
+      outcome: 'selected',
+      optionId: 'ok',
+      decision: { requestId: 'r1', toolCallId: 't', outcome: 'selected', optionId: 'ok', optionName: 'Allow', optionKind: 'allow_once', verdict: 'allow' },
+    });
     tv.sync(s);
     expect(t.permissions).toHaveLength(0);
     expect(t.decisions.map((d) => d.optionKind)).toEqual(['allow_once']);

@@ -111,6 +111,7 @@ export namespace acp {
 	    optionId?: string;
 	    optionName?: string;
 	    optionKind?: string;
+	    verdict?: string;
 	    decidedBy?: string;
 	    ruleId?: string;
 	    ruleLabel?: string;
@@ -120,6 +121,7 @@ export namespace acp {
 	    mode: string;
 	    message: string;
 	    schema?: number[];
+	    fields?: elicit.Field[];
 	    url?: string;
 	    host?: string;
 	    elicitationId?: string;
@@ -206,6 +208,8 @@ export namespace acp {
 	    id: string;
 	    name: string;
 	    kind: string;
+	    verdict?: string;
+	    always?: boolean;
 	}
 	export interface RuleOption {
 	    scope: string;
@@ -393,6 +397,33 @@ export namespace changes {
 	    sessionId: string;
 	    turns: TurnView[];
 	    running: boolean;
+	}
+
+}
+
+export namespace elicit {
+	
+	export interface Choice {
+	    value: string;
+	    title: string;
+	}
+	export interface Field {
+	    name: string;
+	    type: string;
+	    title?: string;
+	    description?: string;
+	    required?: boolean;
+	    secret?: boolean;
+	    format?: string;
+	    choices?: Choice[];
+	    pattern?: string;
+	    minLength?: number;
+	    maxLength?: number;
+	    minItems?: number;
+	    maxItems?: number;
+	    minimum?: number;
+	    maximum?: number;
+	    default?: number[];
 	}
 
 }

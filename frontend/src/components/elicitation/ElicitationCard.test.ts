@@ -144,9 +144,9 @@ describe('a form elicitation', () => {
     expect(input('name').disabled).toBe(true);
   });
 
-  it('offers only Decline for a schema it cannot render, saying why', async () => {
+  it('offers only Decline for a field of a type it cannot render, saying why', async () => {
     const entry = elicitationEntry('form');
-    entry.elicitation!.schema = { type: 'object', properties: { f: { type: 'object' } } };
+    entry.elicitation!.fields = [{ name: 'f', type: 'object' }];
     const { onElicit } = setup(entry);
     expect(screen.getByTestId('elicitation').textContent).toContain('field "f"');
     expect(screen.queryByTestId('elicitation-accept')).toBeNull();

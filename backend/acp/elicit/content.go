@@ -1,4 +1,4 @@
-package acp
+package elicit
 
 import (
 	"encoding/json"
@@ -37,7 +37,7 @@ func (e *FieldError) Error() string {
 // (integers as int64, numbers as float64, multi-selects as []string) and within its bounds.
 // Values come from JSON (float64, []any) or Go callers (int, []string). The error is a
 // *FieldError naming the first field at fault.
-func (s *ElicitSchema) CheckContent(content map[string]any) (map[string]any, error) {
+func (s *Schema) CheckContent(content map[string]any) (map[string]any, error) {
 	out := make(map[string]any, len(content))
 	for name := range content {
 		if s.Field(name) == nil {
@@ -64,7 +64,7 @@ func (s *ElicitSchema) CheckContent(content map[string]any) (map[string]any, err
 
 // Masked returns content with the value of every secret field replaced by SecretMask: what
 // the transcript keeps of an answer.
-func (s *ElicitSchema) Masked(content map[string]any) map[string]any {
+func (s *Schema) Masked(content map[string]any) map[string]any {
 	out := make(map[string]any, len(content))
 	for k, v := range content {
 		if f := s.Field(k); f != nil && f.Secret {
@@ -77,7 +77,7 @@ func (s *ElicitSchema) Masked(content map[string]any) map[string]any {
 
 // Check validates one value of f, as CheckContent does each field's, and returns it normalised;
 // the error says what is wrong without naming the field (the caller knows it).
-func (f *ElicitField) Check(v any) (any, error) {
+func (f *Field) Check(v any) (any, error) {
 	switch f.Type {
 	case FieldString:
 		s, ok := v.(string)
@@ -122,27 +122,27 @@ func (f *ElicitField) Check(v any) (any, error) {
 				return nil, fmt.Errorf("%q is chosen twice", it)
 			}
 		}
-		if f.MinItems >= 0 && len(items) < f.MinItems {
-			return nil, fmt.Errorf("needs at least %d choices", f.MinItems)
+		if f.MinItems != nil && len(items) < *f.MinItems {
+			return nil, fmt.Errorf("needs at least %d choices", *f.MinItems)
 		}
-		if f.MaxItems >= 0 && len(items) > f.MaxItems {
-			return nil, fmt.Errorf("allows at most %d choices", f.MaxItems)
+		if f.MaxItems != nil && len(items) > *f.MaxItems {
+			return nil, fmt.Errorf("allows at most %d choices", *f.MaxItems)
 		}
 		return items, nil
 	}
 	return nil, fmt.Errorf("has an unknown type %q", f.Type)
 }
 
-func (f *ElicitField) checkString(s string) error {
+func (f *Field) checkString(s string) error {
 	n := utf8.RuneCountInString(s)
 	switch {
 	case len(f.Choices) > 0 && !f.hasChoice(s):
 		return fmt.Errorf("%q is not one of the choices", s)
-	case f.MinLength >= 0 && n < f.MinLength:
-		return fmt.Errorf("must be at least %d characters", f.MinLength)
-	case f.MaxLength >= 0 && n > f.MaxLength:
-		return fmt.Errorf("must be at most %d characters", f.MaxLength)
-	case f.Pattern != nil && !f.Pattern.MatchString(s):
+	case f.MinLength != nil && n < *f.MinLength:
+		return fmt.Errorf("must be at least %d characters", *f.MinLength)
+	case f.MaxLength != nil && n > *f.MaxLength:
+		return fmt.Errorf("must be at most %d characters", *f.MaxLength)
+	case f.pattern != nil && !f.pattern.MatchString(s):
 		return fmt.Errorf("does not match the pattern %s", f.Pattern)
 	}
 	switch f.Format {
@@ -168,7 +168,7 @@ func (f *ElicitField) checkString(s string) error {
 
 // checkDefault type-checks a schema's default for f (bounds are the agent's business: a
 // default outside them only means the person has to change it).
-func (f *ElicitField) checkDefault(raw json.RawMessage) error {
+func (f *Field) checkDefault(raw json.RawMessage) error {
 	var v any
 	if err := json.Unmarshal(raw, &v); err != nil {
 		return err
@@ -191,7 +191,7 @@ func (f *ElicitField) checkDefault(raw json.RawMessage) error {
 }
 
 // DefaultValue is f's default decoded from JSON (float64, string, bool, []any), nil when none.
-func (f *ElicitField) DefaultValue() any {
+func (f *Field) DefaultValue() any {
 	var v any
 	if len(f.Default) == 0 || json.Unmarshal(f.Default, &v) != nil {
 		return nil
@@ -199,8 +199,8 @@ func (f *ElicitField) DefaultValue() any {
 	return v
 }
 
-func (f *ElicitField) hasChoice(v string) bool {
-	return slices.ContainsFunc(f.Choices, func(c ElicitChoice) bool { return c.Value == v })
+func (f *Field) hasChoice(v string) bool {
+	return slices.ContainsFunc(f.Choices, func(c Choice) bool { return c.Value == v })
 }
 
 // number reads a JSON or Go number.

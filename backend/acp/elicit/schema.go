@@ -1,4 +1,4 @@
-package acp
+package elicit
 
 import (
 	"bytes"
@@ -13,11 +13,11 @@ import (
 // Bounds of a form elicitation's requestedSchema: an agent's form is a few fields, not a
 // document. A schema beyond any of them is refused as malformed.
 const (
-	MaxElicitSchemaBytes = 64 << 10 // the raw requestedSchema
-	MaxElicitFields      = 64       // properties
-	MaxElicitChoices     = 256      // enum / oneOf / anyOf items of one field
-	maxElicitName        = 128      // a property name, in bytes
-	maxElicitText        = 4 << 10  // a title, description or message, in bytes
+	MaxSchemaBytes = 64 << 10 // the raw requestedSchema
+	MaxFields      = 64       // properties
+	MaxChoices     = 256      // enum / oneOf / anyOf items of one field
+	MaxName        = 128      // a property name (and a url elicitation's elicitationId), in bytes
+	maxText        = 4 << 10  // a title, description or message, in bytes
 )
 
 // Field types of the restricted schema ACP allows in a form (ElicitationPropertySchema).
@@ -30,44 +30,54 @@ const (
 )
 
 // String formats a form field may carry. FormatPassword is not in ACP's list; agents use it,
-// as MCP servers do, to mark a secret (see ElicitField.Secret).
-var elicitFormats = map[string]bool{"email": true, "uri": true, "date": true, "date-time": true, "password": true}
+// as MCP servers do, to mark a secret (see Field.Secret).
+var formats = map[string]bool{"email": true, "uri": true, "date": true, "date-time": true, "password": true}
 
-// ElicitChoice is one choice of an enum field: Value is what is sent, Title what is shown
+// Choice is one choice of an enum field: Value is what is sent, Title what is shown
 // (Value again when the schema gave no title).
-type ElicitChoice struct {
+type Choice struct {
 	Value string `json:"value"`
 	Title string `json:"title"`
 }
 
-// ElicitField is one validated property of a form, in the order the agent sent it.
-type ElicitField struct {
-	Name        string
-	Type        string // Field*
-	Title       string
-	Description string
-	Required    bool
+// Field is one validated property of a form, in the order the agent sent it. Its JSON is what
+// the window renders a form from (protocol.ts ElicitField): the page never reads the schema.
+type Field struct {
+	Name        string `json:"name"`
+	Type        string `json:"type"` // Field*
+	Title       string `json:"title,omitempty"`
+	Description string `json:"description,omitempty"`
+	Required    bool   `json:"required,omitempty"`
 	// Secret: a string with format "password" or writeOnly true. Its value goes to the agent
 	// and nowhere else (the transcript shows SecretMask).
-	Secret  bool
-	Format  string         // string: email | uri | date | date-time | password, or ""
-	Choices []ElicitChoice // string: enum/oneOf; array: items.enum/items.anyOf
-	Pattern *regexp.Regexp // string
-	// MinLength, MaxLength (string, in characters) and MinItems, MaxItems (array); -1: none.
-	MinLength, MaxLength, MinItems, MaxItems int
-	Minimum, Maximum                         *float64        // number, integer
-	Default                                  json.RawMessage // as sent, type-checked; nil: none
+	Secret  bool     `json:"secret,omitempty"`
+	Format  string   `json:"format,omitempty"`  // string: email | uri | date | date-time | password, or ""
+	Choices []Choice `json:"choices,omitempty"` // string: enum/oneOf; array: items.enum/items.anyOf
+	// Pattern is a string's pattern as the agent sent it (it compiles as a Go regular
+	// expression; Check applies it).
+	Pattern string `json:"pattern,omitempty"`
+	pattern *regexp.Regexp
+	// MinLength, MaxLength (string, in characters) and MinItems, MaxItems (array); nil: none.
+	MinLength *int `json:"minLength,omitempty"`
+	MaxLength *int `json:"maxLength,omitempty"`
+	MinItems  *int `json:"minItems,omitempty"`
+	MaxItems  *int `json:"maxItems,omitempty"`
+	// Minimum and Maximum bound a number or integer; nil: none.
+	Minimum *float64 `json:"minimum,omitempty"`
+	Maximum *float64 `json:"maximum,omitempty"`
+	// Default is the schema's default as sent, type-checked against Type; nil: none.
+	Default json.RawMessage `json:"default,omitempty"`
 }
 
-// ElicitSchema is a form elicitation's requestedSchema, validated (ParseElicitSchema).
-type ElicitSchema struct {
-	Title       string
-	Description string
-	Fields      []ElicitField
+// Schema is a form elicitation's requestedSchema, validated (Parse).
+type Schema struct {
+	Title       string  `json:"title,omitempty"`
+	Description string  `json:"description,omitempty"`
+	Fields      []Field `json:"fields"`
 }
 
 // Field returns the field named name, or nil.
-func (s *ElicitSchema) Field(name string) *ElicitField {
+func (s *Schema) Field(name string) *Field {
 	for i := range s.Fields {
 		if s.Fields[i].Name == name {
 			return &s.Fields[i]
@@ -76,12 +86,12 @@ func (s *ElicitSchema) Field(name string) *ElicitField {
 	return nil
 }
 
-// ParseElicitSchema validates raw as ACP's restricted form schema: an object whose properties
+// Parse validates raw as ACP's restricted form schema: an object whose properties
 // are strings, numbers, integers, booleans or multi-selects of string choices, within the
 // bounds above. The error names what is wrong, in words the agent's author can act on.
-func ParseElicitSchema(raw json.RawMessage) (*ElicitSchema, error) {
-	if len(raw) > MaxElicitSchemaBytes {
-		return nil, fmt.Errorf("requestedSchema is %d bytes, more than the %d allowed", len(raw), MaxElicitSchemaBytes)
+func Parse(raw json.RawMessage) (*Schema, error) {
+	if len(raw) > MaxSchemaBytes {
+		return nil, fmt.Errorf("requestedSchema is %d bytes, more than the %d allowed", len(raw), MaxSchemaBytes)
 	}
 	var top struct {
 		Type        *string         `json:"type"`
@@ -96,16 +106,16 @@ func ParseElicitSchema(raw json.RawMessage) (*ElicitSchema, error) {
 	if top.Type != nil && *top.Type != "object" {
 		return nil, fmt.Errorf("requestedSchema type must be \"object\", not %q", *top.Type)
 	}
-	s := &ElicitSchema{Title: deref(top.Title), Description: deref(top.Description)}
-	if len(s.Title) > maxElicitText || len(s.Description) > maxElicitText {
+	s := &Schema{Title: deref(top.Title), Description: deref(top.Description)}
+	if len(s.Title) > maxText || len(s.Description) > maxText {
 		return nil, errors.New("requestedSchema title or description is too long")
 	}
 	names, props, err := orderedObject(top.Properties)
 	if err != nil {
 		return nil, fmt.Errorf("requestedSchema properties: %w", err)
 	}
-	if len(names) > MaxElicitFields {
-		return nil, fmt.Errorf("requestedSchema has %d properties, more than the %d allowed", len(names), MaxElicitFields)
+	if len(names) > MaxFields {
+		return nil, fmt.Errorf("requestedSchema has %d properties, more than the %d allowed", len(names), MaxFields)
 	}
 	for i, name := range names {
 		f, err := parseField(name, props[i])
@@ -148,14 +158,14 @@ func orderedObject(raw json.RawMessage) ([]string, []json.RawMessage, error) {
 			return nil, nil, err
 		}
 		switch {
-		case name == "" || len(name) > maxElicitName || !utf8.ValidString(name):
-			return nil, nil, fmt.Errorf("a property name must be 1 to %d bytes of text", maxElicitName)
+		case name == "" || len(name) > MaxName || !utf8.ValidString(name):
+			return nil, nil, fmt.Errorf("a property name must be 1 to %d bytes of text", MaxName)
 		case seen[name]:
 			return nil, nil, fmt.Errorf("property %q is given twice", name)
 		}
 		seen[name] = true
 		names, values = append(names, name), append(values, v)
-		if len(names) > MaxElicitFields {
+		if len(names) > MaxFields {
 			break
 		}
 	}
@@ -194,14 +204,13 @@ type itemsWire struct {
 }
 
 // parseField validates one property.
-func parseField(name string, raw json.RawMessage) (ElicitField, error) {
+func parseField(name string, raw json.RawMessage) (Field, error) {
 	var w fieldWire
 	if len(raw) == 0 || raw[0] != '{' || json.Unmarshal(raw, &w) != nil {
-		return ElicitField{}, errors.New("must be an object with a type (string, number, integer, boolean or array)")
+		return Field{}, errors.New("must be an object with a type (string, number, integer, boolean or array)")
 	}
-	f := ElicitField{Name: name, Type: w.Type, Title: deref(w.Title), Description: deref(w.Description),
-		MinLength: -1, MaxLength: -1, MinItems: -1, MaxItems: -1}
-	if len(f.Title) > maxElicitText || len(f.Description) > maxElicitText {
+	f := Field{Name: name, Type: w.Type, Title: deref(w.Title), Description: deref(w.Description)}
+	if len(f.Title) > maxText || len(f.Description) > maxText {
 		return f, errors.New("title or description is too long")
 	}
 	var err error
@@ -231,9 +240,9 @@ func parseField(name string, raw json.RawMessage) (ElicitField, error) {
 	return f, nil
 }
 
-func (f *ElicitField) parseString(w fieldWire) error {
+func (f *Field) parseString(w fieldWire) error {
 	if w.Format != nil {
-		if !elicitFormats[*w.Format] {
+		if !formats[*w.Format] {
 			return fmt.Errorf("format %q is not one of email, uri, date, date-time, password", *w.Format)
 		}
 		f.Format = *w.Format
@@ -246,15 +255,15 @@ func (f *ElicitField) parseString(w fieldWire) error {
 	if f.MaxLength, err = count("maxLength", w.MaxLength); err != nil {
 		return err
 	}
-	if f.MaxLength >= 0 && f.MinLength > f.MaxLength {
+	if f.MinLength != nil && f.MaxLength != nil && *f.MinLength > *f.MaxLength {
 		return errors.New("minLength is greater than maxLength")
 	}
 	if w.Pattern != nil {
 		re, err := regexp.Compile(*w.Pattern)
-		if err != nil || len(*w.Pattern) > maxElicitText {
+		if err != nil || len(*w.Pattern) > maxText {
 			return fmt.Errorf("pattern %q is not a regular expression agentdesk can check", *w.Pattern)
 		}
-		f.Pattern = re
+		f.Pattern, f.pattern = *w.Pattern, re
 	}
 	if len(w.Enum) > 0 && len(w.OneOf) > 0 {
 		return errors.New("has both enum and oneOf")
@@ -263,7 +272,7 @@ func (f *ElicitField) parseString(w fieldWire) error {
 	return err
 }
 
-func (f *ElicitField) parseArray(w fieldWire) error {
+func (f *Field) parseArray(w fieldWire) error {
 	if w.Items == nil {
 		return errors.New("an array needs items with the choices (items.enum or items.anyOf)")
 	}
@@ -283,26 +292,26 @@ func (f *ElicitField) parseArray(w fieldWire) error {
 	if f.MaxItems, err = count("maxItems", w.MaxItems); err != nil {
 		return err
 	}
-	if f.MaxItems >= 0 && f.MinItems > f.MaxItems {
+	if f.MinItems != nil && f.MaxItems != nil && *f.MinItems > *f.MaxItems {
 		return errors.New("minItems is greater than maxItems")
 	}
 	return nil
 }
 
-// choices turns enum or oneOf/anyOf options into choices: at most MaxElicitChoices, unique.
-func choices(enum []string, opts []enumOption) ([]ElicitChoice, error) {
-	if len(enum)+len(opts) > MaxElicitChoices {
-		return nil, fmt.Errorf("more than %d choices", MaxElicitChoices)
+// choices turns enum or oneOf/anyOf options into choices: at most MaxChoices, unique.
+func choices(enum []string, opts []enumOption) ([]Choice, error) {
+	if len(enum)+len(opts) > MaxChoices {
+		return nil, fmt.Errorf("more than %d choices", MaxChoices)
 	}
-	var out []ElicitChoice
+	var out []Choice
 	for _, v := range enum {
-		out = append(out, ElicitChoice{Value: v, Title: v})
+		out = append(out, Choice{Value: v, Title: v})
 	}
 	for _, o := range opts {
 		if o.Const == nil {
 			return nil, errors.New("a choice has no const")
 		}
-		c := ElicitChoice{Value: *o.Const, Title: deref(o.Title)}
+		c := Choice{Value: *o.Const, Title: deref(o.Title)}
 		if c.Title == "" {
 			c.Title = c.Value
 		}
@@ -310,7 +319,7 @@ func choices(enum []string, opts []enumOption) ([]ElicitChoice, error) {
 	}
 	seen := map[string]bool{}
 	for _, c := range out {
-		if seen[c.Value] || len(c.Value) > maxElicitText || len(c.Title) > maxElicitText {
+		if seen[c.Value] || len(c.Value) > maxText || len(c.Title) > maxText {
 			return nil, fmt.Errorf("choice %q is given twice or is too long", c.Value)
 		}
 		seen[c.Value] = true
@@ -318,15 +327,16 @@ func choices(enum []string, opts []enumOption) ([]ElicitChoice, error) {
 	return out, nil
 }
 
-// count reads a non-negative whole-number bound; -1 when absent.
-func count(name string, v *float64) (int, error) {
+// count reads a non-negative whole-number bound; nil when absent.
+func count(name string, v *float64) (*int, error) {
 	if v == nil {
-		return -1, nil
+		return nil, nil
 	}
 	if *v < 0 || *v != math.Trunc(*v) || *v > math.MaxInt32 {
-		return 0, fmt.Errorf("%s must be a whole number from 0", name)
+		return nil, fmt.Errorf("%s must be a whole number from 0", name)
 	}
-	return int(*v), nil
+	n := int(*v)
+	return &n, nil
 }
 
 func deref(s *string) string {
