@@ -25,8 +25,8 @@ function permission(requestId: string, toolCallId: string, title: string): Sessi
     toolCallId,
     title,
     options: [
-      { id: 'reject', name: 'Reject', kind: 'reject_once' },
-      { id: 'allow', name: 'Allow', kind: 'allow_once' },
+      { id: 'reject', name: 'Reject', kind: 'reject_once', verdict: 'reject' },
+      { id: 'allow', name: 'Allow', kind: 'allow_once', verdict: 'allow' },
     ],
   });
 }
