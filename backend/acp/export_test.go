@@ -36,10 +36,3 @@ func SetFindBudget(t interface{ Cleanup(func()) }, n int) {
 	findBudget = n
 	t.Cleanup(func() { findBudget = old })
 }
-
-// Unsupervised is c run without a supervisor even when EnableSupervisor was called: a process
-// that leaves the agent's process group then escapes every kill, as where there is no supervisor.
-func Unsupervised(c Command) Command {
-	c.unsupervised = true
-	return c
-}

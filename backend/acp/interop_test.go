@@ -30,6 +30,7 @@ import (
 
 	"agentdesk/backend/acp"
 	"agentdesk/backend/acp/jsonrpc"
+	"agentdesk/backend/supervise"
 )
 
 // buildSDKAgent builds the SDK's example agent, from the module cache at the version go.mod
@@ -116,7 +117,7 @@ func startSDKAgent(t *testing.T) (*acp.Session, *events, *interopJournal) {
 		ID: "s1", AgentName: "acp-go-sdk example agent", Cwd: cwd, Emitter: ev, Journal: j.record,
 		Logf: t.Logf, CloseGrace: 2 * time.Second,
 		Launch: func(context.Context) (acp.Transport, error) {
-			p, err := acp.Start(acp.Command{Path: bin, Env: os.Environ(), Dir: cwd})
+			p, err := supervise.Start(supervise.Command{Path: bin, Env: os.Environ(), Dir: cwd})
 			if err != nil {
 				return nil, err
 			}

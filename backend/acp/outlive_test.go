@@ -17,6 +17,7 @@ import (
 	"agentdesk/backend/acp"
 	"agentdesk/backend/acp/acptest"
 	"agentdesk/backend/acp/jsonrpc"
+	"agentdesk/backend/supervise"
 )
 
 // Nothing outlives its session (issue 29): every process an agent or a terminal starts carries a
@@ -99,21 +100,28 @@ func holderAgent() {
 	serveScripted(func(req *jsonrpc.Request) {})
 }
 
+// unsupervised is c run without a supervisor: a process that leaves the agent's process group
+// then escapes every kill, as where there is no supervisor.
+func unsupervised(c supervise.Command) supervise.Command {
+	c.Unsupervised = true
+	return c
+}
+
 // startMarked starts this test binary as agent kind, its environment marked with mark; each of
 // wrap changes the command first.
-func startMarked(t *testing.T, agentKind, mark string, wrap ...func(acp.Command) acp.Command) (*acp.Session, *events) {
+func startMarked(t *testing.T, agentKind, mark string, wrap ...func(supervise.Command) supervise.Command) (*acp.Session, *events) {
 	t.Helper()
 	ev := newEvents()
 	s := acp.NewSession(acp.Config{
 		ID: "s1", AgentName: agentKind, Cwd: t.TempDir(), Emitter: ev, Logf: t.Logf, CloseGrace: 200 * time.Millisecond,
 		HardStopAfter: -1,
 		Launch: func(context.Context) (acp.Transport, error) {
-			cmd := acp.Command{Path: os.Args[0], Args: []string{"-test.run=^$"},
+			cmd := supervise.Command{Path: os.Args[0], Args: []string{"-test.run=^$"},
 				Env: append(os.Environ(), "ACPTEST_AGENT="+agentKind, markEnv+"="+mark), Dir: t.TempDir()}
 			for _, w := range wrap {
 				cmd = w(cmd)
 			}
-			return acp.Start(cmd)
+			return supervise.Start(cmd)
 		},
 	})
 	t.Cleanup(func() {
@@ -164,7 +172,7 @@ func TestHardStopEndsTheTurnWhenAGrandchildHoldsTheOutput(t *testing.T) {
 // stop still ends the turn within seconds, and its words do not claim every process was killed.
 func TestHardStopEndsTheTurnWhenASurvivorHoldsTheOutput(t *testing.T) {
 	mark := newMark()
-	s, ev := startMarked(t, "holder", mark, acp.Unsupervised)
+	s, ev := startMarked(t, "holder", mark, unsupervised)
 	end := hardStopHolder(t, s, ev, mark)
 	if left := strings.Join(killMarked(t, mark), ", "); !strings.Contains(left, "(sleep)") {
 		t.Fatalf("the survivor is gone (%q): this test no longer proves anything", left)
@@ -266,7 +274,7 @@ func TestADaemonFromATerminalDiesWithTheSession(t *testing.T) {
 // appWithDaemons acts as agentdesk: a session whose in-process agent runs runDaemons; it prints
 // "ready" once both daemons run, then waits to be killed.
 func appWithDaemons() {
-	acp.EnableSupervisor("/proc/self/exe")
+	supervise.EnableSupervisor("/proc/self/exe")
 	mark := os.Getenv(markEnv)
 	os.Unsetenv(markEnv) // only what the terminals start carries it
 	ev := newEvents()

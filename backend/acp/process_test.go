@@ -18,15 +18,16 @@ import (
 	"agentdesk/backend/acp"
 	"agentdesk/backend/acp/demoagent"
 	"agentdesk/backend/acp/jsonrpc"
+	"agentdesk/backend/supervise"
 )
 
 // TestMain lets this test binary act as an agent process: ACPTEST_AGENT picks which.
 func TestMain(m *testing.M) {
-	acp.MaybeSupervise()
+	supervise.MaybeSupervise()
 	switch os.Getenv("ACPTEST_AGENT") {
 	case "":
 		// Every agent of these tests runs under its supervisor, as in the app.
-		acp.EnableSupervisor("/proc/self/exe")
+		supervise.EnableSupervisor("/proc/self/exe")
 		goleak.VerifyTestMain(noLateEvents{m}) // every session, connection and pump goroutine ends with its owner
 	case "demo":
 		_ = demoagent.Serve(os.Stdin, os.Stdout, 0)
@@ -122,14 +123,14 @@ func runningInGroup(pgid int) []string {
 }
 
 // startProcess starts this test binary as agent kind, in its own process group.
-func startProcess(t *testing.T, agentKind string) (*acp.Session, *events, *acp.Process) {
+func startProcess(t *testing.T, agentKind string) (*acp.Session, *events, *supervise.Process) {
 	t.Helper()
-	var proc *acp.Process
+	var proc *supervise.Process
 	ev := newEvents()
 	s := acp.NewSession(acp.Config{
 		ID: "s1", AgentName: agentKind, Cwd: t.TempDir(), Emitter: ev, Logf: t.Logf, CloseGrace: 200 * time.Millisecond,
 		Launch: func(context.Context) (acp.Transport, error) {
-			p, err := acp.Start(acp.Command{Path: os.Args[0], Args: []string{"-test.run=^$"},
+			p, err := supervise.Start(supervise.Command{Path: os.Args[0], Args: []string{"-test.run=^$"},
 				Env: append(os.Environ(), "ACPTEST_AGENT="+agentKind), Dir: t.TempDir()})
 			proc = p
 			return p, err

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"agentdesk/backend/acp/jsonrpc"
+	"agentdesk/backend/supervise"
 )
 
 // Stop cancels the running turn: session/cancel, every open permission answered "cancelled",
@@ -215,7 +216,7 @@ func killedWords(tr Transport) string {
 	}
 	switch left, known := r.Left(); {
 	case len(left) > 0:
-		return fmt.Sprintf("%d of its processes could not be killed: %s", len(left), pidList(left))
+		return fmt.Sprintf("%d of its processes could not be killed: %s", len(left), supervise.PidList(left))
 	case !known:
 		return "its process group was killed"
 	}

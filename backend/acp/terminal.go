@@ -1,6 +1,7 @@
 package acp
 
 import (
+	"agentdesk/backend/supervise"
 	"bytes"
 	"crypto/rand"
 	"errors"
@@ -98,8 +99,8 @@ type TerminalOutputResult struct {
 type terminal struct {
 	id       string
 	cmd      *exec.Cmd
-	tree     *tree    // kill ends it all: the command and everything it started
-	out      *os.File // the PTY's master: output is read from it, input written to it
+	tree     *supervise.Tree // kill ends it all: the command and everything it started
+	out      *os.File        // the PTY's master: output is read from it, input written to it
 	onChange func(TerminalView)
 
 	// held is a slave of the PTY that agentdesk keeps open until the command's output has all
@@ -133,7 +134,7 @@ type terminal struct {
 // startTerminal starts cmd with the output limit; onChange receives each new view, on the
 // terminal's own goroutines and never with a lock of the terminal held. done is called when both
 // of them have ended.
-func startTerminal(id string, cmd Command, limit int, onChange func(TerminalView), done func()) (*terminal, error) {
+func startTerminal(id string, cmd supervise.Command, limit int, onChange func(TerminalView), done func()) (*terminal, error) {
 	c := exec.Command(cmd.Path, cmd.Args...)
 	c.Dir, c.Env = cmd.Dir, cmd.Env
 	master, held, tr, err := startOnPTY(c) // an *os.File each: Wait does not wait for the output to be read
@@ -197,7 +198,7 @@ func (t *terminal) read() {
 // passed).
 func (t *terminal) wait() {
 	_ = t.cmd.Wait()                  // the status is in ProcessState
-	_, _ = t.tree.left(terminalDrain) // what the command left is killed with it
+	_, _ = t.tree.Left(terminalDrain) // what the command left is killed with it
 	st := exitStatus(t.cmd.ProcessState)
 	drain := time.NewTimer(terminalDrain)
 	_ = t.held.SetWriteDeadline(time.Now().Add(terminalDrain))
@@ -285,7 +286,7 @@ func (t *terminal) input(p []byte) error {
 	return err
 }
 
-// kill sends SIGKILL to every process of the command's tree (see tree.kill) and reports whether
+// kill sends SIGKILL to every process of the command's tree (see supervise.Tree.Kill) and reports whether
 // it did: it does not once the command has exited and its output has ended, because the tree is
 // gone then (the supervisor kills what the command leaves when it exits) and, without a
 // supervisor, the group's id may already belong to someone else.
@@ -299,7 +300,7 @@ func (t *terminal) kill() bool {
 		}
 	default:
 	}
-	t.tree.kill()
+	t.tree.Kill()
 	return true
 }
 
@@ -316,7 +317,7 @@ func (t *terminal) stop() {
 		<-t.drained
 	}
 	if killed {
-		waitGroupGone(t.cmd.Process.Pid, terminalDrain)
+		supervise.WaitGroupGone(t.cmd.Process.Pid, terminalDrain)
 	}
 }
 

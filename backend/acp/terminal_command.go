@@ -9,20 +9,21 @@ import (
 	"strings"
 
 	"agentdesk/backend/acp/jsonrpc"
+	"agentdesk/backend/supervise"
 )
 
 // command is what runs for p: the command line through a shell, in the session folder or the
 // folder of it p names (see workDir), with p's variables over the agent's environment and the
 // terminal's own (see terminalVars).
-func (ts *terminals) command(p CreateTerminalParams) (Command, error) {
+func (ts *terminals) command(p CreateTerminalParams) (supervise.Command, error) {
 	if strings.TrimSpace(p.Command) == "" {
-		return Command{}, &jsonrpc.Error{Code: CodeInvalidParams, Message: "terminal/create needs a command"}
+		return supervise.Command{}, &jsonrpc.Error{Code: CodeInvalidParams, Message: "terminal/create needs a command"}
 	}
 	dir, err := ts.workDir(p.Cwd)
 	if err != nil {
-		return Command{}, err
+		return supervise.Command{}, err
 	}
-	return Command{Path: shell(), Args: []string{"-c", commandLine(p)}, Env: mergeEnv(mergeEnv(ts.env, terminalVars), p.Env), Dir: dir}, nil
+	return supervise.Command{Path: shell(), Args: []string{"-c", commandLine(p)}, Env: mergeEnv(mergeEnv(ts.env, terminalVars), p.Env), Dir: dir}, nil
 }
 
 // terminalVars describe the terminal a command runs on, over the agent's environment (whose TERM,

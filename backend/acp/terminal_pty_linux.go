@@ -8,6 +8,8 @@ import (
 
 	"github.com/creack/pty"
 	"golang.org/x/sys/unix"
+
+	"agentdesk/backend/supervise"
 )
 
 // The size of a terminal's PTY: commands that lay out their output (progress bars, tables, ls)
@@ -27,7 +29,7 @@ const (
 //
 // The PTY does not turn "\n" into "\r\n" (onlcr is off): the output keeps the line ends the
 // command wrote, as through a pipe. Erasing a typed character knows UTF-8 (iutf8).
-func startOnPTY(c *exec.Cmd) (master, held *os.File, tr *tree, err error) {
+func startOnPTY(c *exec.Cmd) (master, held *os.File, tr *supervise.Tree, err error) {
 	ptm, slave, err := pty.Open()
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("open a terminal: %w", err)
@@ -53,14 +55,14 @@ func startOnPTY(c *exec.Cmd) (master, held *os.File, tr *tree, err error) {
 		c.SysProcAttr = &syscall.SysProcAttr{}
 	}
 	c.SysProcAttr.Setsid, c.SysProcAttr.Setctty, c.SysProcAttr.Ctty = true, true, 0 // fd 0: the slave
-	// The supervisor leads the session, and nothing the command starts outlives it (supervise_linux.go).
-	if tr, err = superviseCmd(c, false); err != nil {
+	// The supervisor leads the session, and nothing the command starts outlives it (package supervise).
+	if tr, err = supervise.Supervise(c, false); err != nil {
 		m.Close()
 		held.Close()
 		return nil, nil, nil, err
 	}
 	err = c.Start()
-	tr.started(err)
+	tr.Started(err)
 	if err != nil {
 		m.Close()
 		held.Close()

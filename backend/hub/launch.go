@@ -7,6 +7,7 @@ import (
 	"agentdesk/backend/acp"
 	"agentdesk/backend/agents"
 	"agentdesk/backend/store"
+	"agentdesk/backend/supervise"
 )
 
 // launch is what Start and ContinueSaved have resolved: the session's id, its agent and folder,
@@ -44,7 +45,7 @@ func (h *Hub) launch(l launch, out acp.Emitter) (*acp.Session, SessionInfo) {
 		HardStopAfter: l.req.HardStopAfter, Seed: l.seed, MCPServers: l.mcp,
 		ClientInfo: acp.Implementation{Name: "agentdesk", Title: "agentdesk", Version: version}, Env: env,
 		Launch: func(context.Context) (acp.Transport, error) {
-			return acp.Start(acp.Command{Path: l.agent.Command, Args: l.agent.Args, Env: env, Dir: l.dir})
+			return supervise.Start(supervise.Command{Path: l.agent.Command, Args: l.agent.Args, Env: env, Dir: l.dir})
 		},
 	}
 	sessionRules := h.sessionRulesFor(l.agent, l.dir, l.dirs)

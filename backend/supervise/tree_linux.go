@@ -1,4 +1,4 @@
-package acp
+package supervise
 
 import (
 	"fmt"
@@ -12,12 +12,12 @@ import (
 	"time"
 )
 
-// tree is the process tree of a command agentdesk starts (an agent, a terminal's shell) as
+// Tree is the process tree of a command agentdesk starts (an agent, a terminal's shell) as
 // agentdesk holds it: how to end all of it, and, once the command has ended, what could not be
 // ended. Under a supervisor (supervise_linux.go) that is every process descended from the
 // command, whatever group or session it moved to; without one (EnableSupervisor was not called)
 // it is the command's process group.
-type tree struct {
+type Tree struct {
 	cmd     *exec.Cmd
 	control *os.File   // agentdesk's end of the supervisor's control pipe; nil without a supervisor
 	report  *os.File   // the supervisor's report, read once it has exited
@@ -25,11 +25,11 @@ type tree struct {
 	once    sync.Once
 }
 
-// superviseCmd rewrites c, not yet started and in a process group of its own, to run under a
+// Supervise rewrites c, not yet started and in a process group of its own, to run under a
 // supervisor when EnableSupervisor was called and not refused (else it leaves c as it is), and
-// returns its tree. Call started once c has started (or failed to).
-func superviseCmd(c *exec.Cmd, refuse bool) (*tree, error) {
-	t := &tree{cmd: c}
+// returns its tree. Call Started once c has started (or failed to).
+func Supervise(c *exec.Cmd, refuse bool) (*Tree, error) {
+	t := &Tree{cmd: c}
 	exe := supervisorExe.Load()
 	if exe == nil || refuse || c.Err != nil { // a command that cannot be found keeps failing in Start
 		return t, nil
@@ -57,9 +57,9 @@ func superviseCmd(c *exec.Cmd, refuse bool) (*tree, error) {
 	return t, nil
 }
 
-// started closes the supervisor's ends of its pipes in agentdesk; if the start failed, agentdesk's
+// Started closes the supervisor's ends of its pipes in agentdesk; if the start failed, agentdesk's
 // own ends too.
-func (t *tree) started(err error) {
+func (t *Tree) Started(err error) {
 	for _, f := range t.theirs {
 		f.Close()
 	}
@@ -69,10 +69,10 @@ func (t *tree) started(err error) {
 	}
 }
 
-// kill ends the whole tree with SIGKILL: the supervisor kills every descendant, then exits as
+// Kill ends the whole tree with SIGKILL: the supervisor kills every descendant, then exits as
 // its child did; without one, the process group is killed. Safe to call more than once, and
 // after the command has been waited for.
-func (t *tree) kill() {
+func (t *Tree) Kill() {
 	t.once.Do(func() {
 		if t.control != nil {
 			t.control.Close()
@@ -82,15 +82,15 @@ func (t *tree) kill() {
 	})
 }
 
-// left returns, once the command has been waited for, the processes of the tree still running,
+// Left returns, once the command has been waited for, the processes of the tree still running,
 // and whether agentdesk can know: the supervisor's report (it exits only after killing
 // everything it could), or, without one, the process group's members once they have had grace
 // to die (processes that left the group are not seen then: known is false).
-func (t *tree) left(grace time.Duration) (pids []int, known bool) {
+func (t *Tree) Left(grace time.Duration) (pids []int, known bool) {
 	if t.control == nil {
 		pgid := t.cmd.Process.Pid
 		_ = syscall.Kill(-pgid, syscall.SIGKILL)
-		waitGroupGone(pgid, grace)
+		WaitGroupGone(pgid, grace)
 		for _, p := range procs() {
 			if p.pgid == pgid && !p.gone {
 				pids = append(pids, p.pid)
@@ -98,7 +98,7 @@ func (t *tree) left(grace time.Duration) (pids []int, known bool) {
 		}
 		return pids, false
 	}
-	t.kill() // the supervisor has exited; agentdesk's end of the control pipe is of no more use
+	t.Kill() // the supervisor has exited; agentdesk's end of the control pipe is of no more use
 	raw, _ := io.ReadAll(t.report)
 	t.report.Close()
 	word, rest, _ := strings.Cut(strings.TrimSpace(string(raw)), " ")

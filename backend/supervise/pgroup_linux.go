@@ -1,4 +1,4 @@
-package acp
+package supervise
 
 import (
 	"os"
@@ -72,9 +72,9 @@ func descendants(pid int) []int {
 	return out
 }
 
-// waitGroupGone waits up to d for every process of group pgid to end; signals are delivered
+// WaitGroupGone waits up to d for every process of group pgid to end; signals are delivered
 // asynchronously, and grandchildren are not ours to wait for.
-func waitGroupGone(pgid int, d time.Duration) bool {
+func WaitGroupGone(pgid int, d time.Duration) bool {
 	deadline := time.Now().Add(d)
 	for groupRunning(pgid) {
 		if time.Now().After(deadline) {

@@ -1,4 +1,4 @@
-package acp
+package supervise
 
 import (
 	"fmt"
@@ -27,7 +27,7 @@ import (
 //   - agentdesk asks (it closes its end of the control pipe: a hard stop, terminal/kill), or
 //   - agentdesk is gone, however it ended (the kernel closes that end: even SIGKILL).
 // Before it exits it reports on a second pipe whether anything could not be killed, so that
-// agentdesk never claims a kill that did not happen (see tree.left).
+// agentdesk never claims a kill that did not happen (see Tree.Left).
 
 // superviseEnv marks a process started as a supervisor; its value is the pid of the agentdesk
 // that started it, so a stray variable in a user's environment never turns agentdesk into one.

@@ -1,4 +1,4 @@
-package acp
+package supervise
 
 import (
 	"fmt"
@@ -7,34 +7,8 @@ import (
 	"os/exec"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 )
-
-// Transport is a running agent as the Session sees it: its stdout to read, its stdin to write,
-// and a way to stop it. *Process is the real one; tests use in-process pipes (acptest).
-type Transport interface {
-	io.Reader // the agent's stdout
-	io.Writer // the agent's stdin
-	// Exited is closed when the agent has exited; ExitStatus then describes how.
-	Exited() <-chan struct{}
-	// ExitStatus is "" while the agent runs, then e.g. "exit status 1" or "signal: killed".
-	ExitStatus() string
-	// StderrTail is the last lines of the agent's stderr, ANSI escapes stripped.
-	StderrTail() string
-	// Close stops the agent: close stdin, wait up to grace, SIGTERM its process group, wait up to
-	// grace, SIGKILL every process it started. It returns when the agent has ended, everything it
-	// started has been killed (or reported in the error) and its output is closed, even when a
-	// process that could not be killed holds it. Safe to call twice.
-	Close(grace time.Duration) error
-}
-
-// EnvTransport is a Transport that knows the environment it started the agent with: the
-// session gives it to the agent's terminals when Config.Env is nil (see Session.terminalEnv).
-type EnvTransport interface {
-	Transport
-	Env() []string
-}
 
 // Command says how to start an agent. The process is started directly (no shell), in its own
 // process group, with Dir as its working folder and Env as its whole environment.
@@ -44,16 +18,18 @@ type Command struct {
 	Env  []string
 	Dir  string
 
-	unsupervised bool // tests: run it without its supervisor, as where there is none
+	// Unsupervised runs it without its supervisor even when EnableSupervisor was called, as
+	// where there is none: for the tests that show what the supervisor prevents.
+	Unsupervised bool
 }
 
 // String renders the command line for messages.
 func (c Command) String() string { return strings.Join(append([]string{c.Path}, c.Args...), " ") }
 
-// Process is an agent child process. It implements Transport and EnvTransport.
+// Process is an agent child process: the engine's Transport (and EnvTransport) of a real agent.
 type Process struct {
 	cmd    *exec.Cmd
-	tree   *tree
+	tree   *Tree
 	stdin  io.WriteCloser
 	stdout io.ReadCloser
 	errR   *os.File // the agent's stderr, drained into stderr
@@ -66,7 +42,7 @@ type Process struct {
 	mu     sync.Mutex
 	status string
 	left   []int // processes of its tree that could not be killed
-	known  bool  // left is known (see tree.left)
+	known  bool  // left is known (see Tree.Left)
 
 	closeOnce sync.Once
 }
@@ -80,11 +56,6 @@ const outputLinger = time.Second
 // for killAllFor) before it kills the supervisor's process group itself.
 const treeKillWait = killAllFor + 2*time.Second
 
-var (
-	_ Transport    = (*Process)(nil)
-	_ EnvTransport = (*Process)(nil)
-)
-
 // Start spawns cmd. It fails when the command cannot be found or started, or Dir is not an
 // existing folder; the error names the command.
 func Start(cmd Command) (*Process, error) {
@@ -93,8 +64,8 @@ func Start(cmd Command) (*Process, error) {
 	}
 	c := exec.Command(cmd.Path, cmd.Args...)
 	c.Dir, c.Env = cmd.Dir, cmd.Env
-	c.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	tr, err := superviseCmd(c, cmd.unsupervised) // nothing it starts outlives it (supervise_linux.go)
+	ownGroup(c)
+	tr, err := Supervise(c, cmd.Unsupervised) // nothing it starts outlives it (supervise_linux.go)
 	if err != nil {
 		return nil, fmt.Errorf("start agent %q: %w", cmd.Path, err)
 	}
@@ -121,7 +92,7 @@ func Start(cmd Command) (*Process, error) {
 	}
 	c.Stdin, c.Stdout, c.Stderr = inR, outW, errW
 	startErr := c.Start()
-	tr.started(startErr)
+	tr.Started(startErr)
 	inR.Close()
 	outW.Close()
 	errW.Close()
@@ -147,7 +118,7 @@ func Start(cmd Command) (*Process, error) {
 			status = err.Error()
 		}
 		// The leader is gone; nothing it started may live on (npx → node → CLI, setsid children).
-		left, known := tr.left(outputLinger)
+		left, known := tr.Left(outputLinger)
 		p.mu.Lock()
 		p.status, p.left, p.known = status, left, known
 		p.mu.Unlock()
@@ -214,7 +185,7 @@ func (p *Process) ExitStatus() string {
 // StderrTail implements Transport.
 func (p *Process) StderrTail() string { return p.stderr.String() }
 
-// Close implements Transport: the stop ladder for the whole process tree. It returns once the
+// Close is the engine's Transport.Close: the stop ladder for the whole process tree. It returns once the
 // agent has exited, its tree has been killed and its output closed; the error names the
 // processes of the tree that could not be killed.
 func (p *Process) Close(grace time.Duration) error {
@@ -222,11 +193,11 @@ func (p *Process) Close(grace time.Duration) error {
 		p.stdin.Close() // well-behaved agents exit on EOF
 		pgid := p.cmd.Process.Pid
 		if !p.waitExit(grace) {
-			_ = syscall.Kill(-pgid, syscall.SIGTERM)
+			_ = TermGroup(pgid)
 			if !p.waitExit(grace) {
-				p.tree.kill()
+				p.tree.Kill()
 				if !p.waitExit(treeKillWait) { // a supervisor that cannot end: end it
-					_ = syscall.Kill(-pgid, syscall.SIGKILL)
+					_ = KillGroup(pgid)
 					_ = p.cmd.Process.Kill()
 				}
 			}
@@ -234,7 +205,7 @@ func (p *Process) Close(grace time.Duration) error {
 		<-p.done
 	})
 	if left, _ := p.Left(); len(left) > 0 {
-		return fmt.Errorf("stop the agent: %d of its processes could not be killed (%s): end them by hand", len(left), pidList(left))
+		return fmt.Errorf("stop the agent: %d of its processes could not be killed (%s): end them by hand", len(left), PidList(left))
 	}
 	return nil
 }
@@ -253,8 +224,8 @@ func (p *Process) Left() (pids []int, known bool) {
 	return p.left, p.known
 }
 
-// pidList writes pids as "pid 12, 34".
-func pidList(pids []int) string {
+// PidList writes pids for a person: "pid 12, 34".
+func PidList(pids []int) string {
 	return "pid " + strings.Trim(strings.Join(strings.Fields(fmt.Sprint(pids)), ", "), "[]")
 }
 

@@ -1,4 +1,4 @@
-package acp
+package supervise
 
 import (
 	"bytes"
