@@ -17,6 +17,7 @@ import (
 	"agentdesk/backend/acp"
 	"agentdesk/backend/acp/acptest"
 	"agentdesk/backend/acp/jsonrpc"
+	"agentdesk/backend/acp/schema"
 )
 
 // capsAgent advertises caps and records the content blocks of every prompt it receives.
@@ -28,19 +29,19 @@ type capsAgent struct {
 func (a *capsAgent) HandleNotification(string, json.RawMessage) {}
 func (a *capsAgent) HandleRequest(req *jsonrpc.Request) {
 	switch req.Method {
-	case acp.MethodInitialize:
+	case schema.MethodInitialize:
 		req.Reply(map[string]any{"protocolVersion": 1, "agentCapabilities": map[string]any{"promptCapabilities": a.caps}}, nil)
-	case acp.MethodSessionNew:
+	case schema.MethodSessionNew:
 		req.Reply(map[string]any{"sessionId": "p1"}, nil)
-	case acp.MethodSessionPrompt:
+	case schema.MethodSessionPrompt:
 		var p struct {
 			Prompt []json.RawMessage `json:"prompt"`
 		}
 		_ = json.Unmarshal(req.Params, &p)
 		a.prompts <- p.Prompt
-		req.Reply(acp.PromptResult{StopReason: acp.StopEndTurn}, nil)
+		req.Reply(schema.PromptResult{StopReason: schema.StopEndTurn}, nil)
 	default:
-		req.Reply(nil, &jsonrpc.Error{Code: acp.CodeMethodNotFound, Message: req.Method})
+		req.Reply(nil, &jsonrpc.Error{Code: schema.CodeMethodNotFound, Message: req.Method})
 	}
 }
 
@@ -319,7 +320,7 @@ func TestDemoAcknowledgesAttachments(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	answerNext(t, s, ev, acp.AllowOnce)
+	answerNext(t, s, ev, schema.AllowOnce)
 	ev.waitFor(t, "turn_end", kind(acp.EventTurnEnd))
 	want := "I see 3 attachments: notes.md (embedded, 14 B), big.txt (link, 262.1 kB), a PNG image (640×480)."
 	for _, e := range s.Snapshot().Entries {

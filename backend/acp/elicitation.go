@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"golang.org/x/net/idna"
+
+	"agentdesk/backend/acp/schema"
 )
 
 // Elicitation methods (stable since ACP schema 1.21): the agent asks the person through the
@@ -40,11 +42,11 @@ func (m ElicitModes) allows(mode string) bool {
 }
 
 // caps is the clientCapabilities.elicitation object: nil (absent) when no mode is enabled.
-func (m ElicitModes) caps() *ElicitationCaps {
+func (m ElicitModes) caps() *schema.ElicitationCaps {
 	if !m.Form && !m.URL {
 		return nil
 	}
-	c := &ElicitationCaps{}
+	c := &schema.ElicitationCaps{}
 	if m.Form {
 		c.Form = &struct{}{}
 	}
@@ -52,12 +54,6 @@ func (m ElicitModes) caps() *ElicitationCaps {
 		c.URL = &struct{}{}
 	}
 	return c
-}
-
-// ElicitationCaps is clientCapabilities.elicitation: an empty object per supported mode.
-type ElicitationCaps struct {
-	Form *struct{} `json:"form,omitempty"`
-	URL  *struct{} `json:"url,omitempty"`
 }
 
 // ElicitationCreateParams are elicitation/create's params, both modes in one: a form carries

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"agentdesk/backend/acp/jsonrpc"
+	"agentdesk/backend/acp/schema"
 )
 
 // Folders is every folder of a session: its cwd first, then its additional directories (ACP's
@@ -89,15 +90,15 @@ func (fs *Folders) outside(p string) *jsonrpc.Error {
 	for i, f := range fs.list {
 		roots[i] = f.root
 	}
-	return &jsonrpc.Error{Code: CodeInvalidParams, Message: fmt.Sprintf(
+	return &jsonrpc.Error{Code: schema.CodeInvalidParams, Message: fmt.Sprintf(
 		"path %q is outside the session's folders (%s): agentdesk lets agents read and write only inside them", p, strings.Join(roots, ", "))}
 }
 
 // ReadTextFile answers fs/read_text_file (see Folder.ReadTextFile) from the folder the path is in.
 func (fs *Folders) ReadTextFile(params json.RawMessage) (any, error) {
-	var p ReadTextFileParams
+	var p schema.ReadTextFileParams
 	if err := json.Unmarshal(params, &p); err != nil {
-		return nil, &jsonrpc.Error{Code: CodeInvalidParams, Message: "invalid fs/read_text_file params: " + err.Error()}
+		return nil, &jsonrpc.Error{Code: schema.CodeInvalidParams, Message: "invalid fs/read_text_file params: " + err.Error()}
 	}
 	f, rel, err := fs.pick(p.Path)
 	if err != nil {
@@ -115,9 +116,9 @@ func (fs *Folders) ReadTextFile(params json.RawMessage) (any, error) {
 
 // WriteTextFile answers fs/write_text_file (see Folder.WriteTextFile) in the folder the path is in.
 func (fs *Folders) WriteTextFile(params json.RawMessage) (any, error) {
-	var p WriteTextFileParams
+	var p schema.WriteTextFileParams
 	if err := json.Unmarshal(params, &p); err != nil {
-		return nil, &jsonrpc.Error{Code: CodeInvalidParams, Message: "invalid fs/write_text_file params: " + err.Error()}
+		return nil, &jsonrpc.Error{Code: schema.CodeInvalidParams, Message: "invalid fs/write_text_file params: " + err.Error()}
 	}
 	f, rel, err := fs.pick(p.Path)
 	if err != nil {

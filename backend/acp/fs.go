@@ -12,31 +12,11 @@ import (
 	"golang.org/x/sys/unix"
 
 	"agentdesk/backend/acp/jsonrpc"
-)
-
-// fs/* methods served to agents (advertised in initialize).
-const (
-	MethodReadTextFile  = "fs/read_text_file"
-	MethodWriteTextFile = "fs/write_text_file"
+	"agentdesk/backend/acp/schema"
 )
 
 // maxTextFile bounds a file read through the protocol; a larger one is refused, not truncated.
 const maxTextFile = 64 << 20
-
-// ReadTextFileParams is fs/read_text_file; Line counts from 1, Limit is a number of lines.
-type ReadTextFileParams struct {
-	SessionID string `json:"sessionId"`
-	Path      string `json:"path"`
-	Line      *int   `json:"line,omitempty"`
-	Limit     *int   `json:"limit,omitempty"`
-}
-
-// WriteTextFileParams is fs/write_text_file.
-type WriteTextFileParams struct {
-	SessionID string `json:"sessionId"`
-	Path      string `json:"path"`
-	Content   string `json:"content"`
-}
 
 // Folder serves fs/* requests confined to one folder (the session's). The folder is opened once,
 // and every path is opened beneath that descriptor, never looked up again by name (see
@@ -98,7 +78,7 @@ func under(base, abs string) (string, bool) {
 // confined beneath the folder whatever changes meanwhile.
 func (f *Folder) relative(p string) (string, error) {
 	if !filepath.IsAbs(p) {
-		return "", &jsonrpc.Error{Code: CodeInvalidParams, Message: fmt.Sprintf("path %q is not absolute: ACP paths must be absolute", p)}
+		return "", &jsonrpc.Error{Code: schema.CodeInvalidParams, Message: fmt.Sprintf("path %q is not absolute: ACP paths must be absolute", p)}
 	}
 	p = filepath.Clean(p)
 	if rel, ok := f.inside(p); ok {
@@ -111,7 +91,7 @@ func (f *Folder) relative(p string) (string, error) {
 }
 
 func (f *Folder) outside(p string) *jsonrpc.Error {
-	return &jsonrpc.Error{Code: CodeInvalidParams,
+	return &jsonrpc.Error{Code: schema.CodeInvalidParams,
 		Message: fmt.Sprintf("path %q is outside the session folder %q: agentdesk lets agents read and write only inside it", p, f.root)}
 }
 
@@ -119,7 +99,7 @@ func (f *Folder) outside(p string) *jsonrpc.Error {
 // It looks names up, so it suits listings and the user's attachments, not an agent's opens.
 func (f *Folder) resolve(p string) (string, error) {
 	if !filepath.IsAbs(p) {
-		return "", &jsonrpc.Error{Code: CodeInvalidParams, Message: fmt.Sprintf("path %q is not absolute: ACP paths must be absolute", p)}
+		return "", &jsonrpc.Error{Code: schema.CodeInvalidParams, Message: fmt.Sprintf("path %q is not absolute: ACP paths must be absolute", p)}
 	}
 	real := realPath(filepath.Clean(p))
 	if _, ok := under(f.root, real); !ok {

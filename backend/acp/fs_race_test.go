@@ -11,6 +11,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"agentdesk/backend/acp"
+	"agentdesk/backend/acp/schema"
 )
 
 // TestFolderSymlinkSwapsNeverLeadOut: while a goroutine keeps swapping, atomically, names inside
@@ -74,7 +75,7 @@ func swapRace(t *testing.T) {
 	go func() {
 		defer wg.Done()
 		for i := range 2000 {
-			res, err := f.ReadTextFile(params(t, acp.ReadTextFileParams{Path: paths[i%len(paths)]}))
+			res, err := f.ReadTextFile(params(t, schema.ReadTextFileParams{Path: paths[i%len(paths)]}))
 			if err == nil && strings.Contains(res.(map[string]string)["content"], secret) {
 				outReads++
 			}
@@ -83,7 +84,7 @@ func swapRace(t *testing.T) {
 	go func() {
 		defer wg.Done()
 		for i := range 2000 {
-			_, _ = f.WriteTextFile(params(t, acp.WriteTextFileParams{Path: writes[i%len(writes)], Content: "written"}))
+			_, _ = f.WriteTextFile(params(t, schema.WriteTextFileParams{Path: writes[i%len(writes)], Content: "written"}))
 		}
 	}()
 	wg.Wait()

@@ -14,6 +14,7 @@ import (
 
 	"agentdesk/backend/acp"
 	"agentdesk/backend/acp/jsonrpc"
+	"agentdesk/backend/acp/schema"
 )
 
 // hangGuard is how long a test waits for what must happen at once; only a hung test reaches it.
@@ -50,26 +51,26 @@ func refusesSpecialFiles(t *testing.T) {
 	for path, what := range map[string]string{fifo: "a FIFO", sock: "a socket"} {
 		done := make(chan error, 1)
 		go func() {
-			_, err := f.ReadTextFile(params(t, acp.ReadTextFileParams{Path: path}))
+			_, err := f.ReadTextFile(params(t, schema.ReadTextFileParams{Path: path}))
 			done <- err
 		}()
 		select {
 		case err := <-done:
-			if rpcCode(err) != acp.CodeInvalidParams || !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), what) {
+			if rpcCode(err) != schema.CodeInvalidParams || !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), what) {
 				t.Errorf("read %s: %v, want -32602 naming it and saying it is %s", path, err, what)
 			}
 		case <-time.After(hangGuard):
 			t.Fatalf("the read of %s was never answered", path)
 		}
-		_, err := f.WriteTextFile(params(t, acp.WriteTextFileParams{Path: path, Content: "x"}))
-		if rpcCode(err) != acp.CodeInvalidParams || !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), what) {
+		_, err := f.WriteTextFile(params(t, schema.WriteTextFileParams{Path: path, Content: "x"}))
+		if rpcCode(err) != schema.CodeInvalidParams || !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), what) {
 			t.Errorf("write %s: %v, want -32602 naming it and saying it is %s", path, err, what)
 		}
 	}
 	if st, err := os.Lstat(fifo); err != nil || st.Mode()&os.ModeNamedPipe == 0 {
 		t.Fatalf("the FIFO was replaced: %v, %v", st.Mode(), err)
 	}
-	if _, err := f.ReadTextFile(params(t, acp.ReadTextFileParams{Path: dir})); rpcCode(err) != acp.CodeInvalidParams || !strings.Contains(err.Error(), "a folder") {
+	if _, err := f.ReadTextFile(params(t, schema.ReadTextFileParams{Path: dir})); rpcCode(err) != schema.CodeInvalidParams || !strings.Contains(err.Error(), "a folder") {
 		t.Errorf("read of the folder: %v, want -32602 saying it is a folder", err)
 	}
 }
@@ -87,10 +88,10 @@ func TestThousandsOfFIFOReadsAreAllAnswered(t *testing.T) {
 	type tally struct{ refused, busy, other int }
 	got := make(chan tally, 1)
 	s := startScripted(t, dir, newEvents(), func(c *jsonrpc.Conn, req *jsonrpc.Request) {
-		defer req.Reply(acp.PromptResult{StopReason: acp.StopEndTurn}, nil)
+		defer req.Reply(schema.PromptResult{StopReason: schema.StopEndTurn}, nil)
 		pending := make([]*jsonrpc.Pending, 0, reads)
 		for range reads {
-			p, err := c.Start(acp.MethodReadTextFile, acp.ReadTextFileParams{SessionID: "p1", Path: fifo})
+			p, err := c.Start(schema.MethodReadTextFile, schema.ReadTextFileParams{SessionID: "p1", Path: fifo})
 			if err != nil {
 				break
 			}
@@ -103,7 +104,7 @@ func TestThousandsOfFIFOReadsAreAllAnswered(t *testing.T) {
 		for _, p := range pending {
 			err := p.Wait(ctx, nil)
 			switch {
-			case rpcCode(err) == acp.CodeInvalidParams && strings.Contains(err.Error(), "FIFO") && strings.Contains(err.Error(), fifo):
+			case rpcCode(err) == schema.CodeInvalidParams && strings.Contains(err.Error(), "FIFO") && strings.Contains(err.Error(), fifo):
 				n.refused++
 			case strings.Contains(fmt.Sprint(err), "agentdesk is busy"):
 				n.busy++

@@ -12,6 +12,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"agentdesk/backend/acp/jsonrpc"
+	"agentdesk/backend/acp/schema"
 )
 
 // readFlags open a file to read without blocking: a FIFO with no writer would block a plain open
@@ -173,9 +174,9 @@ func (f *Folder) pathError(op, p, rel string, err error) error {
 	case errors.As(err, &nr):
 		return notRegular(op, p, nr.mode)
 	case errors.Is(err, errTooLarge):
-		return &jsonrpc.Error{Code: CodeInvalidParams, Message: fmt.Sprintf("%s is larger than 64 MiB: agentdesk reads files of at most 64 MiB", p)}
+		return &jsonrpc.Error{Code: schema.CodeInvalidParams, Message: fmt.Sprintf("%s is larger than 64 MiB: agentdesk reads files of at most 64 MiB", p)}
 	case op == "read" && err == unix.ENOENT:
-		return &jsonrpc.Error{Code: CodeResourceNotFound, Message: "Resource not found: " + p}
+		return &jsonrpc.Error{Code: schema.CodeResourceNotFound, Message: "Resource not found: " + p}
 	case err == unix.ENXIO: // open says so of a socket (and of a device without a driver)
 		if mode, serr := f.lstatBeneath(rel); serr == nil && mode&unix.S_IFMT != unix.S_IFREG {
 			return notRegular(op, p, mode)
@@ -185,7 +186,7 @@ func (f *Folder) pathError(op, p, rel string, err error) error {
 }
 
 func notRegular(op, p string, mode uint32) *jsonrpc.Error {
-	return &jsonrpc.Error{Code: CodeInvalidParams,
+	return &jsonrpc.Error{Code: schema.CodeInvalidParams,
 		Message: fmt.Sprintf("cannot %s %s: it is %s, not a regular file; agentdesk reads and writes only regular files", op, p, FileKind(mode))}
 }
 

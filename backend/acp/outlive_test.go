@@ -17,6 +17,7 @@ import (
 	"agentdesk/backend/acp"
 	"agentdesk/backend/acp/acptest"
 	"agentdesk/backend/acp/jsonrpc"
+	"agentdesk/backend/acp/schema"
 	"agentdesk/backend/supervise"
 )
 
@@ -84,7 +85,7 @@ func setsidChildAgent() {
 	if away.Start() != nil {
 		os.Exit(2)
 	}
-	serveScripted(func(req *jsonrpc.Request) { req.Reply(acp.PromptResult{StopReason: acp.StopEndTurn}, nil) })
+	serveScripted(func(req *jsonrpc.Request) { req.Reply(schema.PromptResult{StopReason: schema.StopEndTurn}, nil) })
 }
 
 // holderAgent ignores session/cancel and SIGTERM, and its grandchild, in a session of its own,
@@ -142,7 +143,7 @@ func TestASetsidChildDiesWithItsAgent(t *testing.T) {
 	if _, err := s.Prompt("hello"); err != nil {
 		t.Fatal(err)
 	}
-	if end := ev.waitFor(t, "turn_end", kind(acp.EventTurnEnd)); end.StopReason != acp.StopEndTurn {
+	if end := ev.waitFor(t, "turn_end", kind(acp.EventTurnEnd)); end.StopReason != schema.StopEndTurn {
 		t.Fatalf("turn_end %+v", end)
 	}
 	if left := strings.Join(marked(mark), ", "); !strings.Contains(left, "(sleep)") {
@@ -162,7 +163,7 @@ func TestHardStopEndsTheTurnWhenAGrandchildHoldsTheOutput(t *testing.T) {
 	s, ev := startMarked(t, "holder", mark)
 	end := hardStopHolder(t, s, ev, mark)
 	noneMarked(t, mark, "after the hard stop")
-	if end.StopReason != acp.StopInterrupted || end.Message != "stopped hard: the agent's processes were killed" {
+	if end.StopReason != schema.StopInterrupted || end.Message != "stopped hard: the agent's processes were killed" {
 		t.Fatalf("turn_end %+v", end)
 	}
 }
@@ -177,7 +178,7 @@ func TestHardStopEndsTheTurnWhenASurvivorHoldsTheOutput(t *testing.T) {
 	if left := strings.Join(killMarked(t, mark), ", "); !strings.Contains(left, "(sleep)") {
 		t.Fatalf("the survivor is gone (%q): this test no longer proves anything", left)
 	}
-	if end.StopReason != acp.StopInterrupted || end.Message != "stopped hard: the agent's process group was killed" {
+	if end.StopReason != schema.StopInterrupted || end.Message != "stopped hard: the agent's process group was killed" {
 		t.Fatalf("turn_end %+v, want words that claim no more than the group's end", end)
 	}
 }
@@ -222,20 +223,20 @@ const daemonLine = `echo daemon $( (setsid sh -c 'echo $$; exec sleep 300 </dev/
 // command starts a daemon and runs on. It returns both terminals' output once the second
 // has printed its daemon's pid.
 func runDaemons(c *jsonrpc.Conn, mark string, ev *events) (string, error) {
-	env := []acp.EnvVariable{{Name: markEnv, Value: mark}}
-	first, err := createTerminal(c, acp.CreateTerminalParams{Command: daemonLine, Env: env})
+	env := []schema.EnvVariable{{Name: markEnv, Value: mark}}
+	first, err := createTerminal(c, schema.CreateTerminalParams{Command: daemonLine, Env: env})
 	if err != nil {
 		return "", err
 	}
-	var exit acp.TerminalExitStatus
-	if err := terminalCall(c, acp.MethodTerminalWaitForExit, first, &exit); err != nil {
+	var exit schema.TerminalExitStatus
+	if err := terminalCall(c, schema.MethodTerminalWaitForExit, first, &exit); err != nil {
 		return "", err
 	}
-	var out acp.TerminalOutputResult
-	if err := terminalCall(c, acp.MethodTerminalOutput, first, &out); err != nil {
+	var out schema.TerminalOutputResult
+	if err := terminalCall(c, schema.MethodTerminalOutput, first, &out); err != nil {
 		return "", err
 	}
-	if _, err := createTerminal(c, acp.CreateTerminalParams{Command: daemonLine + "; exec sleep 300", Env: env}); err != nil {
+	if _, err := createTerminal(c, schema.CreateTerminalParams{Command: daemonLine + "; exec sleep 300", Env: env}); err != nil {
 		return "", err
 	}
 	for e := range ev.feed {
@@ -255,7 +256,7 @@ func TestADaemonFromATerminalDiesWithTheSession(t *testing.T) {
 	s, ev, _ := startTerminals(t, t.TempDir(), func(c *jsonrpc.Conn, req *jsonrpc.Request) {
 		out, err := runDaemons(c, mark, ev)
 		said <- fmt.Sprint(out, err)
-		req.Reply(acp.PromptResult{StopReason: acp.StopEndTurn}, nil)
+		req.Reply(schema.PromptResult{StopReason: schema.StopEndTurn}, nil)
 	})
 	t.Cleanup(func() { noneMarked(t, mark, "after the test") })
 	if _, err := s.Prompt("go"); err != nil {

@@ -1,6 +1,10 @@
 package acp
 
-import "encoding/json"
+import (
+	"encoding/json"
+
+	"agentdesk/backend/acp/schema"
+)
 
 // PermissionSummary is an open permission request as the UI shows it.
 type PermissionSummary struct {
@@ -70,7 +74,7 @@ type PermissionRules interface {
 // "reject" picks reject_once — never an *_always option implicitly (agents often list
 // allow_always first). It returns "" when the agent offered no such option.
 func PolicyOption(policy string, options []OptionSummary) string {
-	want := map[string]string{"allow": AllowOnce, "reject": RejectOnce}[policy]
+	want := map[string]string{"allow": schema.AllowOnce, "reject": schema.RejectOnce}[policy]
 	for _, o := range options {
 		if o.Kind == want {
 			return o.ID

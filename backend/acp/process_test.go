@@ -18,6 +18,7 @@ import (
 	"agentdesk/backend/acp"
 	"agentdesk/backend/acp/demoagent"
 	"agentdesk/backend/acp/jsonrpc"
+	"agentdesk/backend/acp/schema"
 	"agentdesk/backend/supervise"
 )
 
@@ -96,14 +97,14 @@ type scripted struct{ onPrompt func(*jsonrpc.Request) }
 func (s *scripted) HandleNotification(string, json.RawMessage) {}
 func (s *scripted) HandleRequest(req *jsonrpc.Request) {
 	switch req.Method {
-	case acp.MethodInitialize:
+	case schema.MethodInitialize:
 		req.Reply(map[string]any{"protocolVersion": 1, "agentCapabilities": map[string]any{}}, nil)
-	case acp.MethodSessionNew:
+	case schema.MethodSessionNew:
 		req.Reply(map[string]any{"sessionId": "x1"}, nil)
-	case acp.MethodSessionPrompt:
+	case schema.MethodSessionPrompt:
 		s.onPrompt(req)
 	default:
-		req.Reply(nil, &jsonrpc.Error{Code: acp.CodeMethodNotFound, Message: req.Method})
+		req.Reply(nil, &jsonrpc.Error{Code: schema.CodeMethodNotFound, Message: req.Method})
 	}
 }
 
@@ -148,8 +149,8 @@ func TestProcessDemoTurn(t *testing.T) {
 	if _, err := s.Prompt("hello"); err != nil {
 		t.Fatal(err)
 	}
-	answerNext(t, s, ev, acp.AllowOnce)
-	if end := ev.waitFor(t, "turn_end", kind(acp.EventTurnEnd)); end.StopReason != acp.StopEndTurn {
+	answerNext(t, s, ev, schema.AllowOnce)
+	if end := ev.waitFor(t, "turn_end", kind(acp.EventTurnEnd)); end.StopReason != schema.StopEndTurn {
 		t.Fatalf("stop reason %q", end.StopReason)
 	}
 }
@@ -160,7 +161,7 @@ func TestProcessExitMidTurn(t *testing.T) {
 		t.Fatal(err)
 	}
 	end := ev.waitFor(t, "turn_end", kind(acp.EventTurnEnd))
-	if end.StopReason != acp.StopError || !strings.Contains(end.Message, "exit status 3") ||
+	if end.StopReason != schema.StopError || !strings.Contains(end.Message, "exit status 3") ||
 		!strings.Contains(end.Message, "fatal: model backend unreachable") || strings.Contains(end.Message, "\x1b") {
 		t.Fatalf("turn_end %+v, want an error naming the exit status and the stderr tail without ANSI codes", end)
 	}
@@ -181,7 +182,7 @@ func TestAgentThatClosesItsOutputIsStopped(t *testing.T) {
 		t.Fatal(err)
 	}
 	end := ev.waitFor(t, "turn_end", kind(acp.EventTurnEnd))
-	if end.StopReason != acp.StopError || !strings.Contains(end.Message, "the agent closed its output but did not exit") {
+	if end.StopReason != schema.StopError || !strings.Contains(end.Message, "the agent closed its output but did not exit") {
 		t.Fatalf("turn_end %+v", end)
 	}
 	select {
@@ -211,7 +212,7 @@ func TestHardStopKillsProcessGroup(t *testing.T) {
 	if err := s.HardStop(); err != nil {
 		t.Fatal(err)
 	}
-	if end := ev.waitFor(t, "turn_end", kind(acp.EventTurnEnd)); end.StopReason != acp.StopInterrupted {
+	if end := ev.waitFor(t, "turn_end", kind(acp.EventTurnEnd)); end.StopReason != schema.StopInterrupted {
 		t.Fatalf("stop reason %q, want interrupted", end.StopReason)
 	}
 	if pids := runningInGroup(proc.Pid()); len(pids) > 0 {

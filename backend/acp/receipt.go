@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"time"
+
+	"agentdesk/backend/acp/schema"
 )
 
 // TurnObserver is told when each turn starts and ends; the change ledger (the hub's
@@ -76,8 +78,8 @@ type Receipt struct {
 	// Tokens are the turn's tokens as the agent reported them in its answer to session/prompt;
 	// Cost what the turn cost, the growth of the session's cost (usage_update) over the turn.
 	// Both nil when the agent reported nothing.
-	Tokens *Tokens `json:"tokens,omitempty"`
-	Cost   *Cost   `json:"cost,omitempty"`
+	Tokens *Tokens      `json:"tokens,omitempty"`
+	Cost   *schema.Cost `json:"cost,omitempty"`
 	// MoreCommands, MoreDecisions and MoreQuestions count what was left out of each list
 	// beyond MaxReceiptItems.
 	MoreCommands  int `json:"moreCommands,omitempty"`

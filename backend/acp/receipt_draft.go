@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strings"
 	"time"
+
+	"agentdesk/backend/acp/schema"
 )
 
 // MaxReceiptItems bounds each list of a receipt (commands, decisions, questions): an agent that
@@ -33,7 +35,7 @@ type receiptDraft struct {
 	waited    time.Duration
 
 	// costAtStart is the session's cost when the turn started (nil: none reported yet).
-	costAtStart *Cost
+	costAtStart *schema.Cost
 }
 
 // draftCommand is one command of the draft and what links it to a terminal and a tool card.
@@ -44,7 +46,7 @@ type draftCommand struct {
 	fromTitle bool   // Command is the card's title: the rawInput had no command (yet)
 }
 
-func newReceiptDraft(cost *Cost) *receiptDraft {
+func newReceiptDraft(cost *schema.Cost) *receiptDraft {
 	d := &receiptDraft{counted: map[string]bool{}}
 	if cost != nil {
 		c := *cost
@@ -199,7 +201,7 @@ const maxCommandLine = 4 << 10
 
 // cardExit is how the terminal a card shows ended (ours, or one the agent runs itself and
 // reports in _meta), nil while unknown.
-func cardExit(e *Entry) *TerminalExitStatus {
+func cardExit(e *Entry) *schema.TerminalExitStatus {
 	for _, c := range e.Content {
 		if c.Type == "terminal" && c.ExitStatus != nil {
 			return c.ExitStatus
@@ -208,7 +210,7 @@ func cardExit(e *Entry) *TerminalExitStatus {
 	return nil
 }
 
-func (c *draftCommand) setExit(x *TerminalExitStatus) {
+func (c *draftCommand) setExit(x *schema.TerminalExitStatus) {
 	if x == nil {
 		return
 	}
@@ -266,7 +268,7 @@ func (s *Session) waitTickLocked() {
 }
 
 // costLocked notes the session's cost from a usage_update.
-func (s *Session) costLocked(u *Usage) {
+func (s *Session) costLocked(u *schema.Usage) {
 	if u != nil && u.Cost != nil {
 		c := *u.Cost
 		s.cost = &c
@@ -274,7 +276,7 @@ func (s *Session) costLocked(u *Usage) {
 }
 
 // lastCost is the last cost among saved entries (a seeded session's), nil when none.
-func lastCost(entries []Entry) *Cost {
+func lastCost(entries []Entry) *schema.Cost {
 	for i := len(entries) - 1; i >= 0; i-- {
 		if u := entries[i].Usage; entries[i].Kind == KindUsage && u != nil && u.Cost != nil {
 			c := *u.Cost

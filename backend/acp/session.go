@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"agentdesk/backend/acp/jsonrpc"
+	"agentdesk/backend/acp/schema"
 )
 
 // Config describes a session to start. Launch, Emitter and Cwd are required.
@@ -22,7 +23,7 @@ type Config struct {
 	Launch     func(ctx context.Context) (Transport, error) // starts the agent
 	Emitter    Emitter                                      // receives the session's events
 	Journal    jsonrpc.Tap                                  // every message in and out, as on the wire; must not block or modify line
-	ClientInfo Implementation
+	ClientInfo schema.Implementation
 	// AuthMethod, when set, is the agent's auth method to log in with before the session opens
 	// (env_var values must already be in the agent's environment).
 	AuthMethod string
@@ -115,7 +116,7 @@ type Session struct {
 	rulesTold      map[string]bool // the rules that have answered in this session: the first time, a notice said so
 	allowedFiles   map[string]bool // real paths outside the folders the person chose to attach (AllowFile)
 	draft          *receiptDraft   // the running turn's receipt as it is gathered (receipt_draft.go); nil between turns
-	cost           *Cost           // the session's cost as the agent last reported it (usage_update); nil until it does
+	cost           *schema.Cost    // the session's cost as the agent last reported it (usage_update); nil until it does
 	queue          promptQueue     // prompts sent during a turn (session_queue.go)
 	caps           AgentCapabilities
 	mcpSkipTold    bool           // the notice of MCP servers left out was shown

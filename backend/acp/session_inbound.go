@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 
 	"agentdesk/backend/acp/jsonrpc"
+	"agentdesk/backend/acp/schema"
 )
 
 // connHandler is the jsonrpc.Handler of one agent connection: the one seam through which the
@@ -41,21 +42,21 @@ func (s *Session) newConnHandler(tr Transport) *connHandler {
 // those for capabilities we do not advertise with -32601.
 func (h *connHandler) HandleRequest(req *jsonrpc.Request) {
 	switch req.Method {
-	case MethodReadTextFile, MethodWriteTextFile:
+	case schema.MethodReadTextFile, schema.MethodWriteTextFile:
 		h.work.submit(req, func() (any, error) { return h.serveFile(req) })
-	case MethodTerminalCreate:
+	case schema.MethodTerminalCreate:
 		h.work.submit(req, func() (any, error) {
 			h.hook(req.Method)
 			return h.terms.create(req.Params)
 		})
-	case MethodTerminalOutput, MethodTerminalWaitForExit, MethodTerminalKill, MethodTerminalRelease:
+	case schema.MethodTerminalOutput, schema.MethodTerminalWaitForExit, schema.MethodTerminalKill, schema.MethodTerminalRelease:
 		h.terms.handle(req)
-	case MethodRequestPermission:
+	case schema.MethodRequestPermission:
 		h.s.handlePermission(req)
 	case MethodElicitationCreate:
 		h.s.handleElicitation(req)
 	default:
-		req.Reply(nil, &jsonrpc.Error{Code: CodeMethodNotFound, Message: "Method not found: " + req.Method})
+		req.Reply(nil, &jsonrpc.Error{Code: schema.CodeMethodNotFound, Message: "Method not found: " + req.Method})
 	}
 }
 
@@ -64,9 +65,9 @@ func (h *connHandler) HandleRequest(req *jsonrpc.Request) {
 // (cancelled) it names.
 func (h *connHandler) HandleNotification(method string, params json.RawMessage) {
 	switch method {
-	case MethodSessionUpdate:
+	case schema.MethodSessionUpdate:
 		h.s.applyUpdate(params)
-	case MethodCancelRequest:
+	case schema.MethodCancelRequest:
 		var p jsonrpc.CancelRequestParams
 		if json.Unmarshal(params, &p) != nil {
 			return
@@ -88,7 +89,7 @@ func (h *connHandler) serveFile(req *jsonrpc.Request) (any, error) {
 	if h.folder == nil {
 		return nil, h.folderErr
 	}
-	if req.Method == MethodReadTextFile {
+	if req.Method == schema.MethodReadTextFile {
 		return h.folder.ReadTextFile(req.Params)
 	}
 	return h.folder.WriteTextFile(req.Params)
@@ -145,7 +146,7 @@ func (s *Session) applyUpdateLocked(params json.RawMessage) {
 		s.earlyBytes += len(params)
 		return
 	}
-	sessionID, u, err := DecodeNotification(params)
+	sessionID, u, err := schema.DecodeNotification(params)
 	if err != nil && u.Raw == nil {
 		s.cfg.Logf("%s: skipped a session/update that does not decode: %v", s.cfg.AgentName, err)
 		return
@@ -156,7 +157,7 @@ func (s *Session) applyUpdateLocked(params json.RawMessage) {
 	}
 	if err != nil {
 		// A known kind with fields of the wrong shape: show it raw rather than lose it.
-		u = Update{Kind: "invalid " + u.Kind, Raw: u.Raw} // never typed: rendered as unknown
+		u = schema.Update{Kind: "invalid " + u.Kind, Raw: u.Raw} // never typed: rendered as unknown
 		s.cfg.Logf("%s: %v", s.cfg.AgentName, err)
 	}
 	if u.IsMetadata() {

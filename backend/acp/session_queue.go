@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"agentdesk/backend/acp/jsonrpc"
+	"agentdesk/backend/acp/schema"
 )
 
 // The prompt queue: what the person sends while a turn runs waits here, in order, and is sent
@@ -70,7 +71,7 @@ type promptQueue struct {
 // queuedItem is a queued prompt with the content blocks of its attachments.
 type queuedItem struct {
 	QueuedPrompt
-	extra    []ContentBlock
+	extra    []schema.ContentBlock
 	steering bool // a _session/steering request with it is on the wire
 }
 
@@ -106,7 +107,7 @@ func (s *Session) pushQueueLocked() {
 }
 
 // enqueueLocked queues a prompt and returns its id; the caller holds s.mu.
-func (s *Session) enqueueLocked(text string, extra []ContentBlock, infos []AttachmentInfo) (string, error) {
+func (s *Session) enqueueLocked(text string, extra []schema.ContentBlock, infos []AttachmentInfo) (string, error) {
 	if len(s.queue.items) >= MaxQueued {
 		return "", fmt.Errorf("queue a prompt: %w (at most %d)", ErrQueueFull, MaxQueued)
 	}

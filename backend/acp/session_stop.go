@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"agentdesk/backend/acp/jsonrpc"
+	"agentdesk/backend/acp/schema"
 	"agentdesk/backend/supervise"
 )
 
@@ -30,7 +31,7 @@ func (s *Session) Stop() error {
 	s.unlock()
 	var err error
 	if sent { // else the turn's goroutine sends the cancel once the prompt is written
-		err = conn.Notify(MethodSessionCancel, CancelParams{SessionID: id})
+		err = conn.Notify(schema.MethodSessionCancel, schema.CancelParams{SessionID: id})
 	}
 	replyCancelled(reqs)
 	if err != nil {

@@ -1,7 +1,6 @@
 package acp
 
 import (
-	"agentdesk/backend/supervise"
 	"bytes"
 	"crypto/rand"
 	"errors"
@@ -11,15 +10,9 @@ import (
 	"sync"
 	"syscall"
 	"time"
-)
 
-// terminal/* methods served to agents (advertised in initialize as terminal: true).
-const (
-	MethodTerminalCreate      = "terminal/create"
-	MethodTerminalOutput      = "terminal/output"
-	MethodTerminalWaitForExit = "terminal/wait_for_exit"
-	MethodTerminalKill        = "terminal/kill"
-	MethodTerminalRelease     = "terminal/release"
+	"agentdesk/backend/acp/schema"
+	"agentdesk/backend/supervise"
 )
 
 // MaxTerminalOutput is how much output a terminal keeps when the agent sets no outputByteLimit,
@@ -46,48 +39,6 @@ const terminalRefresh = 100 * time.Millisecond
 // output before it reports the exit: processes the command left in the background may hold the
 // pipe open for as long as they live.
 const terminalDrain = 250 * time.Millisecond
-
-// EnvVariable is one environment variable set by terminal/create.
-type EnvVariable struct {
-	Name  string `json:"name"`
-	Value string `json:"value"`
-}
-
-// CreateTerminalParams is terminal/create. Cwd must be absolute; OutputByteLimit caps the output
-// kept (see MaxTerminalOutput).
-type CreateTerminalParams struct {
-	SessionID       string        `json:"sessionId"`
-	Command         string        `json:"command"`
-	Args            []string      `json:"args,omitempty"`
-	Env             []EnvVariable `json:"env,omitempty"`
-	Cwd             string        `json:"cwd,omitempty"`
-	OutputByteLimit *int64        `json:"outputByteLimit,omitempty"`
-}
-
-// CreateTerminalResult answers terminal/create.
-type CreateTerminalResult struct {
-	TerminalID string `json:"terminalId"`
-}
-
-// TerminalParams names a terminal: the params of terminal/output, wait_for_exit, kill and release.
-type TerminalParams struct {
-	SessionID  string `json:"sessionId"`
-	TerminalID string `json:"terminalId"`
-}
-
-// TerminalExitStatus is how a terminal's command ended: its exit code, or the name of the signal
-// that ended it ("SIGKILL"); the other one is null. It also answers terminal/wait_for_exit.
-type TerminalExitStatus struct {
-	ExitCode *int    `json:"exitCode"`
-	Signal   *string `json:"signal"`
-}
-
-// TerminalOutputResult answers terminal/output. ExitStatus is absent while the command runs.
-type TerminalOutputResult struct {
-	Output     string              `json:"output"`
-	Truncated  bool                `json:"truncated"`
-	ExitStatus *TerminalExitStatus `json:"exitStatus,omitempty"`
-}
 
 // terminal is one command run for the agent on a PTY (terminal_pty_linux.go), in its own
 // session and process group, with its stdout and stderr interleaved on the terminal. The output
@@ -121,9 +72,9 @@ type terminal struct {
 	buf   outputBuffer // the text, for terminal/output
 	disp  outputBuffer // the text with colours, for the card
 	eof   bool
-	exit  *TerminalExitStatus // set once, before exited is closed
-	dirty bool                // changed since the last view was published
-	timer *time.Timer         // a scheduled refresh, or nil
+	exit  *schema.TerminalExitStatus // set once, before exited is closed
+	dirty bool                       // changed since the last view was published
+	timer *time.Timer                // a scheduled refresh, or nil
 
 	inMu    sync.Mutex    // sends input one piece at a time (each with its own deadline)
 	pubMu   sync.Mutex    // publishes one at a time, so a stale view never follows a newer one
@@ -251,10 +202,10 @@ func (t *terminal) publish() {
 
 // output answers terminal/output: the text of the output without escape sequences, each line
 // as the command left it (see overwrite).
-func (t *terminal) output() TerminalOutputResult {
+func (t *terminal) output() schema.TerminalOutputResult {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return TerminalOutputResult{Output: overwrite(string(t.buf.bytes(t.eof))), Truncated: t.buf.truncated, ExitStatus: t.exit}
+	return schema.TerminalOutputResult{Output: overwrite(string(t.buf.bytes(t.eof))), Truncated: t.buf.truncated, ExitStatus: t.exit}
 }
 
 // ErrTerminalEnded: input for a terminal whose command has exited.
@@ -322,17 +273,17 @@ func (t *terminal) stop() {
 }
 
 // exitStatus is how a process ended, in ACP's terms.
-func exitStatus(ps *os.ProcessState) TerminalExitStatus {
+func exitStatus(ps *os.ProcessState) schema.TerminalExitStatus {
 	if ps == nil {
 		code := -1
-		return TerminalExitStatus{ExitCode: &code}
+		return schema.TerminalExitStatus{ExitCode: &code}
 	}
 	if ws, ok := ps.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
 		name := signalName(ws.Signal())
-		return TerminalExitStatus{Signal: &name}
+		return schema.TerminalExitStatus{Signal: &name}
 	}
 	code := ps.ExitCode()
-	return TerminalExitStatus{ExitCode: &code}
+	return schema.TerminalExitStatus{ExitCode: &code}
 }
 
 var signalNames = map[syscall.Signal]string{

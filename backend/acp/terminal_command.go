@@ -9,15 +9,16 @@ import (
 	"strings"
 
 	"agentdesk/backend/acp/jsonrpc"
+	"agentdesk/backend/acp/schema"
 	"agentdesk/backend/supervise"
 )
 
 // command is what runs for p: the command line through a shell, in the session folder or the
 // folder of it p names (see workDir), with p's variables over the agent's environment and the
 // terminal's own (see terminalVars).
-func (ts *terminals) command(p CreateTerminalParams) (supervise.Command, error) {
+func (ts *terminals) command(p schema.CreateTerminalParams) (supervise.Command, error) {
 	if strings.TrimSpace(p.Command) == "" {
-		return supervise.Command{}, &jsonrpc.Error{Code: CodeInvalidParams, Message: "terminal/create needs a command"}
+		return supervise.Command{}, &jsonrpc.Error{Code: schema.CodeInvalidParams, Message: "terminal/create needs a command"}
 	}
 	dir, err := ts.workDir(p.Cwd)
 	if err != nil {
@@ -30,14 +31,14 @@ func (ts *terminals) command(p CreateTerminalParams) (supervise.Command, error) 
 // if any, describes agentdesk's own terminal, not this one); the agent's terminal/create may set
 // any of them. The pagers are cat: git diff or man on a terminal would otherwise wait in less for
 // a key that no agent sends. NO_COLOR in the agent's environment reaches the command as it is.
-var terminalVars = []EnvVariable{
+var terminalVars = []schema.EnvVariable{
 	{Name: "TERM", Value: "xterm-256color"},
 	{Name: "PAGER", Value: "cat"},
 	{Name: "GIT_PAGER", Value: "cat"},
 }
 
 // commandLine is the shell command line of p: its command, then its arguments shell-quoted.
-func commandLine(p CreateTerminalParams) string {
+func commandLine(p schema.CreateTerminalParams) string {
 	line := p.Command
 	for _, a := range p.Args {
 		line += " " + shellQuote(a)
@@ -59,7 +60,7 @@ func (ts *terminals) workDir(cwd string) (string, error) {
 	}
 	real, err := filepath.EvalSymlinks(dir)
 	if st, serr := os.Stat(real); err != nil || serr != nil || !st.IsDir() {
-		return "", &jsonrpc.Error{Code: CodeInvalidParams, Message: fmt.Sprintf("cwd %q is not an existing folder", cwd)}
+		return "", &jsonrpc.Error{Code: schema.CodeInvalidParams, Message: fmt.Sprintf("cwd %q is not an existing folder", cwd)}
 	}
 	for _, root := range append([]string{ts.root}, ts.extra...) {
 		if _, ok := under(root, real); ok {
@@ -67,10 +68,10 @@ func (ts *terminals) workDir(cwd string) (string, error) {
 		}
 	}
 	if len(ts.extra) > 0 {
-		return "", &jsonrpc.Error{Code: CodeInvalidParams, Message: fmt.Sprintf(
+		return "", &jsonrpc.Error{Code: schema.CodeInvalidParams, Message: fmt.Sprintf(
 			"cwd %q is outside the session's folders (%s): agentdesk runs terminals only inside them", cwd, strings.Join(append([]string{ts.root}, ts.extra...), ", "))}
 	}
-	return "", &jsonrpc.Error{Code: CodeInvalidParams,
+	return "", &jsonrpc.Error{Code: schema.CodeInvalidParams,
 		Message: fmt.Sprintf("cwd %q is outside the session folder %q: agentdesk runs terminals only inside it", cwd, ts.root)}
 }
 
@@ -93,7 +94,7 @@ func shellQuote(s string) string {
 }
 
 // mergeEnv sets vars over base (NAME=value entries), replacing variables of the same name.
-func mergeEnv(base []string, vars []EnvVariable) []string {
+func mergeEnv(base []string, vars []schema.EnvVariable) []string {
 	out := make([]string, 0, len(base)+len(vars))
 	set := map[string]bool{}
 	for _, v := range vars {

@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"agentdesk/backend/acp/jsonrpc"
+	"agentdesk/backend/acp/schema"
 )
 
 // terminals are the client terminals of one agent connection, by id. The agent creates them,
@@ -57,22 +58,22 @@ func newTerminals(dir string, extra []string, env []string, newID func() string,
 // inbound loop and never blocks: waiting for an exit happens on another goroutine.
 func (ts *terminals) handle(req *jsonrpc.Request) {
 	switch req.Method {
-	case MethodTerminalWaitForExit:
+	case schema.MethodTerminalWaitForExit:
 		ts.waitForExit(req)
-	case MethodTerminalOutput:
+	case schema.MethodTerminalOutput:
 		t, err := ts.lookup(req.Method, req.Params)
 		if err != nil {
 			req.Reply(nil, err)
 			return
 		}
 		req.Reply(t.output(), nil)
-	case MethodTerminalKill:
+	case schema.MethodTerminalKill:
 		t, err := ts.lookup(req.Method, req.Params)
 		if err == nil {
 			t.kill() // the terminal stays: its output and wait_for_exit still work
 		}
 		req.Reply(struct{}{}, err)
-	case MethodTerminalRelease:
+	case schema.MethodTerminalRelease:
 		t, err := ts.lookup(req.Method, req.Params)
 		if err == nil {
 			ts.mu.Lock()
@@ -86,7 +87,7 @@ func (ts *terminals) handle(req *jsonrpc.Request) {
 	}
 }
 
-var errClosing = &jsonrpc.Error{Code: CodeInternalError, Message: "the session is closing"}
+var errClosing = &jsonrpc.Error{Code: schema.CodeInternalError, Message: "the session is closing"}
 
 // spawn runs fn on a goroutine that closeAll waits for; it reports false, and does nothing, once
 // closeAll has begun.
@@ -122,9 +123,9 @@ func (ts *terminals) create(params json.RawMessage) (any, error) {
 		return nil, errClosing
 	}
 	defer ts.wg.Done()
-	var p CreateTerminalParams
+	var p schema.CreateTerminalParams
 	if err := json.Unmarshal(params, &p); err != nil {
-		return nil, &jsonrpc.Error{Code: CodeInvalidParams, Message: "invalid terminal/create params: " + err.Error()}
+		return nil, &jsonrpc.Error{Code: schema.CodeInvalidParams, Message: "invalid terminal/create params: " + err.Error()}
 	}
 	cmd, err := ts.command(p)
 	if err != nil {
@@ -135,7 +136,7 @@ func (ts *terminals) create(params json.RawMessage) (any, error) {
 		limit = int(*p.OutputByteLimit)
 	}
 	if n := ts.running(); n >= maxTerminals {
-		return nil, &jsonrpc.Error{Code: CodeInternalError, Message: fmt.Sprintf(
+		return nil, &jsonrpc.Error{Code: schema.CodeInternalError, Message: fmt.Sprintf(
 			"%d terminals of this session are still running: wait for one to exit, or kill or release one, before creating another", n)}
 	}
 	id := ts.newID()
@@ -143,7 +144,7 @@ func (ts *terminals) create(params json.RawMessage) (any, error) {
 	t, err := startTerminal(id, cmd, limit, func(v TerminalView) { ts.onChange(id, v) }, ts.wg.Done)
 	if err != nil {
 		ts.wg.Done()
-		return nil, &jsonrpc.Error{Code: CodeInternalError, Message: fmt.Sprintf("start %q: %v", p.Command, err)}
+		return nil, &jsonrpc.Error{Code: schema.CodeInternalError, Message: fmt.Sprintf("start %q: %v", p.Command, err)}
 	}
 	ts.mu.Lock()
 	closed := ts.closed
@@ -158,7 +159,7 @@ func (ts *terminals) create(params json.RawMessage) (any, error) {
 	if ts.onStart != nil {
 		ts.onStart(id, cutText(commandLine(p), maxCommandLine))
 	}
-	return CreateTerminalResult{TerminalID: id}, nil
+	return schema.CreateTerminalResult{TerminalID: id}, nil
 }
 
 // running is how many terminals' commands have not exited.
@@ -178,15 +179,15 @@ func (ts *terminals) running() int {
 
 // lookup finds the terminal a request names; an unknown or released id is -32602.
 func (ts *terminals) lookup(method string, params json.RawMessage) (*terminal, error) {
-	var p TerminalParams
+	var p schema.TerminalParams
 	if err := json.Unmarshal(params, &p); err != nil {
-		return nil, &jsonrpc.Error{Code: CodeInvalidParams, Message: fmt.Sprintf("invalid %s params: %v", method, err)}
+		return nil, &jsonrpc.Error{Code: schema.CodeInvalidParams, Message: fmt.Sprintf("invalid %s params: %v", method, err)}
 	}
 	ts.mu.Lock()
 	t, ok := ts.byID[p.TerminalID]
 	ts.mu.Unlock()
 	if !ok {
-		return nil, &jsonrpc.Error{Code: CodeInvalidParams, Message: fmt.Sprintf("unknown terminal %q: it was released or never created", p.TerminalID)}
+		return nil, &jsonrpc.Error{Code: schema.CodeInvalidParams, Message: fmt.Sprintf("unknown terminal %q: it was released or never created", p.TerminalID)}
 	}
 	return t, nil
 }
@@ -204,7 +205,7 @@ func (ts *terminals) waitForExit(req *jsonrpc.Request) {
 	ts.mu.Lock()
 	if len(ts.waits) >= maxWaiting { // each parks a goroutine until the exit
 		ts.mu.Unlock()
-		req.Reply(nil, &jsonrpc.Error{Code: CodeInternalError, Message: fmt.Sprintf(
+		req.Reply(nil, &jsonrpc.Error{Code: schema.CodeInternalError, Message: fmt.Sprintf(
 			"agentdesk is busy: %d terminal/wait_for_exit requests of this session are waiting; send it again once some are answered", maxWaiting)})
 		return
 	}
@@ -215,7 +216,7 @@ func (ts *terminals) waitForExit(req *jsonrpc.Request) {
 		case <-t.exited:
 			req.Reply(t.output().ExitStatus, nil)
 		case <-cancel:
-			req.Reply(nil, &jsonrpc.Error{Code: CodeRequestCancelled, Message: "terminal/wait_for_exit was cancelled"})
+			req.Reply(nil, &jsonrpc.Error{Code: schema.CodeRequestCancelled, Message: "terminal/wait_for_exit was cancelled"})
 		}
 		ts.mu.Lock()
 		if ts.waits[key] == cancel {

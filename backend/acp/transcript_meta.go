@@ -1,6 +1,10 @@
 package acp
 
-import "encoding/json"
+import (
+	"encoding/json"
+
+	"agentdesk/backend/acp/schema"
+)
 
 // Terminals that the agent runs itself and reports in a tool call's _meta, as the Claude Code
 // and Codex adapters and Gemini CLI do (docs/acp.md, "_meta"): terminal_info names the
@@ -42,7 +46,7 @@ type metaTerminal struct {
 // TerminalDisplayBytes, and its exit once known.
 type agentTerminalState struct {
 	buf  outputBuffer
-	exit *TerminalExitStatus
+	exit *schema.TerminalExitStatus
 }
 
 // agentTerminal applies the terminal parts of m to the card e: it shows the terminal (adding a
@@ -71,7 +75,7 @@ func (t *Transcript) agentTerminal(e *Entry, m ToolCallMeta) {
 		}
 	}
 	if x := m.TerminalExit; x != nil {
-		st.exit = &TerminalExitStatus{ExitCode: x.ExitCode, Signal: x.Signal}
+		st.exit = &schema.TerminalExitStatus{ExitCode: x.ExitCode, Signal: x.Signal}
 	}
 	v := TerminalView{Output: CardText(string(st.buf.bytes(st.exit != nil))),
 		Truncated: st.buf.truncated, ExitStatus: st.exit}

@@ -3,6 +3,8 @@ package acp
 import (
 	"fmt"
 	"slices"
+
+	"agentdesk/backend/acp/schema"
 )
 
 // TerminalView is what a tool card shows of one of the client's terminals: the tail of its
@@ -12,7 +14,7 @@ import (
 type TerminalView struct {
 	Output     string
 	Truncated  bool
-	ExitStatus *TerminalExitStatus
+	ExitStatus *schema.TerminalExitStatus
 	Input      bool
 }
 

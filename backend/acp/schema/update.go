@@ -1,4 +1,4 @@
-package acp
+package schema
 
 import (
 	"encoding/json"
@@ -187,7 +187,7 @@ func DecodeNotification(params json.RawMessage) (sessionID string, u Update, err
 // needsRaw reports updates that are kept or shown as raw JSON.
 func (u Update) needsRaw() bool {
 	if u.Chunk != nil {
-		_, isText := blockText(u.Chunk.Content)
+		_, isText := BlockText(u.Chunk.Content)
 		return !isText
 	}
 	return u.ToolCall == nil && u.Plan == nil && u.Usage == nil

@@ -1,4 +1,4 @@
-package acp
+package schema
 
 import (
 	"encoding/json"
@@ -102,31 +102,6 @@ type InitializeParams struct {
 	ClientInfo         Implementation     `json:"clientInfo"`
 }
 
-// InitializeResult is the agent's answer; unknown fields are kept raw for later use.
-type InitializeResult struct {
-	ProtocolVersion   int               `json:"protocolVersion"`
-	AgentCapabilities AgentCapabilities `json:"agentCapabilities"`
-	AuthMethods       []json.RawMessage `json:"authMethods,omitempty"`
-	AgentInfo         *Implementation   `json:"agentInfo,omitempty"`
-	// Meta: where claude-agent-acp, codex-acp and pi-acp advertise steering (session_steer.go).
-	Meta json.RawMessage `json:"_meta,omitempty"`
-}
-
-// AgentCapabilities is what the agent says it supports.
-type AgentCapabilities struct {
-	LoadSession        bool               `json:"loadSession,omitempty"`
-	PromptCapabilities PromptCapabilities `json:"promptCapabilities"`
-	SessionCaps        json.RawMessage    `json:"sessionCapabilities,omitempty"`
-	// Auth: {logout: {}} when the agent can log out (schema 1.21).
-	Auth json.RawMessage `json:"auth,omitempty"`
-	// MCP: the MCP transports beyond stdio the agent accepts in mcpServers.
-	MCP MCPCapabilities `json:"mcpCapabilities"`
-	// Meta: extensions; steering and Claude's promptQueueing are read from it (session_steer.go).
-	Meta json.RawMessage `json:"_meta,omitempty"`
-
-	steer steerMode // how prompts are steered into a running turn, from both _meta (session_steer.go)
-}
-
 // PromptCapabilities says which content blocks a prompt may carry beyond text and links.
 type PromptCapabilities struct {
 	Image           bool `json:"image,omitempty"`
@@ -150,48 +125,6 @@ type NewSessionResult struct {
 	Models        *Models        `json:"models,omitempty"`
 	ConfigOptions []ConfigOption `json:"configOptions,omitempty"`
 }
-
-// ContentBlock is one piece of prompt or message content: text, resource_link (URI, Name,
-// MimeType, Size), resource (Resource) or image (Data, MimeType). Decoded blocks keep their raw
-// JSON so unknown types are never shown as empty text.
-type ContentBlock struct {
-	Type     string            `json:"type"`
-	Text     string            `json:"text,omitempty"`
-	URI      string            `json:"uri,omitempty"`
-	Name     string            `json:"name,omitempty"`
-	MimeType string            `json:"mimeType,omitempty"`
-	Data     string            `json:"data,omitempty"` // image, audio: base64
-	Size     *int64            `json:"size,omitempty"` // resource_link: bytes
-	Resource *EmbeddedResource `json:"resource,omitempty"`
-
-	Raw json.RawMessage `json:"-"`
-}
-
-// EmbeddedResource is the content of a resource block: Text, or Blob (base64) for binary data.
-type EmbeddedResource struct {
-	URI      string `json:"uri"`
-	Text     string `json:"text,omitempty"`
-	Blob     string `json:"blob,omitempty"`
-	MimeType string `json:"mimeType,omitempty"`
-}
-
-var _ json.Unmarshaler = (*ContentBlock)(nil)
-
-// UnmarshalJSON keeps the raw block beside the decoded fields (a copy: a json.Decoder reuses
-// its buffer).
-func (b *ContentBlock) UnmarshalJSON(data []byte) error {
-	type plain ContentBlock
-	var p plain
-	if err := json.Unmarshal(data, &p); err != nil {
-		return err
-	}
-	*b = ContentBlock(p)
-	b.Raw = append(json.RawMessage(nil), data...)
-	return nil
-}
-
-// TextBlock is a text content block.
-func TextBlock(text string) ContentBlock { return ContentBlock{Type: "text", Text: text} }
 
 // PromptParams sends one user turn.
 type PromptParams struct {
