@@ -15,6 +15,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"agentdesk/backend/acp/fsys"
 	"agentdesk/backend/acp/schema"
 )
 
@@ -104,7 +105,7 @@ func buildAttachments(folder string, extra []string, allowed map[string]bool, ag
 	if len(atts) == 0 {
 		return nil, nil, nil
 	}
-	var root *Folders
+	var root *fsys.Folders
 	defer func() {
 		if root != nil {
 			root.Close()
@@ -119,7 +120,7 @@ func buildAttachments(folder string, extra []string, allowed map[string]bool, ag
 		switch a.Kind {
 		case AttachFile:
 			if root == nil {
-				if root, err = NewFolders(folder, extra); err != nil {
+				if root, err = fsys.NewFolders(folder, extra); err != nil {
 					return nil, nil, err
 				}
 			}
@@ -140,7 +141,7 @@ func buildAttachments(folder string, extra []string, allowed map[string]bool, ag
 
 // fileBlock reads a file of the session folder: an embedded resource when the agent accepts
 // embedded context and the file is non-empty text of at most MaxEmbedBytes, else a link.
-func fileBlock(root *Folders, folder string, allowed map[string]bool, caps schema.PromptCapabilities, path string) (schema.ContentBlock, AttachmentInfo, error) {
+func fileBlock(root *fsys.Folders, folder string, allowed map[string]bool, caps schema.PromptCapabilities, path string) (schema.ContentBlock, AttachmentInfo, error) {
 	name := filepath.Base(path)
 	if strings.TrimSpace(path) == "" {
 		return schema.ContentBlock{}, AttachmentInfo{}, &AttachError{Name: "a file", Reason: AttachNoPath, Detail: "no path given"}
@@ -149,7 +150,7 @@ func fileBlock(root *Folders, folder string, allowed map[string]bool, caps schem
 		path = filepath.Join(folder, path)
 	}
 	path = filepath.Clean(path)
-	real, err := root.resolve(path)
+	real, err := root.Resolve(path)
 	if err != nil {
 		if chosen, cerr := filepath.EvalSymlinks(path); cerr == nil && allowed[chosen] {
 			real, err = chosen, nil // the person chose it outside the folders, in the open dialog
@@ -157,7 +158,7 @@ func fileBlock(root *Folders, folder string, allowed map[string]bool, caps schem
 	}
 	if err != nil {
 		where := "the session folder " + folder
-		if len(root.list) > 1 {
+		if root.Len() > 1 {
 			where = "the session's folders"
 		}
 		return schema.ContentBlock{}, AttachmentInfo{}, &AttachError{Name: name, Reason: AttachOutside, Detail: fmt.Sprintf("%s is outside %s", path, where)}

@@ -16,6 +16,7 @@ import (
 
 	"agentdesk/backend/acp"
 	"agentdesk/backend/acp/acptest"
+	"agentdesk/backend/acp/fsys"
 	"agentdesk/backend/acp/jsonrpc"
 	"agentdesk/backend/acp/schema"
 )
@@ -266,11 +267,11 @@ func TestFindFiles(t *testing.T) {
 	must(t, os.WriteFile(filepath.Join(dir, "sub", "notes-old.md"), []byte("x"), 0o644))
 	must(t, os.MkdirAll(filepath.Join(dir, ".github", "workflows"), 0o755))
 	must(t, os.WriteFile(filepath.Join(dir, ".github", "workflows", "ci.yml"), []byte("x"), 0o644))
-	f, err := acp.NewFolder(dir)
+	f, err := fsys.NewFolder(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	paths := func(files []acp.FolderFile) string {
+	paths := func(files []fsys.FolderFile) string {
 		var out []string
 		for _, f := range files {
 			out = append(out, f.Path)

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"agentdesk/backend/acp"
+	"agentdesk/backend/acp/fsys"
 	"agentdesk/backend/acp/schema"
 )
 
@@ -60,7 +61,7 @@ func TestFoldersConfineToEveryFolder(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	f, err := acp.NewFolders(cwd, []string{lib})
+	f, err := fsys.NewFolders(cwd, []string{lib})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,23 +16,9 @@ func InvariantBreaks() (uint64, string) {
 	return 0, ""
 }
 
-// WithoutOpenat2 makes every fs/* open walk name by name, as where the kernel has no openat2,
-// until the test ends.
-func WithoutOpenat2(t interface{ Cleanup(func()) }) {
-	openat2Missing.Store(true)
-	t.Cleanup(func() { openat2Missing.Store(false) })
-}
-
 // The caps on one connection's requests in flight, for the tests that reach them.
 const (
 	MaxTerminals = maxTerminals // commands running at a time
 	MaxRunning   = maxRunning   // fs/* and terminal/create requests served at a time
 	MaxWaiting   = maxWaiting   // more of those waiting; also terminal/wait_for_exit requests pending
 )
-
-// SetFindBudget lowers how many entries one FindFiles looks at, until the test ends.
-func SetFindBudget(t interface{ Cleanup(func()) }, n int) {
-	old := findBudget
-	findBudget = n
-	t.Cleanup(func() { findBudget = old })
-}

@@ -28,9 +28,9 @@ func (o *blockedObserver) block(ctx context.Context, phase string, turn int) {
 
 func (o *blockedObserver) TurnStarted(ctx context.Context, turn int) { o.block(ctx, "start", turn) }
 
-func (o *blockedObserver) TurnEnded(ctx context.Context, turn int) *acp.TurnChanges {
+func (o *blockedObserver) TurnEnded(ctx context.Context, turn int) *schema.TurnChanges {
 	o.block(ctx, "end", turn)
-	return &acp.TurnChanges{}
+	return &schema.TurnChanges{}
 }
 
 // cancellable answers each prompt when it is cancelled, and a second prompt at once.

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"agentdesk/backend/acp/fsys"
 	"agentdesk/backend/acp/jsonrpc"
 	"agentdesk/backend/acp/schema"
 )
@@ -204,8 +205,8 @@ func (s *Session) Cwd() string { return s.cfg.Cwd }
 func (s *Session) Dirs() []string { return slices.Clone(s.cfg.Dirs) }
 
 // FindFiles lists files of the session's folders for attaching (see Folders.FindFiles).
-func (s *Session) FindFiles(query string, limit int) ([]FolderFile, error) {
-	f, err := NewFolders(s.cfg.Cwd, s.cfg.Dirs)
+func (s *Session) FindFiles(query string, limit int) ([]fsys.FolderFile, error) {
+	f, err := fsys.NewFolders(s.cfg.Cwd, s.cfg.Dirs)
 	if err != nil {
 		return nil, err
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 
+	"agentdesk/backend/acp/fsys"
 	"agentdesk/backend/acp/jsonrpc"
 	"agentdesk/backend/acp/schema"
 )
@@ -24,7 +25,7 @@ type connHandler struct {
 	s         *Session
 	terms     *terminals
 	work      *workers
-	folder    *Folders // nil when a folder could not be opened: folderErr says why
+	folder    *fsys.Folders // nil when a folder could not be opened: folderErr says why
 	folderErr error
 }
 
@@ -33,7 +34,7 @@ var _ jsonrpc.Handler = (*connHandler)(nil)
 // newConnHandler prepares the handler of a new connection to tr.
 func (s *Session) newConnHandler(tr Transport) *connHandler {
 	h := &connHandler{s: s, terms: s.newTerminals(tr), work: newWorkers()}
-	h.folder, h.folderErr = NewFolders(s.cfg.Cwd, s.cfg.Dirs)
+	h.folder, h.folderErr = fsys.NewFolders(s.cfg.Cwd, s.cfg.Dirs)
 	return h
 }
 

@@ -161,7 +161,7 @@ func (s *Session) runTurn(run turnRun) {
 // turnEnd is what runTurn learnt of a turn besides the agent's answer: for its receipt.
 type turnEnd struct {
 	began   time.Time
-	changes *TurnChanges
+	changes *schema.TurnChanges
 }
 
 // endTurn records the reply to a turn's prompt (or its failure) and returns to idle; then the

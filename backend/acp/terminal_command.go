@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strings"
 
+	"agentdesk/backend/acp/fsys"
 	"agentdesk/backend/acp/jsonrpc"
 	"agentdesk/backend/acp/schema"
 	"agentdesk/backend/supervise"
@@ -63,7 +64,7 @@ func (ts *terminals) workDir(cwd string) (string, error) {
 		return "", &jsonrpc.Error{Code: schema.CodeInvalidParams, Message: fmt.Sprintf("cwd %q is not an existing folder", cwd)}
 	}
 	for _, root := range append([]string{ts.root}, ts.extra...) {
-		if _, ok := under(root, real); ok {
+		if _, ok := fsys.Under(root, real); ok {
 			return real, nil
 		}
 	}

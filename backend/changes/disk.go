@@ -9,7 +9,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"agentdesk/backend/acp"
+	"agentdesk/backend/acp/fsys"
 )
 
 // A revert looks at the disk only through a chain of descriptors opened from the folder down,
@@ -70,7 +70,7 @@ func openParent(root, rel string, create bool) (p parent, above string, err erro
 			kind := ""
 			var st unix.Stat_t
 			if serr := unix.Fstatat(fd, name, &st, unix.AT_SYMLINK_NOFOLLOW); serr == nil && st.Mode&unix.S_IFMT != unix.S_IFDIR {
-				kind = acp.FileKind(st.Mode)
+				kind = fsys.FileKind(st.Mode)
 			}
 			unix.Close(fd)
 			switch {

@@ -7,7 +7,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"agentdesk/backend/acp"
+	"agentdesk/backend/acp/fsys"
 )
 
 // readFlags open what a snapshot reads: never blocking (a FIFO with no writer would block a plain
@@ -20,7 +20,7 @@ const readFlags = unix.O_RDONLY | unix.O_NONBLOCK | unix.O_NOFOLLOW | unix.O_NOC
 // following a link.
 type notRegularError struct{ mode uint32 }
 
-func (e notRegularError) Error() string { return acp.FileKind(e.mode) + ", not a regular file" }
+func (e notRegularError) Error() string { return fsys.FileKind(e.mode) + ", not a regular file" }
 
 // openAt opens name in the open folder dir with readFlags (and O_DIRECTORY for a folder) and
 // checks with fstat on the new descriptor that it is of type want (unix.S_IFREG or

@@ -7,7 +7,7 @@ import (
 
 	"github.com/aymanbagabas/go-udiff"
 
-	"agentdesk/backend/acp"
+	"agentdesk/backend/acp/fsys"
 )
 
 // Target is one file a revert puts back: in folder Root, Path gets the version tree From has
@@ -87,7 +87,7 @@ func (l *Ledger) plan(r resolved) PlannedFile {
 	case now.above != "":
 		p.Conflict = now.above
 	case now.kind == kindOther:
-		p.Conflict = "it is " + acp.FileKind(now.mode) + " now, not a regular file: a revert touches only regular files and links"
+		p.Conflict = "it is " + fsys.FileKind(now.mode) + " now, not a regular file: a revert touches only regular files and links"
 	case now.kind == kindDir:
 		p.Conflict = "it is a folder now"
 	case now.foreignLink(r.expect):

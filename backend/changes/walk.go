@@ -17,7 +17,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"agentdesk/backend/acp"
+	"agentdesk/backend/acp/fsys"
 )
 
 // readInfoExclude reads .git/info/exclude beneath the open folder root, each step opened
@@ -268,7 +268,7 @@ func (w *walker) child(dir int, rel []string, prev *entry, rs *rules) (entry, bo
 		return e, true, err
 	case unix.S_IFLNK:
 		e.kind = kindLink
-		target, err := acp.ReadLinkAt(dir, name)
+		target, err := fsys.ReadLinkAt(dir, name)
 		if err != nil {
 			return entry{}, false, err
 		}
@@ -276,7 +276,7 @@ func (w *walker) child(dir int, rel []string, prev *entry, rs *rules) (entry, bo
 		return e, true, err
 	case unix.S_IFREG:
 	default:
-		w.note("%s is %s, not a regular file: not recorded", p, acp.FileKind(st.Mode))
+		w.note("%s is %s, not a regular file: not recorded", p, fsys.FileKind(st.Mode))
 		return entry{}, false, nil
 	}
 	e.kind = fileKind(st.Mode)

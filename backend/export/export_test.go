@@ -94,7 +94,7 @@ func TestExportsKeepTheReceipt(t *testing.T) {
 	entries := []store.Entry{{SessionID: "s1", EntryID: "u1", Turn: 1, Seq: 1, Kind: string(acp.KindUser), Text: "fix it", Body: body}}
 	three := 3
 	receipt, _ := json.Marshal(acp.Receipt{StopReason: schema.StopEndTurn, WallMs: 95_000, WaitMs: 12_000,
-		Changes: &acp.TurnChanges{Files: []acp.ChangedFile{{Root: "/src", Path: "a.go", Change: acp.ChangeModified, Added: 3, Removed: 1}},
+		Changes: &schema.TurnChanges{Files: []schema.ChangedFile{{Root: "/src", Path: "a.go", Change: schema.ChangeModified, Added: 3, Removed: 1}},
 			Notes: []string{"big.dat was too big to keep"}},
 		Commands:  []acp.ReceiptCommand{{Command: "make `test`", ExitCode: &three}, {Command: "sleep 9", Signal: "SIGKILL"}},
 		Decisions: []acp.ReceiptDecision{{Title: "Write a.go", Outcome: "selected", Option: "Allow", Kind: "allow_once", DecidedBy: acp.DecidedByUser}},

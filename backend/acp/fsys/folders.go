@@ -1,4 +1,4 @@
-package acp
+package fsys
 
 import (
 	"encoding/json"
@@ -80,6 +80,9 @@ func (fs *Folders) resolve(p string) (string, error) {
 // resolved) when it lies in one of the folders, else an error saying it is outside them. It
 // does not say whether p exists. For callers outside the engine (the window's editor opener).
 func (fs *Folders) Resolve(p string) (string, error) { return fs.resolve(p) }
+
+// Len is how many folders there are (the cwd and the additional ones).
+func (fs *Folders) Len() int { return len(fs.list) }
 
 // outside is the error for a path in none of the folders, naming them.
 func (fs *Folders) outside(p string) *jsonrpc.Error {

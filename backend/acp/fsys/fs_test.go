@@ -1,4 +1,4 @@
-package acp_test
+package fsys_test
 
 import (
 	"encoding/json"
@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"agentdesk/backend/acp"
+	"agentdesk/backend/acp/fsys"
 	"agentdesk/backend/acp/jsonrpc"
 	"agentdesk/backend/acp/schema"
 )
@@ -37,7 +37,7 @@ func TestFolderReadsLinesInside(t *testing.T) {
 	if err := os.WriteFile(path, []byte("one\ntwo\nthree\nfour\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	f, err := acp.NewFolder(dir)
+	f, err := fsys.NewFolder(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,7 +79,7 @@ func TestFolderRefusesPathsOutside(t *testing.T) {
 	if err := os.Symlink(root, filepath.Join(dir, "escape")); err != nil {
 		t.Fatal(err)
 	}
-	f, err := acp.NewFolder(dir)
+	f, err := fsys.NewFolder(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,7 +100,7 @@ func TestFolderRefusesPathsOutside(t *testing.T) {
 
 func TestFolderWritesCreatingParentsAndKeepingMode(t *testing.T) {
 	dir := t.TempDir()
-	f, err := acp.NewFolder(dir)
+	f, err := fsys.NewFolder(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,7 +136,7 @@ func TestFolderFollowsLinksInside(t *testing.T) { followsLinksInside(t) }
 
 // TestFolderFollowsLinksInsideWithoutOpenat2: the same when every open walks.
 func TestFolderFollowsLinksInsideWithoutOpenat2(t *testing.T) {
-	acp.WithoutOpenat2(t)
+	fsys.WithoutOpenat2(t)
 	followsLinksInside(t)
 }
 
@@ -152,7 +152,7 @@ func followsLinksInside(t *testing.T) {
 	must(t, os.Symlink(filepath.Join(real, "src", "a.txt"), filepath.Join(dir, "abs")))
 	must(t, os.Symlink(filepath.Join(real, "src"), filepath.Join(dir, "absdir")))
 	must(t, os.Symlink("../src", filepath.Join(dir, "src", "loop")))
-	f, err := acp.NewFolder(dir)
+	f, err := fsys.NewFolder(dir)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package acp
+package fsys
 
 import (
 	"bytes"
@@ -58,14 +58,15 @@ func (f *Folder) Close() error {
 // inside returns abs relative to the folder ("" for the folder itself), when abs names a path
 // under the folder by its real path or by the path it was given as.
 func (f *Folder) inside(abs string) (string, bool) {
-	if rel, ok := under(f.root, abs); ok {
+	if rel, ok := Under(f.root, abs); ok {
 		return rel, true
 	}
-	return under(f.given, abs)
+	return Under(f.given, abs)
 }
 
-// under returns abs relative to base when it is base or below it (both absolute and clean).
-func under(base, abs string) (string, bool) {
+// Under returns abs relative to base when it is base or below it (both absolute and clean):
+// the lexical check, for paths whose links are already resolved.
+func Under(base, abs string) (string, bool) {
 	if abs == base {
 		return "", true
 	}
@@ -102,7 +103,7 @@ func (f *Folder) resolve(p string) (string, error) {
 		return "", &jsonrpc.Error{Code: schema.CodeInvalidParams, Message: fmt.Sprintf("path %q is not absolute: ACP paths must be absolute", p)}
 	}
 	real := realPath(filepath.Clean(p))
-	if _, ok := under(f.root, real); !ok {
+	if _, ok := Under(f.root, real); !ok {
 		return "", f.outside(real)
 	}
 	return real, nil

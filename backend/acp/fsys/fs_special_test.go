@@ -1,8 +1,6 @@
-package acp_test
+package fsys_test
 
 import (
-	"context"
-	"fmt"
 	"net"
 	"os"
 	"path/filepath"
@@ -12,8 +10,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"agentdesk/backend/acp"
-	"agentdesk/backend/acp/jsonrpc"
+	"agentdesk/backend/acp/fsys"
 	"agentdesk/backend/acp/schema"
 )
 
@@ -27,7 +24,7 @@ func TestFolderRefusesFilesThatAreNotRegular(t *testing.T) { refusesSpecialFiles
 
 // TestFolderRefusesFilesThatAreNotRegularWithoutOpenat2: the same when every open walks.
 func TestFolderRefusesFilesThatAreNotRegularWithoutOpenat2(t *testing.T) {
-	acp.WithoutOpenat2(t)
+	fsys.WithoutOpenat2(t)
 	refusesSpecialFiles(t)
 }
 
@@ -43,7 +40,7 @@ func refusesSpecialFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer l.Close()
-	f, err := acp.NewFolder(dir)
+	f, err := fsys.NewFolder(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,56 +69,5 @@ func refusesSpecialFiles(t *testing.T) {
 	}
 	if _, err := f.ReadTextFile(params(t, schema.ReadTextFileParams{Path: dir})); rpcCode(err) != schema.CodeInvalidParams || !strings.Contains(err.Error(), "a folder") {
 		t.Errorf("read of the folder: %v, want -32602 saying it is a folder", err)
-	}
-}
-
-// TestThousandsOfFIFOReadsAreAllAnswered: an agent with 11,000 reads of a FIFO in flight gets
-// every one answered (refused, or told agentdesk is busy), and agentdesk lives on: no OS thread
-// waits on a FIFO.
-func TestThousandsOfFIFOReadsAreAllAnswered(t *testing.T) {
-	const reads = 11000
-	dir := t.TempDir()
-	fifo := filepath.Join(dir, "pipe")
-	if err := unix.Mkfifo(fifo, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	type tally struct{ refused, busy, other int }
-	got := make(chan tally, 1)
-	s := startScripted(t, dir, newEvents(), func(c *jsonrpc.Conn, req *jsonrpc.Request) {
-		defer req.Reply(schema.PromptResult{StopReason: schema.StopEndTurn}, nil)
-		pending := make([]*jsonrpc.Pending, 0, reads)
-		for range reads {
-			p, err := c.Start(schema.MethodReadTextFile, schema.ReadTextFileParams{SessionID: "p1", Path: fifo})
-			if err != nil {
-				break
-			}
-			pending = append(pending, p)
-		}
-		var n tally
-		n.other = reads - len(pending)
-		ctx, cancel := context.WithTimeout(context.Background(), hangGuard)
-		defer cancel()
-		for _, p := range pending {
-			err := p.Wait(ctx, nil)
-			switch {
-			case rpcCode(err) == schema.CodeInvalidParams && strings.Contains(err.Error(), "FIFO") && strings.Contains(err.Error(), fifo):
-				n.refused++
-			case strings.Contains(fmt.Sprint(err), "agentdesk is busy"):
-				n.busy++
-			default:
-				n.other++
-				if n.other == 1 {
-					t.Errorf("a read answered %v", err)
-				}
-			}
-		}
-		got <- n
-	})
-	if _, err := s.Prompt("read the pipe"); err != nil {
-		t.Fatal(err)
-	}
-	n := <-got
-	if n.other != 0 || n.refused == 0 || n.refused+n.busy != reads {
-		t.Fatalf("%d refused as a FIFO, %d busy, %d otherwise or never answered; want all %d answered", n.refused, n.busy, n.other, reads)
 	}
 }

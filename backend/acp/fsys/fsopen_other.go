@@ -1,6 +1,6 @@
 //go:build unix && !linux
 
-package acp
+package fsys
 
 import "golang.org/x/sys/unix"
 

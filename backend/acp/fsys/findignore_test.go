@@ -1,4 +1,4 @@
-package acp_test
+package fsys_test
 
 import (
 	"os"
@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"agentdesk/backend/acp"
+	"agentdesk/backend/acp/fsys"
 )
 
 // writeTree writes files (relative path → content) beneath dir.
@@ -31,7 +31,7 @@ func isolatedHome(t *testing.T) string {
 // listed is every path FindFiles lists for an empty query.
 func listed(t *testing.T, dir string) string {
 	t.Helper()
-	f, err := acp.NewFolder(dir)
+	f, err := fsys.NewFolder(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -146,8 +146,15 @@ func TestFindFilesDoesNotWalkIgnoredFolders(t *testing.T) {
 		files[filepath.Join("aaa", strings.Repeat("f", i+1))] = ""
 	}
 	writeTree(t, dir, files)
-	acp.SetFindBudget(t, 10) // root's 3 entries and zzz's 1 fit; aaa's 30 would not
+	fsys.SetFindBudget(t, 10) // root's 3 entries and zzz's 1 fit; aaa's 30 would not
 	if got := listed(t, dir); got != ".gitignore zzz/target.txt" {
 		t.Fatalf("listed %q", got)
+	}
+}
+
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
 	}
 }

@@ -1,4 +1,4 @@
-package acp_test
+package fsys_test
 
 import (
 	"fmt"
@@ -10,7 +10,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"agentdesk/backend/acp"
+	"agentdesk/backend/acp/fsys"
 	"agentdesk/backend/acp/schema"
 )
 
@@ -24,7 +24,7 @@ func TestFolderSymlinkSwapsNeverLeadOut(t *testing.T) { swapRace(t) }
 // TestFolderSymlinkSwapsNeverLeadOutWithoutOpenat2: the same where the kernel has no openat2, so
 // every open walks name by name.
 func TestFolderSymlinkSwapsNeverLeadOutWithoutOpenat2(t *testing.T) {
-	acp.WithoutOpenat2(t)
+	fsys.WithoutOpenat2(t)
 	swapRace(t)
 }
 
@@ -46,7 +46,7 @@ func swapRace(t *testing.T) {
 	must(t, os.Symlink(filepath.Join(outside, "file.txt"), in("swap-c")))
 	pairs := [][2]string{{in("sub"), in("swap-a")}, {in("f.txt"), in("swap-b")}, {in("ln"), in("swap-c")}}
 
-	f, err := acp.NewFolder(dir)
+	f, err := fsys.NewFolder(dir)
 	if err != nil {
 		t.Fatal(err)
 	}

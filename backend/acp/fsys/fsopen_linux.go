@@ -1,4 +1,4 @@
-package acp
+package fsys
 
 import (
 	"sync/atomic"
