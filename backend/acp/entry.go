@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"agentdesk/backend/acp/schema"
+	"agentdesk/backend/acp/terminal"
 )
 
 // EntryKind is what a transcript entry shows.
@@ -125,7 +126,7 @@ type ToolContent struct {
 	TerminalID string          `json:"terminalId,omitempty"`
 	Raw        json.RawMessage `json:"raw,omitempty"`
 
-	// terminal, when it is one of ours: the tail of its output (see TerminalView), kept after
+	// terminal, when it is one of ours: the tail of its output (see terminal.View), kept after
 	// the terminal is released; ExitStatus once the command has ended; Input while the command
 	// runs, so the person may type into it (Session.TerminalInput).
 	Output     string                     `json:"output,omitempty"`
@@ -173,7 +174,7 @@ func (e *Entry) SearchText() string {
 			add(c.Path)
 			add(c.NewText)
 		case "terminal":
-			add(PlainTerminalText(c.Output)) // found by its words, not its colour codes
+			add(terminal.PlainText(c.Output)) // found by its words, not its colour codes
 		}
 	}
 	out := b.String()

@@ -1,5 +1,7 @@
 package acp
 
+import "agentdesk/backend/acp/terminal"
+
 // SetServeHook makes cfg's session run hook on the worker of each fs/* and terminal/create
 // request before serving it, so a test can hold workers busy.
 func SetServeHook(cfg *Config, hook func(method string)) { cfg.serveHook = hook }
@@ -18,7 +20,7 @@ func InvariantBreaks() (uint64, string) {
 
 // The caps on one connection's requests in flight, for the tests that reach them.
 const (
-	MaxTerminals = maxTerminals // commands running at a time
-	MaxRunning   = maxRunning   // fs/* and terminal/create requests served at a time
-	MaxWaiting   = maxWaiting   // more of those waiting; also terminal/wait_for_exit requests pending
+	MaxTerminals = terminal.MaxRunning // commands running at a time
+	MaxRunning   = maxRunning          // fs/* and terminal/create requests served at a time
+	MaxWaiting   = maxWaiting          // more of those waiting; also terminal/wait_for_exit requests pending
 )

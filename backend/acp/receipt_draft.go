@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"agentdesk/backend/acp/schema"
+	"agentdesk/backend/acp/terminal"
 )
 
 // MaxReceiptItems bounds each list of a receipt (commands, decisions, questions): an agent that
@@ -77,7 +78,7 @@ func (s *Session) terminalStarted(id, line string) {
 }
 
 // terminalViewLocked notes the exit of a terminal of ours in the command that ran it.
-func (s *Session) terminalViewLocked(id string, v TerminalView) {
+func (s *Session) terminalViewLocked(id string, v terminal.View) {
 	if s.draft == nil || v.ExitStatus == nil {
 		return
 	}
@@ -187,7 +188,7 @@ func executeCommand(e *Entry) (command string, fromTitle bool) {
 			var words []string
 			if json.Unmarshal(raw, &words) == nil && len(words) > 0 {
 				for i, w := range words {
-					words[i] = shellQuote(w)
+					words[i] = terminal.ShellQuote(w)
 				}
 				return cutText(strings.Join(words, " "), maxCommandLine), false
 			}

@@ -7,6 +7,7 @@ import (
 	"agentdesk/backend/acp/fsys"
 	"agentdesk/backend/acp/jsonrpc"
 	"agentdesk/backend/acp/schema"
+	"agentdesk/backend/acp/terminal"
 )
 
 // connHandler is the jsonrpc.Handler of one agent connection: the one seam through which the
@@ -23,7 +24,7 @@ import (
 // jsonrpc.MaxQueuedMessages).
 type connHandler struct {
 	s         *Session
-	terms     *terminals
+	terms     *terminal.Set
 	work      *workers
 	folder    *fsys.Folders // nil when a folder could not be opened: folderErr says why
 	folderErr error
@@ -48,10 +49,10 @@ func (h *connHandler) HandleRequest(req *jsonrpc.Request) {
 	case schema.MethodTerminalCreate:
 		h.work.submit(req, func() (any, error) {
 			h.hook(req.Method)
-			return h.terms.create(req.Params)
+			return h.terms.Create(req.Params)
 		})
 	case schema.MethodTerminalOutput, schema.MethodTerminalWaitForExit, schema.MethodTerminalKill, schema.MethodTerminalRelease:
-		h.terms.handle(req)
+		h.terms.Handle(req)
 	case schema.MethodRequestPermission:
 		h.s.handlePermission(req)
 	case MethodElicitationCreate:
@@ -74,7 +75,7 @@ func (h *connHandler) HandleNotification(method string, params json.RawMessage) 
 			return
 		}
 		id := string(bytes.TrimSpace(p.RequestID))
-		if !h.terms.cancelWait(id) && !h.s.withdrawElicitation(id) {
+		if !h.terms.CancelWait(id) && !h.s.withdrawElicitation(id) {
 			h.s.cancelPermission(id)
 		}
 	case MethodElicitationComplete:
@@ -109,7 +110,7 @@ func (h *connHandler) hook(method string) {
 func (h *connHandler) end(conn *jsonrpc.Conn, watched <-chan struct{}, done chan<- struct{}) {
 	<-conn.Done()
 	h.work.wait()
-	h.terms.closeAll()
+	h.terms.CloseAll()
 	if h.folder != nil {
 		h.folder.Close()
 	}

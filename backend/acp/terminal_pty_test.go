@@ -9,6 +9,7 @@ import (
 	"agentdesk/backend/acp"
 	"agentdesk/backend/acp/jsonrpc"
 	"agentdesk/backend/acp/schema"
+	"agentdesk/backend/acp/terminal"
 )
 
 // runToEnd creates a terminal for p, waits for its exit and reads its output.
@@ -95,7 +96,7 @@ func TestTerminalInputReachesTheCommand(t *testing.T) {
 		c, ok := terminalContent(e)
 		return ok && c.Input && c.Output == "name? "
 	})
-	if err := s.TerminalInput(id, strings.Repeat("x", acp.MaxTerminalInput+1)); err == nil {
+	if err := s.TerminalInput(id, strings.Repeat("x", terminal.MaxInput+1)); err == nil {
 		t.Fatal("too much input was taken")
 	}
 	if err := s.TerminalInput("term-99", "x"); !errors.Is(err, acp.ErrNoSuchTerminal) {
@@ -107,7 +108,7 @@ func TestTerminalInputReachesTheCommand(t *testing.T) {
 	if g, want := <-got, fmt.Sprintf("%q <nil>", "name? wörld\nhello [wörld]\n"); g != want {
 		t.Fatalf("got %s, want %s", g, want)
 	}
-	if err := s.TerminalInput(id, "late\r"); !errors.Is(err, acp.ErrTerminalEnded) {
+	if err := s.TerminalInput(id, "late\r"); !errors.Is(err, terminal.ErrEnded) {
 		t.Fatalf("input after the exit: %v", err)
 	}
 	ev.waitFor(t, "turn_end", kind(acp.EventTurnEnd))

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"agentdesk/backend/acp/schema"
+	"agentdesk/backend/acp/terminal"
 )
 
 // Change is one effect of reducing something into a transcript: either a whole entry to upsert
@@ -36,8 +37,8 @@ type Transcript struct {
 	ended    int // the last turn that has ended (CloseOpenTools): its cards stay closed
 	n        int
 
-	terms    map[string]TerminalView // terminal id → its latest view, kept after release (transcript_terminal.go)
-	termRefs map[string][]string     // terminal id → ids of the entries whose content shows it
+	terms    map[string]terminal.View // terminal id → its latest view, kept after release (transcript_terminal.go)
+	termRefs map[string][]string      // terminal id → ids of the entries whose content shows it
 	nTerms   int
 	ownTerms map[string]*agentTerminalState // terminals the agent runs itself (transcript_meta.go)
 

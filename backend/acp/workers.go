@@ -19,6 +19,9 @@ const (
 	maxWaiting = 1024
 )
 
+// errClosing answers a request the session will not serve because it is closing.
+var errClosing = &jsonrpc.Error{Code: schema.CodeInternalError, Message: "the session is closing"}
+
 // errBusy answers a request that finds every worker busy and the queue full.
 var errBusy = &jsonrpc.Error{Code: schema.CodeInternalError, Message: fmt.Sprintf(
 	"agentdesk is busy: %d file and terminal requests of this session are running and %d are waiting; send it again once some are answered",

@@ -1,4 +1,4 @@
-package acp
+package terminal
 
 import (
 	"strings"
@@ -47,16 +47,16 @@ func TestOutputBufferCutsAroundColours(t *testing.T) {
 	// Where kept output may start: before or after a character, never inside a sequence.
 	cuts := map[int]bool{0: true, 1: true, 2: true, 9: true, 10: true, 11: true, 12: true, 16: true, 17: true}
 	for limit := 0; limit <= len(in); limit++ {
-		b := outputBuffer{limit: limit}
-		b.write([]byte(in))
-		got := string(b.bytes(true))
+		b := NewBuffer(limit)
+		b.Write([]byte(in))
+		got := string(b.Bytes(true))
 		if !strings.HasSuffix(in, got) || !cuts[len(in)-len(got)] || len(got) > limit {
 			t.Errorf("limit %d keeps %q", limit, got)
 		}
 	}
-	b := outputBuffer{limit: 3}
-	b.write([]byte("x1mred"))
-	if got := string(b.bytes(true)); got != "red" {
+	b := NewBuffer(3)
+	b.Write([]byte("x1mred"))
+	if got := string(b.Bytes(true)); got != "red" {
 		t.Fatalf("plain text cut at %q", got)
 	}
 }

@@ -1,4 +1,4 @@
-package acp
+package terminal
 
 import (
 	"bytes"
@@ -15,19 +15,19 @@ import (
 	"agentdesk/backend/supervise"
 )
 
-// MaxTerminalOutput is how much output a terminal keeps when the agent sets no outputByteLimit,
+// MaxOutput is how much output a terminal keeps when the agent sets no outputByteLimit,
 // and the most it keeps whatever the agent asks: a command that never stops printing must not
 // exhaust memory.
-const MaxTerminalOutput = 4 << 20
+const MaxOutput = 4 << 20
 
-// TerminalDisplayBytes bounds the output a tool card shows, live and in the history: the tail
+// DisplayBytes bounds the output a tool card shows, live and in the history: the tail
 // of the output with its colours (at most the terminal's own limit), cut on a character
 // boundary and never inside a colour sequence.
-const TerminalDisplayBytes = 64 << 10
+const DisplayBytes = 64 << 10
 
-// MaxTerminalInput bounds one piece of input the person sends to a running terminal: a line of
+// MaxInput bounds one piece of input the person sends to a running terminal: a line of
 // the PTY's line discipline holds at most 4095 characters.
-const MaxTerminalInput = 4 << 10
+const MaxInput = 4 << 10
 
 // terminalInputWait is how long sending input waits for a command that does not read it.
 const terminalInputWait = 2 * time.Second
@@ -40,19 +40,19 @@ const terminalRefresh = 100 * time.Millisecond
 // pipe open for as long as they live.
 const terminalDrain = 250 * time.Millisecond
 
-// terminal is one command run for the agent on a PTY (terminal_pty_linux.go), in its own
+// Terminal is one command run for the agent on a PTY (terminal_pty_linux.go), in its own
 // session and process group, with its stdout and stderr interleaved on the terminal. The output
 // is kept twice, as it arrives (escFilter): its text for the agent, and its text with colours
 // for the tool card, the tail of each within the output limit. Its view is published, in order and at
 // most every terminalRefresh while output flows; the end of the output and the exit are
 // published before anyone is told of them (wait_for_exit, terminal/output), so a tool card
 // never lags behind what the agent knows.
-type terminal struct {
+type Terminal struct {
 	id       string
 	cmd      *exec.Cmd
 	tree     *supervise.Tree // kill ends it all: the command and everything it started
 	out      *os.File        // the PTY's master: output is read from it, input written to it
-	onChange func(TerminalView)
+	onChange func(View)
 
 	// held is a slave of the PTY that agentdesk keeps open until the command's output has all
 	// been read. Linux may answer a read of the master with EIO, the end of the output, when
@@ -68,9 +68,9 @@ type terminal struct {
 	marked   chan struct{} // closed when read has seen mark and kept what came before it
 
 	mu    sync.Mutex
-	esc   escFilter    // read's alone
-	buf   outputBuffer // the text, for terminal/output
-	disp  outputBuffer // the text with colours, for the card
+	esc   escFilter // read's alone
+	buf   Buffer    // the text, for terminal/output
+	disp  Buffer    // the text with colours, for the card
 	eof   bool
 	exit  *schema.TerminalExitStatus // set once, before exited is closed
 	dirty bool                       // changed since the last view was published
@@ -85,15 +85,15 @@ type terminal struct {
 // startTerminal starts cmd with the output limit; onChange receives each new view, on the
 // terminal's own goroutines and never with a lock of the terminal held. done is called when both
 // of them have ended.
-func startTerminal(id string, cmd supervise.Command, limit int, onChange func(TerminalView), done func()) (*terminal, error) {
+func startTerminal(id string, cmd supervise.Command, limit int, onChange func(View), done func()) (*Terminal, error) {
 	c := exec.Command(cmd.Path, cmd.Args...)
 	c.Dir, c.Env = cmd.Dir, cmd.Env
 	master, held, tr, err := startOnPTY(c) // an *os.File each: Wait does not wait for the output to be read
 	if err != nil {
 		return nil, err
 	}
-	t := &terminal{id: id, cmd: c, tree: tr, out: master, held: held, mark: fmt.Appendf(nil, "\x1b]7777;agentdesk-end-%s\a", rand.Text()),
-		onChange: onChange, buf: outputBuffer{limit: limit}, disp: outputBuffer{limit: min(limit, TerminalDisplayBytes)},
+	t := &Terminal{id: id, cmd: c, tree: tr, out: master, held: held, mark: fmt.Appendf(nil, "\x1b]7777;agentdesk-end-%s\a", rand.Text()),
+		onChange: onChange, buf: NewBuffer(limit), disp: NewBuffer(min(limit, DisplayBytes)),
 		exited: make(chan struct{}), drained: make(chan struct{}), marked: make(chan struct{}), dirty: true}
 	t.publish() // the card offers input before the command prints anything (a prompt may not end in a newline)
 	var both sync.WaitGroup
@@ -106,7 +106,7 @@ func startTerminal(id string, cmd supervise.Command, limit int, onChange func(Te
 
 // read keeps the output until it ends: every process holding the PTY's slave has exited (the
 // master then reads EIO, on Linux) or stop closed the master.
-func (t *terminal) read() {
+func (t *Terminal) read() {
 	p := make([]byte, 32<<10)
 	var text, disp, seen []byte // seen: the end of the output so far, to find mark in
 	found := false
@@ -116,8 +116,8 @@ func (t *terminal) read() {
 			text, disp = text[:0], disp[:0]
 			t.esc.write(p[:n], &text, &disp)
 			t.mu.Lock()
-			t.buf.write(text)
-			t.disp.write(disp)
+			t.buf.Write(text)
+			t.disp.Write(disp)
 			t.dirty = true
 			if t.timer == nil {
 				t.timer = time.AfterFunc(terminalRefresh, t.publish)
@@ -147,7 +147,7 @@ func (t *terminal) read() {
 
 // wait reports the exit once the output written before it has been read (or terminalDrain has
 // passed).
-func (t *terminal) wait() {
+func (t *Terminal) wait() {
 	_ = t.cmd.Wait()                  // the status is in ProcessState
 	_, _ = t.tree.Left(terminalDrain) // what the command left is killed with it
 	st := exitStatus(t.cmd.ProcessState)
@@ -175,12 +175,12 @@ func (t *terminal) wait() {
 }
 
 // letGo closes agentdesk's slave of the PTY (see held), once.
-func (t *terminal) letGo() {
+func (t *Terminal) letGo() {
 	t.holdOnce.Do(func() { t.held.Close() })
 }
 
 // publish sends the current view, unless it was sent already, and cancels a scheduled refresh.
-func (t *terminal) publish() {
+func (t *Terminal) publish() {
 	t.pubMu.Lock()
 	defer t.pubMu.Unlock()
 	t.mu.Lock()
@@ -194,7 +194,7 @@ func (t *terminal) publish() {
 	}
 	t.dirty = false
 	// The card shows the text with its colours; every other escape was dropped as it arrived.
-	v := TerminalView{Output: overwrite(string(t.disp.bytes(t.eof))), Truncated: t.disp.truncated,
+	v := View{Output: overwrite(string(t.disp.Bytes(t.eof))), Truncated: t.disp.Truncated(),
 		ExitStatus: t.exit, Input: t.exit == nil}
 	t.mu.Unlock()
 	t.onChange(v)
@@ -202,37 +202,37 @@ func (t *terminal) publish() {
 
 // output answers terminal/output: the text of the output without escape sequences, each line
 // as the command left it (see overwrite).
-func (t *terminal) output() schema.TerminalOutputResult {
+func (t *Terminal) output() schema.TerminalOutputResult {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return schema.TerminalOutputResult{Output: overwrite(string(t.buf.bytes(t.eof))), Truncated: t.buf.truncated, ExitStatus: t.exit}
+	return schema.TerminalOutputResult{Output: overwrite(string(t.buf.Bytes(t.eof))), Truncated: t.buf.Truncated(), ExitStatus: t.exit}
 }
 
-// ErrTerminalEnded: input for a terminal whose command has exited.
-var ErrTerminalEnded = errors.New("the command in this terminal has ended")
+// ErrEnded: input for a terminal whose command has exited.
+var ErrEnded = errors.New("the command in this terminal has ended")
 
 // input writes p to the terminal as if typed: the line discipline echoes it into the output
 // and hands it to the command when it reads (a line at a time, unless the command asked for
 // raw input); a Ctrl-C (0x03) becomes SIGINT for the foreground process group. A command that
 // does not read blocks the write once the terminal's input queue is full: it then fails after
 // terminalInputWait.
-func (t *terminal) input(p []byte) error {
+func (t *Terminal) Input(p []byte) error {
 	t.inMu.Lock()
 	defer t.inMu.Unlock()
 	select {
 	case <-t.exited:
-		return ErrTerminalEnded
+		return ErrEnded
 	default:
 	}
 	if err := t.out.SetWriteDeadline(time.Now().Add(terminalInputWait)); err != nil {
-		return ErrTerminalEnded // the master was closed: the output has ended
+		return ErrEnded // the master was closed: the output has ended
 	}
 	_, err := t.out.Write(p)
 	switch {
 	case errors.Is(err, os.ErrDeadlineExceeded):
 		return errors.New("the command is not reading its input")
 	case errors.Is(err, os.ErrClosed), errors.Is(err, syscall.EIO):
-		return ErrTerminalEnded
+		return ErrEnded
 	}
 	return err
 }
@@ -241,7 +241,7 @@ func (t *terminal) input(p []byte) error {
 // it did: it does not once the command has exited and its output has ended, because the tree is
 // gone then (the supervisor kills what the command leaves when it exits) and, without a
 // supervisor, the group's id may already belong to someone else.
-func (t *terminal) kill() bool {
+func (t *Terminal) kill() bool {
 	select {
 	case <-t.exited:
 		select {
@@ -258,7 +258,7 @@ func (t *terminal) kill() bool {
 // stop kills the tree and returns when the command has exited, the output has ended and no
 // process of the group runs any more (within terminalDrain: signals land asynchronously). Output
 // held open by a process that could not be killed is cut off after terminalDrain.
-func (t *terminal) stop() {
+func (t *Terminal) stop() {
 	killed := t.kill()
 	<-t.exited
 	select {
@@ -284,14 +284,6 @@ func exitStatus(ps *os.ProcessState) schema.TerminalExitStatus {
 	}
 	code := ps.ExitCode()
 	return schema.TerminalExitStatus{ExitCode: &code}
-}
-
-var signalNames = map[syscall.Signal]string{
-	syscall.SIGHUP: "SIGHUP", syscall.SIGINT: "SIGINT", syscall.SIGQUIT: "SIGQUIT", syscall.SIGILL: "SIGILL",
-	syscall.SIGTRAP: "SIGTRAP", syscall.SIGABRT: "SIGABRT", syscall.SIGBUS: "SIGBUS", syscall.SIGFPE: "SIGFPE",
-	syscall.SIGKILL: "SIGKILL", syscall.SIGUSR1: "SIGUSR1", syscall.SIGSEGV: "SIGSEGV", syscall.SIGUSR2: "SIGUSR2",
-	syscall.SIGPIPE: "SIGPIPE", syscall.SIGALRM: "SIGALRM", syscall.SIGTERM: "SIGTERM", syscall.SIGXCPU: "SIGXCPU",
-	syscall.SIGXFSZ: "SIGXFSZ",
 }
 
 // signalName is the conventional name of sig ("SIGTERM"), or "signal N" for a rare one.

@@ -1,4 +1,4 @@
-package acp
+package terminal
 
 import (
 	"fmt"
@@ -17,7 +17,7 @@ import (
 // command is what runs for p: the command line through a shell, in the session folder or the
 // folder of it p names (see workDir), with p's variables over the agent's environment and the
 // terminal's own (see terminalVars).
-func (ts *terminals) command(p schema.CreateTerminalParams) (supervise.Command, error) {
+func (ts *Set) command(p schema.CreateTerminalParams) (supervise.Command, error) {
 	if strings.TrimSpace(p.Command) == "" {
 		return supervise.Command{}, &jsonrpc.Error{Code: schema.CodeInvalidParams, Message: "terminal/create needs a command"}
 	}
@@ -42,7 +42,7 @@ var terminalVars = []schema.EnvVariable{
 func commandLine(p schema.CreateTerminalParams) string {
 	line := p.Command
 	for _, a := range p.Args {
-		line += " " + shellQuote(a)
+		line += " " + ShellQuote(a)
 	}
 	return line
 }
@@ -51,7 +51,7 @@ func commandLine(p schema.CreateTerminalParams) string {
 // (relative: to the session folder), which must be an existing folder inside the session
 // folder, links resolved. This keeps an agent's commands where the user put it; it is no sandbox:
 // the command itself may go anywhere.
-func (ts *terminals) workDir(cwd string) (string, error) {
+func (ts *Set) workDir(cwd string) (string, error) {
 	if cwd == "" {
 		return ts.dir, nil
 	}
@@ -86,8 +86,8 @@ func shell() string {
 
 var shellSafe = regexp.MustCompile(`^[A-Za-z0-9_@%+=:,./-]+$`)
 
-// shellQuote makes s one word for a POSIX shell.
-func shellQuote(s string) string {
+// ShellQuote makes s one word for a POSIX shell.
+func ShellQuote(s string) string {
 	if shellSafe.MatchString(s) {
 		return s
 	}

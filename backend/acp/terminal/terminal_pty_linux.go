@@ -1,4 +1,4 @@
-package acp
+package terminal
 
 import (
 	"fmt"
@@ -24,7 +24,7 @@ const (
 // the line discipline turns a typed Ctrl-C into SIGINT for its foreground process group, and
 // the session's process group (its id is the command's pid) is the one every signal of ours
 // goes to. It returns the master, from which the output is read and to which input is written,
-// and a slave of agentdesk's own (see terminal.held), both non-blocking and in Go's poller, and
+// and a slave of agentdesk's own (see Terminal.held), both non-blocking and in Go's poller, and
 // the command's process tree.
 //
 // The PTY does not turn "\n" into "\r\n" (onlcr is off): the output keeps the line ends the

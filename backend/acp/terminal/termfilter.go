@@ -1,4 +1,4 @@
-package acp
+package terminal
 
 import (
 	"bytes"
@@ -129,9 +129,9 @@ func CardText(s string) string {
 	return overwrite(string(display))
 }
 
-// PlainTerminalText is terminal text without its colour sequences: what a card's output reads as
+// PlainText is terminal text without its colour sequences: what a card's output reads as
 // (for search and Markdown).
-func PlainTerminalText(s string) string {
+func PlainText(s string) string {
 	if !strings.Contains(s, "\x1b") {
 		return s
 	}

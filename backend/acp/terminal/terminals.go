@@ -1,4 +1,4 @@
-package acp
+package terminal
 
 import (
 	"bytes"
@@ -11,35 +11,42 @@ import (
 	"agentdesk/backend/acp/schema"
 )
 
-// terminals are the client terminals of one agent connection, by id. The agent creates them,
-// reads their output, waits for them, kills and releases them; when the connection ends, closeAll
+// Set is the client terminals of one agent connection, by id. The agent creates them,
+// reads their output, waits for them, kills and releases them; when the connection ends, CloseAll
 // kills every one left. Each runs in its own process group, and every signal goes to the whole
 // group, so nothing a command starts outlives it.
 //
 // A command runs through a shell, as in other ACP clients (Zed): agents send whole command lines
 // ("npm test -- --watch=false") as the command, and expect them to work. Args are quoted, so an
 // agent that passes argv keeps each argument whole.
-type terminals struct {
+type Set struct {
 	dir      string   // default working folder: the session's
 	root     string   // the session folder, links resolved: every working folder is inside it or in extra
 	extra    []string // the session's additional folders, links resolved
 	env      []string // base environment: the agent's (see Session.terminalEnv)
 	newID    func() string
-	onChange func(id string, v TerminalView)
-	onStart  func(id, line string) // nil, or told of each command started (for the turn's receipt)
+	onChange func(id string, v View)
+	OnStart  func(id, line string) // nil, or told of each command line started (for the turn's receipt)
 
 	mu     sync.Mutex
-	byID   map[string]*terminal
+	byID   map[string]*Terminal
 	waits  map[string]chan struct{} // JSON-RPC id of a pending wait_for_exit → closed to cancel it
 	closed bool
 	wg     sync.WaitGroup // terminal goroutines, waits and stops in flight
 }
 
-// maxTerminals is how many commands of one connection may run at a time: an agent that starts
+// MaxRunning is how many commands of one connection may run at a time: an agent that starts
 // commands without end must not fill the machine with processes.
-const maxTerminals = 64
+const MaxRunning = 64
 
-func newTerminals(dir string, extra []string, env []string, newID func() string, onChange func(string, TerminalView)) *terminals {
+// MaxWaits is how many terminal/wait_for_exit requests of one connection may wait at a time:
+// each parks a goroutine until its command exits.
+const MaxWaits = 1024
+
+// NewSet makes the terminals of one connection: commands start in dir (or a folder inside it or
+// in extra) with env as their base environment; newID names each new terminal, and onChange
+// receives each new view of one, on the terminal's own goroutines, never with a lock held.
+func NewSet(dir string, extra []string, env []string, newID func() string, onChange func(string, View)) *Set {
 	real := func(d string) string {
 		if r, err := filepath.EvalSymlinks(d); err == nil {
 			return r
@@ -50,13 +57,13 @@ func newTerminals(dir string, extra []string, env []string, newID func() string,
 	for i, d := range extra {
 		roots[i] = real(d)
 	}
-	return &terminals{dir: dir, root: real(dir), extra: roots, env: env, newID: newID, onChange: onChange,
-		byID: map[string]*terminal{}, waits: map[string]chan struct{}{}}
+	return &Set{dir: dir, root: real(dir), extra: roots, env: env, newID: newID, onChange: onChange,
+		byID: map[string]*Terminal{}, waits: map[string]chan struct{}{}}
 }
 
-// handle answers a terminal/* request but terminal/create (a worker runs create). It runs on the
+// Handle answers a terminal/* request but terminal/create (a worker runs create). It runs on the
 // inbound loop and never blocks: waiting for an exit happens on another goroutine.
-func (ts *terminals) handle(req *jsonrpc.Request) {
+func (ts *Set) Handle(req *jsonrpc.Request) {
 	switch req.Method {
 	case schema.MethodTerminalWaitForExit:
 		ts.waitForExit(req)
@@ -89,9 +96,9 @@ func (ts *terminals) handle(req *jsonrpc.Request) {
 
 var errClosing = &jsonrpc.Error{Code: schema.CodeInternalError, Message: "the session is closing"}
 
-// spawn runs fn on a goroutine that closeAll waits for; it reports false, and does nothing, once
-// closeAll has begun.
-func (ts *terminals) spawn(fn func()) bool {
+// spawn runs fn on a goroutine that CloseAll waits for; it reports false, and does nothing, once
+// CloseAll has begun.
+func (ts *Set) spawn(fn func()) bool {
 	ts.mu.Lock()
 	defer ts.mu.Unlock()
 	if ts.closed {
@@ -105,8 +112,8 @@ func (ts *terminals) spawn(fn func()) bool {
 	return true
 }
 
-// enter counts a create that closeAll must wait for; false once closeAll has begun.
-func (ts *terminals) enter() bool {
+// enter counts a create that CloseAll must wait for; false once CloseAll has begun.
+func (ts *Set) enter() bool {
 	ts.mu.Lock()
 	defer ts.mu.Unlock()
 	if ts.closed {
@@ -116,9 +123,9 @@ func (ts *terminals) enter() bool {
 	return true
 }
 
-// create starts the command of a terminal/create request and answers its id at once. It runs on
-// a worker; at most maxTerminals commands of the connection run at a time.
-func (ts *terminals) create(params json.RawMessage) (any, error) {
+// Create starts the command of a terminal/create request and answers its id at once. It runs on
+// a worker; at most MaxRunning commands of the connection run at a time.
+func (ts *Set) Create(params json.RawMessage) (any, error) {
 	if !ts.enter() {
 		return nil, errClosing
 	}
@@ -131,17 +138,17 @@ func (ts *terminals) create(params json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	limit := MaxTerminalOutput
+	limit := MaxOutput
 	if p.OutputByteLimit != nil && *p.OutputByteLimit >= 0 && *p.OutputByteLimit < int64(limit) {
 		limit = int(*p.OutputByteLimit)
 	}
-	if n := ts.running(); n >= maxTerminals {
+	if n := ts.running(); n >= MaxRunning {
 		return nil, &jsonrpc.Error{Code: schema.CodeInternalError, Message: fmt.Sprintf(
 			"%d terminals of this session are still running: wait for one to exit, or kill or release one, before creating another", n)}
 	}
 	id := ts.newID()
-	ts.wg.Add(1) // create itself is counted (enter): closeAll cannot be waiting on a zero count
-	t, err := startTerminal(id, cmd, limit, func(v TerminalView) { ts.onChange(id, v) }, ts.wg.Done)
+	ts.wg.Add(1) // create itself is counted (enter): CloseAll cannot be waiting on a zero count
+	t, err := startTerminal(id, cmd, limit, func(v View) { ts.onChange(id, v) }, ts.wg.Done)
 	if err != nil {
 		ts.wg.Done()
 		return nil, &jsonrpc.Error{Code: schema.CodeInternalError, Message: fmt.Sprintf("start %q: %v", p.Command, err)}
@@ -156,14 +163,22 @@ func (ts *terminals) create(params json.RawMessage) (any, error) {
 		t.stop()
 		return nil, errClosing
 	}
-	if ts.onStart != nil {
-		ts.onStart(id, cutText(commandLine(p), maxCommandLine))
+	if ts.OnStart != nil {
+		ts.OnStart(id, commandLine(p))
 	}
 	return schema.CreateTerminalResult{TerminalID: id}, nil
 }
 
+// Lookup returns the terminal named id, unless it was released or never created.
+func (ts *Set) Lookup(id string) (*Terminal, bool) {
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	t, ok := ts.byID[id]
+	return t, ok
+}
+
 // running is how many terminals' commands have not exited.
-func (ts *terminals) running() int {
+func (ts *Set) running() int {
 	ts.mu.Lock()
 	defer ts.mu.Unlock()
 	n := 0
@@ -178,7 +193,7 @@ func (ts *terminals) running() int {
 }
 
 // lookup finds the terminal a request names; an unknown or released id is -32602.
-func (ts *terminals) lookup(method string, params json.RawMessage) (*terminal, error) {
+func (ts *Set) lookup(method string, params json.RawMessage) (*Terminal, error) {
 	var p schema.TerminalParams
 	if err := json.Unmarshal(params, &p); err != nil {
 		return nil, &jsonrpc.Error{Code: schema.CodeInvalidParams, Message: fmt.Sprintf("invalid %s params: %v", method, err)}
@@ -193,8 +208,8 @@ func (ts *terminals) lookup(method string, params json.RawMessage) (*terminal, e
 }
 
 // waitForExit answers terminal/wait_for_exit when the command exits, or -32800 when the agent
-// cancels the request ($/cancel_request, see cancelWait).
-func (ts *terminals) waitForExit(req *jsonrpc.Request) {
+// cancels the request ($/cancel_request, see CancelWait).
+func (ts *Set) waitForExit(req *jsonrpc.Request) {
 	t, err := ts.lookup(req.Method, req.Params)
 	if err != nil {
 		req.Reply(nil, err)
@@ -203,10 +218,10 @@ func (ts *terminals) waitForExit(req *jsonrpc.Request) {
 	key := string(bytes.TrimSpace(req.ID))
 	cancel := make(chan struct{})
 	ts.mu.Lock()
-	if len(ts.waits) >= maxWaiting { // each parks a goroutine until the exit
+	if len(ts.waits) >= MaxWaits { // each parks a goroutine until the exit
 		ts.mu.Unlock()
 		req.Reply(nil, &jsonrpc.Error{Code: schema.CodeInternalError, Message: fmt.Sprintf(
-			"agentdesk is busy: %d terminal/wait_for_exit requests of this session are waiting; send it again once some are answered", maxWaiting)})
+			"agentdesk is busy: %d terminal/wait_for_exit requests of this session are waiting; send it again once some are answered", MaxWaits)})
 		return
 	}
 	ts.waits[key] = cancel
@@ -229,9 +244,9 @@ func (ts *terminals) waitForExit(req *jsonrpc.Request) {
 	}
 }
 
-// cancelWait cancels the pending terminal/wait_for_exit with JSON-RPC id (trimmed raw JSON) and
+// CancelWait cancels the pending terminal/wait_for_exit with JSON-RPC id (trimmed raw JSON) and
 // reports whether there was one.
-func (ts *terminals) cancelWait(id string) bool {
+func (ts *Set) CancelWait(id string) bool {
 	ts.mu.Lock()
 	defer ts.mu.Unlock()
 	cancel, ok := ts.waits[id]
@@ -242,16 +257,16 @@ func (ts *terminals) cancelWait(id string) bool {
 	return ok
 }
 
-// closeAll kills every terminal and returns when all of them, and every request about them, are
+// CloseAll kills every terminal and returns when all of them, and every request about them, are
 // done; their last views have been published. Later creates fail.
-func (ts *terminals) closeAll() {
+func (ts *Set) CloseAll() {
 	ts.mu.Lock()
 	ts.closed = true
-	open := make([]*terminal, 0, len(ts.byID))
+	open := make([]*Terminal, 0, len(ts.byID))
 	for _, t := range ts.byID {
 		open = append(open, t)
 	}
-	ts.byID = map[string]*terminal{}
+	ts.byID = map[string]*Terminal{}
 	ts.mu.Unlock()
 	for _, t := range open {
 		t.kill()

@@ -1,21 +1,27 @@
-package acp
+package terminal
 
 import "unicode/utf8"
 
-// outputBuffer keeps the tail of a terminal's output within a byte limit. When output goes over
+// Buffer keeps the tail of a terminal's output within a byte limit. When output goes over
 // the limit the oldest bytes are dropped, and the cut is moved forward to the next character
 // boundary, so what is kept never starts inside a UTF-8 sequence (it may then be a few bytes
 // under the limit). It is not safe for concurrent use: the terminal guards it.
-type outputBuffer struct {
-	limit     int
-	buf       []byte
-	start     int  // buf[start:] is the kept output; the head is reclaimed lazily
-	truncated bool // something was ever dropped
+type Buffer struct {
+	limit int
+	buf   []byte
+	start int  // buf[start:] is the kept output; the head is reclaimed lazily
+	cut   bool // something was ever dropped
 }
 
-// write appends p and drops from the front what goes over the limit. Writing costs amortised
+// NewBuffer keeps at most limit bytes.
+func NewBuffer(limit int) Buffer { return Buffer{limit: limit} }
+
+// Truncated reports whether output was ever dropped from the front.
+func (b *Buffer) Truncated() bool { return b.cut }
+
+// Write appends p and drops from the front what goes over the limit. Writing costs amortised
 // O(len(p)): the kept bytes are moved only when the dropped head has grown as large as them.
-func (b *outputBuffer) write(p []byte) {
+func (b *Buffer) Write(p []byte) {
 	b.buf = append(b.buf, p...)
 	if over := len(b.buf) - b.start - b.limit; over > 0 {
 		b.start += over
@@ -25,7 +31,7 @@ func (b *outputBuffer) write(p []byte) {
 			b.start++
 		}
 		b.start = skipPartialSGR(b.buf, b.start) // a card's colours: never start inside one
-		b.truncated = true
+		b.cut = true
 	}
 	if b.start > 0 && b.start >= len(b.buf)-b.start {
 		b.buf = append(b.buf[:0], b.buf[b.start:]...)
@@ -33,10 +39,10 @@ func (b *outputBuffer) write(p []byte) {
 	}
 }
 
-// bytes is the kept output, valid until the next write. While more may come (complete is false),
+// Bytes is the kept output, valid until the next write. While more may come (complete is false),
 // an unfinished character at the very end is held back, so a reader never sees half of a
 // character that a later read completes.
-func (b *outputBuffer) bytes(complete bool) []byte {
+func (b *Buffer) Bytes(complete bool) []byte {
 	out := b.buf[b.start:]
 	if !complete {
 		out = out[:len(out)-partialTail(out)]
