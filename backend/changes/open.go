@@ -1,3 +1,5 @@
+//go:build unix
+
 package changes
 
 import (
@@ -46,9 +48,9 @@ func openAt(dir int, name string, want uint32) (*os.File, *unix.Stat_t, error) {
 		unix.Close(fd)
 		return nil, nil, err
 	}
-	if st.Mode&unix.S_IFMT != want {
+	if uint32(st.Mode)&unix.S_IFMT != want {
 		unix.Close(fd)
-		return nil, nil, notRegularError{st.Mode}
+		return nil, nil, notRegularError{uint32(st.Mode)}
 	}
 	return os.NewFile(uintptr(fd), name), st, nil
 }

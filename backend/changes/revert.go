@@ -1,3 +1,5 @@
+//go:build unix
+
 package changes
 
 import (
@@ -9,16 +11,6 @@ import (
 
 	"agentdesk/backend/acp/fsys"
 )
-
-// Target is one file a revert puts back: in folder Root, Path gets the version tree From has
-// (absent there: the file is removed), or Content when set (a hunk's revert), provided the file
-// is now as tree Expect has it; otherwise it is a conflict: something changed it since.
-type Target struct {
-	Root, Path string
-	From       Hash
-	Expect     Hash
-	Content    *string
-}
 
 // resolved is a target with its entries looked up and the disk as it is now.
 type resolved struct {

@@ -4,12 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"io/fs"
 	"path/filepath"
 	"strings"
 	"sync"
-
-	"golang.org/x/sys/unix"
 
 	"agentdesk/backend/acp/jsonrpc"
 	"agentdesk/backend/acp/schema"
@@ -27,7 +24,7 @@ const maxTextFile = 64 << 20
 type Folder struct {
 	root  string // absolute, symlinks resolved
 	given string // absolute and clean as given: agents name paths under it, links and all
-	fd    int    // the folder, opened once
+	fd    handle // the folder, opened once
 	once  sync.Once
 }
 
@@ -41,9 +38,9 @@ func NewFolder(dir string) (*Folder, error) {
 	if err != nil {
 		return nil, fmt.Errorf("session folder %q: %w", dir, err)
 	}
-	fd, err := unix.Open(root, unix.O_DIRECTORY|unix.O_CLOEXEC|oPath, 0)
+	fd, err := openRoot(root)
 	if err != nil {
-		return nil, fmt.Errorf("session folder %q: %w", dir, &fs.PathError{Op: "open", Path: root, Err: err})
+		return nil, fmt.Errorf("session folder %q: %w", dir, err)
 	}
 	return &Folder{root: root, given: given, fd: fd}, nil
 }
@@ -51,7 +48,7 @@ func NewFolder(dir string) (*Folder, error) {
 // Close releases the folder. Call it once no method runs; later calls do nothing.
 func (f *Folder) Close() error {
 	var err error
-	f.once.Do(func() { err = unix.Close(f.fd) })
+	f.once.Do(func() { err = closeRoot(f.fd) })
 	return err
 }
 
