@@ -30,7 +30,7 @@ type FilesDropped struct {
 // DroppedFiles is what AttachDropped could attach, and why each other path could not be.
 type DroppedFiles struct {
 	Files    []fsys.FolderFile `json:"files"`
-	Problems []string         `json:"problems"`
+	Problems []string          `json:"problems"`
 }
 
 // dropValid is how long a dropped path may be attached after the drop: the page asks at once,

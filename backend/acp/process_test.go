@@ -52,18 +52,8 @@ func TestMain(m *testing.M) {
 		_ = child.Start()
 		fmt.Fprintf(os.Stderr, "child %d\n", child.Process.Pid)
 		serveScripted(func(req *jsonrpc.Request) {})
-	case "family":
-		familyAgent()
-	case "deaf":
-		deafProcess()
-	case "app":
-		appStartingFamily()
-	case "setsidchild":
-		setsidChildAgent()
-	case "holder":
-		holderAgent()
-	case "daemonapp":
-		appWithDaemons()
+	default:
+		processAgent(os.Getenv("ACPTEST_AGENT"))
 	}
 }
 

@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"reflect"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -75,7 +74,7 @@ type gate string
 func newGate(t *testing.T) gate {
 	t.Helper()
 	p := filepath.Join(t.TempDir(), "gate")
-	if err := syscall.Mkfifo(p, 0o600); err != nil {
+	if err := mkfifo(p); err != nil {
 		t.Skipf("no FIFO: %v", err)
 	}
 	return gate(p)

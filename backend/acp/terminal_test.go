@@ -1,3 +1,5 @@
+//go:build linux
+
 package acp_test
 
 import (
@@ -6,9 +8,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
-	"time"
 	"unicode/utf8"
 
 	"agentdesk/backend/acp"
@@ -16,38 +16,6 @@ import (
 	"agentdesk/backend/acp/jsonrpc"
 	"agentdesk/backend/acp/schema"
 )
-
-// journal keeps a session's raw messages and lets a test wait for one.
-type journal struct {
-	mu    sync.Mutex
-	lines []string
-	feed  chan string
-}
-
-func (j *journal) record(dir jsonrpc.Direction, method string, line []byte) {
-	s := fmt.Sprintf("%s %s %s", dir, method, line)
-	j.mu.Lock()
-	j.lines = append(j.lines, s)
-	j.mu.Unlock()
-	j.feed <- s
-}
-
-// waitFor returns the first message (from now on) that matches, failing after a bound that only
-// a hung test reaches.
-func (j *journal) waitFor(t *testing.T, what string, match func(string) bool) string {
-	t.Helper()
-	timeout := time.After(20 * time.Second)
-	for {
-		select {
-		case line := <-j.feed:
-			if match(line) {
-				return line
-			}
-		case <-timeout:
-			t.Fatalf("no %s in the journal", what)
-		}
-	}
-}
 
 // startTerminals starts a session whose agent runs onPrompt for each turn, with a journal.
 func startTerminals(t *testing.T, cwd string, onPrompt func(*jsonrpc.Conn, *jsonrpc.Request), dirs ...string) (*acp.Session, *events, *journal) {

@@ -35,74 +35,20 @@ export namespace acp {
 	    turn?: number;
 	    forked?: boolean;
 	}
-	export interface ChangedFile {
-	    root: string;
-	    path: string;
-	    from?: string;
-	    change: string;
-	    added: number;
-	    removed: number;
-	    binary?: boolean;
-	    tooBig?: boolean;
-	}
-	export interface CommandInput {
-	    hint?: string;
-	}
 	export interface Compaction {
 	    id: string;
 	    status?: string;
 	    summary?: string;
 	    error?: string;
 	}
-	export interface ConfigOption {
-	    id: string;
-	    name: string;
-	    description?: string;
-	    category?: string;
-	    type: string;
-	    currentValue?: number[];
-	    options?: number[];
-	}
-	export interface PromptCapabilities {
-	    image?: boolean;
-	    audio?: boolean;
-	    embeddedContext?: boolean;
-	}
-	export interface SlashCommand {
-	    name: string;
-	    description?: string;
-	    input?: CommandInput;
-	}
-	export interface Model {
-	    modelId: string;
-	    name: string;
-	    description?: string;
-	}
-	export interface Models {
-	    currentModelId: string;
-	    availableModels: Model[];
-	}
-	export interface Mode {
-	    id: string;
-	    name: string;
-	    description?: string;
-	}
-	export interface Modes {
-	    currentModeId: string;
-	    availableModes: Mode[];
-	}
 	export interface Controls {
-	    configOptions?: ConfigOption[];
-	    modes?: Modes;
-	    models?: Models;
-	    commands?: SlashCommand[];
-	    promptCapabilities?: PromptCapabilities;
+	    configOptions?: schema.ConfigOption[];
+	    modes?: schema.Modes;
+	    models?: schema.Models;
+	    commands?: schema.SlashCommand[];
+	    promptCapabilities?: schema.PromptCapabilities;
 	    agentFeatures?: AgentFeatures;
 	    canSteer?: boolean;
-	}
-	export interface Cost {
-	    amount: number;
-	    currency: string;
 	}
 	export interface DecisionSummary {
 	    requestId: string;
@@ -133,20 +79,6 @@ export namespace acp {
 	    title: string;
 	    description?: string;
 	}
-	export interface Usage {
-	    used: number;
-	    size: number;
-	    cost?: Cost;
-	}
-	export interface PlanEntry {
-	    content: string;
-	    priority: string;
-	    status: string;
-	}
-	export interface TerminalExitStatus {
-	    exitCode?: number;
-	    signal?: string;
-	}
 	export interface ToolContent {
 	    type: string;
 	    text?: string;
@@ -157,12 +89,8 @@ export namespace acp {
 	    raw?: number[];
 	    output?: string;
 	    truncated?: boolean;
-	    exitStatus?: TerminalExitStatus;
+	    exitStatus?: schema.TerminalExitStatus;
 	    input?: boolean;
-	}
-	export interface Location {
-	    path: string;
-	    line?: number;
 	}
 	export interface Entry {
 	    id: string;
@@ -176,12 +104,12 @@ export namespace acp {
 	    toolKind?: string;
 	    title?: string;
 	    status?: string;
-	    locations?: Location[];
+	    locations?: schema.Location[];
 	    content?: ToolContent[];
 	    rawInput?: number[];
 	    rawOutput?: number[];
-	    plan?: PlanEntry[];
-	    usage?: Usage;
+	    plan?: schema.PlanEntry[];
+	    usage?: schema.Usage;
 	    updateKind?: string;
 	    raw?: number[];
 	    data?: number[];
@@ -191,16 +119,6 @@ export namespace acp {
 	    compaction?: Compaction;
 	    elicitation?: Elicitation;
 	}
-	export interface FolderFile {
-	    path: string;
-	    name: string;
-	    size: number;
-	}
-	
-	
-	
-	
-	
 	
 	export interface OptionSummary {
 	    id: string;
@@ -220,8 +138,6 @@ export namespace acp {
 	    toolKind?: string;
 	    ruleOptions?: RuleOption[];
 	}
-	
-	
 	export interface QueuedPrompt {
 	    id: string;
 	    text: string;
@@ -257,15 +173,9 @@ export namespace acp {
 	    exitCode?: number;
 	    signal?: string;
 	}
-	export interface TurnChanges {
-	    files?: ChangedFile[];
-	    more?: number;
-	    notes?: string[];
-	    error?: string;
-	}
 	export interface Receipt {
 	    stopReason: string;
-	    changes?: TurnChanges;
+	    changes?: schema.TurnChanges;
 	    startedAt: number;
 	    endedAt: number;
 	    wallMs: number;
@@ -274,12 +184,11 @@ export namespace acp {
 	    decisions?: ReceiptDecision[];
 	    questions?: ReceiptQuestion[];
 	    tokens?: Tokens;
-	    cost?: Cost;
+	    cost?: schema.Cost;
 	    moreCommands?: number;
 	    moreDecisions?: number;
 	    moreQuestions?: number;
 	}
-	
 	
 	
 	
@@ -308,9 +217,6 @@ export namespace acp {
 	    queue?: QueuedPrompt[];
 	    agentVersion?: string;
 	}
-	
-	
-	
 	
 	
 
@@ -386,13 +292,23 @@ export namespace changes {
 	    prompt: string;
 	    startedAt: number;
 	    stopReason: string;
-	    changes: acp.TurnChanges;
+	    changes: schema.TurnChanges;
 	    reverts: RevertView[];
 	}
 	export interface SessionView {
 	    sessionId: string;
 	    turns: TurnView[];
 	    running: boolean;
+	}
+
+}
+
+export namespace fsys {
+	
+	export interface FolderFile {
+	    path: string;
+	    name: string;
+	    size: number;
 	}
 
 }
@@ -513,7 +429,7 @@ export namespace main {
 	}
 	
 	export interface DroppedFiles {
-	    files: acp.FolderFile[];
+	    files: fsys.FolderFile[];
 	    problems: string[];
 	}
 	export interface FolderCheck {
@@ -631,6 +547,89 @@ export namespace rules {
 	    command?: string;
 	    decision: string;
 	    disabled?: boolean;
+	}
+
+}
+
+export namespace schema {
+	
+	export interface ChangedFile {
+	    root: string;
+	    path: string;
+	    from?: string;
+	    change: string;
+	    added: number;
+	    removed: number;
+	    binary?: boolean;
+	    tooBig?: boolean;
+	}
+	export interface CommandInput {
+	    hint?: string;
+	}
+	export interface ConfigOption {
+	    id: string;
+	    name: string;
+	    description?: string;
+	    category?: string;
+	    type: string;
+	    currentValue?: number[];
+	    options?: number[];
+	}
+	export interface Cost {
+	    amount: number;
+	    currency: string;
+	}
+	export interface Location {
+	    path: string;
+	    line?: number;
+	}
+	export interface Mode {
+	    id: string;
+	    name: string;
+	    description?: string;
+	}
+	export interface Model {
+	    modelId: string;
+	    name: string;
+	    description?: string;
+	}
+	export interface Models {
+	    currentModelId: string;
+	    availableModels: Model[];
+	}
+	export interface Modes {
+	    currentModeId: string;
+	    availableModes: Mode[];
+	}
+	export interface PlanEntry {
+	    content: string;
+	    priority: string;
+	    status: string;
+	}
+	export interface PromptCapabilities {
+	    image?: boolean;
+	    audio?: boolean;
+	    embeddedContext?: boolean;
+	}
+	export interface SlashCommand {
+	    name: string;
+	    description?: string;
+	    input?: CommandInput;
+	}
+	export interface TerminalExitStatus {
+	    exitCode?: number;
+	    signal?: string;
+	}
+	export interface TurnChanges {
+	    files?: ChangedFile[];
+	    more?: number;
+	    notes?: string[];
+	    error?: string;
+	}
+	export interface Usage {
+	    used: number;
+	    size: number;
+	    cost?: Cost;
 	}
 
 }
