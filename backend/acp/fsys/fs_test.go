@@ -4,34 +4,20 @@ package fsys_test
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"agentdesk/backend/acp/acptest"
 	"agentdesk/backend/acp/fsys"
-	"agentdesk/backend/acp/jsonrpc"
 	"agentdesk/backend/acp/schema"
 )
 
-func params(t *testing.T, v any) json.RawMessage {
-	t.Helper()
-	raw, err := json.Marshal(v)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return raw
-}
+func params(t *testing.T, v any) json.RawMessage { return acptest.Params(t, v) }
 
-func rpcCode(err error) int {
-	var e *jsonrpc.Error
-	if errors.As(err, &e) {
-		return e.Code
-	}
-	return 0
-}
+func rpcCode(err error) int { return acptest.RPCCode(err) }
 
 func TestFolderReadsLinesInside(t *testing.T) {
 	dir := t.TempDir()
