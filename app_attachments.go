@@ -7,6 +7,7 @@ import (
 	"github.com/wailsapp/wails/v2/pkg/runtime"
 
 	"agentdesk/backend/acp"
+	"agentdesk/backend/acp/fsys"
 )
 
 // The attachment verbs of Sessions: a prompt with files of the session folder and pasted
@@ -28,8 +29,8 @@ func (ss *Sessions) PromptWith(sessionID, text string, attachments []acp.Attachm
 
 // ListFolderFiles lists up to 50 files of the live session's folder matching query (best
 // first; an empty query lists those nearest the top), for the attachment picker.
-func (ss *Sessions) ListFolderFiles(sessionID, query string) ([]acp.FolderFile, error) {
-	return withLive(ss.core, sessionID, func(s *acp.Session) ([]acp.FolderFile, error) {
+func (ss *Sessions) ListFolderFiles(sessionID, query string) ([]fsys.FolderFile, error) {
+	return withLive(ss.core, sessionID, func(s *acp.Session) ([]fsys.FolderFile, error) {
 		files, err := s.FindFiles(query, maxFolderFiles)
 		if err != nil {
 			return nil, fmt.Errorf("could not list the files of %s: %w", s.Cwd(), err)
@@ -42,18 +43,18 @@ func (ss *Sessions) ListFolderFiles(sessionID, query string) ([]acp.FolderFile, 
 // live session's folders to attach, and lets the session attach it (acp.Session.AllowFile): only
 // a file chosen so is ever read from outside them. It returns the file for the composer, or a zero
 // FolderFile when the person cancelled.
-func (ss *Sessions) ChooseFileElsewhere(sessionID string) (acp.FolderFile, error) {
-	return withLive(ss.core, sessionID, func(s *acp.Session) (acp.FolderFile, error) {
+func (ss *Sessions) ChooseFileElsewhere(sessionID string) (fsys.FolderFile, error) {
+	return withLive(ss.core, sessionID, func(s *acp.Session) (fsys.FolderFile, error) {
 		if ss.fileDialog == nil {
-			return acp.FolderFile{}, errors.New("there is no window to show an open dialog in")
+			return fsys.FolderFile{}, errors.New("there is no window to show an open dialog in")
 		}
 		path, err := ss.fileDialog(ss.ctx, runtime.OpenDialogOptions{Title: "Attach a file from outside the session folder",
 			DefaultDirectory: exportFolder("")})
 		if err != nil {
-			return acp.FolderFile{}, fmt.Errorf("could not open the file dialog: %w", err)
+			return fsys.FolderFile{}, fmt.Errorf("could not open the file dialog: %w", err)
 		}
 		if path == "" {
-			return acp.FolderFile{}, nil
+			return fsys.FolderFile{}, nil
 		}
 		return s.AllowFile(path)
 	})

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"agentdesk/backend/acp"
+	"agentdesk/backend/acp/fsys"
 )
 
 // Files dropped on the window. Wails hands the Go side the paths of a native drop (GTK's
@@ -28,8 +29,8 @@ type FilesDropped struct {
 
 // DroppedFiles is what AttachDropped could attach, and why each other path could not be.
 type DroppedFiles struct {
-	Files    []acp.FolderFile `json:"files"`
-	Problems []string         `json:"problems"`
+	Files    []fsys.FolderFile `json:"files"`
+	Problems []string          `json:"problems"`
 }
 
 // dropValid is how long a dropped path may be attached after the drop: the page asks at once,
@@ -115,7 +116,7 @@ func (ss *Sessions) fileDropped(_, _ int, paths []string) {
 // not attached; Problems says why, one line each. It fails only for a session that is not live.
 func (ss *Sessions) AttachDropped(sessionID string, paths []string) (DroppedFiles, error) {
 	return withLive(ss.core, sessionID, func(s *acp.Session) (DroppedFiles, error) {
-		out := DroppedFiles{Files: []acp.FolderFile{}, Problems: []string{}}
+		out := DroppedFiles{Files: []fsys.FolderFile{}, Problems: []string{}}
 		for _, p := range paths {
 			f, err := attachDropped(s, &ss.drops, p)
 			if err != nil {
@@ -130,18 +131,18 @@ func (ss *Sessions) AttachDropped(sessionID string, paths []string) (DroppedFile
 
 // attachDropped checks that path was dropped, then lets s attach it. Its errors are
 // acp.AttachErrors, which forWindow words with what to do.
-func attachDropped(s *acp.Session, drops *dropBox, path string) (acp.FolderFile, error) {
+func attachDropped(s *acp.Session, drops *dropBox, path string) (fsys.FolderFile, error) {
 	name := filepath.Base(path)
 	if !drops.take(path) {
-		return acp.FolderFile{}, &acp.AttachError{Name: name, Reason: acp.AttachMissing,
+		return fsys.FolderFile{}, &acp.AttachError{Name: name, Reason: acp.AttachMissing,
 			Detail: "it was not dropped on the window just now"}
 	}
 	if st, err := os.Stat(path); err == nil && st.IsDir() {
-		return acp.FolderFile{}, &acp.AttachError{Name: name, Reason: acp.AttachIsFolder, Detail: "it is a folder"}
+		return fsys.FolderFile{}, &acp.AttachError{Name: name, Reason: acp.AttachIsFolder, Detail: "it is a folder"}
 	}
 	f, err := s.AllowFile(path)
 	if err != nil {
-		return acp.FolderFile{}, err
+		return fsys.FolderFile{}, err
 	}
 	if cwd, err := filepath.EvalSymlinks(s.Cwd()); err == nil {
 		if rel, err := filepath.Rel(cwd, f.Path); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"agentdesk/backend/acp"
+	"agentdesk/backend/acp/schema"
 	"agentdesk/backend/hub"
 )
 
@@ -24,7 +25,7 @@ func TestWindowWordsTheEngineErrors(t *testing.T) {
 		{&acp.StateError{State: acp.StateIdle, Err: acp.ErrNotExited}, "only a session whose agent has exited can be continued (this one is idle)"},
 		{&hub.NoLiveSessionError{ID: "s1"}, "no live session s1: it has ended or belongs to an earlier run; open it from the history"},
 		{hub.ErrNoFolder, "choose a project folder for the session"},
-		{&acp.StartTimeoutError{Agent: "Claude", Method: acp.MethodSessionNew, After: 2 * time.Minute},
+		{&acp.StartTimeoutError{Agent: "Claude", Method: schema.MethodSessionNew, After: 2 * time.Minute},
 			"Claude did not answer session/new within 2 min: try again; if it happens again, run the agent's command in a terminal to see what it waits for (a download, a login)"},
 		{acp.ErrStartCancelled, "the start was cancelled: start again when you are ready"},
 		{&hub.FolderError{Path: "/nowhere"}, `folder "/nowhere" does not exist: choose an existing project folder`},

@@ -13,6 +13,7 @@ import (
 	"github.com/wailsapp/wails/v2/pkg/runtime"
 
 	"agentdesk/backend/acp"
+	"agentdesk/backend/acp/schema"
 	"agentdesk/backend/store"
 	"agentdesk/internal/asnobody"
 )
@@ -42,11 +43,11 @@ func savedSessionApp(t *testing.T, title, cwd string, dialog *fakeDialog) (*App,
 	id, now := "3f6c1f9e-export", time.Now()
 	w := a.store.Writer()
 	w.CreateSession(store.Session{ID: id, AgentID: "demo", AgentName: "Demo agent", Cwd: cwd, Title: title,
-		Outcome: acp.StopEndTurn, CreatedAt: now, UpdatedAt: now})
+		Outcome: schema.StopEndTurn, CreatedAt: now, UpdatedAt: now})
 	w.StartTurn(store.Turn{SessionID: id, Turn: 1, Prompt: "fix the build", StartedAt: now})
 	body, _ := json.Marshal(acp.Entry{ID: "u1", Kind: acp.KindUser, Turn: 1, Text: "fix the build"})
 	w.UpsertEntry(store.Entry{SessionID: id, EntryID: "u1", Turn: 1, Seq: 1, Kind: string(acp.KindUser), Text: "fix the build", Body: body})
-	w.EndTurn(id, 1, acp.StopEndTurn, "", now)
+	w.EndTurn(id, 1, schema.StopEndTurn, "", now)
 	if err := w.Flush(context.Background()); err != nil {
 		t.Fatal(err)
 	}

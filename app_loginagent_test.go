@@ -9,6 +9,7 @@ import (
 
 	"agentdesk/backend/acp"
 	"agentdesk/backend/acp/jsonrpc"
+	"agentdesk/backend/acp/schema"
 )
 
 // The login agent is a scripted fake agent run as a real process (this test binary, with
@@ -70,9 +71,9 @@ func writeState(how string) int {
 func (a *loginAgent) HandleNotification(string, json.RawMessage) {}
 
 func (a *loginAgent) HandleRequest(req *jsonrpc.Request) {
-	authRequired := &jsonrpc.Error{Code: acp.CodeAuthRequired, Message: "Authentication required: log in to Acme"}
+	authRequired := &jsonrpc.Error{Code: schema.CodeAuthRequired, Message: "Authentication required: log in to Acme"}
 	switch req.Method {
-	case acp.MethodInitialize:
+	case schema.MethodInitialize:
 		req.Reply(map[string]any{"protocolVersion": 1, "agentCapabilities": map[string]any{}, "authMethods": json.RawMessage(loginAgentMethods)}, nil)
 	case "authenticate":
 		var p struct {
@@ -88,13 +89,13 @@ func (a *loginAgent) HandleRequest(req *jsonrpc.Request) {
 		default:
 			req.Reply(nil, authRequired)
 		}
-	case acp.MethodSessionNew:
+	case schema.MethodSessionNew:
 		if !a.loggedIn() && os.Getenv("ACME_ASK_ON") != "prompt" {
 			req.Reply(nil, authRequired)
 			return
 		}
 		req.Reply(map[string]any{"sessionId": "acme-1"}, nil)
-	case acp.MethodSessionPrompt:
+	case schema.MethodSessionPrompt:
 		if !a.loggedIn() {
 			req.Reply(nil, authRequired)
 			return
@@ -105,7 +106,7 @@ func (a *loginAgent) HandleRequest(req *jsonrpc.Request) {
 			"sessionUpdate": "agent_message_chunk", "content": map[string]any{"type": "text", "text": "I see " + secrets}}})
 		req.Reply(map[string]any{"stopReason": "end_turn"}, nil)
 	default:
-		req.Reply(nil, &jsonrpc.Error{Code: acp.CodeMethodNotFound, Message: req.Method})
+		req.Reply(nil, &jsonrpc.Error{Code: schema.CodeMethodNotFound, Message: req.Method})
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"agentdesk/backend/acp"
+	"agentdesk/backend/acp/schema"
 	"agentdesk/backend/export"
 )
 
@@ -139,7 +140,7 @@ func TestALoginAskedForOnPromptIsOffered(t *testing.T) {
 		}
 		return rec.waitFor(t, func(e acp.Event) bool { return e.SessionID == id && e.Kind == acp.EventTurnEnd })
 	}
-	if end := turnEnd(info.SessionID); end.StopReason != acp.StopError || !strings.Contains(end.Message, "Acme needs you to log in") {
+	if end := turnEnd(info.SessionID); end.StopReason != schema.StopError || !strings.Contains(end.Message, "Acme needs you to log in") {
 		t.Fatalf("the logged-out prompt ended %q: %s", end.StopReason, end.Message)
 	}
 	p, err := a.logins.SessionAuth(info.SessionID)
@@ -150,14 +151,14 @@ func TestALoginAskedForOnPromptIsOffered(t *testing.T) {
 	if how, _ := os.ReadFile(state); st != acp.StateIdle || string(how) != "browser" || next.SessionID == info.SessionID {
 		t.Fatalf("after the browser login: %s, state file %q, session %s", st, how, next.SessionID)
 	}
-	if end := turnEnd(next.SessionID); end.StopReason != acp.StopEndTurn {
+	if end := turnEnd(next.SessionID); end.StopReason != schema.StopEndTurn {
 		t.Fatalf("the prompt after the login ended %q: %s", end.StopReason, end.Message)
 	}
 	if p, _ := a.logins.SessionAuth(next.SessionID); len(p.Methods) != 0 {
 		t.Fatalf("a session whose turn ran still offers a login: %+v", p)
 	}
 	// The first session, logged in now too, takes a prompt; then it needs no login either.
-	if end := turnEnd(info.SessionID); end.StopReason != acp.StopEndTurn {
+	if end := turnEnd(info.SessionID); end.StopReason != schema.StopEndTurn {
 		t.Fatalf("the first session's next prompt ended %q: %s", end.StopReason, end.Message)
 	}
 	if p, _ := a.logins.SessionAuth(info.SessionID); len(p.Methods) != 0 {

@@ -13,6 +13,7 @@ import (
 	_ "modernc.org/sqlite"
 
 	"agentdesk/backend/acp"
+	"agentdesk/backend/acp/schema"
 	"agentdesk/backend/agents"
 )
 
@@ -89,7 +90,7 @@ func runLeakySession(t *testing.T, a *App, rec *recordingEmitter) string {
 		t.Fatal(err)
 	}
 	end := rec.waitFor(t, func(e acp.Event) bool { return e.SessionID == info.SessionID && e.Kind == acp.EventTurnEnd })
-	if end.StopReason != acp.StopError || !strings.Contains(end.Message, "upload failed for "+agents.Mask) {
+	if end.StopReason != schema.StopError || !strings.Contains(end.Message, "upload failed for "+agents.Mask) {
 		t.Fatalf("the turn ended %+v, want an error quoting the masked secret", end)
 	}
 	return info.SessionID

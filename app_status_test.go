@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"agentdesk/backend/acp"
+	"agentdesk/backend/acp/schema"
 )
 
 // limitFileSize makes every write to a regular file past max bytes fail in this process (and
@@ -140,7 +141,7 @@ func TestHistoryWriteFailureIsToldAndNothingIsLost(t *testing.T) {
 	if g, w := transcriptMarkdown(saved.Entries), transcriptMarkdown(live.Entries); g != w {
 		t.Fatalf("the saved transcript differs from the live one:\n--- saved\n%s\n--- live\n%s", g, w)
 	}
-	if len(saved.Turns) != 2 || saved.Turns[1].StopReason != acp.StopEndTurn {
+	if len(saved.Turns) != 2 || saved.Turns[1].StopReason != schema.StopEndTurn {
 		t.Errorf("saved turns %+v", saved.Turns)
 	}
 	var check string

@@ -7,7 +7,7 @@ import "agentdesk/backend/acp"
 // running take input (acp.Session.TerminalInput).
 
 // TerminalInput sends text to terminal terminalID of the live session as if typed on it ("\r"
-// ends a line); at most acp.MaxTerminalInput bytes at a time.
+// ends a line); at most terminal.MaxInput bytes at a time.
 func (ss *Sessions) TerminalInput(sessionID, terminalID, text string) error {
 	return ss.onLive(sessionID, func(s *acp.Session) error { return s.TerminalInput(terminalID, text) })
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"agentdesk/backend/acp"
+	"agentdesk/backend/acp/schema"
 	"agentdesk/backend/cli"
 )
 
@@ -116,7 +117,7 @@ func TestAppTurnIsSavedAndReopens(t *testing.T) {
 	if err := a.sessions.AnswerPermission(info.SessionID, p.RequestID, "allow"); err != nil {
 		t.Fatal(err)
 	}
-	if end := rec.waitFor(t, func(e acp.Event) bool { return e.Kind == acp.EventTurnEnd }); end.StopReason != acp.StopEndTurn {
+	if end := rec.waitFor(t, func(e acp.Event) bool { return e.Kind == acp.EventTurnEnd }); end.StopReason != schema.StopEndTurn {
 		t.Fatalf("stop reason %q", end.StopReason)
 	}
 	live, err := a.sessions.Snapshot(info.SessionID)
@@ -129,7 +130,7 @@ func TestAppTurnIsSavedAndReopens(t *testing.T) {
 	b, _ := newTestApp(t)
 	defer b.shutdown(context.Background())
 	items, err := b.history.ListHistory("")
-	if err != nil || len(items) != 1 || items[0].ID != info.SessionID || items[0].Title != "hello" || items[0].Outcome != acp.StopEndTurn ||
+	if err != nil || len(items) != 1 || items[0].ID != info.SessionID || items[0].Title != "hello" || items[0].Outcome != schema.StopEndTurn ||
 		items[0].AgentID != "demo" { // the page fills the top bar's agent from it
 		t.Fatalf("history = %+v, %v", items, err)
 	}
@@ -149,7 +150,7 @@ func TestAppTurnIsSavedAndReopens(t *testing.T) {
 			t.Fatalf("a saved tool call came back with the text it is searched by: %+v", e)
 		}
 	}
-	if len(saved.Turns) != 1 || saved.Turns[0].StopReason != acp.StopEndTurn {
+	if len(saved.Turns) != 1 || saved.Turns[0].StopReason != schema.StopEndTurn {
 		t.Fatalf("saved turns %+v", saved.Turns)
 	}
 	n := len(saved.Entries)
@@ -241,7 +242,7 @@ func TestDeletingALiveSessionsHistoryStopsSavingIt(t *testing.T) {
 	if err := a.sessions.AnswerPermission(info.SessionID, p.RequestID, "allow"); err != nil {
 		t.Fatal(err)
 	}
-	if end := rec.waitFor(t, func(e acp.Event) bool { return e.Kind == acp.EventTurnEnd }); end.StopReason != acp.StopEndTurn {
+	if end := rec.waitFor(t, func(e acp.Event) bool { return e.Kind == acp.EventTurnEnd }); end.StopReason != schema.StopEndTurn {
 		t.Fatalf("turn ended %+v", end)
 	}
 	if items, err := a.history.ListHistory(""); err != nil || len(items) != 0 {

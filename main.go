@@ -12,9 +12,9 @@ import (
 	"log"
 	"os"
 
-	"agentdesk/backend/acp"
 	"agentdesk/backend/cli"
 
+	"agentdesk/backend/supervise"
 	"github.com/wailsapp/wails/v2"
 	"github.com/wailsapp/wails/v2/pkg/options"
 	"github.com/wailsapp/wails/v2/pkg/options/assetserver"
@@ -28,8 +28,8 @@ var assets embed.FS
 var icon []byte
 
 func main() {
-	acp.MaybeSupervise() // this process may be an agent's supervisor: then it never returns
-	acp.EnableSupervisor("/proc/self/exe")
+	supervise.MaybeSupervise() // this process may be an agent's supervisor: then it never returns
+	supervise.EnableSupervisor("/proc/self/exe")
 	// A command of the command line runs headless; anything else starts the window (Wails' own
 	// dev flags such as -devserver included).
 	if cli.IsCommand(os.Args[1:]) {

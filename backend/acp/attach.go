@@ -14,6 +14,9 @@ import (
 	"path/filepath"
 	"strings"
 	"unicode/utf8"
+
+	"agentdesk/backend/acp/fsys"
+	"agentdesk/backend/acp/schema"
 )
 
 // Limits on what a prompt may carry.
@@ -98,26 +101,26 @@ const (
 // buildAttachments turns attachments into prompt content blocks the agent accepts (caps), and
 // says what the transcript shows of each. It reads files: call it without holding locks.
 // allowed are the real paths of files outside the folders the person chose themselves (AllowFile).
-func buildAttachments(folder string, extra []string, allowed map[string]bool, agent string, caps PromptCapabilities, atts []Attachment) ([]ContentBlock, []AttachmentInfo, error) {
+func buildAttachments(folder string, extra []string, allowed map[string]bool, agent string, caps schema.PromptCapabilities, atts []Attachment) ([]schema.ContentBlock, []AttachmentInfo, error) {
 	if len(atts) == 0 {
 		return nil, nil, nil
 	}
-	var root *Folders
+	var root *fsys.Folders
 	defer func() {
 		if root != nil {
 			root.Close()
 		}
 	}()
-	blocks := make([]ContentBlock, 0, len(atts))
+	blocks := make([]schema.ContentBlock, 0, len(atts))
 	infos := make([]AttachmentInfo, 0, len(atts))
 	for _, a := range atts {
-		var b ContentBlock
+		var b schema.ContentBlock
 		var info AttachmentInfo
 		var err error
 		switch a.Kind {
 		case AttachFile:
 			if root == nil {
-				if root, err = NewFolders(folder, extra); err != nil {
+				if root, err = fsys.NewFolders(folder, extra); err != nil {
 					return nil, nil, err
 				}
 			}
@@ -138,16 +141,16 @@ func buildAttachments(folder string, extra []string, allowed map[string]bool, ag
 
 // fileBlock reads a file of the session folder: an embedded resource when the agent accepts
 // embedded context and the file is non-empty text of at most MaxEmbedBytes, else a link.
-func fileBlock(root *Folders, folder string, allowed map[string]bool, caps PromptCapabilities, path string) (ContentBlock, AttachmentInfo, error) {
+func fileBlock(root *fsys.Folders, folder string, allowed map[string]bool, caps schema.PromptCapabilities, path string) (schema.ContentBlock, AttachmentInfo, error) {
 	name := filepath.Base(path)
 	if strings.TrimSpace(path) == "" {
-		return ContentBlock{}, AttachmentInfo{}, &AttachError{Name: "a file", Reason: AttachNoPath, Detail: "no path given"}
+		return schema.ContentBlock{}, AttachmentInfo{}, &AttachError{Name: "a file", Reason: AttachNoPath, Detail: "no path given"}
 	}
 	if !filepath.IsAbs(path) {
 		path = filepath.Join(folder, path)
 	}
 	path = filepath.Clean(path)
-	real, err := root.resolve(path)
+	real, err := root.Resolve(path)
 	if err != nil {
 		if chosen, cerr := filepath.EvalSymlinks(path); cerr == nil && allowed[chosen] {
 			real, err = chosen, nil // the person chose it outside the folders, in the open dialog
@@ -155,26 +158,26 @@ func fileBlock(root *Folders, folder string, allowed map[string]bool, caps Promp
 	}
 	if err != nil {
 		where := "the session folder " + folder
-		if len(root.list) > 1 {
+		if root.Len() > 1 {
 			where = "the session's folders"
 		}
-		return ContentBlock{}, AttachmentInfo{}, &AttachError{Name: name, Reason: AttachOutside, Detail: fmt.Sprintf("%s is outside %s", path, where)}
+		return schema.ContentBlock{}, AttachmentInfo{}, &AttachError{Name: name, Reason: AttachOutside, Detail: fmt.Sprintf("%s is outside %s", path, where)}
 	}
 	st, err := os.Stat(real)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return ContentBlock{}, AttachmentInfo{}, &AttachError{Name: name, Reason: AttachMissing, Detail: fmt.Sprintf("%s does not exist (was it moved or deleted?)", path)}
+		return schema.ContentBlock{}, AttachmentInfo{}, &AttachError{Name: name, Reason: AttachMissing, Detail: fmt.Sprintf("%s does not exist (was it moved or deleted?)", path)}
 	case err != nil:
-		return ContentBlock{}, AttachmentInfo{}, &AttachError{Name: name, Reason: AttachUnreadable, Detail: err.Error()}
+		return schema.ContentBlock{}, AttachmentInfo{}, &AttachError{Name: name, Reason: AttachUnreadable, Detail: err.Error()}
 	case st.IsDir():
-		return ContentBlock{}, AttachmentInfo{}, &AttachError{Name: name, Reason: AttachIsFolder, Detail: "it is a folder"}
+		return schema.ContentBlock{}, AttachmentInfo{}, &AttachError{Name: name, Reason: AttachIsFolder, Detail: "it is a folder"}
 	case !st.Mode().IsRegular():
-		return ContentBlock{}, AttachmentInfo{}, &AttachError{Name: name, Reason: AttachNotRegular, Detail: "it is not a regular file"}
+		return schema.ContentBlock{}, AttachmentInfo{}, &AttachError{Name: name, Reason: AttachNotRegular, Detail: "it is not a regular file"}
 	}
 	size := st.Size()
 	head, err := readHead(real, MaxEmbedBytes+1)
 	if err != nil {
-		return ContentBlock{}, AttachmentInfo{}, &AttachError{Name: name, Reason: AttachUnreadable, Detail: fmt.Sprintf("could not read it: %v", err)}
+		return schema.ContentBlock{}, AttachmentInfo{}, &AttachError{Name: name, Reason: AttachUnreadable, Detail: fmt.Sprintf("could not read it: %v", err)}
 	}
 	text := isText(head)
 	mimeType := fileMime(name, head, text)
@@ -182,35 +185,35 @@ func fileBlock(root *Folders, folder string, allowed map[string]bool, caps Promp
 	info := AttachmentInfo{Kind: AttachFile, Name: name, Path: path, MimeType: mimeType, Size: size, Sent: SentLink}
 	if caps.EmbeddedContext && text && size > 0 && len(head) <= MaxEmbedBytes {
 		info.Sent, info.Size = SentEmbedded, int64(len(head))
-		return ContentBlock{Type: "resource", Resource: &EmbeddedResource{URI: uri, Text: string(head), MimeType: mimeType}}, info, nil
+		return schema.ContentBlock{Type: "resource", Resource: &schema.EmbeddedResource{URI: uri, Text: string(head), MimeType: mimeType}}, info, nil
 	}
-	return ContentBlock{Type: "resource_link", URI: uri, Name: name, MimeType: mimeType, Size: &size}, info, nil
+	return schema.ContentBlock{Type: "resource_link", URI: uri, Name: name, MimeType: mimeType, Size: &size}, info, nil
 }
 
 // imageBlock checks pasted image data against the agent's capability and the size cap.
-func imageBlock(agent string, caps PromptCapabilities, a Attachment) (ContentBlock, AttachmentInfo, error) {
+func imageBlock(agent string, caps schema.PromptCapabilities, a Attachment) (schema.ContentBlock, AttachmentInfo, error) {
 	name := orDefault(a.Name, "pasted image")
 	if !caps.Image {
-		return ContentBlock{}, AttachmentInfo{}, &AttachError{Name: name, Reason: AttachImagesRefused,
+		return schema.ContentBlock{}, AttachmentInfo{}, &AttachError{Name: name, Reason: AttachImagesRefused,
 			Detail: fmt.Sprintf("%s does not accept images", agent)}
 	}
 	mimeType, _, err := mime.ParseMediaType(a.MimeType)
 	if err != nil || !strings.HasPrefix(mimeType, "image/") {
-		return ContentBlock{}, AttachmentInfo{}, &AttachError{Name: name, Reason: AttachNotImage, Detail: fmt.Sprintf("%q is not an image type", a.MimeType)}
+		return schema.ContentBlock{}, AttachmentInfo{}, &AttachError{Name: name, Reason: AttachNotImage, Detail: fmt.Sprintf("%q is not an image type", a.MimeType)}
 	}
 	if n := int64(base64.StdEncoding.DecodedLen(len(a.Data))); n > MaxImageBytes+3 {
-		return ContentBlock{}, AttachmentInfo{}, tooBig(name, n)
+		return schema.ContentBlock{}, AttachmentInfo{}, tooBig(name, n)
 	}
 	data, err := base64.StdEncoding.DecodeString(a.Data)
 	if err != nil || len(data) == 0 {
-		return ContentBlock{}, AttachmentInfo{}, &AttachError{Name: name, Reason: AttachBadData, Detail: "its data is not base64-encoded image data"}
+		return schema.ContentBlock{}, AttachmentInfo{}, &AttachError{Name: name, Reason: AttachBadData, Detail: "its data is not base64-encoded image data"}
 	}
 	if len(data) > MaxImageBytes {
-		return ContentBlock{}, AttachmentInfo{}, tooBig(name, int64(len(data)))
+		return schema.ContentBlock{}, AttachmentInfo{}, tooBig(name, int64(len(data)))
 	}
 	info := AttachmentInfo{Kind: AttachImage, Name: name, MimeType: mimeType, Size: int64(len(data)), Sent: SentImage}
 	info.Width, info.Height, info.Thumbnail = thumbnail(data)
-	return ContentBlock{Type: "image", Data: a.Data, MimeType: mimeType}, info, nil
+	return schema.ContentBlock{Type: "image", Data: a.Data, MimeType: mimeType}, info, nil
 }
 
 // tooBig refuses an image of n bytes.

@@ -1,6 +1,7 @@
 package acp
 
 import (
+	"agentdesk/backend/acp/fsys"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -10,14 +11,14 @@ import (
 // that the person chose themselves (the window's open dialog), and returns what the picker
 // shows of it (its real path, symlinks resolved). Only files allowed so are ever read from
 // outside the folders; an agent cannot add one. It fails for a path that is not a regular file.
-func (s *Session) AllowFile(path string) (FolderFile, error) {
+func (s *Session) AllowFile(path string) (fsys.FolderFile, error) {
 	real, err := filepath.EvalSymlinks(filepath.Clean(path))
 	if err != nil {
-		return FolderFile{}, &AttachError{Name: filepath.Base(path), Reason: AttachMissing, Detail: fmt.Sprintf("%s does not exist", path)}
+		return fsys.FolderFile{}, &AttachError{Name: filepath.Base(path), Reason: AttachMissing, Detail: fmt.Sprintf("%s does not exist", path)}
 	}
 	st, err := os.Stat(real)
 	if err != nil || !st.Mode().IsRegular() {
-		return FolderFile{}, &AttachError{Name: filepath.Base(path), Reason: AttachNotRegular, Detail: "it is not a regular file"}
+		return fsys.FolderFile{}, &AttachError{Name: filepath.Base(path), Reason: AttachNotRegular, Detail: "it is not a regular file"}
 	}
 	s.mu.Lock()
 	if s.allowedFiles == nil {
@@ -25,5 +26,5 @@ func (s *Session) AllowFile(path string) (FolderFile, error) {
 	}
 	s.allowedFiles[real] = true
 	s.unlock()
-	return FolderFile{Path: real, Name: filepath.Base(real), Size: st.Size()}, nil
+	return fsys.FolderFile{Path: real, Name: filepath.Base(real), Size: st.Size()}, nil
 }

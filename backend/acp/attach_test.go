@@ -16,7 +16,9 @@ import (
 
 	"agentdesk/backend/acp"
 	"agentdesk/backend/acp/acptest"
+	"agentdesk/backend/acp/fsys"
 	"agentdesk/backend/acp/jsonrpc"
+	"agentdesk/backend/acp/schema"
 )
 
 // capsAgent advertises caps and records the content blocks of every prompt it receives.
@@ -28,19 +30,19 @@ type capsAgent struct {
 func (a *capsAgent) HandleNotification(string, json.RawMessage) {}
 func (a *capsAgent) HandleRequest(req *jsonrpc.Request) {
 	switch req.Method {
-	case acp.MethodInitialize:
+	case schema.MethodInitialize:
 		req.Reply(map[string]any{"protocolVersion": 1, "agentCapabilities": map[string]any{"promptCapabilities": a.caps}}, nil)
-	case acp.MethodSessionNew:
+	case schema.MethodSessionNew:
 		req.Reply(map[string]any{"sessionId": "p1"}, nil)
-	case acp.MethodSessionPrompt:
+	case schema.MethodSessionPrompt:
 		var p struct {
 			Prompt []json.RawMessage `json:"prompt"`
 		}
 		_ = json.Unmarshal(req.Params, &p)
 		a.prompts <- p.Prompt
-		req.Reply(acp.PromptResult{StopReason: acp.StopEndTurn}, nil)
+		req.Reply(schema.PromptResult{StopReason: schema.StopEndTurn}, nil)
 	default:
-		req.Reply(nil, &jsonrpc.Error{Code: acp.CodeMethodNotFound, Message: req.Method})
+		req.Reply(nil, &jsonrpc.Error{Code: schema.CodeMethodNotFound, Message: req.Method})
 	}
 }
 
@@ -265,11 +267,11 @@ func TestFindFiles(t *testing.T) {
 	must(t, os.WriteFile(filepath.Join(dir, "sub", "notes-old.md"), []byte("x"), 0o644))
 	must(t, os.MkdirAll(filepath.Join(dir, ".github", "workflows"), 0o755))
 	must(t, os.WriteFile(filepath.Join(dir, ".github", "workflows", "ci.yml"), []byte("x"), 0o644))
-	f, err := acp.NewFolder(dir)
+	f, err := fsys.NewFolder(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	paths := func(files []acp.FolderFile) string {
+	paths := func(files []fsys.FolderFile) string {
 		var out []string
 		for _, f := range files {
 			out = append(out, f.Path)
@@ -319,7 +321,7 @@ func TestDemoAcknowledgesAttachments(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	answerNext(t, s, ev, acp.AllowOnce)
+	answerNext(t, s, ev, schema.AllowOnce)
 	ev.waitFor(t, "turn_end", kind(acp.EventTurnEnd))
 	want := "I see 3 attachments: notes.md (embedded, 14 B), big.txt (link, 262.1 kB), a PNG image (640×480)."
 	for _, e := range s.Snapshot().Entries {

@@ -11,6 +11,7 @@ import (
 	"agentdesk/backend/acp"
 	"agentdesk/backend/acp/acptest"
 	"agentdesk/backend/acp/jsonrpc"
+	"agentdesk/backend/acp/schema"
 )
 
 // loginAgent refuses session/new with -32000 until authenticate succeeds, like Gemini CLI and
@@ -29,21 +30,21 @@ const loginMethods = `[{"id":"browser","name":"Log in with a browser"},
 func (a *loginAgent) HandleNotification(string, json.RawMessage) {}
 func (a *loginAgent) HandleRequest(req *jsonrpc.Request) {
 	switch req.Method {
-	case acp.MethodInitialize:
+	case schema.MethodInitialize:
 		a.initParams = req.Params
 		req.Reply(map[string]any{"protocolVersion": 1, "agentCapabilities": map[string]any{}, "authMethods": json.RawMessage(loginMethods)}, nil)
 	case acp.MethodAuthenticate:
 		a.calls.Add(1)
 		a.authenticated.Store(true)
 		req.Reply(struct{}{}, nil)
-	case acp.MethodSessionNew:
+	case schema.MethodSessionNew:
 		if !a.authenticated.Load() {
-			req.Reply(nil, &jsonrpc.Error{Code: acp.CodeAuthRequired, Message: "Authentication required"})
+			req.Reply(nil, &jsonrpc.Error{Code: schema.CodeAuthRequired, Message: "Authentication required"})
 			return
 		}
 		req.Reply(map[string]any{"sessionId": "a1"}, nil)
 	default:
-		req.Reply(nil, &jsonrpc.Error{Code: acp.CodeMethodNotFound, Message: req.Method})
+		req.Reply(nil, &jsonrpc.Error{Code: schema.CodeMethodNotFound, Message: req.Method})
 	}
 }
 

@@ -24,6 +24,7 @@ import (
 
 	"agentdesk/backend/acp"
 	"agentdesk/backend/acp/acptest"
+	"agentdesk/backend/acp/schema"
 )
 
 const (
@@ -194,7 +195,7 @@ func (e *benchEmitter) Emit(ev acp.Event) {
 func benchAgent(f *benchFeed, gate <-chan struct{}) acptest.Agent {
 	return func(stdin io.Reader, stdout io.Writer) error {
 		br := bufio.NewReader(stdin)
-		for i, want := range []string{acp.MethodInitialize, acp.MethodSessionNew} {
+		for i, want := range []string{schema.MethodInitialize, schema.MethodSessionNew} {
 			line, err := br.ReadBytes('\n')
 			if err != nil {
 				return err
@@ -519,12 +520,12 @@ func runFloor(f *benchFeed) (time.Duration, int, error) {
 			if jErr := json.Unmarshal(line, &env); jErr != nil {
 				return 0, n, jErr
 			}
-			if env.Method == acp.MethodSessionUpdate {
+			if env.Method == schema.MethodSessionUpdate {
 				var p floorParams
 				if jErr := json.Unmarshal(env.Params, &p); jErr != nil {
 					return 0, n, jErr
 				}
-				if p.Update.SessionUpdate == acp.UpdateToolCallUpdate {
+				if p.Update.SessionUpdate == schema.UpdateToolCallUpdate {
 					var c []floorToolContent
 					if len(p.Update.Content) > 0 {
 						if jErr := json.Unmarshal(p.Update.Content, &c); jErr != nil {

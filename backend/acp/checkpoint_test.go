@@ -7,6 +7,7 @@ import (
 
 	"agentdesk/backend/acp"
 	"agentdesk/backend/acp/jsonrpc"
+	"agentdesk/backend/acp/schema"
 )
 
 // fencedEmitter records events and notes any emitted while a Checkpoint's fn runs.
@@ -40,7 +41,7 @@ func TestCheckpointSplitsTheEventStream(t *testing.T) {
 			}
 			sendUpdate(c, fmt.Sprintf(`{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"%d,"}}`, i))
 		}
-		req.Reply(acp.PromptResult{StopReason: acp.StopEndTurn}, nil)
+		req.Reply(schema.PromptResult{StopReason: schema.StopEndTurn}, nil)
 	})
 	if _, err := s.Prompt("stream"); err != nil {
 		t.Fatal(err)

@@ -9,6 +9,7 @@ import (
 	"agentdesk/backend/acp"
 	"agentdesk/backend/acp/acptest"
 	"agentdesk/backend/acp/jsonrpc"
+	"agentdesk/backend/acp/schema"
 )
 
 // reattachAgent advertises caps; session/load replays one old message before answering.
@@ -22,22 +23,22 @@ func (a *reattachAgent) HandleNotification(string, json.RawMessage) {}
 func (a *reattachAgent) HandleRequest(req *jsonrpc.Request) {
 	a.methods <- req.Method
 	switch req.Method {
-	case acp.MethodInitialize:
+	case schema.MethodInitialize:
 		req.Reply(map[string]any{"protocolVersion": 1, "agentCapabilities": json.RawMessage(a.caps)}, nil)
-	case acp.MethodSessionNew:
+	case schema.MethodSessionNew:
 		req.Reply(map[string]any{"sessionId": "r1"}, nil)
 	case acp.MethodSessionResume:
 		req.Reply(struct{}{}, nil)
 	case acp.MethodSessionLoad:
-		_ = a.conn.Notify(acp.MethodSessionUpdate, map[string]any{"sessionId": "r1",
+		_ = a.conn.Notify(schema.MethodSessionUpdate, map[string]any{"sessionId": "r1",
 			"update": json.RawMessage(`{"sessionUpdate":"user_message_chunk","content":{"type":"text","text":"replayed history"}}`)})
 		req.Reply(struct{}{}, nil)
-	case acp.MethodSessionPrompt:
-		_ = a.conn.Notify(acp.MethodSessionUpdate, map[string]any{"sessionId": "r1",
+	case schema.MethodSessionPrompt:
+		_ = a.conn.Notify(schema.MethodSessionUpdate, map[string]any{"sessionId": "r1",
 			"update": json.RawMessage(`{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"fresh"}}`)})
-		req.Reply(acp.PromptResult{StopReason: acp.StopEndTurn}, nil)
+		req.Reply(schema.PromptResult{StopReason: schema.StopEndTurn}, nil)
 	default:
-		req.Reply(nil, &jsonrpc.Error{Code: acp.CodeMethodNotFound, Message: req.Method})
+		req.Reply(nil, &jsonrpc.Error{Code: schema.CodeMethodNotFound, Message: req.Method})
 	}
 }
 
@@ -49,7 +50,7 @@ func TestContinueAfterTheAgentIsGone(t *testing.T) {
 	}{
 		{`{"sessionCapabilities":{"resume":{}}}`, acp.ContinuedResumed, acp.MethodSessionResume},
 		{`{"loadSession":true}`, acp.ContinuedReplayed, acp.MethodSessionLoad},
-		{`{}`, acp.ContinuedSummarised, acp.MethodSessionNew},
+		{`{}`, acp.ContinuedSummarised, schema.MethodSessionNew},
 	} {
 		t.Run(string(c.want), func(t *testing.T) {
 			methods := make(chan string, 32)

@@ -1,14 +1,7 @@
 package acp
 
 import (
-	"encoding/json"
-)
-
-// Methods that change a session's mode, model or configuration.
-const (
-	MethodSetMode         = "session/set_mode"
-	MethodSetConfigOption = "session/set_config_option"
-	MethodSetModel        = "session/set_model" // legacy, still the only model switch of Gemini CLI
+	"agentdesk/backend/acp/schema"
 )
 
 // Controls are what the agent lets the user pick for a session: config options first (the
@@ -16,11 +9,11 @@ const (
 // Every list is the agent's, in the agent's order. PromptCapabilities says what the agent
 // accepts in a prompt besides text and file links (images, embedded files), for the composer.
 type Controls struct {
-	ConfigOptions      []ConfigOption      `json:"configOptions,omitempty"`
-	Modes              *Modes              `json:"modes,omitempty"`
-	Models             *Models             `json:"models,omitempty"`
-	Commands           []SlashCommand      `json:"commands,omitempty"`
-	PromptCapabilities *PromptCapabilities `json:"promptCapabilities,omitempty"`
+	ConfigOptions      []schema.ConfigOption      `json:"configOptions,omitempty"`
+	Modes              *schema.Modes              `json:"modes,omitempty"`
+	Models             *schema.Models             `json:"models,omitempty"`
+	Commands           []schema.SlashCommand      `json:"commands,omitempty"`
+	PromptCapabilities *schema.PromptCapabilities `json:"promptCapabilities,omitempty"`
 	// AgentFeatures: what the agent offers beyond the session itself (set once it is open).
 	AgentFeatures *AgentFeatures `json:"agentFeatures,omitempty"`
 	// CanSteer: a prompt can be steered into the running turn (Session.Steer; the agent
@@ -34,56 +27,6 @@ type AgentFeatures struct {
 	ListSessions   bool `json:"listSessions,omitempty"`
 	DeleteSessions bool `json:"deleteSessions,omitempty"`
 	Logout         bool `json:"logout,omitempty"`
-}
-
-// ConfigOption is one session setting. CurrentValue and Options stay raw: values are strings or
-// booleans, and options are a flat list or groups — the UI renders them as the agent sent them.
-type ConfigOption struct {
-	ID           string          `json:"id"`
-	Name         string          `json:"name"`
-	Description  string          `json:"description,omitempty"`
-	Category     string          `json:"category,omitempty"`
-	Type         string          `json:"type"`
-	CurrentValue json.RawMessage `json:"currentValue,omitempty"`
-	Options      json.RawMessage `json:"options,omitempty"`
-}
-
-// Modes is the legacy mode list.
-type Modes struct {
-	CurrentModeID  string `json:"currentModeId"`
-	AvailableModes []Mode `json:"availableModes"`
-}
-
-// Mode is one legacy mode.
-type Mode struct {
-	ID          string `json:"id"`
-	Name        string `json:"name"`
-	Description string `json:"description,omitempty"`
-}
-
-// Models is the legacy model list.
-type Models struct {
-	CurrentModelID  string  `json:"currentModelId"`
-	AvailableModels []Model `json:"availableModels"`
-}
-
-// Model is one legacy model.
-type Model struct {
-	ModelID     string `json:"modelId"`
-	Name        string `json:"name"`
-	Description string `json:"description,omitempty"`
-}
-
-// SlashCommand is a command the agent advertises; it is sent as prompt text "/name args".
-type SlashCommand struct {
-	Name        string        `json:"name"`
-	Description string        `json:"description,omitempty"`
-	Input       *CommandInput `json:"input,omitempty"`
-}
-
-// CommandInput hints at a command's argument.
-type CommandInput struct {
-	Hint string `json:"hint,omitempty"`
 }
 
 // changed returns a changed copy of *p (nil when p is nil). Modes and Models are replaced this

@@ -9,6 +9,7 @@ import (
 	"agentdesk/backend/acp"
 	"agentdesk/backend/acp/acptest"
 	"agentdesk/backend/acp/jsonrpc"
+	"agentdesk/backend/acp/schema"
 )
 
 // controlsAgent offers modes, models and config options like the Claude adapter, and announces
@@ -21,22 +22,22 @@ type controlsAgent struct {
 func (a *controlsAgent) HandleNotification(string, json.RawMessage) {}
 func (a *controlsAgent) HandleRequest(req *jsonrpc.Request) {
 	switch req.Method {
-	case acp.MethodInitialize:
+	case schema.MethodInitialize:
 		req.Reply(map[string]any{"protocolVersion": 1, "agentCapabilities": map[string]any{}}, nil)
-	case acp.MethodSessionNew:
+	case schema.MethodSessionNew:
 		req.Reply(json.RawMessage(`{"sessionId":"c1",
 			"modes":{"currentModeId":"default","availableModes":[{"id":"default","name":"Default"},{"id":"plan","name":"Plan"}]},
 			"models":{"currentModelId":"m1","availableModels":[{"modelId":"m1","name":"Model one"},{"modelId":"m2","name":"Model two"}]},
 			"configOptions":[{"id":"mode","name":"Mode","category":"mode","type":"select","currentValue":"default","options":[{"value":"default","name":"Default"},{"value":"plan","name":"Plan"}]},
 			                 {"id":"think","name":"Think harder","type":"boolean","currentValue":false}]}`), nil)
-	case acp.MethodSetMode, acp.MethodSetModel:
+	case schema.MethodSetMode, schema.MethodSetModel:
 		a.calls <- req.Method + " " + string(req.Params)
 		req.Reply(struct{}{}, nil)
-	case acp.MethodSetConfigOption:
+	case schema.MethodSetConfigOption:
 		a.calls <- req.Method + " " + string(req.Params)
 		req.Reply(json.RawMessage(`{"configOptions":[{"id":"think","name":"Think harder","type":"boolean","currentValue":true}]}`), nil)
 	default:
-		req.Reply(nil, &jsonrpc.Error{Code: acp.CodeMethodNotFound, Message: req.Method})
+		req.Reply(nil, &jsonrpc.Error{Code: schema.CodeMethodNotFound, Message: req.Method})
 	}
 }
 
@@ -94,7 +95,7 @@ func TestControlsFromTheAgent(t *testing.T) {
 		`{"sessionUpdate":"session_info_update","title":"Fix the build"}`,
 		`{"sessionUpdate":"session_info_update","updatedAt":"2026-12-01T00:00:00Z"}`,
 	} {
-		_ = a.conn.Notify(acp.MethodSessionUpdate, map[string]any{"sessionId": "c1", "update": json.RawMessage(u)})
+		_ = a.conn.Notify(schema.MethodSessionUpdate, map[string]any{"sessionId": "c1", "update": json.RawMessage(u)})
 	}
 	info := ev.waitFor(t, "the last info", func(e acp.Event) bool {
 		return e.Kind == acp.EventInfo && e.Title == "Fix the build" && e.Controls.Modes.CurrentModeID == "default"
@@ -108,7 +109,7 @@ func TestControlsFromTheAgent(t *testing.T) {
 	if got := planInfo.Controls.Modes.CurrentModeID; got != "plan" {
 		t.Fatalf("an event sent earlier changed afterwards: its mode is %q, want plan", got)
 	}
-	_ = a.conn.Notify(acp.MethodSessionUpdate, map[string]any{"sessionId": "c1", "update": json.RawMessage(`{"sessionUpdate":"session_info_update","title":null}`)})
+	_ = a.conn.Notify(schema.MethodSessionUpdate, map[string]any{"sessionId": "c1", "update": json.RawMessage(`{"sessionUpdate":"session_info_update","title":null}`)})
 	ev.waitFor(t, "the title cleared", func(e acp.Event) bool { return e.Kind == acp.EventInfo && e.Title == "" })
 	if len(s.Snapshot().Entries) != 0 {
 		t.Fatal("metadata updates became transcript entries")

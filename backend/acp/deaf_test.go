@@ -1,3 +1,5 @@
+//go:build linux
+
 package acp_test
 
 import (
@@ -16,6 +18,7 @@ import (
 
 	"agentdesk/backend/acp"
 	"agentdesk/backend/acp/acptest"
+	"agentdesk/backend/acp/schema"
 )
 
 // deafAgent is an agent that stops reading its stdin at its first prompt: it answers
@@ -42,14 +45,14 @@ func deafAgent(in io.Reader, out io.Writer, n int, path func(cwd string, i int) 
 		}
 		var result string
 		switch msg.Method {
-		case acp.MethodInitialize:
+		case schema.MethodInitialize:
 			result = `{"protocolVersion":1,"agentCapabilities":{}}`
-		case acp.MethodSessionNew:
+		case schema.MethodSessionNew:
 			cwd, result = msg.Params.Cwd, `{"sessionId":"x1"}`
-		case acp.MethodSessionPrompt:
+		case schema.MethodSessionPrompt:
 			for i := range n {
-				req, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": fmt.Sprint("r", i), "method": acp.MethodReadTextFile,
-					"params": acp.ReadTextFileParams{SessionID: "x1", Path: path(cwd, i)}})
+				req, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": fmt.Sprint("r", i), "method": schema.MethodReadTextFile,
+					"params": schema.ReadTextFileParams{SessionID: "x1", Path: path(cwd, i)}})
 				if _, err := out.Write(append(req, '\n')); err != nil {
 					return err
 				}
@@ -87,7 +90,7 @@ func deafProcess() {
 func wantStoppedReading(t *testing.T, s *acp.Session, ev *events) {
 	t.Helper()
 	end := ev.waitFor(t, "turn_end", kind(acp.EventTurnEnd))
-	if end.StopReason != acp.StopError || !strings.Contains(end.Message, "the agent stopped reading its input") {
+	if end.StopReason != schema.StopError || !strings.Contains(end.Message, "the agent stopped reading its input") {
 		t.Fatalf("turn_end %+v, want an error saying the agent stopped reading its input", end)
 	}
 	if st := ev.waitFor(t, "state", kind(acp.EventState)); st.State != acp.StateExited {

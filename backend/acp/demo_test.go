@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"agentdesk/backend/acp"
+	"agentdesk/backend/acp/schema"
 )
 
 // TestDemoAgentSettings: the Demo agent's config options and commands drive real behaviour, so
@@ -32,7 +33,7 @@ func TestDemoAgentSettings(t *testing.T) {
 		t.Fatal(err)
 	}
 	end := ev.waitFor(t, "turn_end or permission", func(e acp.Event) bool { return e.Kind == acp.EventTurnEnd || e.Kind == acp.EventPermission })
-	if end.Kind != acp.EventTurnEnd || end.StopReason != acp.StopEndTurn {
+	if end.Kind != acp.EventTurnEnd || end.StopReason != schema.StopEndTurn {
 		t.Fatalf("after Always allow the second turn asked again: %+v", end)
 	}
 	// A finished demo turn reports tokens (made up, the same for the same prompt), so its
@@ -69,7 +70,7 @@ func TestDemoAgentCompacts(t *testing.T) {
 		t.Fatal(err)
 	}
 	end := ev.waitFor(t, "turn_end", kind(acp.EventTurnEnd))
-	if end.StopReason != acp.StopEndTurn {
+	if end.StopReason != schema.StopEndTurn {
 		t.Fatalf("turn end %+v", end)
 	}
 	var got []acp.EntryKind

@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"agentdesk/backend/acp"
+	"agentdesk/backend/acp/fsys"
+	"agentdesk/backend/acp/schema"
 )
 
 // The additional folders go to an agent that takes them (in session/new and on load), and to
@@ -59,29 +61,29 @@ func TestFoldersConfineToEveryFolder(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	f, err := acp.NewFolders(cwd, []string{lib})
+	f, err := fsys.NewFolders(cwd, []string{lib})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
 	for path, want := range map[string]string{filepath.Join(cwd, "main.go"): "main", filepath.Join(lib, "lib.go"): "lib"} {
-		res, err := f.ReadTextFile(params(t, acp.ReadTextFileParams{Path: path}))
+		res, err := f.ReadTextFile(params(t, schema.ReadTextFileParams{Path: path}))
 		if err != nil || res.(map[string]string)["content"] != want {
 			t.Fatalf("read %s: %v %v", path, res, err)
 		}
 	}
-	if _, err := f.WriteTextFile(params(t, acp.WriteTextFileParams{Path: filepath.Join(lib, "new", "x.go"), Content: "x"})); err != nil {
+	if _, err := f.WriteTextFile(params(t, schema.WriteTextFileParams{Path: filepath.Join(lib, "new", "x.go"), Content: "x"})); err != nil {
 		t.Fatal(err)
 	}
 	if b, err := os.ReadFile(filepath.Join(lib, "new", "x.go")); err != nil || string(b) != "x" {
 		t.Fatalf("write in the additional folder: %q %v", b, err)
 	}
-	_, err = f.ReadTextFile(params(t, acp.ReadTextFileParams{Path: filepath.Join(other, "secret.txt")}))
-	if rpcCode(err) != acp.CodeInvalidParams || !strings.Contains(err.Error(), "outside the session's folders") || !strings.Contains(err.Error(), lib) {
+	_, err = f.ReadTextFile(params(t, schema.ReadTextFileParams{Path: filepath.Join(other, "secret.txt")}))
+	if rpcCode(err) != schema.CodeInvalidParams || !strings.Contains(err.Error(), "outside the session's folders") || !strings.Contains(err.Error(), lib) {
 		t.Fatalf("read outside every folder: %v", err)
 	}
-	_, err = f.ReadTextFile(params(t, acp.ReadTextFileParams{Path: filepath.Join(lib, "..", filepath.Base(other), "secret.txt")}))
-	if rpcCode(err) != acp.CodeInvalidParams {
+	_, err = f.ReadTextFile(params(t, schema.ReadTextFileParams{Path: filepath.Join(lib, "..", filepath.Base(other), "secret.txt")}))
+	if rpcCode(err) != schema.CodeInvalidParams {
 		t.Fatalf("a .. walk out of the additional folder: %v", err)
 	}
 	files := f.FindFiles("", 10)

@@ -19,6 +19,10 @@
 //     order through the pump, an unbounded coalescing queue (event.go, pump.go). A Snapshot is
 //     exactly the fold of events 1..Seq.
 //
+// What the session serves lives in packages of its own, which never import acp: the wire types
+// (acp/schema), the agent's file requests (acp/fsys), its terminals (acp/terminal), and the
+// processes of agents and commands (backend/supervise). The guarantees below hold for them too.
+//
 // Guarantees, for every agent whatever it sends:
 //   - Wire order: notifications, agent requests and responses to our calls are handled in the
 //     order they were read, so a permission request is never seen before the tool call that

@@ -10,6 +10,7 @@ import (
 	"agentdesk/backend/acp"
 	"agentdesk/backend/acp/acptest"
 	"agentdesk/backend/acp/jsonrpc"
+	"agentdesk/backend/acp/schema"
 )
 
 // earlyAgent announces its commands and an unknown update kind before it answers session/new,
@@ -21,19 +22,19 @@ type earlyAgent struct {
 func (a *earlyAgent) HandleNotification(string, json.RawMessage) {}
 func (a *earlyAgent) HandleRequest(req *jsonrpc.Request) {
 	switch req.Method {
-	case acp.MethodInitialize:
+	case schema.MethodInitialize:
 		req.Reply(map[string]any{"protocolVersion": 1, "agentCapabilities": map[string]any{}}, nil)
-	case acp.MethodSessionNew:
+	case schema.MethodSessionNew:
 		for _, u := range []string{
 			`{"sessionUpdate":"available_commands_update","availableCommands":[]}`,
 			`{"sessionUpdate":"compaction_summary_chunk","content":{"type":"text","text":"not a user message"}}`,
 			`{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"ready"}}`,
 		} {
-			_ = a.conn.Notify(acp.MethodSessionUpdate, map[string]any{"sessionId": "early-1", "update": json.RawMessage(u)})
+			_ = a.conn.Notify(schema.MethodSessionUpdate, map[string]any{"sessionId": "early-1", "update": json.RawMessage(u)})
 		}
 		req.Reply(map[string]any{"sessionId": "early-1"}, nil)
 	default:
-		req.Reply(nil, &jsonrpc.Error{Code: acp.CodeMethodNotFound, Message: req.Method})
+		req.Reply(nil, &jsonrpc.Error{Code: schema.CodeMethodNotFound, Message: req.Method})
 	}
 }
 
@@ -68,16 +69,16 @@ type floodAgent struct {
 func (a *floodAgent) HandleNotification(string, json.RawMessage) {}
 func (a *floodAgent) HandleRequest(req *jsonrpc.Request) {
 	switch req.Method {
-	case acp.MethodInitialize:
+	case schema.MethodInitialize:
 		req.Reply(map[string]any{"protocolVersion": 1, "agentCapabilities": map[string]any{}}, nil)
-	case acp.MethodSessionNew:
+	case schema.MethodSessionNew:
 		for i := 0; i < a.n; i++ {
-			_ = a.conn.Notify(acp.MethodSessionUpdate, map[string]any{"sessionId": "flood-1",
+			_ = a.conn.Notify(schema.MethodSessionUpdate, map[string]any{"sessionId": "flood-1",
 				"update": json.RawMessage(`{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"x"}}`)})
 		}
 		req.Reply(map[string]any{"sessionId": "flood-1"}, nil)
 	default:
-		req.Reply(nil, &jsonrpc.Error{Code: acp.CodeMethodNotFound, Message: req.Method})
+		req.Reply(nil, &jsonrpc.Error{Code: schema.CodeMethodNotFound, Message: req.Method})
 	}
 }
 

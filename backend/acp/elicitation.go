@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+
+	"agentdesk/backend/acp/schema"
 )
 
 // Elicitation methods (stable since ACP schema 1.21): the agent asks the person through the
@@ -35,11 +37,11 @@ func (m ElicitModes) allows(mode string) bool {
 }
 
 // caps is the clientCapabilities.elicitation object: nil (absent) when no mode is enabled.
-func (m ElicitModes) caps() *ElicitationCaps {
+func (m ElicitModes) caps() *schema.ElicitationCaps {
 	if !m.Form && !m.URL {
 		return nil
 	}
-	c := &ElicitationCaps{}
+	c := &schema.ElicitationCaps{}
 	if m.Form {
 		c.Form = &struct{}{}
 	}
@@ -47,12 +49,6 @@ func (m ElicitModes) caps() *ElicitationCaps {
 		c.URL = &struct{}{}
 	}
 	return c
-}
-
-// ElicitationCaps is clientCapabilities.elicitation: an empty object per supported mode.
-type ElicitationCaps struct {
-	Form *struct{} `json:"form,omitempty"`
-	URL  *struct{} `json:"url,omitempty"`
 }
 
 // ElicitationCreateParams are elicitation/create's params, both modes in one: a form carries

@@ -13,6 +13,7 @@ import (
 	"agentdesk/backend/acp/acptest"
 	"agentdesk/backend/acp/elicit"
 	"agentdesk/backend/acp/jsonrpc"
+	"agentdesk/backend/acp/schema"
 )
 
 // wireLog keeps every protocol line the session hands to Config.Journal.
@@ -144,7 +145,7 @@ func TestElicitFormAccept(t *testing.T) {
 	if err := s.AnswerElicitation(el.RequestID, acp.ElicitAccept, good); !errors.Is(err, acp.ErrElicitationNotOpen) {
 		t.Fatalf("second answer: %v, want not open", err)
 	}
-	if end := ev.waitFor(t, "turn_end", kind(acp.EventTurnEnd)); end.StopReason != acp.StopEndTurn {
+	if end := ev.waitFor(t, "turn_end", kind(acp.EventTurnEnd)); end.StopReason != schema.StopEndTurn {
 		t.Fatalf("turn ended %+v (the script checks what the agent got)", end)
 	}
 	// The secret went to the agent (the script's want) and nowhere else.
@@ -178,7 +179,7 @@ func TestElicitFormDeclineAndCancel(t *testing.T) {
 			t.Fatalf("%s: %+v", c.action, got)
 		}
 	}
-	if end := ev.waitFor(t, "turn_end", kind(acp.EventTurnEnd)); end.StopReason != acp.StopEndTurn {
+	if end := ev.waitFor(t, "turn_end", kind(acp.EventTurnEnd)); end.StopReason != schema.StopEndTurn {
 		t.Fatalf("turn ended %+v", end)
 	}
 }
@@ -239,7 +240,7 @@ func TestElicitModeNotAdvertised(t *testing.T) {
 	if _, err := s.Prompt("go"); err != nil {
 		t.Fatal(err)
 	}
-	if end := ev.waitFor(t, "turn_end", kind(acp.EventTurnEnd)); end.StopReason != acp.StopEndTurn {
+	if end := ev.waitFor(t, "turn_end", kind(acp.EventTurnEnd)); end.StopReason != schema.StopEndTurn {
 		t.Fatalf("turn ended %+v", end)
 	}
 	if !strings.Contains(j.text(), `"elicitation":{"form":{}}`) {
@@ -274,7 +275,7 @@ func TestElicitOpenWhenStopped(t *testing.T) {
 	if got := elicitIn(t, ev, acp.ElicitCancelled); got.AnsweredBy != acp.AnsweredByCancel {
 		t.Fatalf("after Stop: %+v", got)
 	}
-	if end := ev.waitFor(t, "turn_end", kind(acp.EventTurnEnd)); end.StopReason != acp.StopCancelled {
+	if end := ev.waitFor(t, "turn_end", kind(acp.EventTurnEnd)); end.StopReason != schema.StopCancelled {
 		t.Fatalf("turn ended %+v", end)
 	}
 	if err := s.AnswerElicitation(el.RequestID, acp.ElicitAccept, nil); !errors.Is(err, acp.ErrElicitationNotOpen) {

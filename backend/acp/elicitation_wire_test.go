@@ -11,14 +11,15 @@ import (
 
 	"agentdesk/backend/acp"
 	"agentdesk/backend/acp/elicit"
+	"agentdesk/backend/acp/schema"
 )
 
 // elicitationWire is every elicitation message shape agentdesk sends or reads, as our types
 // encode them: pinned by testdata/wire/elicitation.json and checked against the SDK's schema
 // types (github.com/coder/acp-go-sdk, generated from ACP's schema).
 func elicitationWire() map[string]any {
-	caps := acp.ClientCapabilities{FS: acp.FSCapabilities{ReadTextFile: true, WriteTextFile: true}, Terminal: true,
-		Elicitation: &acp.ElicitationCaps{Form: &struct{}{}, URL: &struct{}{}}}
+	caps := schema.ClientCapabilities{FS: schema.FSCapabilities{ReadTextFile: true, WriteTextFile: true}, Terminal: true,
+		Elicitation: &schema.ElicitationCaps{Form: &struct{}{}, URL: &struct{}{}}}
 	return map[string]any{
 		"clientCapabilities": caps,
 		"createForm": acp.ElicitationCreateParams{SessionID: "sess-1", Mode: acp.ElicitModeForm, Message: "Who are you?",

@@ -4,6 +4,9 @@ import (
 	"encoding/json"
 	"strings"
 	"unicode/utf8"
+
+	"agentdesk/backend/acp/schema"
+	"agentdesk/backend/acp/terminal"
 )
 
 // EntryKind is what a transcript entry shows.
@@ -53,17 +56,17 @@ type Entry struct {
 	Steered bool `json:"steered,omitempty"`
 
 	// tool
-	ToolCallID string          `json:"toolCallId,omitempty"`
-	ToolKind   string          `json:"toolKind,omitempty"`
-	Title      string          `json:"title,omitempty"`
-	Status     string          `json:"status,omitempty"`
-	Locations  []Location      `json:"locations,omitempty"`
-	Content    []ToolContent   `json:"content,omitempty"`
-	RawInput   json.RawMessage `json:"rawInput,omitempty"`
-	RawOutput  json.RawMessage `json:"rawOutput,omitempty"`
+	ToolCallID string            `json:"toolCallId,omitempty"`
+	ToolKind   string            `json:"toolKind,omitempty"`
+	Title      string            `json:"title,omitempty"`
+	Status     string            `json:"status,omitempty"`
+	Locations  []schema.Location `json:"locations,omitempty"`
+	Content    []ToolContent     `json:"content,omitempty"`
+	RawInput   json.RawMessage   `json:"rawInput,omitempty"`
+	RawOutput  json.RawMessage   `json:"rawOutput,omitempty"`
 
-	Plan  []PlanEntry `json:"plan,omitempty"`
-	Usage *Usage      `json:"usage,omitempty"`
+	Plan  []schema.PlanEntry `json:"plan,omitempty"`
+	Usage *schema.Usage      `json:"usage,omitempty"`
 
 	// unknown: the update kind (or "<update>/<content type>") and the raw JSON.
 	UpdateKind string          `json:"updateKind,omitempty"`
@@ -123,13 +126,13 @@ type ToolContent struct {
 	TerminalID string          `json:"terminalId,omitempty"`
 	Raw        json.RawMessage `json:"raw,omitempty"`
 
-	// terminal, when it is one of ours: the tail of its output (see TerminalView), kept after
+	// terminal, when it is one of ours: the tail of its output (see terminal.View), kept after
 	// the terminal is released; ExitStatus once the command has ended; Input while the command
 	// runs, so the person may type into it (Session.TerminalInput).
-	Output     string              `json:"output,omitempty"`
-	Truncated  bool                `json:"truncated,omitempty"`
-	ExitStatus *TerminalExitStatus `json:"exitStatus,omitempty"`
-	Input      bool                `json:"input,omitempty"`
+	Output     string                     `json:"output,omitempty"`
+	Truncated  bool                       `json:"truncated,omitempty"`
+	ExitStatus *schema.TerminalExitStatus `json:"exitStatus,omitempty"`
+	Input      bool                       `json:"input,omitempty"`
 }
 
 // maxSearchText bounds what SearchText gives for one tool call: the start of a long output is
@@ -171,7 +174,7 @@ func (e *Entry) SearchText() string {
 			add(c.Path)
 			add(c.NewText)
 		case "terminal":
-			add(PlainTerminalText(c.Output)) // found by its words, not its colour codes
+			add(terminal.PlainText(c.Output)) // found by its words, not its colour codes
 		}
 	}
 	out := b.String()
@@ -189,9 +192,9 @@ func (e *Entry) SearchText() string {
 // copied, raw JSON is never mutated in place so it is shared.
 func (e *Entry) clone() Entry {
 	c := *e
-	c.Locations = append([]Location(nil), e.Locations...)
+	c.Locations = append([]schema.Location(nil), e.Locations...)
 	c.Content = append([]ToolContent(nil), e.Content...)
-	c.Plan = append([]PlanEntry(nil), e.Plan...)
+	c.Plan = append([]schema.PlanEntry(nil), e.Plan...)
 	c.Attachments = append([]AttachmentInfo(nil), e.Attachments...)
 	if e.Usage != nil {
 		u := *e.Usage
@@ -215,7 +218,7 @@ func (e *Entry) clone() Entry {
 	return c
 }
 
-func toolContent(items []ToolCallContent) []ToolContent {
+func toolContent(items []schema.ToolCallContent) []ToolContent {
 	out := make([]ToolContent, 0, len(items))
 	for _, it := range items {
 		tc := ToolContent{Type: it.Type}

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"agentdesk/backend/acp/schema"
 )
 
 // The engine's errors. Each refusal is a sentinel (errors.Is) or a typed error (errors.As) whose
@@ -197,7 +199,7 @@ var _ error = (*VersionError)(nil)
 // Error names both versions and what to update (an event carries it: see above).
 func (e *VersionError) Error() string {
 	return fmt.Sprintf("%s speaks ACP version %d; agentdesk speaks version %d: update the agent or agentdesk",
-		e.Agent, e.Version, ProtocolVersion)
+		e.Agent, e.Version, schema.ProtocolVersion)
 }
 
 // GoneError is a call that failed because the agent's connection ended. It says how the agent

@@ -1,5 +1,7 @@
 package acp
 
+import "agentdesk/backend/acp/terminal"
+
 // SetServeHook makes cfg's session run hook on the worker of each fs/* and terminal/create
 // request before serving it, so a test can hold workers busy.
 func SetServeHook(cfg *Config, hook func(method string)) { cfg.serveHook = hook }
@@ -16,30 +18,9 @@ func InvariantBreaks() (uint64, string) {
 	return 0, ""
 }
 
-// WithoutOpenat2 makes every fs/* open walk name by name, as where the kernel has no openat2,
-// until the test ends.
-func WithoutOpenat2(t interface{ Cleanup(func()) }) {
-	openat2Missing.Store(true)
-	t.Cleanup(func() { openat2Missing.Store(false) })
-}
-
 // The caps on one connection's requests in flight, for the tests that reach them.
 const (
-	MaxTerminals = maxTerminals // commands running at a time
-	MaxRunning   = maxRunning   // fs/* and terminal/create requests served at a time
-	MaxWaiting   = maxWaiting   // more of those waiting; also terminal/wait_for_exit requests pending
+	MaxTerminals = terminal.MaxRunning // commands running at a time
+	MaxRunning   = maxRunning          // fs/* and terminal/create requests served at a time
+	MaxWaiting   = maxWaiting          // more of those waiting; also terminal/wait_for_exit requests pending
 )
-
-// SetFindBudget lowers how many entries one FindFiles looks at, until the test ends.
-func SetFindBudget(t interface{ Cleanup(func()) }, n int) {
-	old := findBudget
-	findBudget = n
-	t.Cleanup(func() { findBudget = old })
-}
-
-// Unsupervised is c run without a supervisor even when EnableSupervisor was called: a process
-// that leaves the agent's process group then escapes every kill, as where there is no supervisor.
-func Unsupervised(c Command) Command {
-	c.unsupervised = true
-	return c
-}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"agentdesk/backend/acp/jsonrpc"
+	"agentdesk/backend/acp/schema"
 )
 
 // MethodSessionFork is the unstable session/fork: the agent copies one of its sessions, at its
@@ -64,7 +65,7 @@ func ForkEntries(entries []Entry, turn int, include bool) []Entry {
 // caller holds s.mu.
 func (s *Session) forkedLocked(method string, f *ForkOrigin) Continued {
 	b := Boundary{Kind: BoundaryForked, Link: f.Link, FromID: f.ParentID, From: f.ParentTitle, FromAgent: f.ParentAgent, Turn: f.Turn}
-	if method == MethodSessionNew {
+	if method == schema.MethodSessionNew {
 		if entries := s.tr.Entries(); hasPrompt(entries) {
 			s.pendingSummary = Summarize(entries, s.summaryBudgetLocked(entries))
 			b.Summary = s.pendingSummary
@@ -117,6 +118,6 @@ func (s *Session) openFork(ctx context.Context, conn *jsonrpc.Conn, f *ForkOrigi
 		}
 		s.cfg.Logf("session %s: %s refused %s (%v); starting a new session with a summary", s.cfg.ID, s.cfg.AgentName, MethodSessionFork, err)
 	}
-	*method = MethodSessionNew
-	return s.callOpen(ctx, conn, MethodSessionNew, true)
+	*method = schema.MethodSessionNew
+	return s.callOpen(ctx, conn, schema.MethodSessionNew, true)
 }

@@ -9,6 +9,7 @@ import (
 	"agentdesk/backend/acp"
 	"agentdesk/backend/acp/acptest"
 	"agentdesk/backend/acp/jsonrpc"
+	"agentdesk/backend/acp/schema"
 )
 
 // forkAgent advertises caps, answers session/fork (refusing it when refuse is set) and
@@ -23,20 +24,20 @@ func (a *forkAgent) HandleNotification(string, json.RawMessage) {}
 func (a *forkAgent) HandleRequest(req *jsonrpc.Request) {
 	a.calls <- req
 	switch req.Method {
-	case acp.MethodInitialize:
+	case schema.MethodInitialize:
 		req.Reply(map[string]any{"protocolVersion": 1, "agentCapabilities": json.RawMessage(a.caps)}, nil)
 	case acp.MethodSessionFork:
 		if a.refuse {
-			req.Reply(nil, &jsonrpc.Error{Code: acp.CodeMethodNotFound, Message: "no fork here"})
+			req.Reply(nil, &jsonrpc.Error{Code: schema.CodeMethodNotFound, Message: "no fork here"})
 			return
 		}
 		req.Reply(map[string]any{"sessionId": "forked-1"}, nil)
-	case acp.MethodSessionNew:
+	case schema.MethodSessionNew:
 		req.Reply(map[string]any{"sessionId": "new-1"}, nil)
-	case acp.MethodSessionPrompt:
-		req.Reply(acp.PromptResult{StopReason: acp.StopEndTurn}, nil)
+	case schema.MethodSessionPrompt:
+		req.Reply(schema.PromptResult{StopReason: schema.StopEndTurn}, nil)
 	default:
-		req.Reply(nil, &jsonrpc.Error{Code: acp.CodeMethodNotFound, Message: req.Method})
+		req.Reply(nil, &jsonrpc.Error{Code: schema.CodeMethodNotFound, Message: req.Method})
 	}
 }
 
@@ -117,7 +118,7 @@ func TestForkOpens(t *testing.T) {
 			ev.waitFor(t, "turn_end", kind(acp.EventTurnEnd))
 			var prompt string
 			for len(calls) > 0 {
-				if req := <-calls; req.Method == acp.MethodSessionPrompt {
+				if req := <-calls; req.Method == schema.MethodSessionPrompt {
 					prompt = string(req.Params)
 				}
 			}

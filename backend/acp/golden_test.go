@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"agentdesk/backend/acp"
+	"agentdesk/backend/acp/schema"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
@@ -68,7 +69,7 @@ func TestGoldenDemoTurn(t *testing.T) {
 	if _, err := s.Prompt("hello"); err != nil {
 		t.Fatal(err)
 	}
-	answerNext(t, s, ev, acp.AllowOnce)
+	answerNext(t, s, ev, schema.AllowOnce)
 	ev.waitFor(t, "turn_end", kind(acp.EventTurnEnd))
 	ev.waitFor(t, "idle", kind(acp.EventState))
 	live := ev.list()

@@ -10,6 +10,7 @@ import (
 	"agentdesk/backend/acp"
 	"agentdesk/backend/acp/acptest"
 	"agentdesk/backend/acp/jsonrpc"
+	"agentdesk/backend/acp/schema"
 )
 
 // inflightAgent starts a session whose agent runs do in its first turn and then ends it; the test
@@ -21,7 +22,7 @@ func inflightAgent(t *testing.T, cfg acp.Config, do func(c *jsonrpc.Conn)) *acp.
 	cfg.Launch = func(context.Context) (acp.Transport, error) {
 		return acptest.ServeHandler(func(c *jsonrpc.Conn) jsonrpc.Handler {
 			return &promptAgent{conn: c, onPrompt: func(c *jsonrpc.Conn, req *jsonrpc.Request) {
-				defer req.Reply(acp.PromptResult{StopReason: acp.StopEndTurn}, nil)
+				defer req.Reply(schema.PromptResult{StopReason: schema.StopEndTurn}, nil)
 				defer close(done)
 				do(c)
 			}}
@@ -47,8 +48,8 @@ func TestTerminalCapRefusesOneMoreAndFreesOnExit(t *testing.T) {
 		ctx, cancel := context.WithTimeout(context.Background(), hangGuard)
 		defer cancel()
 		create := func() (string, error) {
-			var res acp.CreateTerminalResult
-			err := c.Call(ctx, acp.MethodTerminalCreate, acp.CreateTerminalParams{SessionID: "p1", Command: "sleep", Args: []string{"600"}}, &res)
+			var res schema.CreateTerminalResult
+			err := c.Call(ctx, schema.MethodTerminalCreate, schema.CreateTerminalParams{SessionID: "p1", Command: "sleep", Args: []string{"600"}}, &res)
 			return res.TerminalID, err
 		}
 		var ids []string
@@ -60,15 +61,15 @@ func TestTerminalCapRefusesOneMoreAndFreesOnExit(t *testing.T) {
 			}
 			ids = append(ids, id)
 		}
-		if _, err := create(); rpcCode(err) != acp.CodeInternalError || !strings.Contains(err.Error(), "64 terminals of this session are still running") {
+		if _, err := create(); rpcCode(err) != schema.CodeInternalError || !strings.Contains(err.Error(), "64 terminals of this session are still running") {
 			t.Errorf("terminal %d: %v; want refused, the %d still running", acp.MaxTerminals+1, err, acp.MaxTerminals)
 		}
-		p := acp.TerminalParams{SessionID: "p1", TerminalID: ids[0]}
-		var status acp.TerminalExitStatus
-		if err := c.Call(ctx, acp.MethodTerminalKill, p, nil); err != nil {
+		p := schema.TerminalParams{SessionID: "p1", TerminalID: ids[0]}
+		var status schema.TerminalExitStatus
+		if err := c.Call(ctx, schema.MethodTerminalKill, p, nil); err != nil {
 			t.Error(err)
 		}
-		if err := c.Call(ctx, acp.MethodTerminalWaitForExit, p, &status); err != nil || status.Signal == nil {
+		if err := c.Call(ctx, schema.MethodTerminalWaitForExit, p, &status); err != nil || status.Signal == nil {
 			t.Errorf("wait_for_exit of the killed terminal: %+v, %v", status, err)
 		}
 		if _, err := create(); err != nil {
@@ -84,15 +85,15 @@ func TestWaitCapRefusesOneMoreAndAnswersEveryWait(t *testing.T) {
 	inflightAgent(t, acp.Config{ID: "s1", AgentName: "caps", Cwd: t.TempDir()}, func(c *jsonrpc.Conn) {
 		ctx, cancel := context.WithTimeout(context.Background(), hangGuard)
 		defer cancel()
-		var res acp.CreateTerminalResult
-		if err := c.Call(ctx, acp.MethodTerminalCreate, acp.CreateTerminalParams{SessionID: "p1", Command: "sleep", Args: []string{"600"}}, &res); err != nil {
+		var res schema.CreateTerminalResult
+		if err := c.Call(ctx, schema.MethodTerminalCreate, schema.CreateTerminalParams{SessionID: "p1", Command: "sleep", Args: []string{"600"}}, &res); err != nil {
 			t.Error(err)
 			return
 		}
-		p := acp.TerminalParams{SessionID: "p1", TerminalID: res.TerminalID}
+		p := schema.TerminalParams{SessionID: "p1", TerminalID: res.TerminalID}
 		var waits []*jsonrpc.Pending
 		for range acp.MaxWaiting {
-			w, err := c.Start(acp.MethodTerminalWaitForExit, p)
+			w, err := c.Start(schema.MethodTerminalWaitForExit, p)
 			if err != nil {
 				t.Error(err)
 				return
@@ -100,22 +101,22 @@ func TestWaitCapRefusesOneMoreAndAnswersEveryWait(t *testing.T) {
 			waits = append(waits, w)
 		}
 		// Handled in order on the inbound loop: every wait above is pending by now.
-		if err := c.Call(ctx, acp.MethodTerminalWaitForExit, p, nil); rpcCode(err) != acp.CodeInternalError ||
+		if err := c.Call(ctx, schema.MethodTerminalWaitForExit, p, nil); rpcCode(err) != schema.CodeInternalError ||
 			!strings.Contains(err.Error(), "1024 terminal/wait_for_exit requests of this session are waiting") {
 			t.Errorf("wait %d: %v; want refused as busy", acp.MaxWaiting+1, err)
 		}
-		if err := c.Call(ctx, acp.MethodTerminalKill, p, nil); err != nil {
+		if err := c.Call(ctx, schema.MethodTerminalKill, p, nil); err != nil {
 			t.Error(err)
 		}
 		for i, w := range waits {
-			var status acp.TerminalExitStatus
+			var status schema.TerminalExitStatus
 			if err := w.Wait(ctx, &status); err != nil || status.Signal == nil {
 				t.Errorf("wait %d: %+v, %v; want the kill's signal", i, status, err)
 				return
 			}
 		}
-		var status acp.TerminalExitStatus // the slots are free again
-		if err := c.Call(ctx, acp.MethodTerminalWaitForExit, p, &status); err != nil || status.Signal == nil {
+		var status schema.TerminalExitStatus // the slots are free again
+		if err := c.Call(ctx, schema.MethodTerminalWaitForExit, p, &status); err != nil || status.Signal == nil {
 			t.Errorf("a wait after the exit: %+v, %v", status, err)
 		}
 	})
@@ -138,17 +139,17 @@ func TestWorkerCapRefusesOneMoreAndAnswersEveryRequest(t *testing.T) {
 	inflightAgent(t, cfg, func(c *jsonrpc.Conn) {
 		ctx, cancel := context.WithTimeout(context.Background(), hangGuard)
 		defer cancel()
-		read := acp.ReadTextFileParams{SessionID: "p1", Path: file}
+		read := schema.ReadTextFileParams{SessionID: "p1", Path: file}
 		var pending []*jsonrpc.Pending
 		for range total {
-			p, err := c.Start(acp.MethodReadTextFile, read)
+			p, err := c.Start(schema.MethodReadTextFile, read)
 			if err != nil {
 				t.Error(err)
 				return
 			}
 			pending = append(pending, p)
 		}
-		if err := c.Call(ctx, acp.MethodReadTextFile, read, nil); rpcCode(err) != acp.CodeInternalError ||
+		if err := c.Call(ctx, schema.MethodReadTextFile, read, nil); rpcCode(err) != schema.CodeInternalError ||
 			!strings.Contains(err.Error(), "agentdesk is busy: 16 file and terminal requests of this session are running and 1024 are waiting") {
 			t.Errorf("request %d: %v; want refused as busy", total+1, err)
 		}

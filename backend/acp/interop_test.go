@@ -30,6 +30,8 @@ import (
 
 	"agentdesk/backend/acp"
 	"agentdesk/backend/acp/jsonrpc"
+	"agentdesk/backend/acp/schema"
+	"agentdesk/backend/supervise"
 )
 
 // buildSDKAgent builds the SDK's example agent, from the module cache at the version go.mod
@@ -116,7 +118,7 @@ func startSDKAgent(t *testing.T) (*acp.Session, *events, *interopJournal) {
 		ID: "s1", AgentName: "acp-go-sdk example agent", Cwd: cwd, Emitter: ev, Journal: j.record,
 		Logf: t.Logf, CloseGrace: 2 * time.Second,
 		Launch: func(context.Context) (acp.Transport, error) {
-			p, err := acp.Start(acp.Command{Path: bin, Env: os.Environ(), Dir: cwd})
+			p, err := supervise.Start(supervise.Command{Path: bin, Env: os.Environ(), Dir: cwd})
 			if err != nil {
 				return nil, err
 			}
@@ -170,13 +172,13 @@ func TestInteropSDKAgentTurnWithPermission(t *testing.T) {
 	if _, err := s.Prompt("hello"); err != nil {
 		t.Fatal(err)
 	}
-	p := answerNext(t, s, ev, acp.AllowOnce)
-	if len(p.Options) != 2 || p.Options[0] != (acp.OptionSummary{ID: "allow", Name: "Allow this change", Kind: acp.AllowOnce, Verdict: acp.VerdictAllow}) ||
-		p.Options[1].ID != "reject" || p.Options[1].Kind != acp.RejectOnce {
+	p := answerNext(t, s, ev, schema.AllowOnce)
+	if len(p.Options) != 2 || p.Options[0] != (acp.OptionSummary{ID: "allow", Name: "Allow this change", Kind: schema.AllowOnce, Verdict: acp.VerdictAllow}) ||
+		p.Options[1].ID != "reject" || p.Options[1].Kind != schema.RejectOnce {
 		t.Fatalf("permission options %+v, want allow (allow_once) then reject (reject_once)", p.Options)
 	}
 	end := ev.waitFor(t, "turn_end", kind(acp.EventTurnEnd))
-	if end.StopReason != acp.StopEndTurn || end.Turn != 1 {
+	if end.StopReason != schema.StopEndTurn || end.Turn != 1 {
 		t.Fatalf("turn_end %+v, want turn 1 end_turn", end)
 	}
 	ev.waitFor(t, "idle", isIdle)
@@ -208,13 +210,13 @@ func TestInteropSDKAgentTurnWithPermission(t *testing.T) {
 			t.Fatalf("agent text %q lacks %q", text, want)
 		}
 	}
-	if len(snap.Turns) != 1 || snap.Turns[0].Turn != 1 || snap.Turns[0].StopReason != acp.StopEndTurn || snap.Turns[0].Receipt == nil {
+	if len(snap.Turns) != 1 || snap.Turns[0].Turn != 1 || snap.Turns[0].StopReason != schema.StopEndTurn || snap.Turns[0].Receipt == nil {
 		t.Fatalf("turns %+v", snap.Turns)
 	}
 	if len(snap.Permissions) != 0 {
 		t.Fatalf("open permissions after the turn: %+v", snap.Permissions)
 	}
-	if got := j.stopReasons(); len(got) != 1 || got[0] != acp.StopEndTurn {
+	if got := j.stopReasons(); len(got) != 1 || got[0] != schema.StopEndTurn {
 		t.Fatalf("the agent answered the prompt with %v, want [end_turn]", got)
 	}
 	evs := ev.upTo(t, snap.Seq)
@@ -248,12 +250,12 @@ func TestInteropSDKAgentCancelled(t *testing.T) {
 			t.Fatal(err)
 		}
 		end := ev.waitFor(t, "turn_end", kind(acp.EventTurnEnd))
-		if end.StopReason != acp.StopCancelled || end.Turn != 1 {
+		if end.StopReason != schema.StopCancelled || end.Turn != 1 {
 			t.Fatalf("turn_end %+v, want turn 1 cancelled", end)
 		}
 		ev.waitFor(t, "idle", isIdle)
 		// Cancelled during a pause, the SDK agent honours the cancel itself.
-		if got := j.stopReasons(); len(got) != 1 || got[0] != acp.StopCancelled {
+		if got := j.stopReasons(); len(got) != 1 || got[0] != schema.StopCancelled {
 			t.Fatalf("the agent answered %v, want [cancelled]", got)
 		}
 		snap := s.Snapshot()
@@ -285,7 +287,7 @@ func TestInteropSDKAgentCancelled(t *testing.T) {
 			t.Fatalf("permission_done %+v, want %s cancelled", done, p.RequestID)
 		}
 		end := ev.waitFor(t, "turn_end", kind(acp.EventTurnEnd))
-		if end.StopReason != acp.StopCancelled {
+		if end.StopReason != schema.StopCancelled {
 			t.Fatalf("turn_end %+v, want cancelled whatever the agent answered", end)
 		}
 		ev.waitFor(t, "idle", isIdle)
@@ -295,7 +297,7 @@ func TestInteropSDKAgentCancelled(t *testing.T) {
 		// The SDK agent answers end_turn or cancelled here, depending on which of our two
 		// messages (session/cancel, then the cancelled outcome) its script sees first.
 		got := j.stopReasons()
-		if len(got) != 1 || (got[0] != acp.StopEndTurn && got[0] != acp.StopCancelled) {
+		if len(got) != 1 || (got[0] != schema.StopEndTurn && got[0] != schema.StopCancelled) {
 			t.Fatalf("the agent answered %v, want one reply (end_turn or cancelled)", got)
 		}
 		t.Logf("the SDK agent answered %q to a cancel with its permission pending; methods seen: %v", got[0], j.methods())
@@ -304,7 +306,7 @@ func TestInteropSDKAgentCancelled(t *testing.T) {
 		if len(edit) != 1 || edit[0].ID != p.ToolCallID || edit[0].Status != acp.StatusCancelled {
 			t.Fatalf("edit cards %+v, want the permission's card %s cancelled", edit, p.ToolCallID)
 		}
-		if len(snap.Turns) != 1 || snap.Turns[0].StopReason != acp.StopCancelled {
+		if len(snap.Turns) != 1 || snap.Turns[0].StopReason != schema.StopCancelled {
 			t.Fatalf("turns %+v", snap.Turns)
 		}
 		evs := ev.upTo(t, snap.Seq)
@@ -329,7 +331,7 @@ func TestInteropSDKAgentTwoTurns(t *testing.T) {
 	if err := s.Stop(); err != nil {
 		t.Fatal(err)
 	}
-	if end := ev.waitFor(t, "turn_end", kind(acp.EventTurnEnd)); end.StopReason != acp.StopCancelled || end.Turn != 1 {
+	if end := ev.waitFor(t, "turn_end", kind(acp.EventTurnEnd)); end.StopReason != schema.StopCancelled || end.Turn != 1 {
 		t.Fatalf("first turn ended %+v, want turn 1 cancelled", end)
 	}
 	ev.waitFor(t, "idle", isIdle)
@@ -337,8 +339,8 @@ func TestInteropSDKAgentTwoTurns(t *testing.T) {
 	if _, err := s.Prompt("second"); err != nil {
 		t.Fatalf("prompt after Stop: %v", err)
 	}
-	answerNext(t, s, ev, acp.AllowOnce)
-	if end := ev.waitFor(t, "turn_end", kind(acp.EventTurnEnd)); end.StopReason != acp.StopEndTurn || end.Turn != 2 {
+	answerNext(t, s, ev, schema.AllowOnce)
+	if end := ev.waitFor(t, "turn_end", kind(acp.EventTurnEnd)); end.StopReason != schema.StopEndTurn || end.Turn != 2 {
 		t.Fatalf("second turn ended %+v, want turn 2 end_turn", end)
 	}
 	ev.waitFor(t, "idle", isIdle)
@@ -346,7 +348,7 @@ func TestInteropSDKAgentTwoTurns(t *testing.T) {
 	if s.AgentSessionID() != agentSession {
 		t.Fatalf("agent session id changed from %s to %s", agentSession, s.AgentSessionID())
 	}
-	if got := j.stopReasons(); len(got) != 2 || got[0] != acp.StopCancelled || got[1] != acp.StopEndTurn {
+	if got := j.stopReasons(); len(got) != 2 || got[0] != schema.StopCancelled || got[1] != schema.StopEndTurn {
 		t.Fatalf("the agent answered %v, want [cancelled end_turn]", got)
 	}
 	snap := s.Snapshot()
@@ -359,7 +361,7 @@ func TestInteropSDKAgentTwoTurns(t *testing.T) {
 	if len(edit) != 1 || edit[0].Turn != 2 || edit[0].Status != acp.StatusCompleted {
 		t.Fatalf("call_2 cards %+v, want one completed card in turn 2", edit)
 	}
-	want := []acp.TurnSummary{{Turn: 1, StopReason: acp.StopCancelled}, {Turn: 2, StopReason: acp.StopEndTurn}}
+	want := []acp.TurnSummary{{Turn: 1, StopReason: schema.StopCancelled}, {Turn: 2, StopReason: schema.StopEndTurn}}
 	if len(snap.Turns) != 2 || snap.Turns[0].Turn != want[0].Turn || snap.Turns[0].StopReason != want[0].StopReason ||
 		snap.Turns[1].Turn != want[1].Turn || snap.Turns[1].StopReason != want[1].StopReason {
 		t.Fatalf("turns %+v, want %+v", snap.Turns, want)

@@ -3,6 +3,8 @@ package acp
 import (
 	"fmt"
 	"strings"
+
+	"agentdesk/backend/acp/terminal"
 )
 
 // EntryMarkdown renders one entry as Markdown: the form used by golden tests and by export.
@@ -125,7 +127,7 @@ func terminalMarkdown(c ToolContent) string {
 		b.WriteString("(earlier output cut)\n\n")
 	}
 	if c.Output != "" {
-		b.WriteString(fence("text", PlainTerminalText(c.Output))) // colours are for the card
+		b.WriteString(fence("text", terminal.PlainText(c.Output))) // colours are for the card
 	}
 	switch st := c.ExitStatus; {
 	case st == nil:

@@ -7,6 +7,7 @@ import (
 
 	"agentdesk/backend/acp"
 	"agentdesk/backend/acp/acptest"
+	"agentdesk/backend/acp/schema"
 )
 
 // blockedObserver plays a turn's snapshot that cannot finish (a folder whose reading does not
@@ -27,9 +28,9 @@ func (o *blockedObserver) block(ctx context.Context, phase string, turn int) {
 
 func (o *blockedObserver) TurnStarted(ctx context.Context, turn int) { o.block(ctx, "start", turn) }
 
-func (o *blockedObserver) TurnEnded(ctx context.Context, turn int) *acp.TurnChanges {
+func (o *blockedObserver) TurnEnded(ctx context.Context, turn int) *schema.TurnChanges {
 	o.block(ctx, "end", turn)
-	return &acp.TurnChanges{}
+	return &schema.TurnChanges{}
 }
 
 // cancellable answers each prompt when it is cancelled, and a second prompt at once.
@@ -67,13 +68,13 @@ func TestStopEndsATurnWhoseSnapshotIsBlocked(t *testing.T) {
 	if err := s.Stop(); err != nil {
 		t.Fatal(err)
 	}
-	if end := ev.waitFor(t, "turn_end", kind(acp.EventTurnEnd)); end.StopReason != acp.StopCancelled {
+	if end := ev.waitFor(t, "turn_end", kind(acp.EventTurnEnd)); end.StopReason != schema.StopCancelled {
 		t.Fatalf("turn ended %+v, want cancelled", end)
 	}
 	if _, err := s.Prompt("again"); err != nil {
 		t.Fatal(err)
 	}
-	if end := ev.waitFor(t, "turn_end", kind(acp.EventTurnEnd)); end.Turn != 2 || end.StopReason != acp.StopEndTurn {
+	if end := ev.waitFor(t, "turn_end", kind(acp.EventTurnEnd)); end.Turn != 2 || end.StopReason != schema.StopEndTurn {
 		t.Fatalf("second turn ended %+v", end)
 	}
 }
@@ -90,7 +91,7 @@ func TestHardStopEndsATurnWhoseSnapshotIsBlocked(t *testing.T) {
 	if err := s.HardStop(); err != nil {
 		t.Fatal(err)
 	}
-	if end := ev.waitFor(t, "turn_end", kind(acp.EventTurnEnd)); end.StopReason != acp.StopInterrupted {
+	if end := ev.waitFor(t, "turn_end", kind(acp.EventTurnEnd)); end.StopReason != schema.StopInterrupted {
 		t.Fatalf("turn ended %+v, want interrupted", end)
 	}
 }

@@ -1,3 +1,5 @@
+//go:build linux
+
 package acp_test
 
 import (
@@ -17,6 +19,8 @@ import (
 	"agentdesk/backend/acp"
 	"agentdesk/backend/acp/acptest"
 	"agentdesk/backend/acp/jsonrpc"
+	"agentdesk/backend/acp/schema"
+	"agentdesk/backend/supervise"
 )
 
 // Nothing outlives its session (issue 29): every process an agent or a terminal starts carries a
@@ -83,7 +87,7 @@ func setsidChildAgent() {
 	if away.Start() != nil {
 		os.Exit(2)
 	}
-	serveScripted(func(req *jsonrpc.Request) { req.Reply(acp.PromptResult{StopReason: acp.StopEndTurn}, nil) })
+	serveScripted(func(req *jsonrpc.Request) { req.Reply(schema.PromptResult{StopReason: schema.StopEndTurn}, nil) })
 }
 
 // holderAgent ignores session/cancel and SIGTERM, and its grandchild, in a session of its own,
@@ -99,21 +103,28 @@ func holderAgent() {
 	serveScripted(func(req *jsonrpc.Request) {})
 }
 
+// unsupervised is c run without a supervisor: a process that leaves the agent's process group
+// then escapes every kill, as where there is no supervisor.
+func unsupervised(c supervise.Command) supervise.Command {
+	c.Unsupervised = true
+	return c
+}
+
 // startMarked starts this test binary as agent kind, its environment marked with mark; each of
 // wrap changes the command first.
-func startMarked(t *testing.T, agentKind, mark string, wrap ...func(acp.Command) acp.Command) (*acp.Session, *events) {
+func startMarked(t *testing.T, agentKind, mark string, wrap ...func(supervise.Command) supervise.Command) (*acp.Session, *events) {
 	t.Helper()
 	ev := newEvents()
 	s := acp.NewSession(acp.Config{
 		ID: "s1", AgentName: agentKind, Cwd: t.TempDir(), Emitter: ev, Logf: t.Logf, CloseGrace: 200 * time.Millisecond,
 		HardStopAfter: -1,
 		Launch: func(context.Context) (acp.Transport, error) {
-			cmd := acp.Command{Path: os.Args[0], Args: []string{"-test.run=^$"},
+			cmd := supervise.Command{Path: os.Args[0], Args: []string{"-test.run=^$"},
 				Env: append(os.Environ(), "ACPTEST_AGENT="+agentKind, markEnv+"="+mark), Dir: t.TempDir()}
 			for _, w := range wrap {
 				cmd = w(cmd)
 			}
-			return acp.Start(cmd)
+			return supervise.Start(cmd)
 		},
 	})
 	t.Cleanup(func() {
@@ -134,7 +145,7 @@ func TestASetsidChildDiesWithItsAgent(t *testing.T) {
 	if _, err := s.Prompt("hello"); err != nil {
 		t.Fatal(err)
 	}
-	if end := ev.waitFor(t, "turn_end", kind(acp.EventTurnEnd)); end.StopReason != acp.StopEndTurn {
+	if end := ev.waitFor(t, "turn_end", kind(acp.EventTurnEnd)); end.StopReason != schema.StopEndTurn {
 		t.Fatalf("turn_end %+v", end)
 	}
 	if left := strings.Join(marked(mark), ", "); !strings.Contains(left, "(sleep)") {
@@ -154,7 +165,7 @@ func TestHardStopEndsTheTurnWhenAGrandchildHoldsTheOutput(t *testing.T) {
 	s, ev := startMarked(t, "holder", mark)
 	end := hardStopHolder(t, s, ev, mark)
 	noneMarked(t, mark, "after the hard stop")
-	if end.StopReason != acp.StopInterrupted || end.Message != "stopped hard: the agent's processes were killed" {
+	if end.StopReason != schema.StopInterrupted || end.Message != "stopped hard: the agent's processes were killed" {
 		t.Fatalf("turn_end %+v", end)
 	}
 }
@@ -164,12 +175,12 @@ func TestHardStopEndsTheTurnWhenAGrandchildHoldsTheOutput(t *testing.T) {
 // stop still ends the turn within seconds, and its words do not claim every process was killed.
 func TestHardStopEndsTheTurnWhenASurvivorHoldsTheOutput(t *testing.T) {
 	mark := newMark()
-	s, ev := startMarked(t, "holder", mark, acp.Unsupervised)
+	s, ev := startMarked(t, "holder", mark, unsupervised)
 	end := hardStopHolder(t, s, ev, mark)
 	if left := strings.Join(killMarked(t, mark), ", "); !strings.Contains(left, "(sleep)") {
 		t.Fatalf("the survivor is gone (%q): this test no longer proves anything", left)
 	}
-	if end.StopReason != acp.StopInterrupted || end.Message != "stopped hard: the agent's process group was killed" {
+	if end.StopReason != schema.StopInterrupted || end.Message != "stopped hard: the agent's process group was killed" {
 		t.Fatalf("turn_end %+v, want words that claim no more than the group's end", end)
 	}
 }
@@ -214,20 +225,20 @@ const daemonLine = `echo daemon $( (setsid sh -c 'echo $$; exec sleep 300 </dev/
 // command starts a daemon and runs on. It returns both terminals' output once the second
 // has printed its daemon's pid.
 func runDaemons(c *jsonrpc.Conn, mark string, ev *events) (string, error) {
-	env := []acp.EnvVariable{{Name: markEnv, Value: mark}}
-	first, err := createTerminal(c, acp.CreateTerminalParams{Command: daemonLine, Env: env})
+	env := []schema.EnvVariable{{Name: markEnv, Value: mark}}
+	first, err := createTerminal(c, schema.CreateTerminalParams{Command: daemonLine, Env: env})
 	if err != nil {
 		return "", err
 	}
-	var exit acp.TerminalExitStatus
-	if err := terminalCall(c, acp.MethodTerminalWaitForExit, first, &exit); err != nil {
+	var exit schema.TerminalExitStatus
+	if err := terminalCall(c, schema.MethodTerminalWaitForExit, first, &exit); err != nil {
 		return "", err
 	}
-	var out acp.TerminalOutputResult
-	if err := terminalCall(c, acp.MethodTerminalOutput, first, &out); err != nil {
+	var out schema.TerminalOutputResult
+	if err := terminalCall(c, schema.MethodTerminalOutput, first, &out); err != nil {
 		return "", err
 	}
-	if _, err := createTerminal(c, acp.CreateTerminalParams{Command: daemonLine + "; exec sleep 300", Env: env}); err != nil {
+	if _, err := createTerminal(c, schema.CreateTerminalParams{Command: daemonLine + "; exec sleep 300", Env: env}); err != nil {
 		return "", err
 	}
 	for e := range ev.feed {
@@ -247,7 +258,7 @@ func TestADaemonFromATerminalDiesWithTheSession(t *testing.T) {
 	s, ev, _ := startTerminals(t, t.TempDir(), func(c *jsonrpc.Conn, req *jsonrpc.Request) {
 		out, err := runDaemons(c, mark, ev)
 		said <- fmt.Sprint(out, err)
-		req.Reply(acp.PromptResult{StopReason: acp.StopEndTurn}, nil)
+		req.Reply(schema.PromptResult{StopReason: schema.StopEndTurn}, nil)
 	})
 	t.Cleanup(func() { noneMarked(t, mark, "after the test") })
 	if _, err := s.Prompt("go"); err != nil {
@@ -266,7 +277,7 @@ func TestADaemonFromATerminalDiesWithTheSession(t *testing.T) {
 // appWithDaemons acts as agentdesk: a session whose in-process agent runs runDaemons; it prints
 // "ready" once both daemons run, then waits to be killed.
 func appWithDaemons() {
-	acp.EnableSupervisor("/proc/self/exe")
+	supervise.EnableSupervisor("/proc/self/exe")
 	mark := os.Getenv(markEnv)
 	os.Unsetenv(markEnv) // only what the terminals start carries it
 	ev := newEvents()

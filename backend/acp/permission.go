@@ -1,6 +1,10 @@
 package acp
 
-import "encoding/json"
+import (
+	"encoding/json"
+
+	"agentdesk/backend/acp/schema"
+)
 
 // PermissionSummary is an open permission request as the UI shows it.
 type PermissionSummary struct {
@@ -35,16 +39,16 @@ type OptionSummary struct {
 // OptionOf is the agent's option o with its meaning.
 func OptionOf(id, name, kind string) OptionSummary {
 	return OptionSummary{ID: id, Name: name, Kind: kind, Verdict: VerdictOf(kind),
-		Always: kind == AllowAlways || kind == RejectAlways}
+		Always: kind == schema.AllowAlways || kind == schema.RejectAlways}
 }
 
 // VerdictOf is what an option kind means: VerdictAllow, VerdictReject, or "" for a kind ACP
 // does not define.
 func VerdictOf(kind string) string {
 	switch kind {
-	case AllowOnce, AllowAlways:
+	case schema.AllowOnce, schema.AllowAlways:
 		return VerdictAllow
-	case RejectOnce, RejectAlways:
+	case schema.RejectOnce, schema.RejectAlways:
 		return VerdictReject
 	}
 	return ""
@@ -137,7 +141,7 @@ type PermissionRules interface {
 // "reject" picks reject_once — never an *_always option implicitly (agents often list
 // allow_always first). It returns "" when the agent offered no such option.
 func PolicyOption(policy string, options []OptionSummary) string {
-	want := map[string]string{"allow": AllowOnce, "reject": RejectOnce}[policy]
+	want := map[string]string{"allow": schema.AllowOnce, "reject": schema.RejectOnce}[policy]
 	for _, o := range options {
 		if o.Kind == want {
 			return o.ID

@@ -3,6 +3,8 @@ package acp
 import (
 	"encoding/json"
 	"strings"
+
+	"agentdesk/backend/acp/terminal"
 )
 
 // permissionQuery is what the tool card e and the request's options ask of the rules: every
@@ -53,7 +55,7 @@ func rawCommand(in map[string]json.RawMessage) string {
 		var words []string
 		if json.Unmarshal(in[k], &words) == nil && len(words) > 0 {
 			for i, w := range words {
-				words[i] = shellQuote(w)
+				words[i] = terminal.ShellQuote(w)
 			}
 			return strings.Join(words, " ")
 		}

@@ -18,15 +18,17 @@ import (
 	"agentdesk/backend/acp"
 	"agentdesk/backend/acp/demoagent"
 	"agentdesk/backend/acp/jsonrpc"
+	"agentdesk/backend/acp/schema"
+	"agentdesk/backend/supervise"
 )
 
 // TestMain lets this test binary act as an agent process: ACPTEST_AGENT picks which.
 func TestMain(m *testing.M) {
-	acp.MaybeSupervise()
+	supervise.MaybeSupervise()
 	switch os.Getenv("ACPTEST_AGENT") {
 	case "":
 		// Every agent of these tests runs under its supervisor, as in the app.
-		acp.EnableSupervisor("/proc/self/exe")
+		supervise.EnableSupervisor("/proc/self/exe")
 		goleak.VerifyTestMain(noLateEvents{m}) // every session, connection and pump goroutine ends with its owner
 	case "demo":
 		_ = demoagent.Serve(os.Stdin, os.Stdout, 0)
@@ -50,18 +52,8 @@ func TestMain(m *testing.M) {
 		_ = child.Start()
 		fmt.Fprintf(os.Stderr, "child %d\n", child.Process.Pid)
 		serveScripted(func(req *jsonrpc.Request) {})
-	case "family":
-		familyAgent()
-	case "deaf":
-		deafProcess()
-	case "app":
-		appStartingFamily()
-	case "setsidchild":
-		setsidChildAgent()
-	case "holder":
-		holderAgent()
-	case "daemonapp":
-		appWithDaemons()
+	default:
+		processAgent(os.Getenv("ACPTEST_AGENT"))
 	}
 }
 
@@ -95,14 +87,14 @@ type scripted struct{ onPrompt func(*jsonrpc.Request) }
 func (s *scripted) HandleNotification(string, json.RawMessage) {}
 func (s *scripted) HandleRequest(req *jsonrpc.Request) {
 	switch req.Method {
-	case acp.MethodInitialize:
+	case schema.MethodInitialize:
 		req.Reply(map[string]any{"protocolVersion": 1, "agentCapabilities": map[string]any{}}, nil)
-	case acp.MethodSessionNew:
+	case schema.MethodSessionNew:
 		req.Reply(map[string]any{"sessionId": "x1"}, nil)
-	case acp.MethodSessionPrompt:
+	case schema.MethodSessionPrompt:
 		s.onPrompt(req)
 	default:
-		req.Reply(nil, &jsonrpc.Error{Code: acp.CodeMethodNotFound, Message: req.Method})
+		req.Reply(nil, &jsonrpc.Error{Code: schema.CodeMethodNotFound, Message: req.Method})
 	}
 }
 
@@ -122,14 +114,14 @@ func runningInGroup(pgid int) []string {
 }
 
 // startProcess starts this test binary as agent kind, in its own process group.
-func startProcess(t *testing.T, agentKind string) (*acp.Session, *events, *acp.Process) {
+func startProcess(t *testing.T, agentKind string) (*acp.Session, *events, *supervise.Process) {
 	t.Helper()
-	var proc *acp.Process
+	var proc *supervise.Process
 	ev := newEvents()
 	s := acp.NewSession(acp.Config{
 		ID: "s1", AgentName: agentKind, Cwd: t.TempDir(), Emitter: ev, Logf: t.Logf, CloseGrace: 200 * time.Millisecond,
 		Launch: func(context.Context) (acp.Transport, error) {
-			p, err := acp.Start(acp.Command{Path: os.Args[0], Args: []string{"-test.run=^$"},
+			p, err := supervise.Start(supervise.Command{Path: os.Args[0], Args: []string{"-test.run=^$"},
 				Env: append(os.Environ(), "ACPTEST_AGENT="+agentKind), Dir: t.TempDir()})
 			proc = p
 			return p, err
@@ -147,8 +139,8 @@ func TestProcessDemoTurn(t *testing.T) {
 	if _, err := s.Prompt("hello"); err != nil {
 		t.Fatal(err)
 	}
-	answerNext(t, s, ev, acp.AllowOnce)
-	if end := ev.waitFor(t, "turn_end", kind(acp.EventTurnEnd)); end.StopReason != acp.StopEndTurn {
+	answerNext(t, s, ev, schema.AllowOnce)
+	if end := ev.waitFor(t, "turn_end", kind(acp.EventTurnEnd)); end.StopReason != schema.StopEndTurn {
 		t.Fatalf("stop reason %q", end.StopReason)
 	}
 }
@@ -159,7 +151,7 @@ func TestProcessExitMidTurn(t *testing.T) {
 		t.Fatal(err)
 	}
 	end := ev.waitFor(t, "turn_end", kind(acp.EventTurnEnd))
-	if end.StopReason != acp.StopError || !strings.Contains(end.Message, "exit status 3") ||
+	if end.StopReason != schema.StopError || !strings.Contains(end.Message, "exit status 3") ||
 		!strings.Contains(end.Message, "fatal: model backend unreachable") || strings.Contains(end.Message, "\x1b") {
 		t.Fatalf("turn_end %+v, want an error naming the exit status and the stderr tail without ANSI codes", end)
 	}
@@ -180,7 +172,7 @@ func TestAgentThatClosesItsOutputIsStopped(t *testing.T) {
 		t.Fatal(err)
 	}
 	end := ev.waitFor(t, "turn_end", kind(acp.EventTurnEnd))
-	if end.StopReason != acp.StopError || !strings.Contains(end.Message, "the agent closed its output but did not exit") {
+	if end.StopReason != schema.StopError || !strings.Contains(end.Message, "the agent closed its output but did not exit") {
 		t.Fatalf("turn_end %+v", end)
 	}
 	select {
@@ -210,7 +202,7 @@ func TestHardStopKillsProcessGroup(t *testing.T) {
 	if err := s.HardStop(); err != nil {
 		t.Fatal(err)
 	}
-	if end := ev.waitFor(t, "turn_end", kind(acp.EventTurnEnd)); end.StopReason != acp.StopInterrupted {
+	if end := ev.waitFor(t, "turn_end", kind(acp.EventTurnEnd)); end.StopReason != schema.StopInterrupted {
 		t.Fatalf("stop reason %q, want interrupted", end.StopReason)
 	}
 	if pids := runningInGroup(proc.Pid()); len(pids) > 0 {

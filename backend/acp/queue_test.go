@@ -10,6 +10,7 @@ import (
 
 	"agentdesk/backend/acp"
 	"agentdesk/backend/acp/acptest"
+	"agentdesk/backend/acp/schema"
 )
 
 // The prompt queue (session_queue.go) against scripted agents. Each turn holds on a permission
@@ -130,7 +131,7 @@ func TestQueueSendNowCancelsThenSends(t *testing.T) {
 	if err := s.SendQueuedNow(b); err != nil {
 		t.Fatal(err)
 	}
-	if end := ev.waitFor(t, "turn 1's end", turnEnd(1)); end.StopReason != acp.StopCancelled {
+	if end := ev.waitFor(t, "turn 1's end", turnEnd(1)); end.StopReason != schema.StopCancelled {
 		t.Fatalf("turn 1 ended %q, want cancelled by send now", end.StopReason)
 	}
 	ev.waitFor(t, "turn 3's end", turnEnd(3))

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"time"
+
+	"agentdesk/backend/acp/schema"
 )
 
 // TurnObserver is told when each turn starts and ends; the change ledger (the hub's
@@ -16,51 +18,14 @@ import (
 // promptly, with what it has, so that the turn ends whatever the observer was doing.
 type TurnObserver interface {
 	TurnStarted(ctx context.Context, turn int)
-	TurnEnded(ctx context.Context, turn int) *TurnChanges
-}
-
-// Change kinds of a ChangedFile.
-const (
-	ChangeAdded    = "added"
-	ChangeModified = "modified"
-	ChangeDeleted  = "deleted"
-	ChangeRenamed  = "renamed"
-)
-
-// ChangedFile is one file a turn added, modified, deleted or renamed on disk.
-type ChangedFile struct {
-	// Root is the session folder the file is in (the working folder or an additional one),
-	// Path its slash-separated path beneath Root; From the old path of a rename.
-	Root   string `json:"root"`
-	Path   string `json:"path"`
-	From   string `json:"from,omitempty"`
-	Change string `json:"change"` // Change*
-	// Added and Removed count lines (0 for a binary file or one too big to keep).
-	Added   int  `json:"added"`
-	Removed int  `json:"removed"`
-	Binary  bool `json:"binary,omitempty"`
-	// TooBig: the file was over the ledger's size cap: the change is listed but cannot be
-	// shown or reverted.
-	TooBig bool `json:"tooBig,omitempty"`
-}
-
-// TurnChanges is what the change ledger saw a turn do to the session's folders.
-type TurnChanges struct {
-	Files []ChangedFile `json:"files,omitempty"`
-	// More counts the changed files left out of Files (a receipt lists at most a few hundred).
-	More int `json:"more,omitempty"`
-	// Notes are what the ledger could not keep (a file over the cap, a turn over its budget),
-	// worded for a person.
-	Notes []string `json:"notes,omitempty"`
-	// Error says why the turn's changes could not be recorded at all.
-	Error string `json:"error,omitempty"`
+	TurnEnded(ctx context.Context, turn int) *schema.TurnChanges
 }
 
 // Receipt is what a turn did: it rides on the turn's turn_end event and its TurnSummary, and the
 // history keeps it with the turn.
 type Receipt struct {
-	StopReason string       `json:"stopReason"`
-	Changes    *TurnChanges `json:"changes,omitempty"`
+	StopReason string              `json:"stopReason"`
+	Changes    *schema.TurnChanges `json:"changes,omitempty"`
 	// StartedAt and EndedAt are unix milliseconds; WallMs is the turn's length.
 	StartedAt int64 `json:"startedAt"`
 	EndedAt   int64 `json:"endedAt"`
@@ -76,8 +41,8 @@ type Receipt struct {
 	// Tokens are the turn's tokens as the agent reported them in its answer to session/prompt;
 	// Cost what the turn cost, the growth of the session's cost (usage_update) over the turn.
 	// Both nil when the agent reported nothing.
-	Tokens *Tokens `json:"tokens,omitempty"`
-	Cost   *Cost   `json:"cost,omitempty"`
+	Tokens *Tokens      `json:"tokens,omitempty"`
+	Cost   *schema.Cost `json:"cost,omitempty"`
 	// MoreCommands, MoreDecisions and MoreQuestions count what was left out of each list
 	// beyond MaxReceiptItems.
 	MoreCommands  int `json:"moreCommands,omitempty"`
@@ -144,7 +109,7 @@ func (r *Receipt) clone() *Receipt {
 	c := *r
 	if r.Changes != nil {
 		ch := *r.Changes
-		ch.Files = append([]ChangedFile(nil), r.Changes.Files...)
+		ch.Files = append([]schema.ChangedFile(nil), r.Changes.Files...)
 		ch.Notes = append([]string(nil), r.Changes.Notes...)
 		c.Changes = &ch
 	}
@@ -171,7 +136,7 @@ func (s *Session) turnBegun(turn int) time.Time {
 }
 
 // turnChanges asks the observer what the turn changed; runTurn calls it before endTurn.
-func (s *Session) turnChanges(turn int) (tc *TurnChanges) {
+func (s *Session) turnChanges(turn int) (tc *schema.TurnChanges) {
 	if s.cfg.Turns == nil {
 		return nil
 	}

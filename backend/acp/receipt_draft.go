@@ -4,6 +4,9 @@ import (
 	"encoding/json"
 	"strings"
 	"time"
+
+	"agentdesk/backend/acp/schema"
+	"agentdesk/backend/acp/terminal"
 )
 
 // MaxReceiptItems bounds each list of a receipt (commands, decisions, questions): an agent that
@@ -33,7 +36,7 @@ type receiptDraft struct {
 	waited    time.Duration
 
 	// costAtStart is the session's cost when the turn started (nil: none reported yet).
-	costAtStart *Cost
+	costAtStart *schema.Cost
 }
 
 // draftCommand is one command of the draft and what links it to a terminal and a tool card.
@@ -44,7 +47,7 @@ type draftCommand struct {
 	fromTitle bool   // Command is the card's title: the rawInput had no command (yet)
 }
 
-func newReceiptDraft(cost *Cost) *receiptDraft {
+func newReceiptDraft(cost *schema.Cost) *receiptDraft {
 	d := &receiptDraft{counted: map[string]bool{}}
 	if cost != nil {
 		c := *cost
@@ -75,7 +78,7 @@ func (s *Session) terminalStarted(id, line string) {
 }
 
 // terminalViewLocked notes the exit of a terminal of ours in the command that ran it.
-func (s *Session) terminalViewLocked(id string, v TerminalView) {
+func (s *Session) terminalViewLocked(id string, v terminal.View) {
 	if s.draft == nil || v.ExitStatus == nil {
 		return
 	}
@@ -185,7 +188,7 @@ func executeCommand(e *Entry) (command string, fromTitle bool) {
 			var words []string
 			if json.Unmarshal(raw, &words) == nil && len(words) > 0 {
 				for i, w := range words {
-					words[i] = shellQuote(w)
+					words[i] = terminal.ShellQuote(w)
 				}
 				return cutText(strings.Join(words, " "), maxCommandLine), false
 			}
@@ -199,7 +202,7 @@ const maxCommandLine = 4 << 10
 
 // cardExit is how the terminal a card shows ended (ours, or one the agent runs itself and
 // reports in _meta), nil while unknown.
-func cardExit(e *Entry) *TerminalExitStatus {
+func cardExit(e *Entry) *schema.TerminalExitStatus {
 	for _, c := range e.Content {
 		if c.Type == "terminal" && c.ExitStatus != nil {
 			return c.ExitStatus
@@ -208,7 +211,7 @@ func cardExit(e *Entry) *TerminalExitStatus {
 	return nil
 }
 
-func (c *draftCommand) setExit(x *TerminalExitStatus) {
+func (c *draftCommand) setExit(x *schema.TerminalExitStatus) {
 	if x == nil {
 		return
 	}
@@ -266,7 +269,7 @@ func (s *Session) waitTickLocked() {
 }
 
 // costLocked notes the session's cost from a usage_update.
-func (s *Session) costLocked(u *Usage) {
+func (s *Session) costLocked(u *schema.Usage) {
 	if u != nil && u.Cost != nil {
 		c := *u.Cost
 		s.cost = &c
@@ -274,7 +277,7 @@ func (s *Session) costLocked(u *Usage) {
 }
 
 // lastCost is the last cost among saved entries (a seeded session's), nil when none.
-func lastCost(entries []Entry) *Cost {
+func lastCost(entries []Entry) *schema.Cost {
 	for i := len(entries) - 1; i >= 0; i-- {
 		if u := entries[i].Usage; entries[i].Kind == KindUsage && u != nil && u.Cost != nil {
 			c := *u.Cost

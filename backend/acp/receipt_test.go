@@ -8,12 +8,12 @@ import (
 	"path/filepath"
 	"reflect"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
 	"agentdesk/backend/acp"
 	"agentdesk/backend/acp/acptest"
+	"agentdesk/backend/acp/schema"
 )
 
 // testClock is a session clock the test moves by hand.
@@ -74,7 +74,7 @@ type gate string
 func newGate(t *testing.T) gate {
 	t.Helper()
 	p := filepath.Join(t.TempDir(), "gate")
-	if err := syscall.Mkfifo(p, 0o600); err != nil {
+	if err := mkfifo(p); err != nil {
 		t.Skipf("no FIFO: %v", err)
 	}
 	return gate(p)
@@ -124,7 +124,7 @@ func TestTurnReceipt(t *testing.T) {
 		t.Fatal(err)
 	}
 	end1 := ev.waitFor(t, "turn 1 end", func(e acp.Event) bool { return e.Kind == acp.EventTurnEnd && e.Turn == 1 })
-	if r := end1.Receipt; r == nil || r.Cost == nil || *r.Cost != (acp.Cost{Amount: 1.5, Currency: "USD"}) || r.Tokens != nil || r.WaitMs != 0 ||
+	if r := end1.Receipt; r == nil || r.Cost == nil || *r.Cost != (schema.Cost{Amount: 1.5, Currency: "USD"}) || r.Tokens != nil || r.WaitMs != 0 ||
 		r.Commands != nil || r.Decisions != nil || r.Questions != nil {
 		t.Fatalf("turn 1 receipt %+v", end1.Receipt)
 	}
@@ -146,7 +146,7 @@ func TestTurnReceipt(t *testing.T) {
 	end := ev.waitFor(t, "turn 2 end", func(e acp.Event) bool { return e.Kind == acp.EventTurnEnd && e.Turn == 2 })
 
 	want := &acp.Receipt{
-		StopReason: acp.StopEndTurn,
+		StopReason: schema.StopEndTurn,
 		StartedAt:  1_700_000_000_000, EndedAt: 1_700_000_013_000, WallMs: 13_000, WaitMs: 12_000,
 		Commands: []acp.ReceiptCommand{
 			{Command: "sh -c 'cat \"$0\"; exit 3' " + string(g), ToolCallID: cardID(t, s, "run"), ExitCode: intp(3)},
@@ -154,10 +154,10 @@ func TestTurnReceipt(t *testing.T) {
 			{Command: "make", ToolCallID: cardID(t, s, "mk"), ExitCode: intp(2)},
 		},
 		Decisions: []acp.ReceiptDecision{{Title: "Write a.go", ToolCallID: cardID(t, s, "w1"), Outcome: "selected",
-			Option: "Allow", Kind: acp.AllowOnce, DecidedBy: acp.DecidedByUser}},
+			Option: "Allow", Kind: schema.AllowOnce, DecidedBy: acp.DecidedByUser}},
 		Questions: []acp.ReceiptQuestion{{Message: "Which branch?", Mode: acp.ElicitModeForm, State: acp.ElicitAccepted, AnsweredBy: acp.AnsweredByUser}},
 		Tokens:    &acp.Tokens{Input: 100, Output: 20, Thought: 5, CachedRead: 50, CachedWrite: 7, Total: 125},
-		Cost:      &acp.Cost{Amount: 0.75, Currency: "USD"},
+		Cost:      &schema.Cost{Amount: 0.75, Currency: "USD"},
 	}
 	if !reflect.DeepEqual(end.Receipt, want) {
 		got, _ := json.MarshalIndent(end.Receipt, "", " ")

@@ -11,6 +11,7 @@ import (
 	"agentdesk/backend/acp"
 	"agentdesk/backend/acp/acptest"
 	"agentdesk/backend/acp/jsonrpc"
+	"agentdesk/backend/acp/schema"
 )
 
 // silentAgent answers initialize and never answers session/new.
@@ -18,7 +19,7 @@ type silentAgent struct{}
 
 func (silentAgent) HandleNotification(string, json.RawMessage) {}
 func (silentAgent) HandleRequest(req *jsonrpc.Request) {
-	if req.Method == acp.MethodInitialize {
+	if req.Method == schema.MethodInitialize {
 		req.Reply(map[string]any{"protocolVersion": 1}, nil)
 	}
 }
@@ -53,7 +54,7 @@ func TestStartTimeoutSaysWhichMethod(t *testing.T) {
 			asked := make(chan struct{})
 			s := acp.NewSession(acp.Config{ID: "s1", AgentName: "Quiet", Cwd: "/p", Emitter: ev, Logf: t.Logf,
 				Journal: func(dir jsonrpc.Direction, method string, _ []byte) {
-					if method == acp.MethodSessionNew {
+					if method == schema.MethodSessionNew {
 						close(asked)
 					}
 				},
@@ -75,7 +76,7 @@ func TestStartTimeoutSaysWhichMethod(t *testing.T) {
 			err := s.Start(ctx)
 			var timeout *acp.StartTimeoutError
 			if name == "timeout" {
-				if !errors.As(err, &timeout) || timeout.Method != acp.MethodSessionNew || timeout.Agent != "Quiet" || timeout.After != 2*time.Minute {
+				if !errors.As(err, &timeout) || timeout.Method != schema.MethodSessionNew || timeout.Agent != "Quiet" || timeout.After != 2*time.Minute {
 					t.Fatalf("Start = %#v, want a StartTimeoutError for session/new after 2 min", err)
 				}
 				if !errors.Is(err, context.DeadlineExceeded) || err.Error() != "Quiet did not answer session/new within 2 min" {
@@ -114,16 +115,16 @@ type lateAgent struct {
 func (a *lateAgent) HandleNotification(string, json.RawMessage) {}
 func (a *lateAgent) HandleRequest(req *jsonrpc.Request) {
 	up := func(u string) {
-		_ = a.conn.Notify(acp.MethodSessionUpdate, map[string]any{"sessionId": "l1", "update": json.RawMessage(u)})
+		_ = a.conn.Notify(schema.MethodSessionUpdate, map[string]any{"sessionId": "l1", "update": json.RawMessage(u)})
 	}
 	switch req.Method {
-	case acp.MethodInitialize:
+	case schema.MethodInitialize:
 		req.Reply(map[string]any{"protocolVersion": 1}, nil)
-	case acp.MethodSessionNew:
+	case schema.MethodSessionNew:
 		req.Reply(map[string]any{"sessionId": "l1"}, nil)
-	case acp.MethodSessionPrompt:
+	case schema.MethodSessionPrompt:
 		up(`{"sessionUpdate":"tool_call","toolCallId":"c1","title":"Run tests","status":"pending"}`)
-		req.Reply(acp.PromptResult{StopReason: acp.StopEndTurn}, nil)
+		req.Reply(schema.PromptResult{StopReason: schema.StopEndTurn}, nil)
 		go func() {
 			<-a.late
 			up(`{"sessionUpdate":"tool_call_update","toolCallId":"c1","title":"Run tests (late)","status":"in_progress"}`)
@@ -160,14 +161,14 @@ func TestSnapshotKeepsDecisions(t *testing.T) {
 	if _, err := s.Prompt("hello"); err != nil {
 		t.Fatal(err)
 	}
-	p := answerNext(t, s, ev, acp.AllowOnce)
+	p := answerNext(t, s, ev, schema.AllowOnce)
 	ev.waitFor(t, "turn_end", kind(acp.EventTurnEnd))
 	snap := s.Snapshot()
 	if len(snap.Decisions) != 1 {
 		t.Fatalf("decisions %+v", snap.Decisions)
 	}
 	d := snap.Decisions[0]
-	if d.RequestID != p.RequestID || d.ToolCallID != p.ToolCallID || d.Outcome != "selected" || d.OptionKind != acp.AllowOnce ||
+	if d.RequestID != p.RequestID || d.ToolCallID != p.ToolCallID || d.Outcome != "selected" || d.OptionKind != schema.AllowOnce ||
 		d.OptionName == "" || d.DecidedBy != acp.DecidedByUser {
 		t.Fatalf("decision %+v for request %+v", d, p)
 	}
@@ -175,7 +176,7 @@ func TestSnapshotKeepsDecisions(t *testing.T) {
 	seeded := acp.NewSession(acp.Config{ID: "s2", AgentName: "x", Cwd: "/p", Emitter: newEvents(), Logf: t.Logf, Seed: savedSeed(),
 		Launch: func(context.Context) (acp.Transport, error) { return nil, errors.New("unused") }})
 	defer seeded.Close()
-	if got := seeded.Snapshot().Decisions; len(got) != 1 || got[0].OptionKind != acp.AllowOnce {
+	if got := seeded.Snapshot().Decisions; len(got) != 1 || got[0].OptionKind != schema.AllowOnce {
 		t.Fatalf("seeded decisions %+v", got)
 	}
 }

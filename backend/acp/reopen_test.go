@@ -11,6 +11,7 @@ import (
 	"agentdesk/backend/acp"
 	"agentdesk/backend/acp/acptest"
 	"agentdesk/backend/acp/jsonrpc"
+	"agentdesk/backend/acp/schema"
 )
 
 // savedAgent is an agent that knows a saved session "old-1": it offers caps, refuses the
@@ -25,14 +26,14 @@ type savedAgent struct {
 
 	mu       sync.Mutex
 	methods  []string
-	reopened string               // the sessionId sent in session/resume or session/load
-	prompts  [][]acp.ContentBlock // each session/prompt's blocks
+	reopened string                  // the sessionId sent in session/resume or session/load
+	prompts  [][]schema.ContentBlock // each session/prompt's blocks
 }
 
 func (a *savedAgent) HandleNotification(string, json.RawMessage) {}
 
 func (a *savedAgent) update(session, u string) {
-	_ = a.conn.Notify(acp.MethodSessionUpdate, map[string]any{"sessionId": session, "update": json.RawMessage(u)})
+	_ = a.conn.Notify(schema.MethodSessionUpdate, map[string]any{"sessionId": session, "update": json.RawMessage(u)})
 }
 
 func (a *savedAgent) replayAll(session string) {
@@ -56,14 +57,14 @@ func (a *savedAgent) HandleRequest(req *jsonrpc.Request) {
 		return
 	}
 	var p struct {
-		SessionID string             `json:"sessionId"`
-		Prompt    []acp.ContentBlock `json:"prompt"`
+		SessionID string                `json:"sessionId"`
+		Prompt    []schema.ContentBlock `json:"prompt"`
 	}
 	_ = json.Unmarshal(req.Params, &p)
 	switch req.Method {
-	case acp.MethodInitialize:
+	case schema.MethodInitialize:
 		req.Reply(map[string]any{"protocolVersion": 1, "agentCapabilities": json.RawMessage(a.caps)}, nil)
-	case acp.MethodSessionNew:
+	case schema.MethodSessionNew:
 		req.Reply(map[string]any{"sessionId": "fresh"}, nil)
 	case acp.MethodSessionResume, acp.MethodSessionLoad:
 		a.mu.Lock()
@@ -73,14 +74,14 @@ func (a *savedAgent) HandleRequest(req *jsonrpc.Request) {
 			a.replayAll(p.SessionID)
 		}
 		req.Reply(nil, nil) // session/load may answer null
-	case acp.MethodSessionPrompt:
+	case schema.MethodSessionPrompt:
 		a.mu.Lock()
 		a.prompts = append(a.prompts, p.Prompt)
 		a.mu.Unlock()
 		a.update(p.SessionID, `{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"done"}}`)
-		req.Reply(acp.PromptResult{StopReason: acp.StopEndTurn}, nil)
+		req.Reply(schema.PromptResult{StopReason: schema.StopEndTurn}, nil)
 	default:
-		req.Reply(nil, &jsonrpc.Error{Code: acp.CodeMethodNotFound, Message: req.Method})
+		req.Reply(nil, &jsonrpc.Error{Code: schema.CodeMethodNotFound, Message: req.Method})
 	}
 }
 
@@ -101,8 +102,8 @@ func savedSeed() *acp.Seed {
 			{ID: "e4", Kind: acp.KindUser, Turn: 2, Text: "second question"},
 			{ID: "e5", Kind: acp.KindAgent, Turn: 2, Text: "second answer"},
 		},
-		Turns:     []acp.TurnSummary{{Turn: 1, StopReason: acp.StopEndTurn}, {Turn: 2, StopReason: acp.StopEndTurn}},
-		Decisions: []acp.DecisionSummary{{RequestID: "0", ToolCallID: "e3", Outcome: "selected", OptionID: "allow", OptionKind: acp.AllowOnce, DecidedBy: acp.DecidedByUser}},
+		Turns:     []acp.TurnSummary{{Turn: 1, StopReason: schema.StopEndTurn}, {Turn: 2, StopReason: schema.StopEndTurn}},
+		Decisions: []acp.DecisionSummary{{RequestID: "0", ToolCallID: "e3", Outcome: "selected", OptionID: "allow", OptionKind: schema.AllowOnce, DecidedBy: acp.DecidedByUser}},
 	}
 }
 
@@ -201,7 +202,7 @@ func TestReopenLoadReplayIsNotDuplicated(t *testing.T) {
 	var mu sync.Mutex
 	replayedLines := 0
 	journal := func(dir jsonrpc.Direction, method string, _ []byte) {
-		if method == acp.MethodSessionUpdate {
+		if method == schema.MethodSessionUpdate {
 			mu.Lock()
 			replayedLines++
 			mu.Unlock()

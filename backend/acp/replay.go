@@ -1,5 +1,7 @@
 package acp
 
+import "agentdesk/backend/acp/schema"
+
 // MaxReplayEntries and MaxReplayBytes bound what a session/load replay folds apart to be matched
 // against the saved transcript: updates beyond either bound are only counted.
 const (
@@ -19,7 +21,7 @@ type replayed struct {
 func newReplayed() *replayed { return &replayed{tr: NewTranscript()} }
 
 // add folds one replayed update of size n bytes, within the bounds.
-func (r *replayed) add(u Update, n int) {
+func (r *replayed) add(u schema.Update, n int) {
 	r.updates++
 	if len(r.tr.entries) >= MaxReplayEntries || r.bytes+n > MaxReplayBytes {
 		r.dropped++

@@ -13,6 +13,7 @@ import (
 	"agentdesk/backend/acp"
 	"agentdesk/backend/acp/acptest"
 	"agentdesk/backend/acp/jsonrpc"
+	"agentdesk/backend/acp/schema"
 )
 
 // promptAgent is an in-process agent whose turns are scripted by onPrompt; it runs on its own
@@ -26,18 +27,18 @@ type promptAgent struct {
 func (a *promptAgent) HandleNotification(string, json.RawMessage) {}
 func (a *promptAgent) HandleRequest(req *jsonrpc.Request) {
 	switch req.Method {
-	case acp.MethodInitialize:
+	case schema.MethodInitialize:
 		req.Reply(map[string]any{"protocolVersion": 1, "agentCapabilities": map[string]any{}}, nil)
-	case acp.MethodSessionNew:
+	case schema.MethodSessionNew:
 		if a.onNew != nil {
 			go a.onNew(a.conn, req)
 			return
 		}
 		req.Reply(map[string]any{"sessionId": "p1"}, nil)
-	case acp.MethodSessionPrompt:
+	case schema.MethodSessionPrompt:
 		go a.onPrompt(a.conn, req)
 	default:
-		req.Reply(nil, &jsonrpc.Error{Code: acp.CodeMethodNotFound, Message: req.Method})
+		req.Reply(nil, &jsonrpc.Error{Code: schema.CodeMethodNotFound, Message: req.Method})
 	}
 }
 
@@ -58,13 +59,13 @@ func startScripted(t *testing.T, cwd string, emitter acp.Emitter, onPrompt func(
 // askPermission sends session/request_permission for tool call id, offering one option: "ok"
 // (allow once). Wait on the result for the answer.
 func askPermission(c *jsonrpc.Conn, id, title string) (*jsonrpc.Pending, error) {
-	return c.Start(acp.MethodRequestPermission, map[string]any{"sessionId": "p1",
+	return c.Start(schema.MethodRequestPermission, map[string]any{"sessionId": "p1",
 		"toolCall": map[string]any{"toolCallId": id, "title": title},
-		"options":  []acp.PermissionOption{{OptionID: "ok", Name: "Allow", Kind: acp.AllowOnce}}})
+		"options":  []schema.PermissionOption{{OptionID: "ok", Name: "Allow", Kind: schema.AllowOnce}}})
 }
 
 func sendUpdate(c *jsonrpc.Conn, u string) {
-	_ = c.Notify(acp.MethodSessionUpdate, map[string]any{"sessionId": "p1", "update": json.RawMessage(u)})
+	_ = c.Notify(schema.MethodSessionUpdate, map[string]any{"sessionId": "p1", "update": json.RawMessage(u)})
 }
 
 func TestAgentWritesAndReadsThroughTheClient(t *testing.T) {
@@ -74,14 +75,14 @@ func TestAgentWritesAndReadsThroughTheClient(t *testing.T) {
 	s := startScripted(t, dir, ev, func(c *jsonrpc.Conn, req *jsonrpc.Request) {
 		ctx := context.Background()
 		path := filepath.Join(dir, "src", "main.go")
-		err := c.Call(ctx, acp.MethodWriteTextFile, acp.WriteTextFileParams{SessionID: "p1", Path: path, Content: "package main\n"}, nil)
+		err := c.Call(ctx, schema.MethodWriteTextFile, schema.WriteTextFileParams{SessionID: "p1", Path: path, Content: "package main\n"}, nil)
 		results <- fmt.Sprint("write: ", err)
 		var read struct{ Content string }
-		err = c.Call(ctx, acp.MethodReadTextFile, acp.ReadTextFileParams{SessionID: "p1", Path: path}, &read)
+		err = c.Call(ctx, schema.MethodReadTextFile, schema.ReadTextFileParams{SessionID: "p1", Path: path}, &read)
 		results <- fmt.Sprintf("read: %q %v", read.Content, err)
-		err = c.Call(ctx, acp.MethodReadTextFile, acp.ReadTextFileParams{SessionID: "p1", Path: "/etc/passwd"}, &read)
+		err = c.Call(ctx, schema.MethodReadTextFile, schema.ReadTextFileParams{SessionID: "p1", Path: "/etc/passwd"}, &read)
 		results <- fmt.Sprint("outside: ", err)
-		req.Reply(acp.PromptResult{StopReason: acp.StopEndTurn}, nil)
+		req.Reply(schema.PromptResult{StopReason: schema.StopEndTurn}, nil)
 	})
 	if _, err := s.Prompt("write a file"); err != nil {
 		t.Fatal(err)
@@ -104,13 +105,13 @@ func TestAgentWritesAndReadsThroughTheClient(t *testing.T) {
 func TestPermissionForUnannouncedToolCall(t *testing.T) {
 	ev := newEvents()
 	s := startScripted(t, t.TempDir(), ev, func(c *jsonrpc.Conn, req *jsonrpc.Request) {
-		var res acp.RequestPermissionResult
+		var res schema.RequestPermissionResult
 		// Gemini CLI asks about a tool call it never announced, carrying the diff in the request.
-		_ = c.Call(context.Background(), acp.MethodRequestPermission, json.RawMessage(`{"sessionId":"p1",
+		_ = c.Call(context.Background(), schema.MethodRequestPermission, json.RawMessage(`{"sessionId":"p1",
 			"toolCall":{"toolCallId":"ghost","title":"Write a.txt","kind":"edit","content":[{"type":"diff","path":"/p/a.txt","newText":"x"}]},
 			"options":[{"optionId":"a","name":"Allow always","kind":"allow_always"},{"optionId":"o","name":"Allow","kind":"allow_once"}]}`), &res)
 		sendUpdate(c, `{"sessionUpdate":"tool_call_update","toolCallId":"ghost","status":"completed"}`)
-		req.Reply(acp.PromptResult{StopReason: acp.StopEndTurn}, nil)
+		req.Reply(schema.PromptResult{StopReason: schema.StopEndTurn}, nil)
 	})
 	if _, err := s.Prompt("go"); err != nil {
 		t.Fatal(err)
@@ -148,8 +149,8 @@ func TestPermissionForUnannouncedToolCall(t *testing.T) {
 
 func TestEveryStopReasonAndAgentError(t *testing.T) {
 	replies := []func(*jsonrpc.Request){}
-	for _, r := range []string{acp.StopEndTurn, acp.StopMaxTokens, acp.StopMaxTurnRequests, acp.StopRefusal, acp.StopCancelled} {
-		replies = append(replies, func(req *jsonrpc.Request) { req.Reply(acp.PromptResult{StopReason: r}, nil) })
+	for _, r := range []string{schema.StopEndTurn, schema.StopMaxTokens, schema.StopMaxTurnRequests, schema.StopRefusal, schema.StopCancelled} {
+		replies = append(replies, func(req *jsonrpc.Request) { req.Reply(schema.PromptResult{StopReason: r}, nil) })
 	}
 	replies = append(replies, func(req *jsonrpc.Request) {
 		req.Reply(nil, &jsonrpc.Error{Code: -32603, Message: "Internal error", Data: json.RawMessage(`{"message":"stream disconnected"}`)})
@@ -157,7 +158,7 @@ func TestEveryStopReasonAndAgentError(t *testing.T) {
 	var turn atomic.Int32
 	ev := newEvents()
 	s := startScripted(t, t.TempDir(), ev, func(c *jsonrpc.Conn, req *jsonrpc.Request) { replies[turn.Add(1)-1](req) })
-	want := []string{acp.StopEndTurn, acp.StopMaxTokens, acp.StopMaxTurnRequests, acp.StopRefusal, acp.StopCancelled, acp.StopError}
+	want := []string{schema.StopEndTurn, schema.StopMaxTokens, schema.StopMaxTurnRequests, schema.StopRefusal, schema.StopCancelled, schema.StopError}
 	for i, w := range want {
 		if _, err := s.Prompt(fmt.Sprint("turn ", i)); err != nil {
 			t.Fatal(err)
@@ -166,7 +167,7 @@ func TestEveryStopReasonAndAgentError(t *testing.T) {
 		if end.StopReason != w || end.Turn != i+1 {
 			t.Fatalf("turn %d ended %+v, want %s", i+1, end, w)
 		}
-		if w == acp.StopError && !strings.Contains(end.Message, "stream disconnected") {
+		if w == schema.StopError && !strings.Contains(end.Message, "stream disconnected") {
 			t.Fatalf("the error's data is missing from %q", end.Message)
 		}
 		ev.waitFor(t, "idle", func(e acp.Event) bool { return e.Kind == acp.EventState && e.State == acp.StateIdle })
@@ -206,7 +207,7 @@ func TestFloodIntoBlockedConsumer(t *testing.T) {
 			sendUpdate(c, fmt.Sprintf(`{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"%d,"}}`, i))
 		}
 		close(sent)
-		req.Reply(acp.PromptResult{StopReason: acp.StopEndTurn}, nil)
+		req.Reply(schema.PromptResult{StopReason: schema.StopEndTurn}, nil)
 	})
 	if _, err := s.Prompt("flood"); err != nil {
 		t.Fatal(err)

@@ -9,6 +9,7 @@ import (
 
 	"agentdesk/backend/acp"
 	"agentdesk/backend/acp/acptest"
+	"agentdesk/backend/acp/schema"
 )
 
 func script(t *testing.T, js string) acptest.Script {
@@ -76,7 +77,7 @@ func TestScriptOddIdsNoiseAndUnknownKinds(t *testing.T) {
 		}
 	}
 	end := ev.waitFor(t, "turn_end", kind(acp.EventTurnEnd))
-	if end.StopReason != acp.StopError || !strings.Contains(end.Message, "fetch failed") || !strings.Contains(end.Message, "ENOTFOUND") {
+	if end.StopReason != schema.StopError || !strings.Contains(end.Message, "fetch failed") || !strings.Contains(end.Message, "ENOTFOUND") {
 		t.Fatalf("turn_end %+v, want the agent's code-500 message and data", end)
 	}
 	var kinds []string
@@ -107,7 +108,7 @@ func TestOpenToolsAtTurnEnd(t *testing.T) {
 	if _, err := s.Prompt("edit"); err != nil {
 		t.Fatal(err)
 	}
-	answerNext(t, s, ev, acp.RejectOnce)
+	answerNext(t, s, ev, schema.RejectOnce)
 	ev.waitFor(t, "turn 1's end", kind(acp.EventTurnEnd))
 	if got := toolStatuses(s); got != "t1:incomplete t2:completed" {
 		t.Fatalf("after turn 1: %s", got)
@@ -193,7 +194,7 @@ func TestCloseStopsTheTurn(t *testing.T) {
 		t.Fatalf("the agent's script: %v", err)
 	}
 	end := ev.waitFor(t, "turn_end", kind(acp.EventTurnEnd))
-	if end.StopReason != acp.StopCancelled {
+	if end.StopReason != schema.StopCancelled {
 		t.Fatalf("turn_end %+v, want cancelled", end)
 	}
 	if got := toolStatuses(s); got != "t1:cancelled" {
@@ -235,7 +236,7 @@ func TestStopRightAfterPrompt(t *testing.T) {
 		if got := strings.Join(sent, " "); got != "session/new session/prompt session/cancel" {
 			t.Fatalf("sent %s", got)
 		}
-		if end := ev.waitFor(t, "turn_end", kind(acp.EventTurnEnd)); end.StopReason != acp.StopCancelled {
+		if end := ev.waitFor(t, "turn_end", kind(acp.EventTurnEnd)); end.StopReason != schema.StopCancelled {
 			t.Fatalf("turn_end %+v", end)
 		}
 		s.Close()
@@ -254,9 +255,9 @@ func TestPermissionWithOddMeta(t *testing.T) {
 		t.Fatal(err)
 	}
 	for range 2 {
-		answerNext(t, s, ev, acp.AllowOnce)
+		answerNext(t, s, ev, schema.AllowOnce)
 	}
-	if end := ev.waitFor(t, "turn_end", kind(acp.EventTurnEnd)); end.StopReason != acp.StopEndTurn {
+	if end := ev.waitFor(t, "turn_end", kind(acp.EventTurnEnd)); end.StopReason != schema.StopEndTurn {
 		t.Fatalf("turn_end %+v", end)
 	}
 }

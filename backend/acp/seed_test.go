@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"agentdesk/backend/acp"
+	"agentdesk/backend/acp/schema"
 )
 
 func ptr[T any](v T) *T { return &v }
@@ -12,7 +13,7 @@ func TestRestoreTranscriptContinuesIDsAndTurns(t *testing.T) {
 	saved := []acp.Entry{
 		{ID: "e1", Kind: acp.KindUser, Turn: 1, Text: "one"},
 		{ID: "e2", Kind: acp.KindTool, Turn: 1, ToolCallID: "call_1", Title: "Read", Status: acp.StatusIncomplete},
-		{ID: "e3", Kind: acp.KindPlan, Turn: 1, Plan: []acp.PlanEntry{{Content: "a", Status: "pending"}}},
+		{ID: "e3", Kind: acp.KindPlan, Turn: 1, Plan: []schema.PlanEntry{{Content: "a", Status: "pending"}}},
 		{ID: "e9", Kind: acp.KindUser, Turn: 2, Text: "two"}, // ids need not be dense
 		{ID: "e10", Kind: acp.KindAgent, Turn: 2, Text: "reply"},
 	}
@@ -24,7 +25,7 @@ func TestRestoreTranscriptContinuesIDsAndTurns(t *testing.T) {
 		t.Fatalf("the tool card is not known again: %q", tr.ToolEntryID("call_1"))
 	}
 	// A late update of a saved card patches it but does not reopen it.
-	c := tr.UpsertTool(acp.ToolCallFields{ToolCallID: "call_1", Status: ptr(acp.StatusInProgress), Title: ptr("Read more")}, false)
+	c := tr.UpsertTool(schema.ToolCallFields{ToolCallID: "call_1", Status: ptr(acp.StatusInProgress), Title: ptr("Read more")}, false)
 	if c.Entry.ID != "e2" || c.Entry.Status != acp.StatusIncomplete || c.Entry.Title != "Read more" {
 		t.Fatalf("late update of a saved card: %+v", c.Entry)
 	}
@@ -33,15 +34,15 @@ func TestRestoreTranscriptContinuesIDsAndTurns(t *testing.T) {
 		t.Fatalf("the next entry is %+v, want e11 in turn 3", c.Entry)
 	}
 	// A reused tool call id in the new turn starts a new card; its updates may open it.
-	c = tr.UpsertTool(acp.ToolCallFields{ToolCallID: "call_1", Status: ptr(acp.StatusPending)}, true)
+	c = tr.UpsertTool(schema.ToolCallFields{ToolCallID: "call_1", Status: ptr(acp.StatusPending)}, true)
 	if c.Entry.ID != "e12" || c.Entry.Turn != 3 || c.Entry.Status != acp.StatusPending {
 		t.Fatalf("new card %+v", c.Entry)
 	}
-	if c := tr.UpsertTool(acp.ToolCallFields{ToolCallID: "call_1", Status: ptr(acp.StatusInProgress)}, false); c.Entry.Status != acp.StatusInProgress {
+	if c := tr.UpsertTool(schema.ToolCallFields{ToolCallID: "call_1", Status: ptr(acp.StatusInProgress)}, false); c.Entry.Status != acp.StatusInProgress {
 		t.Fatalf("the running turn's card did not move on: %+v", c.Entry)
 	}
 	// A plan in the new turn is a new entry; the saved turn's stays.
-	ch := tr.Apply(acp.Update{Kind: acp.UpdatePlan, Plan: []acp.PlanEntry{{Content: "b"}}})
+	ch := tr.Apply(schema.Update{Kind: schema.UpdatePlan, Plan: []schema.PlanEntry{{Content: "b"}}})
 	if len(ch) != 1 || ch[0].Entry.ID != "e13" {
 		t.Fatalf("plan %+v", ch)
 	}

@@ -8,7 +8,9 @@ import (
 	"sync"
 	"time"
 
+	"agentdesk/backend/acp/fsys"
 	"agentdesk/backend/acp/jsonrpc"
+	"agentdesk/backend/acp/schema"
 )
 
 // Config describes a session to start. Launch, Emitter and Cwd are required.
@@ -22,7 +24,7 @@ type Config struct {
 	Launch     func(ctx context.Context) (Transport, error) // starts the agent
 	Emitter    Emitter                                      // receives the session's events
 	Journal    jsonrpc.Tap                                  // every message in and out, as on the wire; must not block or modify line
-	ClientInfo Implementation
+	ClientInfo schema.Implementation
 	// AuthMethod, when set, is the agent's auth method to log in with before the session opens
 	// (env_var values must already be in the agent's environment).
 	AuthMethod string
@@ -112,7 +114,7 @@ type Session struct {
 	pendingSummary string          // the summary the next session/prompt carries before the person's text
 	allowedFiles   map[string]bool // real paths outside the folders the person chose to attach (AllowFile)
 	draft          *receiptDraft   // the running turn's receipt as it is gathered (receipt_draft.go); nil between turns
-	cost           *Cost           // the session's cost as the agent last reported it (usage_update); nil until it does
+	cost           *schema.Cost    // the session's cost as the agent last reported it (usage_update); nil until it does
 	queue          promptQueue     // prompts sent during a turn (session_queue.go)
 	caps           AgentCapabilities
 	mcpSkipTold    bool           // the notice of MCP servers left out was shown
@@ -198,8 +200,8 @@ func (s *Session) Cwd() string { return s.cfg.Cwd }
 func (s *Session) Dirs() []string { return slices.Clone(s.cfg.Dirs) }
 
 // FindFiles lists files of the session's folders for attaching (see Folders.FindFiles).
-func (s *Session) FindFiles(query string, limit int) ([]FolderFile, error) {
-	f, err := NewFolders(s.cfg.Cwd, s.cfg.Dirs)
+func (s *Session) FindFiles(query string, limit int) ([]fsys.FolderFile, error) {
+	f, err := fsys.NewFolders(s.cfg.Cwd, s.cfg.Dirs)
 	if err != nil {
 		return nil, err
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"agentdesk/backend/acp/jsonrpc"
+	"agentdesk/backend/acp/schema"
 )
 
 // authenticate runs the chosen method (Config.AuthMethod) before the session opens. Terminal
@@ -37,7 +38,7 @@ func (s *Session) authenticate(ctx context.Context, methods []AuthMethod) error 
 // asAuthRequired turns a -32000 answer into an *AuthRequiredError listing the methods.
 func (s *Session) asAuthRequired(err error, methods []AuthMethod) error {
 	var rpcErr *jsonrpc.Error
-	if errors.As(err, &rpcErr) && rpcErr.Code == CodeAuthRequired {
+	if errors.As(err, &rpcErr) && rpcErr.Code == schema.CodeAuthRequired {
 		return &AuthRequiredError{Agent: s.cfg.AgentName, Methods: methods, Err: rpcErr}
 	}
 	return err

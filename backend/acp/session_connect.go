@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"agentdesk/backend/acp/jsonrpc"
+	"agentdesk/backend/acp/schema"
 )
 
 // Methods that reattach to an existing agent session (Continue, Reopen).
@@ -103,22 +104,22 @@ func (s *Session) connect(ctx context.Context, reattach bool) (Continued, error)
 	go h.end(conn, watched, done)
 
 	var init InitializeResult
-	method = MethodInitialize
-	err = conn.Call(ctx, MethodInitialize, InitializeParams{
-		ProtocolVersion: ProtocolVersion,
+	method = schema.MethodInitialize
+	err = conn.Call(ctx, schema.MethodInitialize, schema.InitializeParams{
+		ProtocolVersion: schema.ProtocolVersion,
 		// Only what is implemented: fs (confined to the session folder), terminals, terminal
 		// logins (the app shows the command and can open a terminal window for it) and boolean
 		// config options (shown as switches).
-		ClientCapabilities: ClientCapabilities{FS: FSCapabilities{ReadTextFile: true, WriteTextFile: true}, Terminal: true,
-			Auth:        &AuthCapabilities{Terminal: true},
-			Session:     &SessionClientCaps{ConfigOptions: &ConfigOptionCaps{Boolean: &struct{}{}}},
+		ClientCapabilities: schema.ClientCapabilities{FS: schema.FSCapabilities{ReadTextFile: true, WriteTextFile: true}, Terminal: true,
+			Auth:        &schema.AuthCapabilities{Terminal: true},
+			Session:     &schema.SessionClientCaps{ConfigOptions: &schema.ConfigOptionCaps{Boolean: &struct{}{}}},
 			Elicitation: s.cfg.Elicit.caps()},
 		ClientInfo: s.cfg.ClientInfo,
 	}, &init)
 	if err != nil {
 		return "", s.failStart(ctx, began, method, fmt.Errorf("initialize %s: %w", s.cfg.AgentName, s.explain(err)), err)
 	}
-	if init.ProtocolVersion != ProtocolVersion {
+	if init.ProtocolVersion != schema.ProtocolVersion {
 		return "", s.fail(&VersionError{Agent: s.cfg.AgentName, Version: init.ProtocolVersion}, nil)
 	}
 	methods := decodeAuthMethods(init.AuthMethods)
@@ -210,15 +211,15 @@ func (s *Session) openSession(ctx context.Context, conn *jsonrpc.Conn, reattach 
 			s.cfg.Logf("session %s: %s refused %s (%v); continuing another way", s.cfg.ID, s.cfg.AgentName, m, err)
 		}
 	}
-	*method = MethodSessionNew
-	return s.callOpen(ctx, conn, MethodSessionNew, reattach)
+	*method = schema.MethodSessionNew
+	return s.callOpen(ctx, conn, schema.MethodSessionNew, reattach)
 }
 
 // refused reports an error answer of the agent to a call (not a login it needs, not the
 // connection or ctx ending): the next way to continue may still work.
 func refused(ctx context.Context, err error) bool {
 	var rpcErr *jsonrpc.Error
-	return err != nil && ctx.Err() == nil && errors.As(err, &rpcErr) && rpcErr.Code != CodeAuthRequired
+	return err != nil && ctx.Err() == nil && errors.As(err, &rpcErr) && rpcErr.Code != schema.CodeAuthRequired
 }
 
 // callOpen runs one of session/new, session/resume or session/load and, when it succeeds,
@@ -227,7 +228,7 @@ func (s *Session) callOpen(ctx context.Context, conn *jsonrpc.Conn, method strin
 	s.mu.Lock()
 	oldID := s.agentSessionID
 	mcp, dirs := s.mcpServersLocked(), s.dirsForAgentLocked()
-	var params any = NewSessionParams{Cwd: s.cfg.Cwd, MCPServers: mcp, AdditionalDirectories: dirs}
+	var params any = schema.NewSessionParams{Cwd: s.cfg.Cwd, MCPServers: mcp, AdditionalDirectories: dirs}
 	open := func(sessionID string) map[string]any {
 		p := map[string]any{"sessionId": sessionID, "cwd": s.cfg.Cwd, "mcpServers": mcp}
 		if len(dirs) > 0 {
@@ -236,7 +237,7 @@ func (s *Session) callOpen(ctx context.Context, conn *jsonrpc.Conn, method strin
 		return p
 	}
 	switch method {
-	case MethodSessionNew:
+	case schema.MethodSessionNew:
 		s.agentSessionID = "" // updates for the new id are kept until it is known
 	case MethodSessionFork:
 		s.agentSessionID = "" // as for session/new: the fork's id comes with the answer
@@ -250,7 +251,7 @@ func (s *Session) callOpen(ctx context.Context, conn *jsonrpc.Conn, method strin
 	}
 	s.unlock()
 
-	var res NewSessionResult // a null result (session/load may answer null) leaves it empty
+	var res schema.NewSessionResult // a null result (session/load may answer null) leaves it empty
 	err := conn.Call(ctx, method, params, &res)
 	s.mu.Lock()
 	defer s.unlock()
@@ -261,7 +262,7 @@ func (s *Session) callOpen(ctx context.Context, conn *jsonrpc.Conn, method strin
 		s.early, s.earlyBytes, s.earlyDropped = nil, 0, 0 // updates for a session that never opened
 		return "", err
 	}
-	if method == MethodSessionNew || method == MethodSessionFork {
+	if method == schema.MethodSessionNew || method == MethodSessionFork {
 		if res.SessionID == "" {
 			return "", fmt.Errorf("%s answered %s without a session id", s.cfg.AgentName, method)
 		}

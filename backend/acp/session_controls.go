@@ -5,19 +5,21 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+
+	"agentdesk/backend/acp/schema"
 )
 
 // applyMetaLocked keeps what a metadata update says and announces the new session info.
-func (s *Session) applyMetaLocked(u Update) {
+func (s *Session) applyMetaLocked(u schema.Update) {
 	switch u.Kind {
-	case UpdateAvailableCommands:
+	case schema.UpdateAvailableCommands:
 		var p struct {
-			Commands []SlashCommand `json:"availableCommands"`
+			Commands []schema.SlashCommand `json:"availableCommands"`
 		}
 		if json.Unmarshal(u.Raw, &p) == nil {
 			s.controls.Commands = p.Commands
 		}
-	case UpdateCurrentMode:
+	case schema.UpdateCurrentMode:
 		var p struct {
 			Current string `json:"currentModeId"`
 			Legacy  string `json:"modeId"` // one docs example uses this name
@@ -26,16 +28,16 @@ func (s *Session) applyMetaLocked(u Update) {
 			if p.Current == "" {
 				p.Current = p.Legacy
 			}
-			s.controls.Modes = changed(s.controls.Modes, func(m *Modes) { m.CurrentModeID = p.Current })
+			s.controls.Modes = changed(s.controls.Modes, func(m *schema.Modes) { m.CurrentModeID = p.Current })
 		}
-	case UpdateConfigOptions:
+	case schema.UpdateConfigOptions:
 		var p struct {
-			Options []ConfigOption `json:"configOptions"`
+			Options []schema.ConfigOption `json:"configOptions"`
 		}
 		if json.Unmarshal(u.Raw, &p) == nil {
 			s.controls.ConfigOptions = p.Options // always the complete list
 		}
-	case UpdateSessionInfo:
+	case schema.UpdateSessionInfo:
 		var p struct {
 			Title json.RawMessage `json:"title"`
 		}
@@ -67,14 +69,14 @@ func (s *Session) SetMode(ctx context.Context, modeID string) error {
 	if modes == nil {
 		return &NotOfferedError{Agent: s.cfg.AgentName, What: "mode"}
 	}
-	if !slices.ContainsFunc(modes.AvailableModes, func(m Mode) bool { return m.ID == modeID }) {
+	if !slices.ContainsFunc(modes.AvailableModes, func(m schema.Mode) bool { return m.ID == modeID }) {
 		return &NotOfferedError{Agent: s.cfg.AgentName, What: "mode", ID: modeID}
 	}
-	if err := s.callSession(ctx, MethodSetMode, map[string]any{"modeId": modeID}, nil); err != nil {
+	if err := s.callSession(ctx, schema.MethodSetMode, map[string]any{"modeId": modeID}, nil); err != nil {
 		return err
 	}
 	s.mu.Lock()
-	s.controls.Modes = changed(s.controls.Modes, func(m *Modes) { m.CurrentModeID = modeID })
+	s.controls.Modes = changed(s.controls.Modes, func(m *schema.Modes) { m.CurrentModeID = modeID })
 	s.pushInfoLocked()
 	s.unlock()
 	return nil
@@ -89,14 +91,14 @@ func (s *Session) SetModel(ctx context.Context, modelID string) error {
 	if models == nil {
 		return &NotOfferedError{Agent: s.cfg.AgentName, What: "model"}
 	}
-	if !slices.ContainsFunc(models.AvailableModels, func(m Model) bool { return m.ModelID == modelID }) {
+	if !slices.ContainsFunc(models.AvailableModels, func(m schema.Model) bool { return m.ModelID == modelID }) {
 		return &NotOfferedError{Agent: s.cfg.AgentName, What: "model", ID: modelID}
 	}
-	if err := s.callSession(ctx, MethodSetModel, map[string]any{"modelId": modelID}, nil); err != nil {
+	if err := s.callSession(ctx, schema.MethodSetModel, map[string]any{"modelId": modelID}, nil); err != nil {
 		return err
 	}
 	s.mu.Lock()
-	s.controls.Models = changed(s.controls.Models, func(m *Models) { m.CurrentModelID = modelID })
+	s.controls.Models = changed(s.controls.Models, func(m *schema.Models) { m.CurrentModelID = modelID })
 	s.pushInfoLocked()
 	s.unlock()
 	return nil
@@ -106,7 +108,7 @@ func (s *Session) SetModel(ctx context.Context, modelID string) error {
 // with the complete new list, which replaces ours.
 func (s *Session) SetConfigOption(ctx context.Context, configID string, value json.RawMessage) error {
 	s.mu.Lock()
-	var opt *ConfigOption
+	var opt *schema.ConfigOption
 	for i := range s.controls.ConfigOptions {
 		if s.controls.ConfigOptions[i].ID == configID {
 			opt = &s.controls.ConfigOptions[i]
@@ -121,9 +123,9 @@ func (s *Session) SetConfigOption(ctx context.Context, configID string, value js
 		params["type"] = "boolean"
 	}
 	var res struct {
-		Options []ConfigOption `json:"configOptions"`
+		Options []schema.ConfigOption `json:"configOptions"`
 	}
-	if err := s.callSession(ctx, MethodSetConfigOption, params, &res); err != nil {
+	if err := s.callSession(ctx, schema.MethodSetConfigOption, params, &res); err != nil {
 		return err
 	}
 	s.mu.Lock()

@@ -9,6 +9,7 @@ import (
 
 	"agentdesk/backend/acp/elicit"
 	"agentdesk/backend/acp/jsonrpc"
+	"agentdesk/backend/acp/schema"
 )
 
 // pendingElicitation is an open elicitation/create: the request waits here until a person,
@@ -111,15 +112,15 @@ func (d *elicitationDesk) complete(elicID string) (entryID string, open *pending
 func (s *Session) handleElicitation(req *jsonrpc.Request) {
 	var p ElicitationCreateParams
 	if err := json.Unmarshal(req.Params, &p); err != nil {
-		req.Reply(nil, &jsonrpc.Error{Code: CodeInvalidParams, Message: "invalid elicitation/create params: " + err.Error()})
+		req.Reply(nil, &jsonrpc.Error{Code: schema.CodeInvalidParams, Message: "invalid elicitation/create params: " + err.Error()})
 		return
 	}
 	if p.Mode != ElicitModeForm && p.Mode != ElicitModeURL {
-		req.Reply(nil, &jsonrpc.Error{Code: CodeInvalidParams, Message: fmt.Sprintf("elicitation mode %q is not supported (form or url)", p.Mode)})
+		req.Reply(nil, &jsonrpc.Error{Code: schema.CodeInvalidParams, Message: fmt.Sprintf("elicitation mode %q is not supported (form or url)", p.Mode)})
 		return
 	}
 	if !s.cfg.Elicit.allows(p.Mode) {
-		req.Reply(nil, &jsonrpc.Error{Code: CodeInvalidParams,
+		req.Reply(nil, &jsonrpc.Error{Code: schema.CodeInvalidParams,
 			Message: fmt.Sprintf("elicitation mode %q is not supported by this client (it was not advertised in clientCapabilities.elicitation)", p.Mode)})
 		return
 	}
@@ -166,7 +167,7 @@ func (s *Session) handleElicitation(req *jsonrpc.Request) {
 	s.unlock()
 	switch el.State {
 	case ElicitInvalid:
-		req.Reply(nil, &jsonrpc.Error{Code: CodeInvalidParams, Message: "invalid elicitation/create: " + invalid.Error()})
+		req.Reply(nil, &jsonrpc.Error{Code: schema.CodeInvalidParams, Message: "invalid elicitation/create: " + invalid.Error()})
 	case ElicitCancelled:
 		req.Reply(ElicitationResult{Action: ElicitCancel}, nil)
 	}

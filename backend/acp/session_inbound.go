@@ -4,7 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 
+	"agentdesk/backend/acp/fsys"
 	"agentdesk/backend/acp/jsonrpc"
+	"agentdesk/backend/acp/schema"
+	"agentdesk/backend/acp/terminal"
 )
 
 // connHandler is the jsonrpc.Handler of one agent connection: the one seam through which the
@@ -21,9 +24,9 @@ import (
 // jsonrpc.MaxQueuedMessages).
 type connHandler struct {
 	s         *Session
-	terms     *terminals
+	terms     *terminal.Set
 	work      *workers
-	folder    *Folders // nil when a folder could not be opened: folderErr says why
+	folder    *fsys.Folders // nil when a folder could not be opened: folderErr says why
 	folderErr error
 }
 
@@ -32,7 +35,7 @@ var _ jsonrpc.Handler = (*connHandler)(nil)
 // newConnHandler prepares the handler of a new connection to tr.
 func (s *Session) newConnHandler(tr Transport) *connHandler {
 	h := &connHandler{s: s, terms: s.newTerminals(tr), work: newWorkers()}
-	h.folder, h.folderErr = NewFolders(s.cfg.Cwd, s.cfg.Dirs)
+	h.folder, h.folderErr = fsys.NewFolders(s.cfg.Cwd, s.cfg.Dirs)
 	return h
 }
 
@@ -41,21 +44,21 @@ func (s *Session) newConnHandler(tr Transport) *connHandler {
 // those for capabilities we do not advertise with -32601.
 func (h *connHandler) HandleRequest(req *jsonrpc.Request) {
 	switch req.Method {
-	case MethodReadTextFile, MethodWriteTextFile:
+	case schema.MethodReadTextFile, schema.MethodWriteTextFile:
 		h.work.submit(req, func() (any, error) { return h.serveFile(req) })
-	case MethodTerminalCreate:
+	case schema.MethodTerminalCreate:
 		h.work.submit(req, func() (any, error) {
 			h.hook(req.Method)
-			return h.terms.create(req.Params)
+			return h.terms.Create(req.Params)
 		})
-	case MethodTerminalOutput, MethodTerminalWaitForExit, MethodTerminalKill, MethodTerminalRelease:
-		h.terms.handle(req)
-	case MethodRequestPermission:
+	case schema.MethodTerminalOutput, schema.MethodTerminalWaitForExit, schema.MethodTerminalKill, schema.MethodTerminalRelease:
+		h.terms.Handle(req)
+	case schema.MethodRequestPermission:
 		h.s.handlePermission(req)
 	case MethodElicitationCreate:
 		h.s.handleElicitation(req)
 	default:
-		req.Reply(nil, &jsonrpc.Error{Code: CodeMethodNotFound, Message: "Method not found: " + req.Method})
+		req.Reply(nil, &jsonrpc.Error{Code: schema.CodeMethodNotFound, Message: "Method not found: " + req.Method})
 	}
 }
 
@@ -64,15 +67,15 @@ func (h *connHandler) HandleRequest(req *jsonrpc.Request) {
 // (cancelled) it names.
 func (h *connHandler) HandleNotification(method string, params json.RawMessage) {
 	switch method {
-	case MethodSessionUpdate:
+	case schema.MethodSessionUpdate:
 		h.s.applyUpdate(params)
-	case MethodCancelRequest:
+	case schema.MethodCancelRequest:
 		var p jsonrpc.CancelRequestParams
 		if json.Unmarshal(params, &p) != nil {
 			return
 		}
 		id := string(bytes.TrimSpace(p.RequestID))
-		if !h.terms.cancelWait(id) && !h.s.withdrawElicitation(id) {
+		if !h.terms.CancelWait(id) && !h.s.withdrawElicitation(id) {
 			h.s.cancelPermission(id)
 		}
 	case MethodElicitationComplete:
@@ -88,7 +91,7 @@ func (h *connHandler) serveFile(req *jsonrpc.Request) (any, error) {
 	if h.folder == nil {
 		return nil, h.folderErr
 	}
-	if req.Method == MethodReadTextFile {
+	if req.Method == schema.MethodReadTextFile {
 		return h.folder.ReadTextFile(req.Params)
 	}
 	return h.folder.WriteTextFile(req.Params)
@@ -107,7 +110,7 @@ func (h *connHandler) hook(method string) {
 func (h *connHandler) end(conn *jsonrpc.Conn, watched <-chan struct{}, done chan<- struct{}) {
 	<-conn.Done()
 	h.work.wait()
-	h.terms.closeAll()
+	h.terms.CloseAll()
 	if h.folder != nil {
 		h.folder.Close()
 	}
@@ -145,7 +148,7 @@ func (s *Session) applyUpdateLocked(params json.RawMessage) {
 		s.earlyBytes += len(params)
 		return
 	}
-	sessionID, u, err := DecodeNotification(params)
+	sessionID, u, err := schema.DecodeNotification(params)
 	if err != nil && u.Raw == nil {
 		s.cfg.Logf("%s: skipped a session/update that does not decode: %v", s.cfg.AgentName, err)
 		return
@@ -156,7 +159,7 @@ func (s *Session) applyUpdateLocked(params json.RawMessage) {
 	}
 	if err != nil {
 		// A known kind with fields of the wrong shape: show it raw rather than lose it.
-		u = Update{Kind: "invalid " + u.Kind, Raw: u.Raw} // never typed: rendered as unknown
+		u = schema.Update{Kind: "invalid " + u.Kind, Raw: u.Raw} // never typed: rendered as unknown
 		s.cfg.Logf("%s: %v", s.cfg.AgentName, err)
 	}
 	if u.IsMetadata() {

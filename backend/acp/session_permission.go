@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"agentdesk/backend/acp/jsonrpc"
+	"agentdesk/backend/acp/schema"
 )
 
 // pendingPermission is a parked session/request_permission: the request waits here until the
@@ -100,13 +101,13 @@ func (s *Session) OpenPermission(requestID string) (PermissionQuery, PermissionS
 // never have been announced), asks the rules (Config.Rules) and, when none decides, parks the
 // request and tells the UI. It blocks on nothing but the rules.
 func (s *Session) handlePermission(req *jsonrpc.Request) {
-	var p RequestPermissionParams
+	var p schema.RequestPermissionParams
 	if err := json.Unmarshal(req.Params, &p); err != nil {
-		req.Reply(nil, &jsonrpc.Error{Code: CodeInvalidParams, Message: "invalid session/request_permission params: " + err.Error()})
+		req.Reply(nil, &jsonrpc.Error{Code: schema.CodeInvalidParams, Message: "invalid session/request_permission params: " + err.Error()})
 		return
 	}
 	if len(p.Options) == 0 {
-		req.Reply(nil, &jsonrpc.Error{Code: CodeInvalidParams, Message: "session/request_permission has no options"})
+		req.Reply(nil, &jsonrpc.Error{Code: schema.CodeInvalidParams, Message: "session/request_permission has no options"})
 		return
 	}
 	s.mu.Lock()
@@ -139,13 +140,13 @@ func (s *Session) handlePermission(req *jsonrpc.Request) {
 	if s.state == StateCancelling || s.state == StateExited || s.state == StateFailed {
 		// Stop already ran: this request is cancelled like the others were.
 		s.unlock()
-		req.Reply(RequestPermissionResult{Outcome: PermissionOutcome{Outcome: "cancelled"}}, nil)
+		req.Reply(schema.RequestPermissionResult{Outcome: schema.PermissionOutcome{Outcome: "cancelled"}}, nil)
 		return
 	}
 	if decided && offered(sum.Options, rule.OptionID) {
 		s.ruleDecisionLocked(sum, rule)
 		s.unlock()
-		req.Reply(RequestPermissionResult{Outcome: PermissionOutcome{Outcome: "selected", OptionID: rule.OptionID}}, nil)
+		req.Reply(schema.RequestPermissionResult{Outcome: schema.PermissionOutcome{Outcome: "selected", OptionID: rule.OptionID}}, nil)
 		return
 	}
 	s.perms.open[sum.RequestID] = &pendingPermission{req: req, summary: sum, query: q}
@@ -203,7 +204,7 @@ func (s *Session) Decide(requestID, optionID, decidedBy string) error {
 	s.decisionLocked(p, "selected", optionID, decidedBy)
 	s.unlock()
 	// Reply outside the lock (it only queues the answer for the connection's writer).
-	p.req.Reply(RequestPermissionResult{Outcome: PermissionOutcome{Outcome: "selected", OptionID: optionID}}, nil)
+	p.req.Reply(schema.RequestPermissionResult{Outcome: schema.PermissionOutcome{Outcome: "selected", OptionID: optionID}}, nil)
 	return nil
 }
 
@@ -225,6 +226,6 @@ func replyCancelled(reqs []*jsonrpc.Request) {
 			r.Reply(ElicitationResult{Action: ElicitCancel}, nil)
 			continue
 		}
-		r.Reply(RequestPermissionResult{Outcome: PermissionOutcome{Outcome: "cancelled"}}, nil)
+		r.Reply(schema.RequestPermissionResult{Outcome: schema.PermissionOutcome{Outcome: "cancelled"}}, nil)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"agentdesk/backend/acp/jsonrpc"
+	"agentdesk/backend/acp/schema"
 )
 
 // The prompt queue: what the person sends while a turn runs waits here, in order, and is sent
@@ -71,7 +72,7 @@ type promptQueue struct {
 // queuedItem is a queued prompt with the content blocks of its attachments.
 type queuedItem struct {
 	QueuedPrompt
-	extra    []ContentBlock
+	extra    []schema.ContentBlock
 	steering bool // a _session/steering request with it is on the wire
 }
 
@@ -103,7 +104,7 @@ func (q *promptQueue) list() []QueuedPrompt {
 }
 
 // add queues a prompt at the end and returns its id (ErrQueueFull beyond MaxQueued).
-func (q *promptQueue) add(text string, extra []ContentBlock, infos []AttachmentInfo) (string, error) {
+func (q *promptQueue) add(text string, extra []schema.ContentBlock, infos []AttachmentInfo) (string, error) {
 	if len(q.items) >= MaxQueued {
 		return "", fmt.Errorf("queue a prompt: %w (at most %d)", ErrQueueFull, MaxQueued)
 	}

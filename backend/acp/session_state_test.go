@@ -8,6 +8,7 @@ import (
 	"agentdesk/backend/acp"
 	"agentdesk/backend/acp/acptest"
 	"agentdesk/backend/acp/jsonrpc"
+	"agentdesk/backend/acp/schema"
 )
 
 // TestAFailedStartAnswersThePermissionsAskedDuringIt: no permission request stays open in a
@@ -22,8 +23,8 @@ func TestAFailedStartAnswersThePermissionsAskedDuringIt(t *testing.T) {
 			return
 		}
 		// Written after the permission request: the client has parked it when this arrives.
-		req.Reply(nil, &jsonrpc.Error{Code: acp.CodeInternalError, Message: "no toolchain"})
-		var res acp.RequestPermissionResult
+		req.Reply(nil, &jsonrpc.Error{Code: schema.CodeInternalError, Message: "no toolchain"})
+		var res schema.RequestPermissionResult
 		if err := perm.Wait(context.Background(), &res); err != nil {
 			outcome <- err.Error()
 			return

@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+
+	"agentdesk/backend/acp/schema"
 )
 
 // Steering: delivering a queued prompt into the running turn rather than after it. ACP has no
@@ -63,9 +65,9 @@ func (e *SteerRefusedError) Error() string {
 // steeringParams is the _session/steering request. Meta asks the agent not to start a turn of
 // its own with the prompt when none runs: ours would then be the second.
 type steeringParams struct {
-	SessionID string          `json:"sessionId"`
-	Prompt    []ContentBlock  `json:"prompt"`
-	Meta      json.RawMessage `json:"_meta,omitempty"`
+	SessionID string                `json:"sessionId"`
+	Prompt    []schema.ContentBlock `json:"prompt"`
+	Meta      json.RawMessage       `json:"_meta,omitempty"`
 }
 
 var steeringIdleMeta = json.RawMessage(`{"steering":{"idleBehavior":"promptRequired"}}`)
@@ -190,10 +192,10 @@ func (s *Session) steerByPromptLocked(i int) (bool, error) {
 	s.pushQueueLocked()
 	slot := &chainedPrompt{ready: make(chan struct{}), prompt: true}
 	s.queue.chained = append(s.queue.chained, slot)
-	conn, params, turn := s.conn, PromptParams{SessionID: s.agentSessionID, Prompt: promptBlocks(it.Text, it.extra)}, s.tr.Turn()
+	conn, params, turn := s.conn, schema.PromptParams{SessionID: s.agentSessionID, Prompt: promptBlocks(it.Text, it.extra)}, s.tr.Turn()
 	s.unlock()
 
-	slot.p, slot.err = conn.Start(MethodSessionPrompt, params)
+	slot.p, slot.err = conn.Start(schema.MethodSessionPrompt, params)
 	close(slot.ready)
 	s.mu.Lock()
 	if slot.err != nil {
@@ -210,7 +212,7 @@ func (s *Session) steerByPromptLocked(i int) (bool, error) {
 	id := s.agentSessionID
 	s.unlock()
 	if cancel {
-		if err := conn.Notify(MethodSessionCancel, CancelParams{SessionID: id}); err != nil {
+		if err := conn.Notify(schema.MethodSessionCancel, schema.CancelParams{SessionID: id}); err != nil {
 			s.cfg.Logf("session %s: send cancel to %s: %v", s.cfg.ID, s.cfg.AgentName, err)
 		}
 	}

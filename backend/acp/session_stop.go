@@ -5,6 +5,8 @@ import (
 	"time"
 
 	"agentdesk/backend/acp/jsonrpc"
+	"agentdesk/backend/acp/schema"
+	"agentdesk/backend/supervise"
 )
 
 // Stop cancels the running turn: session/cancel, every open permission answered "cancelled",
@@ -30,7 +32,7 @@ func (s *Session) Stop() error {
 	s.unlock()
 	var err error
 	if sent { // else the turn's goroutine sends the cancel once the prompt is written
-		err = conn.Notify(MethodSessionCancel, CancelParams{SessionID: id})
+		err = conn.Notify(schema.MethodSessionCancel, schema.CancelParams{SessionID: id})
 	}
 	replyCancelled(reqs)
 	if err != nil {
@@ -220,7 +222,7 @@ func killedWords(tr Transport) string {
 	}
 	switch left, known := r.Left(); {
 	case len(left) > 0:
-		return fmt.Sprintf("%d of its processes could not be killed: %s", len(left), pidList(left))
+		return fmt.Sprintf("%d of its processes could not be killed: %s", len(left), supervise.PidList(left))
 	case !known:
 		return "its process group was killed"
 	}

@@ -5,13 +5,15 @@ import (
 	"fmt"
 	"os"
 	"strings"
+
+	"agentdesk/backend/acp/terminal"
 )
 
 // newTerminals makes the terminals of a new connection to tr: they start in the session folder
 // with the agent's environment, and their output shows in the tool cards that name them.
-func (s *Session) newTerminals(tr Transport) *terminals {
-	ts := newTerminals(s.cfg.Cwd, s.cfg.Dirs, s.terminalEnv(tr), s.newTerminalID, s.publishTerminal)
-	ts.onStart = s.terminalStarted
+func (s *Session) newTerminals(tr Transport) *terminal.Set {
+	ts := terminal.NewSet(s.cfg.Cwd, s.cfg.Dirs, s.terminalEnv(tr), s.newTerminalID, s.publishTerminal)
+	ts.OnStart = func(id, line string) { s.terminalStarted(id, cutText(line, maxCommandLine)) }
 	return ts
 }
 
@@ -52,7 +54,7 @@ func (s *Session) newTerminalID() string {
 }
 
 // publishTerminal shows a terminal's latest output in the tool cards that name it.
-func (s *Session) publishTerminal(id string, v TerminalView) {
+func (s *Session) publishTerminal(id string, v terminal.View) {
 	s.mu.Lock()
 	defer s.unlock()
 	for _, c := range s.tr.SetTerminal(id, v) {
@@ -66,14 +68,14 @@ func (s *Session) publishTerminal(id string, v TerminalView) {
 var ErrNoSuchTerminal = errors.New("no such terminal of this session's agent")
 
 // TerminalInput sends text to terminal id of the session's current agent as if the person typed
-// it (see terminal.input): "\r" ends a line, "\x03" is Ctrl-C. At most MaxTerminalInput bytes
+// it (see terminal.Terminal.Input): "\r" ends a line, "\x03" is Ctrl-C. At most terminal.MaxInput bytes
 // go at a time.
 func (s *Session) TerminalInput(id, text string) error {
 	if text == "" {
 		return nil
 	}
-	if len(text) > MaxTerminalInput {
-		return fmt.Errorf("input of %d bytes is too long for a terminal: send at most %d at a time", len(text), MaxTerminalInput)
+	if len(text) > terminal.MaxInput {
+		return fmt.Errorf("input of %d bytes is too long for a terminal: send at most %d at a time", len(text), terminal.MaxInput)
 	}
 	s.mu.Lock()
 	h := s.handler
@@ -81,13 +83,11 @@ func (s *Session) TerminalInput(id, text string) error {
 	if h == nil {
 		return ErrNoSuchTerminal
 	}
-	h.terms.mu.Lock()
-	t, ok := h.terms.byID[id]
-	h.terms.mu.Unlock()
+	t, ok := h.terms.Lookup(id)
 	if !ok {
 		return fmt.Errorf("%w: %q", ErrNoSuchTerminal, id)
 	}
-	return t.input([]byte(text))
+	return t.Input([]byte(text))
 }
 
 // TerminalInterrupt types Ctrl-C into terminal id: the terminal's line discipline sends SIGINT

@@ -11,6 +11,7 @@ import (
 	"agentdesk/backend/acp"
 	"agentdesk/backend/acp/acptest"
 	"agentdesk/backend/acp/demoagent"
+	"agentdesk/backend/acp/schema"
 )
 
 // events collects a session's events and lets a test wait for one.
@@ -138,7 +139,7 @@ func startDemoIn(t *testing.T, pace time.Duration, cwd string) (*acp.Session, *e
 func answerNext(t *testing.T, s *acp.Session, ev *events, optionKind string) acp.Event {
 	t.Helper()
 	p := ev.waitFor(t, "permission", kind(acp.EventPermission))
-	id := acp.PolicyOption(map[string]string{acp.AllowOnce: "allow", acp.RejectOnce: "reject"}[optionKind], p.Options)
+	id := acp.PolicyOption(map[string]string{schema.AllowOnce: "allow", schema.RejectOnce: "reject"}[optionKind], p.Options)
 	if err := s.AnswerPermission(p.RequestID, "no-such-option"); !errors.Is(err, acp.ErrNoSuchOption) {
 		t.Fatalf("an option the agent did not offer: %v, want ErrNoSuchOption", err)
 	}
@@ -162,9 +163,9 @@ func TestDemoTurnAllowed(t *testing.T) {
 	if q := s.Queue(); len(q) != 1 || q[0].Text != "again" || s.RemoveQueued(q[0].ID) != nil {
 		t.Fatalf("queue %+v, want the second prompt, removable", q)
 	}
-	p := answerNext(t, s, ev, acp.AllowOnce)
+	p := answerNext(t, s, ev, schema.AllowOnce)
 	end := ev.waitFor(t, "turn_end", kind(acp.EventTurnEnd))
-	if end.StopReason != acp.StopEndTurn {
+	if end.StopReason != schema.StopEndTurn {
 		t.Fatalf("stop reason %q", end.StopReason)
 	}
 	snap := s.Snapshot()
@@ -187,8 +188,8 @@ func TestDemoTurnRejected(t *testing.T) {
 	if _, err := s.Prompt("hello"); err != nil {
 		t.Fatal(err)
 	}
-	p := answerNext(t, s, ev, acp.RejectOnce)
-	if end := ev.waitFor(t, "turn_end", kind(acp.EventTurnEnd)); end.StopReason != acp.StopEndTurn {
+	p := answerNext(t, s, ev, schema.RejectOnce)
+	if end := ev.waitFor(t, "turn_end", kind(acp.EventTurnEnd)); end.StopReason != schema.StopEndTurn {
 		t.Fatalf("stop reason %q", end.StopReason)
 	}
 	for _, e := range s.Snapshot().Entries {
@@ -211,7 +212,7 @@ func TestStopWithPermissionOpen(t *testing.T) {
 	if done.RequestID != p.RequestID || done.Outcome != "cancelled" {
 		t.Fatalf("permission_done %+v, want %s cancelled", done, p.RequestID)
 	}
-	if end := ev.waitFor(t, "turn_end", kind(acp.EventTurnEnd)); end.StopReason != acp.StopCancelled {
+	if end := ev.waitFor(t, "turn_end", kind(acp.EventTurnEnd)); end.StopReason != schema.StopCancelled {
 		t.Fatalf("stop reason %q, want cancelled", end.StopReason)
 	}
 	for _, e := range s.Snapshot().Entries {
@@ -224,8 +225,8 @@ func TestStopWithPermissionOpen(t *testing.T) {
 	if _, err := s.Prompt("again"); err != nil {
 		t.Fatalf("prompt after Stop: %v", err)
 	}
-	answerNext(t, s, ev, acp.AllowOnce)
-	if end := ev.waitFor(t, "turn_end", kind(acp.EventTurnEnd)); end.StopReason != acp.StopEndTurn || end.Turn != 2 {
+	answerNext(t, s, ev, schema.AllowOnce)
+	if end := ev.waitFor(t, "turn_end", kind(acp.EventTurnEnd)); end.StopReason != schema.StopEndTurn || end.Turn != 2 {
 		t.Fatalf("second turn ended %+v", end)
 	}
 }
@@ -239,7 +240,7 @@ func TestStopWhileStreaming(t *testing.T) {
 	if err := s.Stop(); err != nil {
 		t.Fatal(err)
 	}
-	if end := ev.waitFor(t, "turn_end", kind(acp.EventTurnEnd)); end.StopReason != acp.StopCancelled {
+	if end := ev.waitFor(t, "turn_end", kind(acp.EventTurnEnd)); end.StopReason != schema.StopCancelled {
 		t.Fatalf("stop reason %q, want cancelled", end.StopReason)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"agentdesk/backend/acp/jsonrpc"
+	"agentdesk/backend/acp/schema"
 )
 
 // Prompt sends text as a turn, like PromptWith without attachments.
@@ -82,13 +83,13 @@ func (s *Session) submitErrLocked() error {
 type turnRun struct {
 	conn   *jsonrpc.Conn
 	turn   int
-	params PromptParams
+	params schema.PromptParams
 }
 
 // startTurnLocked moves the idle session into a new turn with the person's text and the
 // attachments' blocks, and returns what runTurn (to be started by the caller once it has
 // unlocked s.mu) sends. The caller holds s.mu, with the session idle and not closing.
-func (s *Session) startTurnLocked(text string, extra []ContentBlock, infos []AttachmentInfo) turnRun {
+func (s *Session) startTurnLocked(text string, extra []schema.ContentBlock, infos []AttachmentInfo) turnRun {
 	blocks := promptBlocks(text, extra)
 	turn := s.tr.Turn() + 1
 	s.pushChange(s.tr.StartTurn(turn, text, infos...))
@@ -97,21 +98,21 @@ func (s *Session) startTurnLocked(text string, extra []ContentBlock, infos []Att
 	s.setStateLocked(StateRunning, "")
 	if s.pendingSummary != "" {
 		// The saved turns' summary goes first, once: the user entry shows only what was typed.
-		blocks = append([]ContentBlock{TextBlock(s.pendingSummary)}, blocks...)
+		blocks = append([]schema.ContentBlock{schema.TextBlock(s.pendingSummary)}, blocks...)
 		s.pendingSummary = ""
 	}
 	s.promptSent = false
 	s.queue.ending = false
 	s.turnWG.Add(1) // under s.mu with closing false: Close's Wait comes after every Add
-	return turnRun{conn: s.conn, turn: turn, params: PromptParams{SessionID: s.agentSessionID, Prompt: blocks}}
+	return turnRun{conn: s.conn, turn: turn, params: schema.PromptParams{SessionID: s.agentSessionID, Prompt: blocks}}
 }
 
 // promptBlocks is a prompt's content: the text (left out only when there are attachments and
 // no text), then the attachments' blocks.
-func promptBlocks(text string, extra []ContentBlock) []ContentBlock {
-	blocks := make([]ContentBlock, 0, 1+len(extra))
+func promptBlocks(text string, extra []schema.ContentBlock) []schema.ContentBlock {
+	blocks := make([]schema.ContentBlock, 0, 1+len(extra))
 	if text != "" || len(extra) == 0 {
-		blocks = append(blocks, TextBlock(text))
+		blocks = append(blocks, schema.TextBlock(text))
 	}
 	return append(blocks, extra...)
 }
@@ -124,8 +125,8 @@ func (s *Session) runTurn(run turnRun) {
 	defer s.turnWG.Done()
 	conn, turn := run.conn, run.turn
 	began := s.turnBegun(turn)
-	var res PromptResult
-	p, err := conn.Start(MethodSessionPrompt, run.params)
+	var res schema.PromptResult
+	p, err := conn.Start(schema.MethodSessionPrompt, run.params)
 	// A Stop before the prompt was on the wire left the cancel to us (see Stop): it must follow
 	// the prompt, or the agent would cancel nothing and run the whole turn.
 	s.mu.Lock()
@@ -134,7 +135,7 @@ func (s *Session) runTurn(run turnRun) {
 	id := s.agentSessionID
 	s.unlock()
 	if cancel {
-		if cerr := conn.Notify(MethodSessionCancel, CancelParams{SessionID: id}); cerr != nil {
+		if cerr := conn.Notify(schema.MethodSessionCancel, schema.CancelParams{SessionID: id}); cerr != nil {
 			s.cfg.Logf("session %s: send cancel to %s: %v", s.cfg.ID, s.cfg.AgentName, cerr)
 		}
 	}
@@ -155,7 +156,7 @@ func (s *Session) runTurn(run turnRun) {
 		if err != nil {
 			s.cfg.Logf("session %s: a prompt before a steered one failed: %v", s.cfg.ID, err)
 		}
-		p, err, res = next.p, next.err, PromptResult{}
+		p, err, res = next.p, next.err, schema.PromptResult{}
 	}
 	s.endTurn(turn, res, err, turnEnd{began: began, changes: s.turnChanges(turn)})
 }
@@ -163,12 +164,12 @@ func (s *Session) runTurn(run turnRun) {
 // turnEnd is what runTurn learnt of a turn besides the agent's answer: for its receipt.
 type turnEnd struct {
 	began   time.Time
-	changes *TurnChanges
+	changes *schema.TurnChanges
 }
 
 // endTurn records the reply to a turn's prompt (or its failure) and returns to idle; then the
 // next queued prompt, if any, starts the next turn (nextQueuedLocked).
-func (s *Session) endTurn(turn int, res PromptResult, err error, te turnEnd) {
+func (s *Session) endTurn(turn int, res schema.PromptResult, err error, te turnEnd) {
 	if err != nil {
 		err = s.explain(err)
 	}
@@ -190,17 +191,17 @@ func (s *Session) endTurn(turn int, res PromptResult, err error, te turnEnd) {
 	s.ladder.disarm()
 	switch {
 	case s.hardStopped && killed == "":
-		ts.StopReason, ts.Message = StopInterrupted, "stopped hard as the turn ended"
+		ts.StopReason, ts.Message = schema.StopInterrupted, "stopped hard as the turn ended"
 	case s.hardStopped && s.ladder.ignoredMsg != "":
 		s.ladder.ignoredMsg += " (" + killed + ")"
-		ts.StopReason, ts.Message = StopInterrupted, s.ladder.ignoredMsg
+		ts.StopReason, ts.Message = schema.StopInterrupted, s.ladder.ignoredMsg
 	case s.hardStopped:
-		ts.StopReason, ts.Message = StopInterrupted, "stopped hard: "+strings.Replace(killed, "its ", "the agent's ", 1)
+		ts.StopReason, ts.Message = schema.StopInterrupted, "stopped hard: "+strings.Replace(killed, "its ", "the agent's ", 1)
 	case cancelling:
 		// A turn the user stopped is cancelled whatever the agent answered; its answer is journaled.
-		ts.StopReason = StopCancelled
+		ts.StopReason = schema.StopCancelled
 	case err != nil:
-		ts.StopReason, ts.Message = StopError, err.Error()
+		ts.StopReason, ts.Message = schema.StopError, err.Error()
 		var data json.RawMessage
 		var rpcErr *jsonrpc.Error
 		if errors.As(err, &rpcErr) {
@@ -208,12 +209,12 @@ func (s *Session) endTurn(turn int, res PromptResult, err error, te turnEnd) {
 		}
 		s.pushChange(s.tr.AddError(err.Error(), data, s.transport.StderrTail()))
 	case ts.StopReason == "":
-		ts.StopReason = StopEndTurn
+		ts.StopReason = schema.StopEndTurn
 	}
 	// No card stays "pending" under a finished turn (docs/acp.md): after Stop the calls
 	// that came late are cancelled too; otherwise the agent left them open.
 	open := StatusIncomplete
-	if ts.StopReason == StopCancelled || ts.StopReason == StopInterrupted {
+	if ts.StopReason == schema.StopCancelled || ts.StopReason == schema.StopInterrupted {
 		open = StatusCancelled
 	}
 	for _, c := range s.tr.CloseOpenTools(open) {

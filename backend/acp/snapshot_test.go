@@ -13,6 +13,7 @@ import (
 
 	"agentdesk/backend/acp"
 	"agentdesk/backend/acp/jsonrpc"
+	"agentdesk/backend/acp/schema"
 )
 
 // holdEmitter records events like events, but once hold is set its next Emit blocks until
@@ -82,12 +83,12 @@ func TestAStuckEmitterStopsNeitherSnapshotsNorTheAgent(t *testing.T) {
 		}
 		// Handled after the permission request (wire order): once it is answered, that is parked.
 		var res struct{ Content string }
-		err = c.Call(context.Background(), acp.MethodReadTextFile, acp.ReadTextFileParams{SessionID: "p1", Path: file}, &res)
+		err = c.Call(context.Background(), schema.MethodReadTextFile, schema.ReadTextFileParams{SessionID: "p1", Path: file}, &res)
 		read <- fmt.Sprint(res.Content, err)
-		var out acp.RequestPermissionResult
+		var out schema.RequestPermissionResult
 		err = perm.Wait(context.Background(), &out)
 		decided <- fmt.Sprint(out.Outcome.Outcome, " ", out.Outcome.OptionID, " ", err)
-		req.Reply(acp.PromptResult{StopReason: acp.StopEndTurn}, nil)
+		req.Reply(schema.PromptResult{StopReason: schema.StopEndTurn}, nil)
 	})
 	t.Cleanup(em.unblock) // before the session's Close: cleanups run last first
 
@@ -149,14 +150,14 @@ func TestAPageThatSnapshotsMidStreamGetsEveryEventOnce(t *testing.T) {
 				sendUpdate(c, fmt.Sprintf(`{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"%d,"}}`, i))
 			}
 			// Answered only once every chunk before it has been applied (wire order).
-			_ = c.Call(context.Background(), acp.MethodReadTextFile, acp.ReadTextFileParams{SessionID: "p1", Path: file}, nil)
+			_ = c.Call(context.Background(), schema.MethodReadTextFile, schema.ReadTextFileParams{SessionID: "p1", Path: file}, nil)
 		}
 		stream(0, 50)
 		close(half)
 		<-more
 		stream(50, 100)
 		close(streamed)
-		req.Reply(acp.PromptResult{StopReason: acp.StopEndTurn}, nil)
+		req.Reply(schema.PromptResult{StopReason: schema.StopEndTurn}, nil)
 	})
 	t.Cleanup(em.unblock)
 	var want strings.Builder

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"agentdesk/backend/acp"
+	"agentdesk/backend/acp/schema"
 )
 
 // Steering a queued prompt into the running turn (session_steer.go), against scripted agents
@@ -98,7 +99,7 @@ func TestSteerPromptQueueing(t *testing.T) {
 		t.Fatalf("steer: %v, %v", steered, err)
 	}
 	end := ev.waitFor(t, "turn end", kind(acp.EventTurnEnd))
-	if end.Turn != 1 || end.StopReason != acp.StopEndTurn {
+	if end.Turn != 1 || end.StopReason != schema.StopEndTurn {
 		t.Fatalf("turn end %+v", end)
 	}
 	ev.waitFor(t, "idle", func(e acp.Event) bool { return e.Kind == acp.EventState && e.State == acp.StateIdle })

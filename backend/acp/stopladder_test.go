@@ -11,6 +11,7 @@ import (
 	"agentdesk/backend/acp"
 	"agentdesk/backend/acp/acptest"
 	"agentdesk/backend/acp/demoagent"
+	"agentdesk/backend/acp/schema"
 )
 
 // fakeTimers is the stop ladder's clock in tests: each AfterFunc arrives on armed, and its
@@ -94,14 +95,14 @@ func TestAnAgentThatIgnoresStopIsStoppedHardAfterTheWait(t *testing.T) {
 	tm.fire() // 30 s later, the agent still has not answered
 	end := ev.waitFor(t, "turn_end", kind(acp.EventTurnEnd))
 	want := "the agent ignored Stop for 30 s and was stopped hard"
-	if end.StopReason != acp.StopInterrupted || !strings.Contains(end.Message, want) {
+	if end.StopReason != schema.StopInterrupted || !strings.Contains(end.Message, want) {
 		t.Fatalf("turn ended %q (%q), want interrupted saying %q", end.StopReason, end.Message, want)
 	}
 	exited := ev.waitFor(t, "exited", func(e acp.Event) bool { return e.Kind == acp.EventState && e.State == acp.StateExited })
 	if !strings.Contains(exited.Message, want) {
 		t.Fatalf("exited with %q, want it to say %q", exited.Message, want)
 	}
-	if snap := s.Snapshot(); len(snap.Turns) != 1 || snap.Turns[0].StopReason != acp.StopInterrupted {
+	if snap := s.Snapshot(); len(snap.Turns) != 1 || snap.Turns[0].StopReason != schema.StopInterrupted {
 		t.Fatalf("turns %+v", snap.Turns)
 	}
 
@@ -116,7 +117,7 @@ func TestAnAgentThatIgnoresStopIsStoppedHardAfterTheWait(t *testing.T) {
 	// The reason belonged to that turn: the next one can be stopped and hard-stopped afresh.
 	promptAndStop(t, s, ev)
 	timers.next(t).fire()
-	if end := ev.waitFor(t, "turn_end", kind(acp.EventTurnEnd)); end.Turn != 2 || end.StopReason != acp.StopInterrupted {
+	if end := ev.waitFor(t, "turn_end", kind(acp.EventTurnEnd)); end.Turn != 2 || end.StopReason != schema.StopInterrupted {
 		t.Fatalf("second turn ended %+v", end)
 	}
 }
@@ -134,7 +135,7 @@ func TestAnAgentThatHonoursStopIsNotStoppedHard(t *testing.T) {
 	if tm.d != 5*time.Second {
 		t.Fatalf("the hard stop waits %s, want the configured 5s", tm.d)
 	}
-	if end := ev.waitFor(t, "turn_end", kind(acp.EventTurnEnd)); end.StopReason != acp.StopCancelled {
+	if end := ev.waitFor(t, "turn_end", kind(acp.EventTurnEnd)); end.StopReason != schema.StopCancelled {
 		t.Fatalf("stop reason %q, want cancelled", end.StopReason)
 	}
 	ev.waitFor(t, "idle", func(e acp.Event) bool { return e.Kind == acp.EventState && e.State == acp.StateIdle })
@@ -148,8 +149,8 @@ func TestAnAgentThatHonoursStopIsNotStoppedHard(t *testing.T) {
 	if _, err := s.Prompt("again"); err != nil {
 		t.Fatalf("the agent was stopped by a late timer: %v", err)
 	}
-	answerNext(t, s, ev, acp.AllowOnce)
-	if end := ev.waitFor(t, "turn_end", kind(acp.EventTurnEnd)); end.StopReason != acp.StopEndTurn {
+	answerNext(t, s, ev, schema.AllowOnce)
+	if end := ev.waitFor(t, "turn_end", kind(acp.EventTurnEnd)); end.StopReason != schema.StopEndTurn {
 		t.Fatalf("second turn ended %+v", end)
 	}
 }
@@ -166,7 +167,7 @@ func TestNoAutomaticHardStopWhenTheCallerDecides(t *testing.T) {
 	if err := s.HardStop(); err != nil {
 		t.Fatal(err)
 	}
-	if end := ev.waitFor(t, "turn_end", kind(acp.EventTurnEnd)); end.StopReason != acp.StopInterrupted || strings.Contains(end.Message, "ignored") {
+	if end := ev.waitFor(t, "turn_end", kind(acp.EventTurnEnd)); end.StopReason != schema.StopInterrupted || strings.Contains(end.Message, "ignored") {
 		t.Fatalf("turn ended %+v, want interrupted by the user's hard stop", end)
 	}
 }

@@ -1,3 +1,5 @@
+//go:build linux
+
 package acp_test
 
 import (
@@ -12,7 +14,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"agentdesk/backend/acp"
+	"agentdesk/backend/supervise"
 )
 
 // familyAgent is an agent as the Claude adapter is: it ignores EOF on stdin and SIGTERM, and it
@@ -33,8 +35,8 @@ func familyAgent() {
 // appStartingFamily acts as agentdesk: it starts the family agent under its supervisor, prints
 // the supervisor's pid and the family's, and waits to be killed.
 func appStartingFamily() {
-	acp.EnableSupervisor("/proc/self/exe")
-	p, err := acp.Start(acp.Command{Path: os.Args[0], Args: []string{"-test.run=^$"},
+	supervise.EnableSupervisor("/proc/self/exe")
+	p, err := supervise.Start(supervise.Command{Path: os.Args[0], Args: []string{"-test.run=^$"},
 		Env: append(os.Environ(), "ACPTEST_AGENT=family"), Dir: os.TempDir()})
 	if err != nil {
 		fmt.Println("error", err)

@@ -1,3 +1,5 @@
+//go:build linux
+
 package acp_test
 
 import (
@@ -11,20 +13,21 @@ import (
 	"agentdesk/backend/acp"
 	"agentdesk/backend/acp/acptest"
 	"agentdesk/backend/acp/jsonrpc"
+	"agentdesk/backend/acp/schema"
 )
 
 // runTerminal creates a terminal for p in a turn of s, waits for its exit and returns its output,
 // or the error of the first call that failed.
-func runTerminal(c *jsonrpc.Conn, p acp.CreateTerminalParams) (string, error) {
+func runTerminal(c *jsonrpc.Conn, p schema.CreateTerminalParams) (string, error) {
 	id, err := createTerminal(c, p)
 	if err != nil {
 		return "", err
 	}
-	var out acp.TerminalOutputResult
-	if err := terminalCall(c, acp.MethodTerminalWaitForExit, id, nil); err != nil {
+	var out schema.TerminalOutputResult
+	if err := terminalCall(c, schema.MethodTerminalWaitForExit, id, nil); err != nil {
 		return "", err
 	}
-	err = terminalCall(c, acp.MethodTerminalOutput, id, &out)
+	err = terminalCall(c, schema.MethodTerminalOutput, id, &out)
 	return out.Output, err
 }
 
@@ -41,9 +44,9 @@ func TestTerminalCwdStaysInTheSessionFolder(t *testing.T) {
 	cwds := []string{"/", "../..", "out", filepath.Join(dir, ".."), "sub", filepath.Join(dir, "sub", "deeper"), "sub/../sub/deeper"}
 	got := make(chan string, len(cwds))
 	s, ev, _ := startTerminals(t, dir, func(c *jsonrpc.Conn, req *jsonrpc.Request) {
-		defer req.Reply(acp.PromptResult{StopReason: acp.StopEndTurn}, nil)
+		defer req.Reply(schema.PromptResult{StopReason: schema.StopEndTurn}, nil)
 		for _, cwd := range cwds {
-			out, err := runTerminal(c, acp.CreateTerminalParams{Command: "pwd -P", Cwd: cwd})
+			out, err := runTerminal(c, schema.CreateTerminalParams{Command: "pwd -P", Cwd: cwd})
 			got <- fmt.Sprintf("%d %s%v", rpcCode(err), out, err)
 		}
 	})
@@ -78,9 +81,9 @@ func TestTerminalEnvIsTheAgentsOwn(t *testing.T) {
 			Launch: func(context.Context) (acp.Transport, error) {
 				return acptest.ServeHandler(func(c *jsonrpc.Conn) jsonrpc.Handler {
 					return &promptAgent{conn: c, onPrompt: func(c *jsonrpc.Conn, req *jsonrpc.Request) {
-						defer req.Reply(acp.PromptResult{StopReason: acp.StopEndTurn}, nil)
-						out, err := runTerminal(c, acp.CreateTerminalParams{Command: "env",
-							Env: []acp.EnvVariable{{Name: "ASKED_FOR", Value: "by-the-request"}}})
+						defer req.Reply(schema.PromptResult{StopReason: schema.StopEndTurn}, nil)
+						out, err := runTerminal(c, schema.CreateTerminalParams{Command: "env",
+							Env: []schema.EnvVariable{{Name: "ASKED_FOR", Value: "by-the-request"}}})
 						got <- fmt.Sprint(out, err)
 					}}
 				}), nil
@@ -117,9 +120,9 @@ func TestTerminalCwdInAnAdditionalFolder(t *testing.T) {
 	must(t, err)
 	got := make(chan string, 2)
 	s, ev, _ := startTerminals(t, dir, func(c *jsonrpc.Conn, req *jsonrpc.Request) {
-		defer req.Reply(acp.PromptResult{StopReason: acp.StopEndTurn}, nil)
+		defer req.Reply(schema.PromptResult{StopReason: schema.StopEndTurn}, nil)
 		for _, cwd := range []string{lib, other} {
-			out, err := runTerminal(c, acp.CreateTerminalParams{Command: "pwd -P", Cwd: cwd})
+			out, err := runTerminal(c, schema.CreateTerminalParams{Command: "pwd -P", Cwd: cwd})
 			got <- fmt.Sprintf("%d %s%v", rpcCode(err), out, err)
 		}
 	}, lib)

@@ -1,3 +1,5 @@
+//go:build linux
+
 package acp_test
 
 import (
@@ -5,6 +7,7 @@ import (
 
 	"agentdesk/backend/acp"
 	"agentdesk/backend/acp/jsonrpc"
+	"agentdesk/backend/acp/schema"
 )
 
 // TestGoldenTerminalTurn pins the JSON of a tool card that shows one of our terminals (output
@@ -14,13 +17,13 @@ import (
 func TestGoldenTerminalTurn(t *testing.T) {
 	limit := int64(14)
 	s, ev, _ := startTerminals(t, t.TempDir(), func(c *jsonrpc.Conn, req *jsonrpc.Request) {
-		defer req.Reply(acp.PromptResult{StopReason: acp.StopEndTurn}, nil)
-		id, err := createTerminal(c, acp.CreateTerminalParams{Command: `printf 'step 1\nstep 2\nstep 3\n'; exit 2`, OutputByteLimit: &limit})
+		defer req.Reply(schema.PromptResult{StopReason: schema.StopEndTurn}, nil)
+		id, err := createTerminal(c, schema.CreateTerminalParams{Command: `printf 'step 1\nstep 2\nstep 3\n'; exit 2`, OutputByteLimit: &limit})
 		if err != nil {
 			return
 		}
-		_ = terminalCall(c, acp.MethodTerminalWaitForExit, id, nil)
-		_ = terminalCall(c, acp.MethodTerminalRelease, id, nil)
+		_ = terminalCall(c, schema.MethodTerminalWaitForExit, id, nil)
+		_ = terminalCall(c, schema.MethodTerminalRelease, id, nil)
 		sendUpdate(c, `{"sessionUpdate":"tool_call_update","toolCallId":"run","status":"failed"}`)
 		sendUpdate(c, `{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"The third step failed."}}`)
 	})

@@ -1,3 +1,5 @@
+//go:build linux
+
 package acp_test
 
 import (
@@ -11,6 +13,7 @@ import (
 
 	"agentdesk/backend/acp"
 	"agentdesk/backend/acp/jsonrpc"
+	"agentdesk/backend/acp/schema"
 )
 
 // TestTerminalKillStreamsAndKillsTheGroup: output shows in the tool card while the command runs;
@@ -20,20 +23,20 @@ func TestTerminalKillStreamsAndKillsTheGroup(t *testing.T) {
 	kill := make(chan struct{})
 	steps := make(chan string, 5)
 	s, ev := startAndRun(t, func(c *jsonrpc.Conn) {
-		id, err := createTerminal(c, acp.CreateTerminalParams{Command: "sh", Args: []string{"-c", "sleep 100 & echo $!; wait"}})
+		id, err := createTerminal(c, schema.CreateTerminalParams{Command: "sh", Args: []string{"-c", "sleep 100 & echo $!; wait"}})
 		if err != nil {
 			steps <- err.Error()
 			return
 		}
 		<-kill
-		steps <- fmt.Sprint("kill: ", terminalCall(c, acp.MethodTerminalKill, id, nil))
-		var exit acp.TerminalExitStatus
-		err = terminalCall(c, acp.MethodTerminalWaitForExit, id, &exit)
+		steps <- fmt.Sprint("kill: ", terminalCall(c, schema.MethodTerminalKill, id, nil))
+		var exit schema.TerminalExitStatus
+		err = terminalCall(c, schema.MethodTerminalWaitForExit, id, &exit)
 		steps <- fmt.Sprintf("wait: %s %v", exitCode(&exit), err)
-		var out acp.TerminalOutputResult
-		err = terminalCall(c, acp.MethodTerminalOutput, id, &out)
+		var out schema.TerminalOutputResult
+		err = terminalCall(c, schema.MethodTerminalOutput, id, &out)
 		steps <- fmt.Sprintf("output: %s %v", exitCode(out.ExitStatus), err)
-		_ = terminalCall(c, acp.MethodTerminalRelease, id, nil)
+		_ = terminalCall(c, schema.MethodTerminalRelease, id, nil)
 	})
 	live := ev.waitFor(t, "live output", func(e acp.Event) bool {
 		c, ok := terminalContent(e)
@@ -65,20 +68,20 @@ func TestTerminalKillStreamsAndKillsTheGroup(t *testing.T) {
 func TestTerminalWaitCancelled(t *testing.T) {
 	steps := make(chan string, 3)
 	s, ev, j := startTerminals(t, t.TempDir(), func(c *jsonrpc.Conn, req *jsonrpc.Request) {
-		defer req.Reply(acp.PromptResult{StopReason: acp.StopEndTurn}, nil)
-		id, err := createTerminal(c, acp.CreateTerminalParams{Command: "sleep", Args: []string{"100"}})
+		defer req.Reply(schema.PromptResult{StopReason: schema.StopEndTurn}, nil)
+		id, err := createTerminal(c, schema.CreateTerminalParams{Command: "sleep", Args: []string{"100"}})
 		if err != nil {
 			steps <- err.Error()
 			return
 		}
 		ctx, cancel := context.WithCancel(context.Background())
 		cancel() // Call still sends the request, then $/cancel_request for it
-		err = c.Call(ctx, acp.MethodTerminalWaitForExit, acp.TerminalParams{SessionID: "p1", TerminalID: id}, nil)
+		err = c.Call(ctx, schema.MethodTerminalWaitForExit, schema.TerminalParams{SessionID: "p1", TerminalID: id}, nil)
 		steps <- fmt.Sprint("wait: ", err)
-		var out acp.TerminalOutputResult
-		err = terminalCall(c, acp.MethodTerminalOutput, id, &out)
+		var out schema.TerminalOutputResult
+		err = terminalCall(c, schema.MethodTerminalOutput, id, &out)
 		steps <- fmt.Sprintf("output: %s %v", exitCode(out.ExitStatus), err)
-		steps <- fmt.Sprint("release: ", terminalCall(c, acp.MethodTerminalRelease, id, nil))
+		steps <- fmt.Sprint("release: ", terminalCall(c, schema.MethodTerminalRelease, id, nil))
 	})
 	if _, err := s.Prompt("go"); err != nil {
 		t.Fatal(err)
@@ -102,7 +105,7 @@ func TestTerminalWaitCancelled(t *testing.T) {
 // killed with its whole group, and its card keeps the output and says how it ended.
 func TestTerminalsKilledWhenTheSessionCloses(t *testing.T) {
 	s, ev, _ := startTerminals(t, t.TempDir(), func(c *jsonrpc.Conn, req *jsonrpc.Request) {
-		_, _ = createTerminal(c, acp.CreateTerminalParams{Command: "sh", Args: []string{"-c", "sleep 100 & echo $!; sleep 100"}})
+		_, _ = createTerminal(c, schema.CreateTerminalParams{Command: "sh", Args: []string{"-c", "sleep 100 & echo $!; sleep 100"}})
 		<-c.Done() // the turn never ends: the session is closed under it
 	})
 	if _, err := s.Prompt("go"); err != nil {

@@ -1,3 +1,5 @@
+//go:build linux
+
 package acp_test
 
 import (
@@ -8,15 +10,17 @@ import (
 
 	"agentdesk/backend/acp"
 	"agentdesk/backend/acp/jsonrpc"
+	"agentdesk/backend/acp/schema"
+	"agentdesk/backend/acp/terminal"
 )
 
 // runToEnd creates a terminal for p, waits for its exit and reads its output.
-func runToEnd(c *jsonrpc.Conn, p acp.CreateTerminalParams) (acp.TerminalOutputResult, error) {
-	var out acp.TerminalOutputResult
+func runToEnd(c *jsonrpc.Conn, p schema.CreateTerminalParams) (schema.TerminalOutputResult, error) {
+	var out schema.TerminalOutputResult
 	id, err := createTerminal(c, p)
 	if err == nil {
-		if err = terminalCall(c, acp.MethodTerminalWaitForExit, id, nil); err == nil {
-			err = terminalCall(c, acp.MethodTerminalOutput, id, &out)
+		if err = terminalCall(c, schema.MethodTerminalWaitForExit, id, nil); err == nil {
+			err = terminalCall(c, schema.MethodTerminalOutput, id, &out)
 		}
 	}
 	return out, err
@@ -28,11 +32,11 @@ func runToEnd(c *jsonrpc.Conn, p acp.CreateTerminalParams) (acp.TerminalOutputRe
 func TestTerminalIsATerminal(t *testing.T) {
 	got := make(chan string, 2)
 	startAndRun(t, func(c *jsonrpc.Conn) {
-		out, err := runToEnd(c, acp.CreateTerminalParams{
+		out, err := runToEnd(c, schema.CreateTerminalParams{
 			Command: `for fd in 0 1 2; do test -t $fd && echo "fd $fd: tty"; done; echo "$TERM $PAGER $GIT_PAGER $(stty size)"; echo err >&2`})
 		got <- fmt.Sprintf("%q %v", out.Output, err)
-		out, err = runToEnd(c, acp.CreateTerminalParams{Command: `echo "$TERM ${NO_COLOR-colour}"`,
-			Env: []acp.EnvVariable{{Name: "TERM", Value: "dumb"}, {Name: "NO_COLOR", Value: "1"}}})
+		out, err = runToEnd(c, schema.CreateTerminalParams{Command: `echo "$TERM ${NO_COLOR-colour}"`,
+			Env: []schema.EnvVariable{{Name: "TERM", Value: "dumb"}, {Name: "NO_COLOR", Value: "1"}}})
 		got <- fmt.Sprintf("%q %v", out.Output, err)
 	})
 	for _, want := range []string{
@@ -52,7 +56,7 @@ func TestTerminalIsATerminal(t *testing.T) {
 func TestTerminalColoursReachTheCard(t *testing.T) {
 	got := make(chan string, 1)
 	s, ev := startAndRun(t, func(c *jsonrpc.Conn) {
-		out, err := runToEnd(c, acp.CreateTerminalParams{Command: `if [ -t 1 ]; then printf '\033[32mgreen\033[0m\n'; else echo plain; fi
+		out, err := runToEnd(c, schema.CreateTerminalParams{Command: `if [ -t 1 ]; then printf '\033[32mgreen\033[0m\n'; else echo plain; fi
 printf '\033]0;a title\007\033[1;31mred\033[0m \033]8;;https://example.com\033\\a link\033]8;;\033\\\033[2K\033[1A\007!\n'
 printf '10%%\r\033[33m50%%\033[0m\r100%%\n'`})
 		got <- fmt.Sprintf("%q %v", out.Output, err)
@@ -77,15 +81,15 @@ printf '10%%\r\033[33m50%%\033[0m\r100%%\n'`})
 func TestTerminalInputReachesTheCommand(t *testing.T) {
 	ids, got := make(chan string, 1), make(chan string, 1)
 	s, ev := startAndRun(t, func(c *jsonrpc.Conn) {
-		id, err := createTerminal(c, acp.CreateTerminalParams{Command: `printf 'name? '; read -r name; echo "hello [$name]"`})
+		id, err := createTerminal(c, schema.CreateTerminalParams{Command: `printf 'name? '; read -r name; echo "hello [$name]"`})
 		if err != nil {
 			got <- err.Error()
 			return
 		}
 		ids <- id
-		var out acp.TerminalOutputResult
-		if err = terminalCall(c, acp.MethodTerminalWaitForExit, id, nil); err == nil {
-			err = terminalCall(c, acp.MethodTerminalOutput, id, &out)
+		var out schema.TerminalOutputResult
+		if err = terminalCall(c, schema.MethodTerminalWaitForExit, id, nil); err == nil {
+			err = terminalCall(c, schema.MethodTerminalOutput, id, &out)
 		}
 		got <- fmt.Sprintf("%q %v", out.Output, err)
 	})
@@ -94,7 +98,7 @@ func TestTerminalInputReachesTheCommand(t *testing.T) {
 		c, ok := terminalContent(e)
 		return ok && c.Input && c.Output == "name? "
 	})
-	if err := s.TerminalInput(id, strings.Repeat("x", acp.MaxTerminalInput+1)); err == nil {
+	if err := s.TerminalInput(id, strings.Repeat("x", terminal.MaxInput+1)); err == nil {
 		t.Fatal("too much input was taken")
 	}
 	if err := s.TerminalInput("term-99", "x"); !errors.Is(err, acp.ErrNoSuchTerminal) {
@@ -106,7 +110,7 @@ func TestTerminalInputReachesTheCommand(t *testing.T) {
 	if g, want := <-got, fmt.Sprintf("%q <nil>", "name? wörld\nhello [wörld]\n"); g != want {
 		t.Fatalf("got %s, want %s", g, want)
 	}
-	if err := s.TerminalInput(id, "late\r"); !errors.Is(err, acp.ErrTerminalEnded) {
+	if err := s.TerminalInput(id, "late\r"); !errors.Is(err, terminal.ErrEnded) {
 		t.Fatalf("input after the exit: %v", err)
 	}
 	ev.waitFor(t, "turn_end", kind(acp.EventTurnEnd))
@@ -124,16 +128,16 @@ func TestTerminalInterrupt(t *testing.T) {
 	} {
 		ids, got := make(chan string, 1), make(chan string, 1)
 		s, ev := startAndRun(t, func(c *jsonrpc.Conn) {
-			id, err := createTerminal(c, acp.CreateTerminalParams{Command: tc.command})
+			id, err := createTerminal(c, schema.CreateTerminalParams{Command: tc.command})
 			if err != nil {
 				got <- err.Error()
 				return
 			}
 			ids <- id
-			var exit acp.TerminalExitStatus
-			err = terminalCall(c, acp.MethodTerminalWaitForExit, id, &exit)
-			var out acp.TerminalOutputResult
-			_ = terminalCall(c, acp.MethodTerminalOutput, id, &out)
+			var exit schema.TerminalExitStatus
+			err = terminalCall(c, schema.MethodTerminalWaitForExit, id, &exit)
+			var out schema.TerminalOutputResult
+			_ = terminalCall(c, schema.MethodTerminalOutput, id, &out)
 			got <- fmt.Sprintf("%q %s %v", out.Output, exitCode(&exit), err)
 		})
 		id := <-ids

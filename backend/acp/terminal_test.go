@@ -1,3 +1,5 @@
+//go:build linux
+
 package acp_test
 
 import (
@@ -6,47 +8,14 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
-	"time"
 	"unicode/utf8"
 
 	"agentdesk/backend/acp"
 	"agentdesk/backend/acp/acptest"
 	"agentdesk/backend/acp/jsonrpc"
+	"agentdesk/backend/acp/schema"
 )
-
-// journal keeps a session's raw messages and lets a test wait for one.
-type journal struct {
-	mu    sync.Mutex
-	lines []string
-	feed  chan string
-}
-
-func (j *journal) record(dir jsonrpc.Direction, method string, line []byte) {
-	s := fmt.Sprintf("%s %s %s", dir, method, line)
-	j.mu.Lock()
-	j.lines = append(j.lines, s)
-	j.mu.Unlock()
-	j.feed <- s
-}
-
-// waitFor returns the first message (from now on) that matches, failing after a bound that only
-// a hung test reaches.
-func (j *journal) waitFor(t *testing.T, what string, match func(string) bool) string {
-	t.Helper()
-	timeout := time.After(20 * time.Second)
-	for {
-		select {
-		case line := <-j.feed:
-			if match(line) {
-				return line
-			}
-		case <-timeout:
-			t.Fatalf("no %s in the journal", what)
-		}
-	}
-}
 
 // startTerminals starts a session whose agent runs onPrompt for each turn, with a journal.
 func startTerminals(t *testing.T, cwd string, onPrompt func(*jsonrpc.Conn, *jsonrpc.Request), dirs ...string) (*acp.Session, *events, *journal) {
@@ -64,10 +33,10 @@ func startTerminals(t *testing.T, cwd string, onPrompt func(*jsonrpc.Conn, *json
 }
 
 // createTerminal is the agent's terminal/create, and shows the terminal in tool call "run".
-func createTerminal(c *jsonrpc.Conn, p acp.CreateTerminalParams) (string, error) {
+func createTerminal(c *jsonrpc.Conn, p schema.CreateTerminalParams) (string, error) {
 	p.SessionID = "p1"
-	var res acp.CreateTerminalResult
-	if err := c.Call(context.Background(), acp.MethodTerminalCreate, p, &res); err != nil {
+	var res schema.CreateTerminalResult
+	if err := c.Call(context.Background(), schema.MethodTerminalCreate, p, &res); err != nil {
 		return "", err
 	}
 	sendUpdate(c, fmt.Sprintf(`{"sessionUpdate":"tool_call","toolCallId":"run","title":"Run","kind":"execute","status":"in_progress",
@@ -76,7 +45,7 @@ func createTerminal(c *jsonrpc.Conn, p acp.CreateTerminalParams) (string, error)
 }
 
 func terminalCall(c *jsonrpc.Conn, method, id string, result any) error {
-	return c.Call(context.Background(), method, acp.TerminalParams{SessionID: "p1", TerminalID: id}, result)
+	return c.Call(context.Background(), method, schema.TerminalParams{SessionID: "p1", TerminalID: id}, result)
 }
 
 // terminalContent is the terminal item of a tool card upserted by ev.
@@ -103,7 +72,7 @@ func toolCard(t *testing.T, s *acp.Session) acp.ToolContent {
 	return acp.ToolContent{}
 }
 
-func exitCode(st *acp.TerminalExitStatus) string {
+func exitCode(st *schema.TerminalExitStatus) string {
 	switch {
 	case st == nil:
 		return "running"
@@ -122,22 +91,22 @@ func TestTerminalLifecycle(t *testing.T) {
 	dir := t.TempDir()
 	steps := make(chan string, 10)
 	s, ev, j := startTerminals(t, dir, func(c *jsonrpc.Conn, req *jsonrpc.Request) {
-		defer req.Reply(acp.PromptResult{StopReason: acp.StopEndTurn}, nil)
+		defer req.Reply(schema.PromptResult{StopReason: schema.StopEndTurn}, nil)
 		// A command line with shell syntax, as agents send it, and the agent's environment.
-		id, err := createTerminal(c, acp.CreateTerminalParams{Command: `echo "$GREETING in $(pwd -P)"; echo oops >&2; exit 3`,
-			Env: []acp.EnvVariable{{Name: "GREETING", Value: "hé"}}})
+		id, err := createTerminal(c, schema.CreateTerminalParams{Command: `echo "$GREETING in $(pwd -P)"; echo oops >&2; exit 3`,
+			Env: []schema.EnvVariable{{Name: "GREETING", Value: "hé"}}})
 		if err != nil {
 			steps <- "create: " + err.Error()
 			return
 		}
-		var exit acp.TerminalExitStatus
-		err = terminalCall(c, acp.MethodTerminalWaitForExit, id, &exit)
+		var exit schema.TerminalExitStatus
+		err = terminalCall(c, schema.MethodTerminalWaitForExit, id, &exit)
 		steps <- fmt.Sprintf("wait: %s %v", exitCode(&exit), err)
-		var out acp.TerminalOutputResult
-		err = terminalCall(c, acp.MethodTerminalOutput, id, &out)
+		var out schema.TerminalOutputResult
+		err = terminalCall(c, schema.MethodTerminalOutput, id, &out)
 		steps <- fmt.Sprintf("output: %q %v %s %v", out.Output, out.Truncated, exitCode(out.ExitStatus), err)
-		steps <- fmt.Sprint("release: ", terminalCall(c, acp.MethodTerminalRelease, id, nil))
-		err = terminalCall(c, acp.MethodTerminalOutput, id, &out)
+		steps <- fmt.Sprint("release: ", terminalCall(c, schema.MethodTerminalRelease, id, nil))
+		err = terminalCall(c, schema.MethodTerminalOutput, id, &out)
 		steps <- fmt.Sprint("output after release: ", rpcCode(err), err)
 		sendUpdate(c, `{"sessionUpdate":"tool_call_update","toolCallId":"run","status":"completed"}`)
 	})
@@ -182,14 +151,14 @@ func TestTerminalLifecycle(t *testing.T) {
 func TestTerminalArgsAreWords(t *testing.T) {
 	got := make(chan string, 1)
 	startAndRun(t, func(c *jsonrpc.Conn) {
-		id, err := createTerminal(c, acp.CreateTerminalParams{Command: "printf", Args: []string{"[%s]", "$HOME", "it's", "a b", ""}})
+		id, err := createTerminal(c, schema.CreateTerminalParams{Command: "printf", Args: []string{"[%s]", "$HOME", "it's", "a b", ""}})
 		if err != nil {
 			got <- err.Error()
 			return
 		}
-		var out acp.TerminalOutputResult
-		_ = terminalCall(c, acp.MethodTerminalWaitForExit, id, nil)
-		err = terminalCall(c, acp.MethodTerminalOutput, id, &out)
+		var out schema.TerminalOutputResult
+		_ = terminalCall(c, schema.MethodTerminalWaitForExit, id, nil)
+		err = terminalCall(c, schema.MethodTerminalOutput, id, &out)
 		got <- fmt.Sprint(out.Output, err)
 	})
 	if g := <-got; g != "[$HOME][it's][a b][]<nil>" {
@@ -202,7 +171,7 @@ func startAndRun(t *testing.T, agent func(c *jsonrpc.Conn)) (*acp.Session, *even
 	t.Helper()
 	s, ev, _ := startTerminals(t, t.TempDir(), func(c *jsonrpc.Conn, req *jsonrpc.Request) {
 		agent(c)
-		req.Reply(acp.PromptResult{StopReason: acp.StopEndTurn}, nil)
+		req.Reply(schema.PromptResult{StopReason: schema.StopEndTurn}, nil)
 	})
 	if _, err := s.Prompt("go"); err != nil {
 		t.Fatal(err)
@@ -228,17 +197,17 @@ func TestTerminalOutputLimitCutsOnCharacterBoundary(t *testing.T) {
 	}
 	type result struct {
 		limit int64
-		out   acp.TerminalOutputResult
+		out   schema.TerminalOutputResult
 		err   error
 	}
 	results := make(chan result, len(cases)+1)
 	s, ev := startAndRun(t, func(c *jsonrpc.Conn) {
 		run := func(limit int64, command string) {
-			id, err := createTerminal(c, acp.CreateTerminalParams{Command: command, OutputByteLimit: &limit})
-			var out acp.TerminalOutputResult
+			id, err := createTerminal(c, schema.CreateTerminalParams{Command: command, OutputByteLimit: &limit})
+			var out schema.TerminalOutputResult
 			if err == nil {
-				_ = terminalCall(c, acp.MethodTerminalWaitForExit, id, nil)
-				err = terminalCall(c, acp.MethodTerminalOutput, id, &out)
+				_ = terminalCall(c, schema.MethodTerminalWaitForExit, id, nil)
+				err = terminalCall(c, schema.MethodTerminalOutput, id, &out)
 			}
 			results <- result{limit, out, err}
 		}
@@ -269,7 +238,7 @@ func TestTerminalOutputLimitCutsOnCharacterBoundary(t *testing.T) {
 func TestTerminalRefusals(t *testing.T) {
 	got := make(chan string, 3)
 	startAndRun(t, func(c *jsonrpc.Conn) {
-		for _, p := range []acp.CreateTerminalParams{
+		for _, p := range []schema.CreateTerminalParams{
 			{Command: "ls", Cwd: "relative/dir"},
 			{Command: "ls", Cwd: "/no/such/folder"},
 			{Command: " "},
@@ -292,7 +261,7 @@ func TestDemoRunsChecksInATerminal(t *testing.T) {
 	if _, err := s.Prompt("hello"); err != nil {
 		t.Fatal(err)
 	}
-	answerNext(t, s, ev, acp.AllowOnce)
+	answerNext(t, s, ev, schema.AllowOnce)
 	ev.waitFor(t, "turn_end", kind(acp.EventTurnEnd))
 	for _, e := range s.Snapshot().Entries {
 		if e.Kind == acp.KindTool && e.ToolKind == "execute" {

@@ -4,6 +4,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"agentdesk/backend/acp/schema"
+	"agentdesk/backend/acp/terminal"
 )
 
 // Change is one effect of reducing something into a transcript: either a whole entry to upsert
@@ -34,8 +37,8 @@ type Transcript struct {
 	ended    int // the last turn that has ended (CloseOpenTools): its cards stay closed
 	n        int
 
-	terms    map[string]TerminalView // terminal id → its latest view, kept after release (transcript_terminal.go)
-	termRefs map[string][]string     // terminal id → ids of the entries whose content shows it
+	terms    map[string]terminal.View // terminal id → its latest view, kept after release (transcript_terminal.go)
+	termRefs map[string][]string      // terminal id → ids of the entries whose content shows it
 	nTerms   int
 	ownTerms map[string]*agentTerminalState // terminals the agent runs itself (transcript_meta.go)
 
@@ -119,12 +122,12 @@ func (t *Transcript) AddError(message string, data json.RawMessage, stderr strin
 }
 
 // Apply reduces one update. Metadata updates (commands, modes, config, title) change nothing.
-func (t *Transcript) Apply(u Update) []Change {
+func (t *Transcript) Apply(u schema.Update) []Change {
 	switch {
 	case u.Chunk != nil:
 		return t.chunk(u)
 	case u.ToolCall != nil:
-		return []Change{t.UpsertTool(*u.ToolCall, u.Kind == UpdateToolCall)}
+		return []Change{t.UpsertTool(*u.ToolCall, u.Kind == schema.UpdateToolCall)}
 	case u.Plan != nil:
 		t.open = ""
 		return []Change{t.perTurn(t.plans, &Entry{Kind: KindPlan, Plan: u.Plan})}
@@ -142,14 +145,14 @@ func (t *Transcript) Apply(u Update) []Change {
 
 // chunkKinds maps a chunk update to the entry it grows.
 var chunkKinds = map[string]EntryKind{
-	UpdateUserMessageChunk:  KindUser,
-	UpdateAgentMessageChunk: KindAgent,
-	UpdateAgentThoughtChunk: KindThought,
+	schema.UpdateUserMessageChunk:  KindUser,
+	schema.UpdateAgentMessageChunk: KindAgent,
+	schema.UpdateAgentThoughtChunk: KindThought,
 }
 
-func (t *Transcript) chunk(u Update) []Change {
+func (t *Transcript) chunk(u schema.Update) []Change {
 	kind := chunkKinds[u.Kind]
-	text, ok := blockText(u.Chunk.Content)
+	text, ok := schema.BlockText(u.Chunk.Content)
 	if !ok {
 		return []Change{t.unknown(u.Kind+"/"+u.Chunk.Content.Type, u.Raw)}
 	}
@@ -170,27 +173,12 @@ func (t *Transcript) chunk(u Update) []Change {
 	return []Change{c}
 }
 
-// blockText renders the content blocks a message can show as text; others are not text.
-func blockText(b ContentBlock) (string, bool) {
-	switch b.Type {
-	case "text":
-		return b.Text, true
-	case "resource_link":
-		name := b.Name
-		if name == "" {
-			name = b.URI
-		}
-		return fmt.Sprintf("[%s](%s)", name, b.URI), true
-	}
-	return "", false
-}
-
 // UpsertTool creates or patches the card of a tool call; only fields present in f change.
 // create says f came from tool_call, which starts a new card when the id belongs to an earlier
 // turn (agents reuse ids such as "call_1" across turns). The card of a turn that has ended is
 // never reopened: a late update may finish it (completed, failed) but not set it pending or
 // in progress again.
-func (t *Transcript) UpsertTool(f ToolCallFields, create bool) Change {
+func (t *Transcript) UpsertTool(f schema.ToolCallFields, create bool) Change {
 	t.open = ""
 	var e *Entry
 	if id, ok := t.tools[f.ToolCallID]; ok {
@@ -221,7 +209,7 @@ func (t *Transcript) UpsertTool(f ToolCallFields, create bool) Change {
 		t.agentTerminal(e, *m)
 	}
 	if f.Locations != nil {
-		e.Locations = append([]Location(nil), (*f.Locations)...)
+		e.Locations = append([]schema.Location(nil), (*f.Locations)...)
 	}
 	if len(f.RawInput) > 0 {
 		e.RawInput = f.RawInput

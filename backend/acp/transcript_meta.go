@@ -1,12 +1,17 @@
 package acp
 
-import "encoding/json"
+import (
+	"encoding/json"
+
+	"agentdesk/backend/acp/schema"
+	"agentdesk/backend/acp/terminal"
+)
 
 // Terminals that the agent runs itself and reports in a tool call's _meta, as the Claude Code
 // and Codex adapters and Gemini CLI do (docs/acp.md, "_meta"): terminal_info names the
 // terminal, terminal_output (or terminal_output_delta) carries the next piece of its output and
 // terminal_exit how it ended. The card shows them as it shows a terminal of ours: the tail of
-// the output, with its colours and no other escape (CardText), and the exit status. Nothing else in _meta is read; the raw
+// the output, with its colours and no other escape (terminal.CardText), and the exit status. Nothing else in _meta is read; the raw
 // message keeps all of it.
 
 // ToolCallMeta is the part of a tool call's _meta that agentdesk reads.
@@ -39,10 +44,10 @@ type metaTerminal struct {
 }
 
 // agentTerminalState is the output of one agent-run terminal so far, within
-// TerminalDisplayBytes, and its exit once known.
+// terminal.DisplayBytes, and its exit once known.
 type agentTerminalState struct {
-	buf  outputBuffer
-	exit *TerminalExitStatus
+	buf  terminal.Buffer
+	exit *schema.TerminalExitStatus
 }
 
 // agentTerminal applies the terminal parts of m to the card e: it shows the terminal (adding a
@@ -62,19 +67,19 @@ func (t *Transcript) agentTerminal(e *Entry, m ToolCallMeta) {
 	}
 	st := t.ownTerms[id]
 	if st == nil {
-		st = &agentTerminalState{buf: outputBuffer{limit: TerminalDisplayBytes}}
+		st = &agentTerminalState{buf: terminal.NewBuffer(terminal.DisplayBytes)}
 		t.ownTerms[id] = st
 	}
 	for _, p := range []*metaTerminal{m.TerminalOutput, m.TerminalOutputDelta} {
 		if p != nil && p.Data != "" {
-			st.buf.write([]byte(p.Data))
+			st.buf.Write([]byte(p.Data))
 		}
 	}
 	if x := m.TerminalExit; x != nil {
-		st.exit = &TerminalExitStatus{ExitCode: x.ExitCode, Signal: x.Signal}
+		st.exit = &schema.TerminalExitStatus{ExitCode: x.ExitCode, Signal: x.Signal}
 	}
-	v := TerminalView{Output: CardText(string(st.buf.bytes(st.exit != nil))),
-		Truncated: st.buf.truncated, ExitStatus: st.exit}
+	v := terminal.View{Output: terminal.CardText(string(st.buf.Bytes(st.exit != nil))),
+		Truncated: st.buf.Truncated(), ExitStatus: st.exit}
 	t.initTerminals()
 	t.terms[id] = v // a later content replacement that names the terminal shows it too
 	if !setTerminalContent(e, id, v) {

@@ -3,12 +3,14 @@ package acp
 import (
 	"encoding/json"
 	"testing"
+
+	"agentdesk/backend/acp/schema"
 )
 
 // applyJSON decodes one session/update's update object and applies it to tr.
 func applyJSON(t *testing.T, tr *Transcript, update string) {
 	t.Helper()
-	u, err := DecodeUpdate(json.RawMessage(update))
+	u, err := schema.DecodeUpdate(json.RawMessage(update))
 	if err != nil {
 		t.Fatalf("decode %s: %v", update, err)
 	}

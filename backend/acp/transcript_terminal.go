@@ -3,38 +3,29 @@ package acp
 import (
 	"fmt"
 	"slices"
-)
 
-// TerminalView is what a tool card shows of one of the client's terminals: the tail of its
-// output (at most TerminalDisplayBytes, with its colour sequences and no other escape; see
-// escFilter), whether the start was cut, once the command has ended, how, and whether the person
-// may type into it (one of ours, running).
-type TerminalView struct {
-	Output     string
-	Truncated  bool
-	ExitStatus *TerminalExitStatus
-	Input      bool
-}
+	"agentdesk/backend/acp/terminal"
+)
 
 // NewTerminalID reserves an id for a new terminal of the session ("term-1", "term-2", ...).
 func (t *Transcript) NewTerminalID() string {
 	t.initTerminals()
 	t.nTerms++
 	id := fmt.Sprintf("term-%d", t.nTerms)
-	t.terms[id] = TerminalView{}
+	t.terms[id] = terminal.View{}
 	return id
 }
 
 func (t *Transcript) initTerminals() {
 	if t.terms == nil {
-		t.terms, t.termRefs = map[string]TerminalView{}, map[string][]string{}
+		t.terms, t.termRefs = map[string]terminal.View{}, map[string][]string{}
 	}
 }
 
 // SetTerminal records the latest view of terminal id and returns an upsert of every tool card
 // whose content shows that terminal. The view is kept for good: a card that names the terminal
 // later (or again), even after the terminal was released, shows it too.
-func (t *Transcript) SetTerminal(id string, v TerminalView) []Change {
+func (t *Transcript) SetTerminal(id string, v terminal.View) []Change {
 	t.initTerminals()
 	t.terms[id] = v
 	var out []Change
@@ -73,7 +64,7 @@ func (t *Transcript) showTerminals(e *Entry) {
 
 // setTerminalContent puts v into every item of e's content that shows terminal id, and reports
 // whether there was one.
-func setTerminalContent(e *Entry, id string, v TerminalView) bool {
+func setTerminalContent(e *Entry, id string, v terminal.View) bool {
 	found := false
 	for i := range e.Content {
 		c := &e.Content[i]

@@ -3,6 +3,8 @@ package acp
 import (
 	"encoding/json"
 	"strings"
+
+	"agentdesk/backend/acp/schema"
 )
 
 // Unstable update kinds real agents send (schema 1.21 lists them as unstable). They are read
@@ -53,7 +55,7 @@ const maxNoticeText = 4 << 10
 
 // unstable reduces a notice or compaction update; ok is false when u is not one of them or its
 // shape is not the expected one (the caller keeps it as an unknown entry).
-func (t *Transcript) unstable(u Update) (Change, bool) {
+func (t *Transcript) unstable(u schema.Update) (Change, bool) {
 	switch u.Kind {
 	case UpdateNotice:
 		var n Notice
@@ -71,13 +73,13 @@ func (t *Transcript) unstable(u Update) (Change, bool) {
 
 // compaction upserts the divider of one compaction by its id: its first update places it (at
 // the end), later ones change it in place.
-func (t *Transcript) compaction(u Update) (Change, bool) {
+func (t *Transcript) compaction(u schema.Update) (Change, bool) {
 	var w struct {
-		CompactionID string          `json:"compactionId"`
-		Status       *string         `json:"status"`
-		Summary      json.RawMessage `json:"summary"`
-		Error        *string         `json:"error"`
-		Content      *ContentBlock   `json:"content"`
+		CompactionID string               `json:"compactionId"`
+		Status       *string              `json:"status"`
+		Summary      json.RawMessage      `json:"summary"`
+		Error        *string              `json:"error"`
+		Content      *schema.ContentBlock `json:"content"`
 	}
 	if json.Unmarshal(u.Raw, &w) != nil || w.CompactionID == "" {
 		return Change{}, false
@@ -89,7 +91,7 @@ func (t *Transcript) compaction(u Update) (Change, bool) {
 	c := e.Compaction
 	switch u.Kind {
 	case UpdateCompactionSummaryChunk:
-		if text, ok := blockText(*w.Content); ok {
+		if text, ok := schema.BlockText(*w.Content); ok {
 			c.Summary += text
 		}
 	default:
@@ -123,13 +125,13 @@ func (t *Transcript) compactionEntry(id string) *Entry {
 
 // summaryText joins the text blocks of a compaction summary; null or [] clears it.
 func summaryText(raw json.RawMessage) string {
-	var blocks []ContentBlock
+	var blocks []schema.ContentBlock
 	if json.Unmarshal(raw, &blocks) != nil {
 		return ""
 	}
 	var b strings.Builder
 	for _, blk := range blocks {
-		if text, ok := blockText(blk); ok {
+		if text, ok := schema.BlockText(blk); ok {
 			b.WriteString(text)
 		}
 	}

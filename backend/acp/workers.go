@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	"agentdesk/backend/acp/jsonrpc"
+	"agentdesk/backend/acp/schema"
 )
 
 // How many of one connection's fs/* and terminal/create requests run at once, and how many more
@@ -18,8 +19,11 @@ const (
 	maxWaiting = 1024
 )
 
+// errClosing answers a request the session will not serve because it is closing.
+var errClosing = &jsonrpc.Error{Code: schema.CodeInternalError, Message: "the session is closing"}
+
 // errBusy answers a request that finds every worker busy and the queue full.
-var errBusy = &jsonrpc.Error{Code: CodeInternalError, Message: fmt.Sprintf(
+var errBusy = &jsonrpc.Error{Code: schema.CodeInternalError, Message: fmt.Sprintf(
 	"agentdesk is busy: %d file and terminal requests of this session are running and %d are waiting; send it again once some are answered",
 	maxRunning, maxWaiting)}
 

@@ -11,6 +11,7 @@ import (
 	"agentdesk/backend/acp"
 	"agentdesk/backend/acp/acptest"
 	"agentdesk/backend/acp/jsonrpc"
+	"agentdesk/backend/acp/schema"
 )
 
 // TestQueuedRequestsAreAnsweredOnClose: with every worker held busy, the fs/* and terminal/create
@@ -27,15 +28,15 @@ func TestQueuedRequestsAreAnsweredOnClose(t *testing.T) {
 		Launch: func(context.Context) (acp.Transport, error) {
 			return acptest.ServeHandler(func(c *jsonrpc.Conn) jsonrpc.Handler {
 				return &promptAgent{conn: c, onPrompt: func(c *jsonrpc.Conn, req *jsonrpc.Request) {
-					defer req.Reply(acp.PromptResult{StopReason: acp.StopEndTurn}, nil)
+					defer req.Reply(schema.PromptResult{StopReason: schema.StopEndTurn}, nil)
 					var pending []*jsonrpc.Pending
 					for i := range running + queued {
 						var p *jsonrpc.Pending
 						var err error
 						if i%3 == 2 {
-							p, err = c.Start(acp.MethodTerminalCreate, acp.CreateTerminalParams{SessionID: "p1", Command: "true"})
+							p, err = c.Start(schema.MethodTerminalCreate, schema.CreateTerminalParams{SessionID: "p1", Command: "true"})
 						} else {
-							p, err = c.Start(acp.MethodReadTextFile, acp.ReadTextFileParams{SessionID: "p1", Path: file})
+							p, err = c.Start(schema.MethodReadTextFile, schema.ReadTextFileParams{SessionID: "p1", Path: file})
 						}
 						if err != nil {
 							t.Error(err)
@@ -44,7 +45,7 @@ func TestQueuedRequestsAreAnsweredOnClose(t *testing.T) {
 						pending = append(pending, p)
 					}
 					// Answered by the inbound loop after every request before it was handed on.
-					if err := c.Call(context.Background(), "x/ping", nil, nil); rpcCode(err) != acp.CodeMethodNotFound {
+					if err := c.Call(context.Background(), "x/ping", nil, nil); rpcCode(err) != schema.CodeMethodNotFound {
 						t.Errorf("ping: %v", err)
 					}
 					sent <- pending

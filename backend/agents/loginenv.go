@@ -11,8 +11,9 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"time"
+
+	"agentdesk/backend/supervise"
 )
 
 // LoginEnvTimeout bounds the capture: a login shell whose rc files wait for input or the
@@ -47,20 +48,22 @@ func CaptureLoginEnv(ctx context.Context, shell string) ([]string, error) {
 	cmd.Stdout, cmd.Stderr = &out, &errOut
 	// A session of its own: its own process group to kill, and no controlling terminal, which an
 	// interactive shell would otherwise try to take over from agentdesk's and be stopped for.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	if err := supervise.OwnSession(cmd); err != nil {
+		return nil, fmt.Errorf("capture login environment: %w", err)
+	}
 	// On timeout: SIGTERM first, so that startup scripts can clean up (pyenv's rehash leaves a
 	// lock behind that makes every later shell wait 60 s), then SIGKILL a second later.
 	var hard *time.Timer
 	cmd.Cancel = func() error {
 		pgid := cmd.Process.Pid
-		hard = time.AfterFunc(time.Second, func() { _ = syscall.Kill(-pgid, syscall.SIGKILL) })
-		return syscall.Kill(-pgid, syscall.SIGTERM)
+		hard = time.AfterFunc(time.Second, func() { _ = supervise.KillGroup(pgid) })
+		return supervise.TermGroup(pgid)
 	}
 	cmd.WaitDelay = 2 * time.Second // a grandchild holding stdout open must not keep Wait waiting
 	runErr := cmd.Run()
 	if hard != nil && hard.Stop() {
 		// The shell ended on SIGTERM before its SIGKILL: what it started goes now.
-		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		_ = supervise.KillGroup(cmd.Process.Pid)
 	}
 	if ctx.Err() != nil {
 		return nil, fmt.Errorf("capture login environment: %s -l did not finish in time (check your shell's startup files for a command that waits)", shell)

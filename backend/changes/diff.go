@@ -6,7 +6,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"agentdesk/backend/acp"
+	"agentdesk/backend/acp/schema"
 	"github.com/aymanbagabas/go-udiff"
 )
 
@@ -95,7 +95,7 @@ const countCap = 4 << 20
 
 // changedFiles turns the deltas of folder root into the receipt's rows: exact renames (a
 // deleted file's content reappearing under a new path) joined, line counts for text.
-func (l *Ledger) changedFiles(root string, ds []delta) []acp.ChangedFile {
+func (l *Ledger) changedFiles(root string, ds []delta) []schema.ChangedFile {
 	added := map[Hash]int{} // content → index of an added delta with it
 	for i, d := range ds {
 		if d.old == nil && d.new != nil && !d.new.big && d.new.size > 0 {
@@ -112,22 +112,22 @@ func (l *Ledger) changedFiles(root string, ds []delta) []acp.ChangedFile {
 			}
 		}
 	}
-	out := make([]acp.ChangedFile, 0, len(ds))
+	out := make([]schema.ChangedFile, 0, len(ds))
 	for i, d := range ds {
-		f := acp.ChangedFile{Root: root, Path: d.path}
+		f := schema.ChangedFile{Root: root, Path: d.path}
 		switch from, ok := renamedTo[i]; {
 		case ok:
-			f.Change, f.From = acp.ChangeRenamed, from
+			f.Change, f.From = schema.ChangeRenamed, from
 		case skip[i]:
 			continue // the old half of a rename
 		case d.old == nil:
-			f.Change = acp.ChangeAdded
+			f.Change = schema.ChangeAdded
 		case d.new == nil:
-			f.Change = acp.ChangeDeleted
+			f.Change = schema.ChangeDeleted
 		default:
-			f.Change = acp.ChangeModified
+			f.Change = schema.ChangeModified
 		}
-		if f.Change != acp.ChangeRenamed {
+		if f.Change != schema.ChangeRenamed {
 			l.count(&f, d.old, d.new)
 		}
 		out = append(out, f)
@@ -136,7 +136,7 @@ func (l *Ledger) changedFiles(root string, ds []delta) []acp.ChangedFile {
 }
 
 // count fills in a changed file's line counts, or marks it binary or too big.
-func (l *Ledger) count(f *acp.ChangedFile, old, new *entry) {
+func (l *Ledger) count(f *schema.ChangedFile, old, new *entry) {
 	if (old != nil && old.big) || (new != nil && new.big) {
 		f.TooBig = true
 		return

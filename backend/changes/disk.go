@@ -1,3 +1,5 @@
+//go:build unix
+
 package changes
 
 import (
@@ -9,7 +11,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"agentdesk/backend/acp"
+	"agentdesk/backend/acp/fsys"
 )
 
 // A revert looks at the disk only through a chain of descriptors opened from the folder down,
@@ -69,8 +71,8 @@ func openParent(root, rel string, create bool) (p parent, above string, err erro
 		if err != nil {
 			kind := ""
 			var st unix.Stat_t
-			if serr := unix.Fstatat(fd, name, &st, unix.AT_SYMLINK_NOFOLLOW); serr == nil && st.Mode&unix.S_IFMT != unix.S_IFDIR {
-				kind = acp.FileKind(st.Mode)
+			if serr := unix.Fstatat(fd, name, &st, unix.AT_SYMLINK_NOFOLLOW); serr == nil && uint32(st.Mode)&unix.S_IFMT != unix.S_IFDIR {
+				kind = fsys.FileKind(uint32(st.Mode))
 			}
 			unix.Close(fd)
 			switch {
@@ -138,11 +140,11 @@ func lookAt(dir int, name string, max int64) (onDisk, error) {
 
 // statOf is what a stat says of a file, its kind as a tree entry's.
 func statOf(st *unix.Stat_t) onDisk {
-	d := onDisk{mode: st.Mode, ino: st.Ino, nlink: uint64(st.Nlink), size: st.Size, mtime: st.Mtim.Nano()}
-	switch st.Mode & unix.S_IFMT {
+	d := onDisk{mode: uint32(st.Mode), ino: st.Ino, nlink: uint64(st.Nlink), size: st.Size, mtime: st.Mtim.Nano()}
+	switch uint32(st.Mode) & unix.S_IFMT {
 	case unix.S_IFREG:
 		d.kind = kindFile
-		if st.Mode&0o111 != 0 {
+		if uint32(st.Mode)&0o111 != 0 {
 			d.kind = kindExec
 		}
 	case unix.S_IFLNK:

@@ -4,13 +4,13 @@ import (
 	"fmt"
 	"strings"
 
-	"agentdesk/backend/acp"
+	"agentdesk/backend/acp/schema"
 	"github.com/aymanbagabas/go-udiff"
 )
 
 // Changes lists what changed in folder root from tree a to tree b (either "" for nothing):
 // the rows of a turn's receipt, renames joined, sorted by path.
-func (l *Ledger) Changes(root string, a, b Hash) ([]acp.ChangedFile, error) {
+func (l *Ledger) Changes(root string, a, b Hash) ([]schema.ChangedFile, error) {
 	ds, err := l.diffTrees(a, b)
 	if err != nil {
 		return nil, fmt.Errorf("compare snapshots of %s: %w", root, err)
@@ -60,7 +60,7 @@ const diffContext = 3
 
 // FileDiff returns file f (a row of Changes from tree a to tree b) with its text before and
 // after and the hunks between them.
-func (l *Ledger) FileDiff(f acp.ChangedFile, a, b Hash) (FileDiff, error) {
+func (l *Ledger) FileDiff(f schema.ChangedFile, a, b Hash) (FileDiff, error) {
 	from := f.Path
 	if f.From != "" {
 		from = f.From
@@ -177,7 +177,7 @@ func revertHunk(before, after string, i int) (string, error) {
 
 // HunkReverted returns file f (a row of Changes from tree a to tree b) as tree b has it with
 // hunk i of its diff undone: what a hunk's revert writes.
-func (l *Ledger) HunkReverted(f acp.ChangedFile, a, b Hash, i int) (string, error) {
+func (l *Ledger) HunkReverted(f schema.ChangedFile, a, b Hash, i int) (string, error) {
 	d, err := l.FileDiff(f, a, b)
 	if err != nil {
 		return "", err

@@ -1,3 +1,5 @@
+//go:build unix
+
 package changes
 
 import (
@@ -7,7 +9,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"agentdesk/backend/acp"
+	"agentdesk/backend/acp/fsys"
 )
 
 // errSwapped: a target changed between the revert's look at it and its write.
@@ -25,7 +27,7 @@ func install(dir int, name string, was onDisk, content []byte, mode uint32, link
 			return err
 		}
 	} else {
-		t, f, err := acp.CreateTempAt(dir, name)
+		t, f, err := fsys.CreateTempAt(dir, name)
 		if err != nil {
 			return err
 		}
@@ -78,7 +80,7 @@ func stillAt(dir int, name string, was onDisk) error {
 // symlinkTemp makes a link to target under a new random name next to name in dir.
 func symlinkTemp(dir int, name, target string) (string, error) {
 	for range 10 {
-		tmp := acp.TempName(name)
+		tmp := fsys.TempName(name)
 		err := unix.Symlinkat(target, dir, tmp)
 		if err == unix.EEXIST {
 			continue

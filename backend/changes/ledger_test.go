@@ -1,3 +1,5 @@
+//go:build unix
+
 package changes
 
 import (
@@ -10,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"agentdesk/backend/acp"
+	"agentdesk/backend/acp/schema"
 )
 
 func newLedger(t *testing.T, opt Options) *Ledger {
@@ -243,7 +245,7 @@ func TestTargetsCannotLeaveTheFolder(t *testing.T) {
 			t.Errorf("path %q was accepted", p)
 		}
 	}
-	_ = acp.ChangeAdded
+	_ = schema.ChangeAdded
 }
 
 func TestCollectKeepsWhatTheHistoryNeeds(t *testing.T) {

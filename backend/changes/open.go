@@ -1,3 +1,5 @@
+//go:build unix
+
 package changes
 
 import (
@@ -7,7 +9,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"agentdesk/backend/acp"
+	"agentdesk/backend/acp/fsys"
 )
 
 // readFlags open what a snapshot reads: never blocking (a FIFO with no writer would block a plain
@@ -20,7 +22,7 @@ const readFlags = unix.O_RDONLY | unix.O_NONBLOCK | unix.O_NOFOLLOW | unix.O_NOC
 // following a link.
 type notRegularError struct{ mode uint32 }
 
-func (e notRegularError) Error() string { return acp.FileKind(e.mode) + ", not a regular file" }
+func (e notRegularError) Error() string { return fsys.FileKind(e.mode) + ", not a regular file" }
 
 // openAt opens name in the open folder dir with readFlags (and O_DIRECTORY for a folder) and
 // checks with fstat on the new descriptor that it is of type want (unix.S_IFREG or
@@ -46,9 +48,9 @@ func openAt(dir int, name string, want uint32) (*os.File, *unix.Stat_t, error) {
 		unix.Close(fd)
 		return nil, nil, err
 	}
-	if st.Mode&unix.S_IFMT != want {
+	if uint32(st.Mode)&unix.S_IFMT != want {
 		unix.Close(fd)
-		return nil, nil, notRegularError{st.Mode}
+		return nil, nil, notRegularError{uint32(st.Mode)}
 	}
 	return os.NewFile(uintptr(fd), name), st, nil
 }

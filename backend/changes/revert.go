@@ -1,3 +1,5 @@
+//go:build unix
+
 package changes
 
 import (
@@ -7,18 +9,8 @@ import (
 
 	"github.com/aymanbagabas/go-udiff"
 
-	"agentdesk/backend/acp"
+	"agentdesk/backend/acp/fsys"
 )
-
-// Target is one file a revert puts back: in folder Root, Path gets the version tree From has
-// (absent there: the file is removed), or Content when set (a hunk's revert), provided the file
-// is now as tree Expect has it; otherwise it is a conflict: something changed it since.
-type Target struct {
-	Root, Path string
-	From       Hash
-	Expect     Hash
-	Content    *string
-}
 
 // resolved is a target with its entries looked up and the disk as it is now.
 type resolved struct {
@@ -87,7 +79,7 @@ func (l *Ledger) plan(r resolved) PlannedFile {
 	case now.above != "":
 		p.Conflict = now.above
 	case now.kind == kindOther:
-		p.Conflict = "it is " + acp.FileKind(now.mode) + " now, not a regular file: a revert touches only regular files and links"
+		p.Conflict = "it is " + fsys.FileKind(now.mode) + " now, not a regular file: a revert touches only regular files and links"
 	case now.kind == kindDir:
 		p.Conflict = "it is a folder now"
 	case now.foreignLink(r.expect):

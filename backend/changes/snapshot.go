@@ -1,3 +1,5 @@
+//go:build unix
+
 package changes
 
 import (
@@ -11,22 +13,6 @@ import (
 	"syscall"
 	"time"
 )
-
-// Snap is one snapshot of one folder.
-type Snap struct {
-	Root string
-	Tree Hash
-	// Notes are what the snapshot could not keep or read, worded for a person.
-	Notes []string
-	// Files counts the files recorded, Read those read (the rest matched the last snapshot's
-	// size and time), Stored the bytes newly written to the store.
-	Files, Read int
-	Stored      int64
-	// Partial: the snapshot was cut short (its context ended: the time budget, or a Stop).
-	// What it did not reach is kept as the last snapshot had it, or left out; a note says so.
-	// Its tree serves the next snapshot as a cache, not as a record of the folder.
-	Partial bool
-}
 
 // racyWindow: a file changed this close to a snapshot is read again by the next one even if
 // its size and time match (its time may not have moved with a later change).

@@ -1,6 +1,8 @@
 package changes
 
-import "agentdesk/backend/acp"
+import (
+	"agentdesk/backend/acp/schema"
+)
 
 // TurnView is one turn of a session as the Changes view lists it: what the turn changed on
 // disk (from its start and end snapshots) and the reverts made of it since.
@@ -10,8 +12,8 @@ type TurnView struct {
 	StartedAt  int64  `json:"startedAt"` // unix ms
 	StopReason string `json:"stopReason"`
 	// Changes is what the ledger saw; Changes.Error says why nothing was recorded.
-	Changes acp.TurnChanges `json:"changes"`
-	Reverts []RevertView    `json:"reverts"`
+	Changes schema.TurnChanges `json:"changes"`
+	Reverts []RevertView       `json:"reverts"`
 }
 
 // SessionView is a session's whole change history (SessionChanges).
@@ -35,7 +37,7 @@ type Hunk struct {
 // FileDiff is one file of a turn: its content before and after the turn (text files only) and
 // the hunks between them (ChangeDiff).
 type FileDiff struct {
-	acp.ChangedFile
+	schema.ChangedFile
 	// Before and After are the file's text at the turn's start and end; nil when it did not
 	// exist then, or when it is binary or too big (Binary, TooBig say which).
 	Before *string `json:"before"`

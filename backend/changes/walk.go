@@ -1,3 +1,5 @@
+//go:build unix
+
 package changes
 
 // The snapshot's walk: one goroutine per directory (up to walkers at once), each name opened
@@ -17,7 +19,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"agentdesk/backend/acp"
+	"agentdesk/backend/acp/fsys"
 )
 
 // readInfoExclude reads .git/info/exclude beneath the open folder root, each step opened
@@ -245,7 +247,7 @@ func (w *walker) child(dir int, rel []string, prev *entry, rs *rules) (entry, bo
 		return entry{}, false, err
 	}
 	e := entry{name: name, size: st.Size, mtime: st.Mtim.Nano(), ino: st.Ino}
-	switch st.Mode & unix.S_IFMT {
+	switch uint32(st.Mode) & unix.S_IFMT {
 	case unix.S_IFDIR:
 		e.kind, e.size, e.mtime, e.ino = kindDir, 0, 0, 0
 		var sub []entry
@@ -268,7 +270,7 @@ func (w *walker) child(dir int, rel []string, prev *entry, rs *rules) (entry, bo
 		return e, true, err
 	case unix.S_IFLNK:
 		e.kind = kindLink
-		target, err := acp.ReadLinkAt(dir, name)
+		target, err := fsys.ReadLinkAt(dir, name)
 		if err != nil {
 			return entry{}, false, err
 		}
@@ -276,10 +278,10 @@ func (w *walker) child(dir int, rel []string, prev *entry, rs *rules) (entry, bo
 		return e, true, err
 	case unix.S_IFREG:
 	default:
-		w.note("%s is %s, not a regular file: not recorded", p, acp.FileKind(st.Mode))
+		w.note("%s is %s, not a regular file: not recorded", p, fsys.FileKind(uint32(st.Mode)))
 		return entry{}, false, nil
 	}
-	e.kind = fileKind(st.Mode)
+	e.kind = fileKind(uint32(st.Mode))
 	if w.files.Add(1) > int64(w.l.opt.MaxFiles) {
 		return entry{}, false, fmt.Errorf("%w (over %d)", ErrTooManyFiles, w.l.opt.MaxFiles)
 	}
@@ -307,7 +309,7 @@ func (w *walker) child(dir int, rel []string, prev *entry, rs *rules) (entry, bo
 	}
 	w.read.Add(1)
 	// What was read is what the descriptor says, not the name's stat before the open.
-	e.kind, e.mtime, e.ino = fileKind(fst.Mode), fst.Mtim.Nano(), fst.Ino
+	e.kind, e.mtime, e.ino = fileKind(uint32(fst.Mode)), fst.Mtim.Nano(), fst.Ino
 	if e.mtime > w.racy {
 		e.mtime = 0 // too fresh to trust: the next snapshot reads it again
 	}

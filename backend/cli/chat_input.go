@@ -12,7 +12,6 @@ import (
 	"unicode"
 
 	"github.com/peterh/liner"
-	"golang.org/x/sys/unix"
 )
 
 // chatInput is chat's one reader of its input: the prompt and every question (permissions, the
@@ -25,12 +24,6 @@ type chatInput interface {
 	prompt() (string, error)
 	// close gives the terminal back as it was.
 	close()
-}
-
-// isTerminal reports whether f is a terminal.
-func isTerminal(f *os.File) bool {
-	_, err := unix.IoctlGetTermios(int(f.Fd()), unix.TCGETS)
-	return err == nil
 }
 
 // onTerminal reports whether chat talks to a person at a terminal: stdin and stdout are the
@@ -95,24 +88,6 @@ func (e *lineEditor) readLine(question string) (string, error) {
 }
 
 func (e *lineEditor) close() { _ = e.l.Close() }
-
-// keysNotSignals runs read with the terminal's ISIG off, so that a Ctrl-C is a key for liner from
-// the moment it prints the prompt: liner turns ISIG off only after printing it, and a Ctrl-C in
-// between would be a SIGINT that stops the turn while the question stays open, holding the
-// terminal. Between lines ISIG is on again (a running turn gets Ctrl-C as SIGINT).
-func keysNotSignals(read func() (string, error)) (string, error) {
-	was, err := unix.IoctlGetTermios(0, unix.TCGETS)
-	if err != nil {
-		return read()
-	}
-	quiet := *was
-	quiet.Lflag &^= unix.ISIG
-	if err := unix.IoctlSetTermios(0, unix.TCSETS, &quiet); err != nil {
-		return read()
-	}
-	defer func() { _ = unix.IoctlSetTermios(0, unix.TCSETS, was) }()
-	return read()
-}
 
 // chatPrompt is what chat's prompt shows.
 const chatPrompt = "> "

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"agentdesk/backend/acp"
+	"agentdesk/backend/acp/schema"
 )
 
 // chatLoop is one chat: it waits for the agent, then reads a message, runs it as a turn, and
@@ -29,7 +30,7 @@ type chatLoop struct {
 	sigs         chan os.Signal
 	interrupts   chan struct{}
 	unanswerable chan struct{} // a question met the end of the input
-	commands     atomic.Pointer[[]acp.SlashCommand]
+	commands     atomic.Pointer[[]schema.SlashCommand]
 	pending      chan promptResult // a prompt read still under way (plain input after a Ctrl-C)
 	turns        int               // turns sent
 	last         int               // the last turn's exit code, as run's
@@ -266,9 +267,9 @@ func (c *chatLoop) stop() bool {
 // code, as run's.
 func (c *chatLoop) turnEnded(ev acp.Event) int {
 	switch ev.StopReason {
-	case acp.StopEndTurn:
+	case schema.StopEndTurn:
 		return ExitOK
-	case acp.StopCancelled:
+	case schema.StopCancelled:
 		if c.stoppedByKey {
 			c.say("Stopped. Type the next message, or Ctrl-C again to leave.")
 		}
@@ -277,7 +278,7 @@ func (c *chatLoop) turnEnded(ev acp.Event) int {
 	if ev.Message != "" {
 		fmt.Fprintf(c.env.stderr, "agentdesk chat: %s\n", ev.Message)
 	}
-	if ev.StopReason == acp.StopRefusal {
+	if ev.StopReason == schema.StopRefusal {
 		return ExitRefused
 	}
 	return ExitFailed

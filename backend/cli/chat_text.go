@@ -5,7 +5,7 @@ import (
 	"sort"
 	"strings"
 
-	"agentdesk/backend/acp"
+	"agentdesk/backend/acp/schema"
 )
 
 // chat's own words: the recap, notices, /help, and their style.
@@ -58,7 +58,7 @@ func (c *chatLoop) help() {
 	var b strings.Builder
 	b.WriteString("chat's commands:\n  /help  this list\n  /quit  leave (also /exit, or Ctrl-D at an empty prompt)\n")
 	if cmds := c.commands.Load(); cmds != nil && len(*cmds) > 0 {
-		list := append([]acp.SlashCommand(nil), *cmds...)
+		list := append([]schema.SlashCommand(nil), *cmds...)
 		sort.Slice(list, func(i, j int) bool { return list[i].Name < list[j].Name })
 		fmt.Fprintf(&b, "%s's commands (sent to it as typed):\n", c.env.info.AgentName)
 		for _, cmd := range list {

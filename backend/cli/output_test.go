@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"agentdesk/backend/acp"
+	"agentdesk/backend/acp/schema"
 )
 
 // TestRunOutputJSON: run --output json writes one event per line, each an object of the event
@@ -63,7 +64,7 @@ func TestRunOutputJSON(t *testing.T) {
 		kinds[ev.Kind]++
 	}
 	last := events[len(events)-1]
-	if last.Kind != acp.EventTurnEnd || last.StopReason != acp.StopEndTurn || last.Receipt == nil {
+	if last.Kind != acp.EventTurnEnd || last.StopReason != schema.StopEndTurn || last.Receipt == nil {
 		t.Errorf("the last line is %+v, want the turn end with its receipt", last)
 	}
 	if kinds[acp.EventPermission] != 1 || kinds[acp.EventPermissionDone] != 1 || kinds[acp.EventState] == 0 || kinds[acp.EventEntry] == 0 {

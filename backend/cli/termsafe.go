@@ -8,7 +8,7 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 
-	"agentdesk/backend/acp"
+	"agentdesk/backend/acp/terminal"
 )
 
 // An agent's words reach the person's terminal through the command line, and an agent is
@@ -20,7 +20,7 @@ import (
 // process's streams. chat's own styling is written apart (printOwn).
 
 // safeText is s as it may reach a terminal: bytes that are no UTF-8 become U+FFFD; escape
-// sequences are removed whole (acp.PlainTerminalText); every other control character but
+// sequences are removed whole (terminal.PlainText); every other control character but
 // newline and tab is dropped, C1 controls (U+0080–U+009F, which some terminals obey), DEL and
 // carriage return included; and the characters that reorder or hide text (hiddenRune) are
 // shown as their code point, <U+202E>, so the person sees the trick instead of falling for it.
@@ -28,7 +28,7 @@ func safeText(s string) string {
 	if !utf8.ValidString(s) {
 		s = strings.ToValidUTF8(s, "\uFFFD")
 	}
-	s = acp.PlainTerminalText(s)
+	s = terminal.PlainText(s)
 	if !strings.ContainsFunc(s, func(r rune) bool { return isUnsafeRune(r) || hiddenRune(r) }) {
 		return s
 	}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"agentdesk/backend/acp"
+	"agentdesk/backend/acp/schema"
 	"agentdesk/backend/agents"
 )
 
@@ -72,13 +73,13 @@ func driveTurn(sess *acp.Session, agentName, prompt, policy string, cancelAfter 
 					return ExitFailed // stopped because nobody could be asked
 				}
 				// The printer wrote the stop reason, in order with the events before it.
-				if ev.StopReason == acp.StopEndTurn || ev.StopReason == acp.StopCancelled {
+				if ev.StopReason == schema.StopEndTurn || ev.StopReason == schema.StopCancelled {
 					return ExitOK
 				}
 				if ev.Message != "" {
 					fmt.Fprintf(stderr, "agentdesk run: %s\n", ev.Message)
 				}
-				if ev.StopReason == acp.StopRefusal {
+				if ev.StopReason == schema.StopRefusal {
 					return ExitRefused
 				}
 				return ExitFailed

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"agentdesk/backend/acp"
+	"agentdesk/backend/acp/schema"
 	"agentdesk/backend/agents"
 	"agentdesk/backend/hub"
 )
@@ -26,7 +27,7 @@ func TestCLIWordsTheEngineErrors(t *testing.T) {
 		{&acp.TerminalLoginError{Method: "cli-login", Args: []string{"auth", "login"}}, "run `/usr/bin/acme auth login` in a terminal, then run again without --auth"},
 		{&acp.AuthRequiredError{Agent: "Acme", Methods: []acp.AuthMethod{{ID: "browser"}, {ID: "api-key"}}, Err: nil}, "run again with --auth METHOD_ID (browser, api-key)"},
 		{hub.ErrNoFolder, "--cwd DIR"},
-		{&acp.StartTimeoutError{Agent: "Acme", Method: acp.MethodInitialize, After: time.Minute}, "run again; if it happens again, run the agent's command in a terminal"},
+		{&acp.StartTimeoutError{Agent: "Acme", Method: schema.MethodInitialize, After: time.Minute}, "run again; if it happens again, run the agent's command in a terminal"},
 		{&hub.FolderError{Path: "/nowhere"}, "give an existing project folder with --cwd DIR"},
 	} {
 		got := hint(c.err, agent)

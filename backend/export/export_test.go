@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"agentdesk/backend/acp"
+	"agentdesk/backend/acp/schema"
 	"agentdesk/backend/agents"
 	"agentdesk/backend/store"
 )
@@ -18,10 +19,10 @@ func TestRenderMasksBothFormats(t *testing.T) {
 	m := agents.NewMasker()
 	m.Add(secret)
 	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
-	s := store.Session{ID: "s1", Title: "deploy with " + secret, AgentName: "Demo agent", Cwd: "/src", Outcome: acp.StopEndTurn, CreatedAt: at}
+	s := store.Session{ID: "s1", Title: "deploy with " + secret, AgentName: "Demo agent", Cwd: "/src", Outcome: schema.StopEndTurn, CreatedAt: at}
 	body, _ := json.Marshal(acp.Entry{ID: "u1", Kind: acp.KindUser, Turn: 1, Text: "use " + secret})
 	entries := []store.Entry{{SessionID: "s1", EntryID: "u1", Turn: 1, Seq: 1, Kind: string(acp.KindUser), Text: "use " + secret, Body: body}}
-	turns := []store.Turn{{SessionID: "s1", Turn: 1, Prompt: "use " + secret, StopReason: acp.StopEndTurn, EndedAt: at}}
+	turns := []store.Turn{{SessionID: "s1", Turn: 1, Prompt: "use " + secret, StopReason: schema.StopEndTurn, EndedAt: at}}
 
 	md, err := Render(m, s, turns, entries, nil, Markdown)
 	if err != nil || !strings.HasPrefix(md, "# deploy with "+agents.Mask+"\n") || !strings.Contains(md, "*Turn 1 ended: end_turn*") {
@@ -47,13 +48,13 @@ func TestRenderMasksBothFormats(t *testing.T) {
 // in Markdown ("Allowed once (by you)") and is listed in JSON; one never answered is left out.
 func TestExportsKeepTheDecisions(t *testing.T) {
 	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
-	s := store.Session{ID: "s1", Title: "edits", AgentName: "Demo agent", Cwd: "/src", Outcome: acp.StopEndTurn, CreatedAt: at}
+	s := store.Session{ID: "s1", Title: "edits", AgentName: "Demo agent", Cwd: "/src", Outcome: schema.StopEndTurn, CreatedAt: at}
 	tool := func(id, title string) store.Entry {
 		body, _ := json.Marshal(acp.Entry{ID: id, Kind: acp.KindTool, Turn: 1, Title: title, Status: acp.StatusCompleted})
 		return store.Entry{SessionID: "s1", EntryID: id, Turn: 1, Kind: string(acp.KindTool), Body: body}
 	}
 	entries := []store.Entry{tool("e1", "Edit NOTES.md"), tool("e2", "Run make"), tool("e3", "Delete build/")}
-	turns := []store.Turn{{SessionID: "s1", Turn: 1, Prompt: "go", StopReason: acp.StopEndTurn, EndedAt: at}}
+	turns := []store.Turn{{SessionID: "s1", Turn: 1, Prompt: "go", StopReason: schema.StopEndTurn, EndedAt: at}}
 	options := []byte(`[{"id":"a","name":"Allow","kind":"allow_once"},{"id":"r","name":"Reject always","kind":"reject_always"}]`)
 	perms := []store.Permission{
 		{RequestID: "p1", ToolCallID: "e1", Options: options, Outcome: store.PermissionSelected, OptionID: "a", DecidedBy: acp.DecidedByUser},
@@ -88,18 +89,18 @@ func TestExportsKeepTheDecisions(t *testing.T) {
 // its turn in JSON.
 func TestExportsKeepTheReceipt(t *testing.T) {
 	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
-	s := store.Session{ID: "s1", Title: "fix", AgentName: "Demo agent", Cwd: "/src", Outcome: acp.StopEndTurn, CreatedAt: at}
+	s := store.Session{ID: "s1", Title: "fix", AgentName: "Demo agent", Cwd: "/src", Outcome: schema.StopEndTurn, CreatedAt: at}
 	body, _ := json.Marshal(acp.Entry{ID: "u1", Kind: acp.KindUser, Turn: 1, Text: "fix it"})
 	entries := []store.Entry{{SessionID: "s1", EntryID: "u1", Turn: 1, Seq: 1, Kind: string(acp.KindUser), Text: "fix it", Body: body}}
 	three := 3
-	receipt, _ := json.Marshal(acp.Receipt{StopReason: acp.StopEndTurn, WallMs: 95_000, WaitMs: 12_000,
-		Changes: &acp.TurnChanges{Files: []acp.ChangedFile{{Root: "/src", Path: "a.go", Change: acp.ChangeModified, Added: 3, Removed: 1}},
+	receipt, _ := json.Marshal(acp.Receipt{StopReason: schema.StopEndTurn, WallMs: 95_000, WaitMs: 12_000,
+		Changes: &schema.TurnChanges{Files: []schema.ChangedFile{{Root: "/src", Path: "a.go", Change: schema.ChangeModified, Added: 3, Removed: 1}},
 			Notes: []string{"big.dat was too big to keep"}},
 		Commands:  []acp.ReceiptCommand{{Command: "make `test`", ExitCode: &three}, {Command: "sleep 9", Signal: "SIGKILL"}},
 		Decisions: []acp.ReceiptDecision{{Title: "Write a.go", Outcome: "selected", Option: "Allow", Kind: "allow_once", DecidedBy: acp.DecidedByUser}},
 		Questions: []acp.ReceiptQuestion{{Message: "Which branch?", Mode: acp.ElicitModeForm, State: acp.ElicitAccepted}},
-		Tokens:    &acp.Tokens{Input: 100, Output: 20, Total: 120}, Cost: &acp.Cost{Amount: 0.75, Currency: "USD"}})
-	turns := []store.Turn{{SessionID: "s1", Turn: 1, Prompt: "fix it", StopReason: acp.StopEndTurn, EndedAt: at, Receipt: receipt}}
+		Tokens:    &acp.Tokens{Input: 100, Output: 20, Total: 120}, Cost: &schema.Cost{Amount: 0.75, Currency: "USD"}})
+	turns := []store.Turn{{SessionID: "s1", Turn: 1, Prompt: "fix it", StopReason: schema.StopEndTurn, EndedAt: at, Receipt: receipt}}
 	md, err := Render(nil, s, turns, entries, nil, Markdown)
 	if err != nil {
 		t.Fatal(err)

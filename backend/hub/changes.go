@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"agentdesk/backend/acp"
+	"agentdesk/backend/acp/schema"
 	"agentdesk/backend/changes"
 	"agentdesk/backend/store"
 )
@@ -106,7 +107,7 @@ func (h *Hub) SessionChanges(ctx context.Context, id string) (changes.SessionVie
 			tv.Changes = *turnChanges(l, rootsOf(tt.start), tt.start, tt.end)
 		}
 		if tv.Changes.Files == nil {
-			tv.Changes.Files = []acp.ChangedFile{}
+			tv.Changes.Files = []schema.ChangedFile{}
 		}
 		for _, r := range reverts {
 			if r.Turn == t.Turn {
@@ -187,14 +188,14 @@ func (h *Hub) turnSnapshots(ctx context.Context, id string, turn int) (*changes.
 }
 
 // findFile finds root/path among the turn's changes.
-func findFile(l *changes.Ledger, tt *turnTrees, root, path string) (acp.ChangedFile, bool) {
+func findFile(l *changes.Ledger, tt *turnTrees, root, path string) (schema.ChangedFile, bool) {
 	fs, err := l.Changes(root, tt.start[root], tt.end[root])
 	if err != nil {
-		return acp.ChangedFile{}, false
+		return schema.ChangedFile{}, false
 	}
-	i := slices.IndexFunc(fs, func(f acp.ChangedFile) bool { return f.Path == path })
+	i := slices.IndexFunc(fs, func(f schema.ChangedFile) bool { return f.Path == path })
 	if i < 0 {
-		return acp.ChangedFile{}, false
+		return schema.ChangedFile{}, false
 	}
 	return fs[i], true
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"agentdesk/backend/acp"
+	"agentdesk/backend/acp/schema"
 	"agentdesk/backend/store"
 )
 
@@ -98,7 +99,7 @@ func TestContinueSavedSession(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if len(turns) != 2 || turns[1].Prompt != "second" || turns[1].StopReason != acp.StopEndTurn || sess.Outcome != acp.StopEndTurn {
+			if len(turns) != 2 || turns[1].Prompt != "second" || turns[1].StopReason != schema.StopEndTurn || sess.Outcome != schema.StopEndTurn {
 				t.Fatalf("saved turns %+v, outcome %q", turns, sess.Outcome)
 			}
 			var kinds []string

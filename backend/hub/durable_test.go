@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"agentdesk/backend/acp"
+	"agentdesk/backend/acp/schema"
 	"agentdesk/backend/agents"
 	"agentdesk/backend/store"
 )
@@ -91,7 +92,7 @@ func TestTurnEndIsShownOnlyOnceItsTurnIsSaved(t *testing.T) {
 			live += len(e.Text)
 		}
 	}
-	if got.err != nil || got.stop != acp.StopEndTurn || got.entries != messages || got.text != live {
+	if got.err != nil || got.stop != schema.StopEndTurn || got.entries != messages || got.text != live {
 		t.Fatalf("as the turn's end was shown, the file held stop reason %q, %d of %d messages, %d of %d bytes (%v)",
 			got.stop, got.entries, messages, got.text, live, got.err)
 	}

@@ -8,7 +8,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"agentdesk/backend/acp"
+	"agentdesk/backend/acp/fsys"
 )
 
 // SessionFolders returns a session's folders, the working folder first: a live session's as it
@@ -42,7 +42,7 @@ func (h *Hub) FileInSession(ctx context.Context, id, path string) (string, error
 	if !filepath.IsAbs(path) {
 		path = filepath.Join(folders[0], path)
 	}
-	fs, err := acp.NewFolders(folders[0], folders[1:])
+	fs, err := fsys.NewFolders(folders[0], folders[1:])
 	if err != nil {
 		return "", err
 	}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"agentdesk/backend/acp"
+	"agentdesk/backend/acp/schema"
 	"agentdesk/backend/store"
 )
 
@@ -133,7 +134,7 @@ func TestFork(t *testing.T) {
 			if forks := sent(t, st, info.SessionID, acp.MethodSessionFork); c.viaFork != strings.Contains(forks, `"sessionId":"x"`) {
 				t.Fatalf("session/fork sent %q, want one of the parent's agent session x: %v", forks, c.viaFork)
 			}
-			if c.prompt && !strings.Contains(sent(t, st, info.SessionID, acp.MethodSessionPrompt), "edited") {
+			if c.prompt && !strings.Contains(sent(t, st, info.SessionID, schema.MethodSessionPrompt), "edited") {
 				t.Fatal("the edited message was not sent")
 			}
 			links, err := st.SessionLinks(ctx, []string{parent, info.SessionID})

@@ -12,6 +12,7 @@ import (
 
 	"agentdesk/backend/acp"
 	"agentdesk/backend/acp/acptest"
+	"agentdesk/backend/acp/schema"
 	"agentdesk/backend/agents"
 	"agentdesk/backend/store"
 )
@@ -86,7 +87,7 @@ func TestHugeLineIsStoredOnce(t *testing.T) {
 	var cut string
 	for _, m := range msgs {
 		journal += int64(len(m.JSON))
-		if m.Method == acp.MethodSessionUpdate {
+		if m.Method == schema.MethodSessionUpdate {
 			cut = string(m.JSON)
 		}
 	}

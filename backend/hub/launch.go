@@ -5,8 +5,10 @@ import (
 	"os"
 
 	"agentdesk/backend/acp"
+	"agentdesk/backend/acp/schema"
 	"agentdesk/backend/agents"
 	"agentdesk/backend/store"
+	"agentdesk/backend/supervise"
 )
 
 // launch is what Start and ContinueSaved have resolved: the session's id, its agent and folder,
@@ -42,9 +44,9 @@ func (h *Hub) launch(l launch, out acp.Emitter) (*acp.Session, SessionInfo) {
 	h.mu.Unlock()
 	cfg := acp.Config{ID: l.id, Elicit: elicit, AgentName: l.agent.Name, AgentVersion: l.agent.Version, Cwd: l.dir, Dirs: l.dirs, Logf: h.logf, AuthMethod: l.req.AuthMethod,
 		HardStopAfter: l.req.HardStopAfter, Seed: l.seed, MCPServers: l.mcp,
-		ClientInfo: acp.Implementation{Name: "agentdesk", Title: "agentdesk", Version: version}, Env: env,
+		ClientInfo: schema.Implementation{Name: "agentdesk", Title: "agentdesk", Version: version}, Env: env,
 		Launch: func(context.Context) (acp.Transport, error) {
-			return acp.Start(acp.Command{Path: l.agent.Command, Args: l.agent.Args, Env: env, Dir: l.dir})
+			return supervise.Start(supervise.Command{Path: l.agent.Command, Args: l.agent.Args, Env: env, Dir: l.dir})
 		},
 	}
 	sessionRules := h.sessionRulesFor(l.agent, l.dir, l.dirs)

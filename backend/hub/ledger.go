@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"agentdesk/backend/acp"
+	"agentdesk/backend/acp/schema"
 	"agentdesk/backend/changes"
 	"agentdesk/backend/store"
 )
@@ -73,24 +74,24 @@ func (t *turnLedger) TurnStarted(ctx context.Context, turn int) {
 }
 
 // TurnEnded snapshots the folders again and returns what changed between the two.
-func (t *turnLedger) TurnEnded(ctx context.Context, turn int) *acp.TurnChanges {
+func (t *turnLedger) TurnEnded(ctx context.Context, turn int) *schema.TurnChanges {
 	t.mu.Lock()
 	start, fail := t.start, t.fail
 	t.start = nil
 	t.mu.Unlock()
 	if t.skip != "" {
-		return &acp.TurnChanges{Error: t.skip}
+		return &schema.TurnChanges{Error: t.skip}
 	}
 	if start == nil {
 		if fail == "" {
 			fail = "the folders were not recorded when the turn started"
 		}
-		return &acp.TurnChanges{Error: fail}
+		return &schema.TurnChanges{Error: fail}
 	}
 	trees, notes, err := t.snapshot(ctx)
 	if err != nil {
 		t.logf("session %s: turn %d: %v", t.sessionID, turn, err)
-		return &acp.TurnChanges{Error: err.Error()}
+		return &schema.TurnChanges{Error: err.Error()}
 	}
 	t.w.SaveSnapshot(store.LedgerSnapshot{SessionID: t.sessionID, Turn: turn, Phase: store.PhaseEnd, Trees: treeStrings(trees), Notes: notes})
 	tc := turnChanges(t.ledger, t.roots, start, trees)
@@ -147,8 +148,8 @@ func snapshotRoots(ctx context.Context, l *changes.Ledger, roots []string) (map[
 
 // turnChanges lists what changed in roots from trees a to trees b (a folder missing from either
 // counts as empty there).
-func turnChanges(l *changes.Ledger, roots []string, a, b map[string]changes.Hash) *acp.TurnChanges {
-	tc := &acp.TurnChanges{}
+func turnChanges(l *changes.Ledger, roots []string, a, b map[string]changes.Hash) *schema.TurnChanges {
+	tc := &schema.TurnChanges{}
 	for _, r := range roots {
 		fs, err := l.Changes(r, a[r], b[r])
 		if err != nil {
@@ -176,12 +177,12 @@ func treeHashes(m map[string]string) map[string]changes.Hash {
 	return out
 }
 
-func ledgerFiles(fs []acp.ChangedFile) []store.LedgerFile {
+func ledgerFiles(fs []schema.ChangedFile) []store.LedgerFile {
 	out := make([]store.LedgerFile, 0, len(fs)+1)
 	for _, f := range fs {
 		out = append(out, store.LedgerFile{Root: f.Root, Path: f.Path, Change: f.Change})
-		if f.Change == acp.ChangeRenamed {
-			out = append(out, store.LedgerFile{Root: f.Root, Path: f.From, Change: acp.ChangeDeleted})
+		if f.Change == schema.ChangeRenamed {
+			out = append(out, store.LedgerFile{Root: f.Root, Path: f.From, Change: schema.ChangeDeleted})
 		}
 	}
 	return out

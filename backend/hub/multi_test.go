@@ -12,6 +12,7 @@ import (
 	"go.uber.org/goleak"
 
 	"agentdesk/backend/acp"
+	"agentdesk/backend/acp/schema"
 	"agentdesk/backend/agents"
 	"agentdesk/backend/store"
 )
@@ -89,7 +90,7 @@ func TestFourSessionsStreamThroughOneStore(t *testing.T) {
 	}
 	for i, f := range feeds {
 		end := waitFor(t, f.marks, func(e acp.Event) bool { return e.Kind == acp.EventTurnEnd })
-		if end.StopReason != acp.StopEndTurn {
+		if end.StopReason != schema.StopEndTurn {
 			t.Errorf("session %d ended its turn with %q, want end_turn", i, end.StopReason)
 		}
 		waitFor(t, f.marks, func(e acp.Event) bool { return e.Kind == acp.EventState && e.State == acp.StateIdle })
@@ -116,10 +117,10 @@ func TestFourSessionsStreamThroughOneStore(t *testing.T) {
 		if err != nil {
 			t.Fatalf("session %d is not in the history: %v", i, err)
 		}
-		if sess.AgentID != strconv.Itoa(i) || sess.Outcome != acp.StopEndTurn {
+		if sess.AgentID != strconv.Itoa(i) || sess.Outcome != schema.StopEndTurn {
 			t.Errorf("session %d saved as agent %q with outcome %q, want %d and end_turn", i, sess.AgentID, sess.Outcome, i)
 		}
-		if len(turns) != 1 || turns[0].StopReason != acp.StopEndTurn || turns[0].Prompt != "stream "+strconv.Itoa(i) {
+		if len(turns) != 1 || turns[0].StopReason != schema.StopEndTurn || turns[0].Prompt != "stream "+strconv.Itoa(i) {
 			t.Errorf("session %d saved turns %+v, want its one prompt ended end_turn", i, turns)
 		}
 		var saved strings.Builder

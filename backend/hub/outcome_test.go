@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"agentdesk/backend/acp"
+	"agentdesk/backend/acp/schema"
 	"agentdesk/backend/agents"
 	"agentdesk/backend/store"
 )
@@ -85,7 +86,7 @@ func TestOutcomeTellsTheTruth(t *testing.T) {
 	}
 	next(events, acp.EventTurnEnd, "")
 	next(events, acp.EventState, acp.StateIdle)
-	if o := outcome(s.ID()); o != acp.StopEndTurn {
+	if o := outcome(s.ID()); o != schema.StopEndTurn {
 		t.Fatalf("idle after the turn: %q, want end_turn", o)
 	}
 	if _, err := s.Prompt("again"); err != nil {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"agentdesk/backend/acp"
+	"agentdesk/backend/acp/schema"
 	"agentdesk/backend/agents"
 )
 
@@ -69,7 +70,7 @@ func TestQueueAndSteerAreSavedAsTheyHappened(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(turns) != 2 || turns[0].Prompt != "first" || turns[1].Prompt != "queued" || turns[0].StopReason != acp.StopEndTurn {
+	if len(turns) != 2 || turns[0].Prompt != "first" || turns[1].Prompt != "queued" || turns[0].StopReason != schema.StopEndTurn {
 		t.Fatalf("saved turns %+v, want first and queued", turns)
 	}
 	steered := 0

@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"agentdesk/backend/acp"
+	"agentdesk/backend/acp/schema"
 	"agentdesk/backend/changes"
 	"agentdesk/backend/store"
 	"github.com/google/uuid"
@@ -128,7 +128,7 @@ func (h *Hub) recordRevert(ctx context.Context, req changes.RevertRequest, befor
 	var files []store.LedgerFile
 	for _, t := range targets {
 		if wrote[t.Path] {
-			files = append(files, store.LedgerFile{Root: t.Root, Path: t.Path, Change: acp.ChangeModified})
+			files = append(files, store.LedgerFile{Root: t.Root, Path: t.Path, Change: schema.ChangeModified})
 		}
 	}
 	reqJSON, _ := json.Marshal(req)

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 
 	"agentdesk/backend/acp"
+	"agentdesk/backend/acp/schema"
 	"agentdesk/backend/store"
 )
 
@@ -49,7 +50,7 @@ func closeOpenTools(entries []acp.Entry, ended map[int]string) {
 			continue
 		}
 		e.Status = acp.StatusIncomplete
-		if reason == acp.StopCancelled || reason == acp.StopInterrupted {
+		if reason == schema.StopCancelled || reason == schema.StopInterrupted {
 			e.Status = acp.StatusCancelled
 		}
 	}

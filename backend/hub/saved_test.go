@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"agentdesk/backend/acp"
+	"agentdesk/backend/acp/schema"
 	"agentdesk/backend/store"
 )
 
@@ -19,8 +20,8 @@ func TestSavedSessionHasNoBusyCard(t *testing.T) {
 	}
 	now := time.Now()
 	turns := []store.Turn{
-		{Turn: 1, EndedAt: now, StopReason: acp.StopInterrupted},
-		{Turn: 2, EndedAt: now, StopReason: acp.StopEndTurn},
+		{Turn: 1, EndedAt: now, StopReason: schema.StopInterrupted},
+		{Turn: 2, EndedAt: now, StopReason: schema.StopEndTurn},
 		{Turn: 3}, // still open
 	}
 	entries := []store.Entry{

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"agentdesk/backend/acp"
+	"agentdesk/backend/acp/schema"
 	"agentdesk/backend/agents"
 	"agentdesk/backend/store"
 )
@@ -73,7 +74,7 @@ func TestSlowStoreLosesNothingAndNeverSlowsTheSession(t *testing.T) {
 		if _, err := sess.Prompt(prompt); err != nil {
 			t.Fatal(err)
 		}
-		if end := waitFor(t, ui, func(e acp.Event) bool { return e.Kind == acp.EventTurnEnd }); end.StopReason != acp.StopEndTurn {
+		if end := waitFor(t, ui, func(e acp.Event) bool { return e.Kind == acp.EventTurnEnd }); end.StopReason != schema.StopEndTurn {
 			t.Fatalf("turn %q ended %q", prompt, end.StopReason)
 		}
 	}
@@ -103,7 +104,7 @@ func TestSlowStoreLosesNothingAndNeverSlowsTheSession(t *testing.T) {
 	if g, w := transcriptMarkdown(saved.Entries), transcriptMarkdown(live.Entries); g != w {
 		t.Fatalf("the saved transcript differs from the live one (%d vs %d bytes)", len(g), len(w))
 	}
-	if len(turns) != 2 || turns[0].StopReason != acp.StopEndTurn || turns[1].StopReason != acp.StopEndTurn {
+	if len(turns) != 2 || turns[0].StopReason != schema.StopEndTurn || turns[1].StopReason != schema.StopEndTurn {
 		t.Errorf("saved turns %+v", turns)
 	}
 	msgs, err := st.Messages(ctx, info.SessionID)
@@ -112,7 +113,7 @@ func TestSlowStoreLosesNothingAndNeverSlowsTheSession(t *testing.T) {
 	}
 	var chunks int
 	for _, m := range msgs {
-		if m.Method == acp.MethodSessionUpdate && strings.Contains(string(m.JSON), "agent_message_chunk") {
+		if m.Method == schema.MethodSessionUpdate && strings.Contains(string(m.JSON), "agent_message_chunk") {
 			chunks++
 		}
 	}

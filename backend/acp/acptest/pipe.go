@@ -11,6 +11,7 @@ import (
 
 	"agentdesk/backend/acp"
 	"agentdesk/backend/acp/jsonrpc"
+	"agentdesk/backend/supervise"
 )
 
 // Agent is the agent side: it reads its stdin, writes its stdout and returns when done.
@@ -24,7 +25,7 @@ type Transport struct {
 	exited   chan struct{}
 	mu       sync.Mutex
 	status   string
-	Stderr   *acp.Ring
+	Stderr   *supervise.Ring
 }
 
 var _ acp.Transport = (*Transport)(nil)
@@ -33,7 +34,7 @@ var _ acp.Transport = (*Transport)(nil)
 func Serve(agent Agent) *Transport {
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
-	t := &Transport{stdout: outR, stdin: inW, agentOut: outW, exited: make(chan struct{}), Stderr: acp.NewRing(200, 64<<10)}
+	t := &Transport{stdout: outR, stdin: inW, agentOut: outW, exited: make(chan struct{}), Stderr: supervise.NewRing(200, 64<<10)}
 	go func() {
 		err := agent(inR, outW)
 		status := "exit status 0"

@@ -9,6 +9,7 @@ import (
 
 	"agentdesk/backend/acp"
 	"agentdesk/backend/acp/acptest"
+	"agentdesk/backend/acp/schema"
 )
 
 // play runs steps after a prompt the test sends, and returns the agent's lines after the
@@ -53,7 +54,7 @@ func TestStreamSpreadsChunksOverMessages(t *testing.T) {
 		if err := json.Unmarshal([]byte(line), &m); err != nil || m.Method != "session/update" {
 			t.Fatalf("line %s: method %q, %v", line, m.Method, err)
 		}
-		sid, u, err := acp.DecodeNotification(m.Params)
+		sid, u, err := schema.DecodeNotification(m.Params)
 		if err != nil || sid != "sc1" {
 			t.Fatalf("line %s: session %q, %v", line, sid, err)
 		}
@@ -79,7 +80,7 @@ func TestStreamDefaultsAndSameKindSplitsOnMessageID(t *testing.T) {
 	for _, line := range lines {
 		var m struct{ Params json.RawMessage }
 		_ = json.Unmarshal([]byte(line), &m)
-		_, u, err := acp.DecodeNotification(m.Params)
+		_, u, err := schema.DecodeNotification(m.Params)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -14,8 +14,8 @@ import (
 	"sync"
 	"time"
 
-	"agentdesk/backend/acp"
 	"agentdesk/backend/acp/jsonrpc"
+	"agentdesk/backend/acp/schema"
 )
 
 // DefaultPace is the pause between two steps of the script; a turn has about forty steps.
@@ -30,9 +30,9 @@ type Agent struct {
 	sessions map[string]*settings          // session id → its folder and settings
 	cancels  map[string]context.CancelFunc // session id → cancel of its running turn
 	turns    map[string]int
-	ready    chan struct{}        // closed once conn is set: the inbound loop may start before that
-	terminal bool                 // the client runs terminals (its initialize said so)
-	elicit   *acp.ElicitationCaps // the elicitation modes the client advertised (elicit.go)
+	ready    chan struct{}           // closed once conn is set: the inbound loop may start before that
+	terminal bool                    // the client runs terminals (its initialize said so)
+	elicit   *schema.ElicitationCaps // the elicitation modes the client advertised (elicit.go)
 }
 
 var _ jsonrpc.Handler = (*Agent)(nil)
@@ -55,10 +55,10 @@ func Serve(r io.Reader, w io.Writer, pace time.Duration) error {
 
 // HandleNotification implements jsonrpc.Handler: session/cancel stops the session's running turn.
 func (a *Agent) HandleNotification(method string, params json.RawMessage) {
-	if method != acp.MethodSessionCancel {
+	if method != schema.MethodSessionCancel {
 		return
 	}
-	var p acp.CancelParams
+	var p schema.CancelParams
 	if json.Unmarshal(params, &p) != nil {
 		return
 	}
@@ -73,23 +73,23 @@ func (a *Agent) HandleNotification(method string, params json.RawMessage) {
 func (a *Agent) HandleRequest(req *jsonrpc.Request) {
 	<-a.ready
 	switch req.Method {
-	case acp.MethodInitialize:
-		var p acp.InitializeParams
+	case schema.MethodInitialize:
+		var p schema.InitializeParams
 		_ = json.Unmarshal(req.Params, &p) // a client that says nothing runs no terminals
 		a.mu.Lock()
 		a.terminal = p.ClientCapabilities.Terminal
 		a.elicit = p.ClientCapabilities.Elicitation
 		a.mu.Unlock()
 		req.Reply(map[string]any{
-			"protocolVersion":   acp.ProtocolVersion,
+			"protocolVersion":   schema.ProtocolVersion,
 			"agentCapabilities": map[string]any{"loadSession": false, "promptCapabilities": map[string]any{"image": true, "embeddedContext": true}},
 			"authMethods":       []any{},
-			"agentInfo":         acp.Implementation{Name: "agentdesk-demo", Title: "Demo agent", Version: "1.0.0"},
+			"agentInfo":         schema.Implementation{Name: "agentdesk-demo", Title: "Demo agent", Version: "1.0.0"},
 		}, nil)
-	case acp.MethodSessionNew:
-		var p acp.NewSessionParams
+	case schema.MethodSessionNew:
+		var p schema.NewSessionParams
 		if err := json.Unmarshal(req.Params, &p); err != nil || p.Cwd == "" {
-			req.Reply(nil, &jsonrpc.Error{Code: acp.CodeInvalidParams, Message: "session/new needs an absolute cwd"})
+			req.Reply(nil, &jsonrpc.Error{Code: schema.CodeInvalidParams, Message: "session/new needs an absolute cwd"})
 			return
 		}
 		a.mu.Lock()
@@ -98,29 +98,29 @@ func (a *Agent) HandleRequest(req *jsonrpc.Request) {
 		a.sessions[id] = st
 		opts := st.configOptions()
 		a.mu.Unlock()
-		req.Reply(acp.NewSessionResult{SessionID: id, ConfigOptions: opts}, nil)
-		_ = a.conn.Notify(acp.MethodSessionUpdate, map[string]any{"sessionId": id,
-			"update": map[string]any{"sessionUpdate": acp.UpdateAvailableCommands, "availableCommands": commands}})
-	case acp.MethodSetConfigOption:
+		req.Reply(schema.NewSessionResult{SessionID: id, ConfigOptions: opts}, nil)
+		_ = a.conn.Notify(schema.MethodSessionUpdate, map[string]any{"sessionId": id,
+			"update": map[string]any{"sessionUpdate": schema.UpdateAvailableCommands, "availableCommands": commands}})
+	case schema.MethodSetConfigOption:
 		a.setConfigOption(req)
-	case acp.MethodSessionPrompt:
+	case schema.MethodSessionPrompt:
 		a.prompt(req)
 	default:
-		req.Reply(nil, &jsonrpc.Error{Code: acp.CodeMethodNotFound, Message: "Method not found: " + req.Method})
+		req.Reply(nil, &jsonrpc.Error{Code: schema.CodeMethodNotFound, Message: "Method not found: " + req.Method})
 	}
 }
 
 func (a *Agent) prompt(req *jsonrpc.Request) {
-	var p acp.PromptParams
+	var p schema.PromptParams
 	if err := json.Unmarshal(req.Params, &p); err != nil {
-		req.Reply(nil, &jsonrpc.Error{Code: acp.CodeInvalidParams, Message: err.Error()})
+		req.Reply(nil, &jsonrpc.Error{Code: schema.CodeInvalidParams, Message: err.Error()})
 		return
 	}
 	a.mu.Lock()
 	st, ok := a.sessions[p.SessionID]
 	if !ok {
 		a.mu.Unlock()
-		req.Reply(nil, &jsonrpc.Error{Code: acp.CodeInvalidParams, Message: "unknown session " + p.SessionID})
+		req.Reply(nil, &jsonrpc.Error{Code: schema.CodeInvalidParams, Message: "unknown session " + p.SessionID})
 		return
 	}
 	if cancel, busy := a.cancels[p.SessionID]; busy {

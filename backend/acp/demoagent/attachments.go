@@ -13,11 +13,12 @@ import (
 	"strings"
 
 	"agentdesk/backend/acp"
+	"agentdesk/backend/acp/schema"
 )
 
 // describeAttachments says, for each non-text block of a prompt, what the demo agent received:
 // "notes.md (embedded, 1.2 kB)", "main.go (link, 3.4 kB)", "a PNG image (640×480)".
-func describeAttachments(prompt []acp.ContentBlock) []string {
+func describeAttachments(prompt []schema.ContentBlock) []string {
 	var out []string
 	for _, b := range prompt {
 		switch b.Type {

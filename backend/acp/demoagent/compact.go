@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"agentdesk/backend/acp"
+	"agentdesk/backend/acp/schema"
 )
 
 // compact plays /compact: what real agents send when they compact their context (the unstable
@@ -18,11 +19,11 @@ func (s *script) compact() string {
 		s.pause,
 		func() bool {
 			return s.update(map[string]any{"sessionUpdate": acp.UpdateCompactionSummaryChunk, "compactionId": id,
-				"content": acp.TextBlock(fmt.Sprintf("Kept: the folder %s, the plan, and the open question about NOTES.md. ", s.cwd))})
+				"content": schema.TextBlock(fmt.Sprintf("Kept: the folder %s, the plan, and the open question about NOTES.md. ", s.cwd))})
 		},
 		func() bool {
 			return s.update(map[string]any{"sessionUpdate": acp.UpdateCompactionSummaryChunk, "compactionId": id,
-				"content": acp.TextBlock(fmt.Sprintf("Dropped: %d turns of tool output.", max(s.turn-1, 0)))})
+				"content": schema.TextBlock(fmt.Sprintf("Dropped: %d turns of tool output.", max(s.turn-1, 0)))})
 		},
 		func() bool {
 			return s.update(map[string]any{"sessionUpdate": acp.UpdateCompaction, "compactionId": id, "status": "completed"})
@@ -35,8 +36,8 @@ func (s *script) compact() string {
 	}
 	for _, step := range steps {
 		if !step() {
-			return acp.StopCancelled
+			return schema.StopCancelled
 		}
 	}
-	return acp.StopEndTurn
+	return schema.StopEndTurn
 }

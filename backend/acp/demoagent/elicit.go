@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"agentdesk/backend/acp"
+	"agentdesk/backend/acp/schema"
 )
 
 // Prompts that make the demo ask the person something through the client (elicitation).
@@ -46,7 +47,7 @@ func (s *script) askMe() string {
 		"message": "A few questions for the demo.", "requestedSchema": json.RawMessage(demoForm)}, &res)
 	if err != nil {
 		if s.ctx.Err() != nil {
-			return acp.StopCancelled
+			return schema.StopCancelled
 		}
 		return s.say(fmt.Sprintf("The client refused my form: %v", err))
 	}
@@ -80,7 +81,7 @@ func (s *script) openLink() string {
 		"message": "Log in to the example service to continue.", "url": "https://example.com/login", "elicitationId": id}, &res)
 	if err != nil {
 		if s.ctx.Err() != nil {
-			return acp.StopCancelled
+			return schema.StopCancelled
 		}
 		return s.say(fmt.Sprintf("The client refused my link: %v", err))
 	}
@@ -88,10 +89,10 @@ func (s *script) openLink() string {
 		return s.say(fmt.Sprintf("You chose %s: I will not wait for the login.", res.Action))
 	}
 	if !s.pause() {
-		return acp.StopCancelled
+		return schema.StopCancelled
 	}
 	if s.a.conn.Notify(acp.MethodElicitationComplete, acp.ElicitationCompleteParams{ElicitationID: id}) != nil {
-		return acp.StopCancelled
+		return schema.StopCancelled
 	}
 	return s.say("Thanks: the login is done (this is a demo: nothing was checked).")
 }
@@ -99,9 +100,9 @@ func (s *script) openLink() string {
 // say streams text as the agent's reply and ends the turn.
 func (s *script) say(text string) string {
 	if !s.stream("agent_message_chunk", text) {
-		return acp.StopCancelled
+		return schema.StopCancelled
 	}
-	return acp.StopEndTurn
+	return schema.StopEndTurn
 }
 
 func (a *Agent) elicitForm() bool {

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"agentdesk/backend/acp"
+	"agentdesk/backend/acp/schema"
 )
 
 // script is one scripted turn. Every step checks for cancellation; run returns the stop reason.
@@ -52,12 +52,12 @@ func (s *script) run() string {
 	}
 	for _, step := range steps {
 		if !step() {
-			return acp.StopCancelled
+			return schema.StopCancelled
 		}
 	}
 	allowed, ok := s.proposeEdit()
 	if !ok {
-		return acp.StopCancelled
+		return schema.StopCancelled
 	}
 	verdict := "you **rejected** it, so nothing changed"
 	switch {
@@ -80,10 +80,10 @@ func (s *script) run() string {
 	}
 	for _, step := range steps {
 		if !step() {
-			return acp.StopCancelled
+			return schema.StopCancelled
 		}
 	}
-	return acp.StopEndTurn
+	return schema.StopEndTurn
 }
 
 // pause waits one step, or returns false if the turn was cancelled.
@@ -105,7 +105,7 @@ func (s *script) update(u map[string]any) bool {
 	if s.ctx.Err() != nil {
 		return false
 	}
-	err := s.a.conn.Notify(acp.MethodSessionUpdate, map[string]any{"sessionId": s.session, "update": u})
+	err := s.a.conn.Notify(schema.MethodSessionUpdate, map[string]any{"sessionId": s.session, "update": u})
 	return err == nil
 }
 
@@ -115,7 +115,7 @@ func (s *script) stream(kind, text string) bool {
 	for i := 0; i < len(words); i += 3 {
 		chunk := strings.Join(words[i:min(i+3, len(words))], "")
 		s.used += int64(len(chunk))
-		if !s.update(map[string]any{"sessionUpdate": kind, "content": acp.TextBlock(chunk)}) || !s.pause() {
+		if !s.update(map[string]any{"sessionUpdate": kind, "content": schema.TextBlock(chunk)}) || !s.pause() {
 			return false
 		}
 	}
@@ -124,9 +124,9 @@ func (s *script) stream(kind, text string) bool {
 
 func (s *script) plan(statuses ...string) bool {
 	steps := []string{"Look at the project folder", "Propose an edit to " + noteFile, "Run the checks"}
-	entries := make([]acp.PlanEntry, len(steps))
+	entries := make([]schema.PlanEntry, len(steps))
 	for i, st := range steps {
-		entries[i] = acp.PlanEntry{Content: st, Priority: []string{"high", "medium", "low"}[i], Status: statuses[i]}
+		entries[i] = schema.PlanEntry{Content: st, Priority: []string{"high", "medium", "low"}[i], Status: statuses[i]}
 	}
 	return s.update(map[string]any{"sessionUpdate": "plan", "entries": entries}) && s.pause()
 }
@@ -137,7 +137,7 @@ func (s *script) toolID(name string) string { return fmt.Sprintf("%s-%d", name, 
 func (s *script) listFolder() bool {
 	id := s.toolID("list")
 	if !s.update(map[string]any{"sessionUpdate": "tool_call", "toolCallId": id, "title": "List " + filepath.Base(s.cwd),
-		"kind": "read", "status": "in_progress", "locations": []acp.Location{{Path: s.cwd}},
+		"kind": "read", "status": "in_progress", "locations": []schema.Location{{Path: s.cwd}},
 		"rawInput": map[string]any{"path": s.cwd}}) || !s.pause() {
 		return false
 	}
@@ -173,21 +173,21 @@ func (s *script) proposeEdit() (allowed, ok bool) {
 		"newText": old + "\n- Tried the agentdesk demo agent: thoughts, plans, tools and permissions.\n"}
 	line := 1
 	if !s.update(map[string]any{"sessionUpdate": "tool_call", "toolCallId": id, "title": "Edit " + noteFile,
-		"kind": "edit", "status": "pending", "locations": []acp.Location{{Path: path, Line: &line}},
+		"kind": "edit", "status": "pending", "locations": []schema.Location{{Path: path, Line: &line}},
 		"content": []any{diff}}) || !s.pause() {
 		return false, false
 	}
 	if s.mode == modeAuto || s.alwaysAllow {
 		return true, s.finishEdit(id, diff, true)
 	}
-	var res acp.RequestPermissionResult
-	err := s.a.conn.Call(s.ctx, acp.MethodRequestPermission, map[string]any{
+	var res schema.RequestPermissionResult
+	err := s.a.conn.Call(s.ctx, schema.MethodRequestPermission, map[string]any{
 		"sessionId": s.session,
 		"toolCall":  map[string]any{"toolCallId": id, "title": "Edit " + noteFile, "kind": "edit"},
-		"options": []acp.PermissionOption{
-			{OptionID: "allow", Name: "Allow", Kind: acp.AllowOnce},
-			{OptionID: "allow-always", Name: "Always allow", Kind: acp.AllowAlways},
-			{OptionID: "reject", Name: "Reject", Kind: acp.RejectOnce},
+		"options": []schema.PermissionOption{
+			{OptionID: "allow", Name: "Allow", Kind: schema.AllowOnce},
+			{OptionID: "allow-always", Name: "Always allow", Kind: schema.AllowAlways},
+			{OptionID: "reject", Name: "Reject", Kind: schema.RejectOnce},
 		},
 	}, &res)
 	if err != nil || res.Outcome.Outcome != "selected" {
@@ -241,8 +241,8 @@ func (s *script) runChecks() bool {
 // counts in ACP's PromptResponse usage shape, derived from what the turn read and wrote (about
 // four characters a token), so the same prompt always reports the same figures.
 func (s *script) result(reason string) any {
-	if reason != acp.StopEndTurn {
-		return acp.PromptResult{StopReason: reason}
+	if reason != schema.StopEndTurn {
+		return schema.PromptResult{StopReason: reason}
 	}
 	in, out := int64(1200+len(s.prompt)/4), s.used/4
 	return map[string]any{"stopReason": reason,
@@ -254,5 +254,5 @@ func (s *script) usage() bool {
 }
 
 func toolText(text string) map[string]any {
-	return map[string]any{"type": "content", "content": acp.TextBlock(text)}
+	return map[string]any{"type": "content", "content": schema.TextBlock(text)}
 }

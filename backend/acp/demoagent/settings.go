@@ -4,8 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"agentdesk/backend/acp"
 	"agentdesk/backend/acp/jsonrpc"
+	"agentdesk/backend/acp/schema"
 )
 
 // settings are what the Demo agent lets the user pick, to show off the session controls: a
@@ -23,10 +23,10 @@ const (
 )
 
 // configOptions renders the settings as ACP config options, in a stable order.
-func (st *settings) configOptions() []acp.ConfigOption {
+func (st *settings) configOptions() []schema.ConfigOption {
 	mode, _ := json.Marshal(st.mode)
 	thinking, _ := json.Marshal(st.thinking)
-	return []acp.ConfigOption{
+	return []schema.ConfigOption{
 		{ID: "mode", Name: "Mode", Category: "mode", Type: "select", CurrentValue: mode,
 			Options: json.RawMessage(`[{"value":"ask","name":"Ask before edits","description":"Every edit waits for your permission"},` +
 				`{"value":"auto","name":"Edit automatically","description":"Edits are applied without asking"}]`)},
@@ -35,8 +35,8 @@ func (st *settings) configOptions() []acp.ConfigOption {
 }
 
 // commands are the slash commands the Demo agent advertises (sent as plain prompt text).
-var commands = []acp.SlashCommand{
-	{Name: "review", Description: "Review the project folder", Input: &acp.CommandInput{Hint: "what to focus on"}},
+var commands = []schema.SlashCommand{
+	{Name: "review", Description: "Review the project folder", Input: &schema.CommandInput{Hint: "what to focus on"}},
 	{Name: "plan", Description: "Only make a plan, change nothing"},
 	{Name: "compact", Description: "Compact the conversation's context"},
 }
@@ -49,14 +49,14 @@ func (a *Agent) setConfigOption(req *jsonrpc.Request) {
 		Value     json.RawMessage `json:"value"`
 	}
 	if err := json.Unmarshal(req.Params, &p); err != nil {
-		req.Reply(nil, &jsonrpc.Error{Code: acp.CodeInvalidParams, Message: err.Error()})
+		req.Reply(nil, &jsonrpc.Error{Code: schema.CodeInvalidParams, Message: err.Error()})
 		return
 	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	st, ok := a.sessions[p.SessionID]
 	if !ok {
-		req.Reply(nil, &jsonrpc.Error{Code: acp.CodeInvalidParams, Message: "unknown session " + p.SessionID})
+		req.Reply(nil, &jsonrpc.Error{Code: schema.CodeInvalidParams, Message: "unknown session " + p.SessionID})
 		return
 	}
 	var err error
@@ -75,7 +75,7 @@ func (a *Agent) setConfigOption(req *jsonrpc.Request) {
 		err = fmt.Errorf("no setting %q", p.ConfigID)
 	}
 	if err != nil {
-		req.Reply(nil, &jsonrpc.Error{Code: acp.CodeInvalidParams, Message: err.Error()})
+		req.Reply(nil, &jsonrpc.Error{Code: schema.CodeInvalidParams, Message: err.Error()})
 		return
 	}
 	req.Reply(map[string]any{"configOptions": st.configOptions()}, nil)

@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"agentdesk/backend/acp"
+	"agentdesk/backend/acp/schema"
 )
 
 // checksInTerminal shows lines as the output of a real terminal of the client's, a shell that
@@ -23,22 +23,22 @@ func (s *script) checksInTerminal(id string, lines []string) (ok, ran bool) {
 	if s.a.pace > 0 {
 		loop = fmt.Sprintf(`for l; do printf '%%s\n' "$l"; sleep %.3f; done`, s.a.pace.Seconds())
 	}
-	var created acp.CreateTerminalResult
-	err := s.a.conn.Call(s.ctx, acp.MethodTerminalCreate, acp.CreateTerminalParams{SessionID: s.session,
+	var created schema.CreateTerminalResult
+	err := s.a.conn.Call(s.ctx, schema.MethodTerminalCreate, schema.CreateTerminalParams{SessionID: s.session,
 		Command: "sh", Args: append([]string{"-c", loop, "sh"}, lines...), Cwd: s.cwd}, &created)
 	if err != nil {
 		cancelled := s.ctx.Err() != nil
 		return false, cancelled // not cancelled: show the lines as text instead
 	}
-	term := acp.TerminalParams{SessionID: s.session, TerminalID: created.TerminalID}
+	term := schema.TerminalParams{SessionID: s.session, TerminalID: created.TerminalID}
 	// Released whatever happens, also when the turn is cancelled: that kills it if it still runs.
-	defer s.a.conn.Call(context.Background(), acp.MethodTerminalRelease, term, nil)
+	defer s.a.conn.Call(context.Background(), schema.MethodTerminalRelease, term, nil)
 	if !s.update(map[string]any{"sessionUpdate": "tool_call_update", "toolCallId": id,
 		"content": []any{map[string]any{"type": "terminal", "terminalId": created.TerminalID}}}) {
 		return false, true
 	}
-	var exit acp.TerminalExitStatus
-	if err := s.a.conn.Call(s.ctx, acp.MethodTerminalWaitForExit, term, &exit); err != nil {
+	var exit schema.TerminalExitStatus
+	if err := s.a.conn.Call(s.ctx, schema.MethodTerminalWaitForExit, term, &exit); err != nil {
 		return false, true // cancelled: Call sent $/cancel_request
 	}
 	raw, _ := json.Marshal(exit)

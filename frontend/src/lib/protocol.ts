@@ -12,7 +12,7 @@
 //
 // Go marshals nil slices as `null`, so every list of the event contract may arrive as null;
 // readers normalise.
-import type { acp, elicit, hub, main } from '../../wailsjs/go/models';
+import type { acp, elicit, fsys, hub, main, schema } from '../../wailsjs/go/models';
 
 /** The one Wails event name carrying session events. */
 export const SESSION_EVENT = 'session:event';
@@ -440,7 +440,7 @@ export interface TurnInfo {
   receipt?: Receipt | null;
 }
 
-/** One file a turn added, modified, deleted or renamed on disk (acp.ChangedFile). */
+/** One file a turn added, modified, deleted or renamed on disk (schema.ChangedFile). */
 export interface ChangedFile {
   /** The session folder the file is in; `path` is slash-separated beneath it. */
   root: string;
@@ -455,7 +455,7 @@ export interface ChangedFile {
   tooBig?: boolean | null;
 }
 
-/** What the change ledger saw a turn do to the session's folders (acp.TurnChanges). */
+/** What the change ledger saw a turn do to the session's folders (schema.TurnChanges). */
 export interface TurnChanges {
   files?: ChangedFile[] | null;
   /** Changed files left out of `files`. */
@@ -717,7 +717,7 @@ export interface Attachment extends acp.Attachment {
 }
 
 /** A file of the session folder offered by the attachment picker (ListFolderFiles()): `path` relative to it, with forward slashes. */
-export type FolderFile = acp.FolderFile;
+export type FolderFile = fsys.FolderFile;
 
 /**
  * A folder as a start would get it (CheckFolder()): the resolved `path`, and `broad`, '' or what
@@ -753,25 +753,25 @@ export type FieldsMatch = [
   Holds<SameFields<Snapshot, acp.Snapshot>>,
   Holds<SameFields<Entry, acp.Entry>>,
   Holds<SameFields<ToolContent, acp.ToolContent>>,
-  Holds<SameFields<Location, acp.Location>>,
-  Holds<SameFields<TerminalExitStatus, acp.TerminalExitStatus>>,
-  Holds<SameFields<PlanItem, acp.PlanEntry>>,
-  Holds<SameFields<Usage, acp.Usage>>,
-  Holds<SameFields<NonNullable<Usage['cost']>, acp.Cost>>,
+  Holds<SameFields<Location, schema.Location>>,
+  Holds<SameFields<TerminalExitStatus, schema.TerminalExitStatus>>,
+  Holds<SameFields<PlanItem, schema.PlanEntry>>,
+  Holds<SameFields<Usage, schema.Usage>>,
+  Holds<SameFields<NonNullable<Usage['cost']>, schema.Cost>>,
   Holds<SameFields<PermissionRequest, acp.PermissionSummary>>,
   Holds<SameFields<PermissionOption, acp.OptionSummary>>,
   Holds<SameFields<RuleOption, acp.RuleOption>>,
   Holds<SameFields<TurnInfo, acp.TurnSummary>>,
   Holds<SameFields<Controls, acp.Controls>>,
   Holds<SameFields<AgentFeatures, acp.AgentFeatures>>,
-  Holds<SameFields<NonNullable<Controls['modes']>, acp.Modes>>,
-  Holds<SameFields<NonNullable<Controls['modes']>['availableModes'][number], acp.Mode>>,
-  Holds<SameFields<NonNullable<Controls['models']>, acp.Models>>,
-  Holds<SameFields<NonNullable<Controls['models']>['availableModels'][number], acp.Model>>,
-  Holds<SameFields<NonNullable<Controls['commands']>[number], acp.SlashCommand>>,
-  Holds<SameFields<NonNullable<NonNullable<Controls['commands']>[number]['input']>, acp.CommandInput>>,
-  Holds<SameFields<ConfigOption, acp.ConfigOption>>,
-  Holds<SameFields<PromptCapabilities, acp.PromptCapabilities>>,
+  Holds<SameFields<NonNullable<Controls['modes']>, schema.Modes>>,
+  Holds<SameFields<NonNullable<Controls['modes']>['availableModes'][number], schema.Mode>>,
+  Holds<SameFields<NonNullable<Controls['models']>, schema.Models>>,
+  Holds<SameFields<NonNullable<Controls['models']>['availableModels'][number], schema.Model>>,
+  Holds<SameFields<NonNullable<Controls['commands']>[number], schema.SlashCommand>>,
+  Holds<SameFields<NonNullable<NonNullable<Controls['commands']>[number]['input']>, schema.CommandInput>>,
+  Holds<SameFields<ConfigOption, schema.ConfigOption>>,
+  Holds<SameFields<PromptCapabilities, schema.PromptCapabilities>>,
   Holds<SameFields<AttachmentInfo, acp.AttachmentInfo>>,
   Holds<SameFields<Boundary, acp.Boundary>>,
   Holds<SameFields<Elicitation, acp.Elicitation>>,
@@ -780,8 +780,8 @@ export type FieldsMatch = [
   Holds<SameFields<DecisionSummary, acp.DecisionSummary>>,
   Holds<SameFields<QueuedPrompt, acp.QueuedPrompt>>,
   Holds<SameFields<Receipt, acp.Receipt>>,
-  Holds<SameFields<TurnChanges, acp.TurnChanges>>,
-  Holds<SameFields<ChangedFile, acp.ChangedFile>>,
+  Holds<SameFields<TurnChanges, schema.TurnChanges>>,
+  Holds<SameFields<ChangedFile, schema.ChangedFile>>,
   Holds<SameFields<ReceiptCommand, acp.ReceiptCommand>>,
   Holds<SameFields<ReceiptDecision, acp.ReceiptDecision>>,
   Holds<SameFields<ReceiptQuestion, acp.ReceiptQuestion>>,

@@ -31,5 +31,5 @@ export function pastedInput(text: string): string {
   return text.replace(/\r?\n/g, '\r');
 }
 
-/** The most input sent at once (acp.MaxTerminalInput). */
+/** The most input sent at once (terminal.MaxInput in backend/acp/terminal). */
 export const MAX_TERMINAL_INPUT = 4096;

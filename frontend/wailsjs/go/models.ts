@@ -35,74 +35,20 @@ export namespace acp {
 	    turn?: number;
 	    forked?: boolean;
 	}
-	export interface ChangedFile {
-	    root: string;
-	    path: string;
-	    from?: string;
-	    change: string;
-	    added: number;
-	    removed: number;
-	    binary?: boolean;
-	    tooBig?: boolean;
-	}
-	export interface CommandInput {
-	    hint?: string;
-	}
 	export interface Compaction {
 	    id: string;
 	    status?: string;
 	    summary?: string;
 	    error?: string;
 	}
-	export interface ConfigOption {
-	    id: string;
-	    name: string;
-	    description?: string;
-	    category?: string;
-	    type: string;
-	    currentValue?: number[];
-	    options?: number[];
-	}
-	export interface PromptCapabilities {
-	    image?: boolean;
-	    audio?: boolean;
-	    embeddedContext?: boolean;
-	}
-	export interface SlashCommand {
-	    name: string;
-	    description?: string;
-	    input?: CommandInput;
-	}
-	export interface Model {
-	    modelId: string;
-	    name: string;
-	    description?: string;
-	}
-	export interface Models {
-	    currentModelId: string;
-	    availableModels: Model[];
-	}
-	export interface Mode {
-	    id: string;
-	    name: string;
-	    description?: string;
-	}
-	export interface Modes {
-	    currentModeId: string;
-	    availableModes: Mode[];
-	}
 	export interface Controls {
-	    configOptions?: ConfigOption[];
-	    modes?: Modes;
-	    models?: Models;
-	    commands?: SlashCommand[];
-	    promptCapabilities?: PromptCapabilities;
+	    configOptions?: schema.ConfigOption[];
+	    modes?: schema.Modes;
+	    models?: schema.Models;
+	    commands?: schema.SlashCommand[];
+	    promptCapabilities?: schema.PromptCapabilities;
 	    agentFeatures?: AgentFeatures;
 	    canSteer?: boolean;
-	}
-	export interface Cost {
-	    amount: number;
-	    currency: string;
 	}
 	export interface DecisionSummary {
 	    requestId: string;
@@ -135,20 +81,6 @@ export namespace acp {
 	    title: string;
 	    description?: string;
 	}
-	export interface Usage {
-	    used: number;
-	    size: number;
-	    cost?: Cost;
-	}
-	export interface PlanEntry {
-	    content: string;
-	    priority: string;
-	    status: string;
-	}
-	export interface TerminalExitStatus {
-	    exitCode?: number;
-	    signal?: string;
-	}
 	export interface ToolContent {
 	    type: string;
 	    text?: string;
@@ -159,12 +91,8 @@ export namespace acp {
 	    raw?: number[];
 	    output?: string;
 	    truncated?: boolean;
-	    exitStatus?: TerminalExitStatus;
+	    exitStatus?: schema.TerminalExitStatus;
 	    input?: boolean;
-	}
-	export interface Location {
-	    path: string;
-	    line?: number;
 	}
 	export interface Entry {
 	    id: string;
@@ -178,12 +106,12 @@ export namespace acp {
 	    toolKind?: string;
 	    title?: string;
 	    status?: string;
-	    locations?: Location[];
+	    locations?: schema.Location[];
 	    content?: ToolContent[];
 	    rawInput?: number[];
 	    rawOutput?: number[];
-	    plan?: PlanEntry[];
-	    usage?: Usage;
+	    plan?: schema.PlanEntry[];
+	    usage?: schema.Usage;
 	    updateKind?: string;
 	    raw?: number[];
 	    data?: number[];
@@ -193,16 +121,6 @@ export namespace acp {
 	    compaction?: Compaction;
 	    elicitation?: Elicitation;
 	}
-	export interface FolderFile {
-	    path: string;
-	    name: string;
-	    size: number;
-	}
-	
-	
-	
-	
-	
 	
 	export interface OptionSummary {
 	    id: string;
@@ -224,8 +142,6 @@ export namespace acp {
 	    toolKind?: string;
 	    ruleOptions?: RuleOption[];
 	}
-	
-	
 	export interface QueuedPrompt {
 	    id: string;
 	    text: string;
@@ -261,15 +177,9 @@ export namespace acp {
 	    exitCode?: number;
 	    signal?: string;
 	}
-	export interface TurnChanges {
-	    files?: ChangedFile[];
-	    more?: number;
-	    notes?: string[];
-	    error?: string;
-	}
 	export interface Receipt {
 	    stopReason: string;
-	    changes?: TurnChanges;
+	    changes?: schema.TurnChanges;
 	    startedAt: number;
 	    endedAt: number;
 	    wallMs: number;
@@ -278,12 +188,11 @@ export namespace acp {
 	    decisions?: ReceiptDecision[];
 	    questions?: ReceiptQuestion[];
 	    tokens?: Tokens;
-	    cost?: Cost;
+	    cost?: schema.Cost;
 	    moreCommands?: number;
 	    moreDecisions?: number;
 	    moreQuestions?: number;
 	}
-	
 	
 	
 	
@@ -312,9 +221,6 @@ export namespace acp {
 	    queue?: QueuedPrompt[];
 	    agentVersion?: string;
 	}
-	
-	
-	
 	
 	
 
@@ -390,7 +296,7 @@ export namespace changes {
 	    prompt: string;
 	    startedAt: number;
 	    stopReason: string;
-	    changes: acp.TurnChanges;
+	    changes: schema.TurnChanges;
 	    reverts: RevertView[];
 	}
 	export interface SessionView {
@@ -424,6 +330,16 @@ export namespace elicit {
 	    minimum?: number;
 	    maximum?: number;
 	    default?: number[];
+	}
+
+}
+
+export namespace fsys {
+	
+	export interface FolderFile {
+	    path: string;
+	    name: string;
+	    size: number;
 	}
 
 }
@@ -544,7 +460,7 @@ export namespace main {
 	}
 	
 	export interface DroppedFiles {
-	    files: acp.FolderFile[];
+	    files: fsys.FolderFile[];
 	    problems: string[];
 	}
 	export interface FolderCheck {
@@ -662,6 +578,89 @@ export namespace rules {
 	    command?: string;
 	    decision: string;
 	    disabled?: boolean;
+	}
+
+}
+
+export namespace schema {
+	
+	export interface ChangedFile {
+	    root: string;
+	    path: string;
+	    from?: string;
+	    change: string;
+	    added: number;
+	    removed: number;
+	    binary?: boolean;
+	    tooBig?: boolean;
+	}
+	export interface CommandInput {
+	    hint?: string;
+	}
+	export interface ConfigOption {
+	    id: string;
+	    name: string;
+	    description?: string;
+	    category?: string;
+	    type: string;
+	    currentValue?: number[];
+	    options?: number[];
+	}
+	export interface Cost {
+	    amount: number;
+	    currency: string;
+	}
+	export interface Location {
+	    path: string;
+	    line?: number;
+	}
+	export interface Mode {
+	    id: string;
+	    name: string;
+	    description?: string;
+	}
+	export interface Model {
+	    modelId: string;
+	    name: string;
+	    description?: string;
+	}
+	export interface Models {
+	    currentModelId: string;
+	    availableModels: Model[];
+	}
+	export interface Modes {
+	    currentModeId: string;
+	    availableModes: Mode[];
+	}
+	export interface PlanEntry {
+	    content: string;
+	    priority: string;
+	    status: string;
+	}
+	export interface PromptCapabilities {
+	    image?: boolean;
+	    audio?: boolean;
+	    embeddedContext?: boolean;
+	}
+	export interface SlashCommand {
+	    name: string;
+	    description?: string;
+	    input?: CommandInput;
+	}
+	export interface TerminalExitStatus {
+	    exitCode?: number;
+	    signal?: string;
+	}
+	export interface TurnChanges {
+	    files?: ChangedFile[];
+	    more?: number;
+	    notes?: string[];
+	    error?: string;
+	}
+	export interface Usage {
+	    used: number;
+	    size: number;
+	    cost?: Cost;
 	}
 
 }
