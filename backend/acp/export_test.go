@@ -6,9 +6,10 @@ import "agentdesk/backend/acp/terminal"
 // request before serving it, so a test can hold workers busy.
 func SetServeHook(cfg *Config, hook func(method string)) { cfg.serveHook = hook }
 
-// Every session of the tests checks its state machine's invariants each time it releases its
-// lock (session_state.go); TestMain fails a run in which one broke (InvariantBreaks).
-func init() { checkInvariants.Store(true) }
+// CheckInvariants makes every session check its state machine's invariants each time it releases
+// its lock (session_state.go); TestMain calls it first and fails a run in which one broke
+// (InvariantBreaks).
+func CheckInvariants() { checkInvariants.Store(true) }
 
 // InvariantBreaks is how many invariant checks failed in this process, and what the first found.
 func InvariantBreaks() (uint64, string) {

@@ -119,7 +119,7 @@ func checkGolden(t *testing.T, name string, live []acp.Event, entries []acp.Entr
 
 // goldenEventFile names each golden turn's shared event file (the frontend reads them too).
 var goldenEventFile = map[string]string{"demo_allow": "demo_allow.json", "terminal": "terminal_turn.json",
-	"context_boundary": "context_boundary.json", "elicitation": "elicitation.json"}
+	"context_boundary": "context_boundary.json", "elicitation": "elicitation.json", "queue": "queue_turn.json"}
 
 // TestGoldenEventsMatchGoTypes decodes every shared event file into Go's Event type and encodes
 // it again: a field the Go side does not have (or names differently) would be lost, so the

@@ -24,6 +24,7 @@ import (
 
 // TestMain lets this test binary act as an agent process: ACPTEST_AGENT picks which.
 func TestMain(m *testing.M) {
+	acp.CheckInvariants()
 	supervise.MaybeSupervise()
 	switch os.Getenv("ACPTEST_AGENT") {
 	case "":

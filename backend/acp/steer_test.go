@@ -136,8 +136,6 @@ func TestSteerNeedsARunningTurn(t *testing.T) {
 	}
 }
 
-func init() { goldenEventFile["queue"] = "queue_turn.json" }
-
 // TestGoldenQueue pins the queue event and a steered user entry: a turn during which two prompts
 // are queued, one steered into it; the other is sent as the next turn. The events file is what
 // the frontend tests fold; -update rewrites it and the transcript.
