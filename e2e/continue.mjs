@@ -42,7 +42,7 @@ test('continue a saved session after an app restart: same id, a summary boundary
   if (order.join(',') !== 'turn-end,context-boundary') throw new Error(`turn end and boundary in the order ${order}`);
 
   await send(page2, 'after the restart');
-  await allow(page2);
+  await allowOnce(page2);
   await turnEnds(page2, 'end_turn', 2);
   const users = await page2.locator('[data-testid=entry][data-kind=user]').allTextContents();
   if (!users.some((t) => t.includes('before the restart')) || !users.some((t) => t.includes('after the restart'))) {
