@@ -7,6 +7,7 @@ import (
 
 	"agentdesk/backend/acp"
 	"agentdesk/backend/hub"
+	"agentdesk/backend/registry"
 	"agentdesk/backend/store"
 )
 
@@ -72,6 +73,8 @@ func windowWords(err error) string {
 		return "the agent has started meanwhile: close the session instead"
 	case errors.Is(err, hub.ErrNoFolder):
 		return "choose a project folder for the session"
+	case errors.Is(err, registry.ErrNoInstallFolder):
+		return err.Error() + ": set HOME (or XDG_DATA_HOME) for agentdesk and start it again"
 	case errors.Is(err, store.ErrOwned):
 		return err.Error() + ": close it there first (end that command, or close it in that window), then continue it here; " +
 			"or fork it (\"Fork from here\") to go on in a copy beside it"

@@ -128,7 +128,7 @@ func (r *Registry) InstallRegistryAgent(id string) (RegistryItem, error) {
 		return RegistryItem{}, fmt.Errorf("the registry lists no agent %q: reload the registry", id)
 	}
 	if _, err := r.installer.Install(r.context(), e); err != nil {
-		return RegistryItem{}, err
+		return RegistryItem{}, forWindow(err)
 	}
 	return r.itemOf(e)
 }
@@ -136,7 +136,7 @@ func (r *Registry) InstallRegistryAgent(id string) (RegistryItem, error) {
 // RollbackRegistryAgent makes the version installed before current again.
 func (r *Registry) RollbackRegistryAgent(id string) (RegistryItem, error) {
 	if _, err := r.installer.Rollback(id); err != nil {
-		return RegistryItem{}, err
+		return RegistryItem{}, forWindow(err)
 	}
 	r.mu.Lock()
 	e, ok := r.last.Find(id)
@@ -148,7 +148,9 @@ func (r *Registry) RollbackRegistryAgent(id string) (RegistryItem, error) {
 }
 
 // UninstallRegistryAgent removes every installed version of the agent id.
-func (r *Registry) UninstallRegistryAgent(id string) error { return r.installer.Uninstall(id) }
+func (r *Registry) UninstallRegistryAgent(id string) error {
+	return forWindow(r.installer.Uninstall(id))
+}
 
 func (r *Registry) itemOf(e registry.Entry) (RegistryItem, error) {
 	list, err := r.installer.Installed()

@@ -186,6 +186,9 @@ func (i *Installer) Uninstall(id string) error {
 	if !idRe.MatchString(id) {
 		return fmt.Errorf("no installed agent %q", id)
 	}
+	if err := i.checkRoot(); err != nil {
+		return err
+	}
 	defer i.lock(id)()
 	dir := i.agentDir(id)
 	if _, err := os.Stat(dir); err != nil {
@@ -207,6 +210,9 @@ type Status struct {
 
 // Installed lists the agents installed, by id.
 func (i *Installer) Installed() ([]Status, error) {
+	if i.checkRoot() != nil {
+		return nil, nil // nothing can have been installed without a folder
+	}
 	ents, err := os.ReadDir(i.Root)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil

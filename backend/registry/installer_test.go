@@ -257,3 +257,28 @@ func contains(list []string, s string) bool {
 	}
 	return false
 }
+
+// TestAnInstallerWithoutADataFolderRefusesAndWritesNothing: with no data folder (Open("")), an
+// install, rollback and uninstall are refused saying so, and nothing lands in the working folder
+// the window or a command runs in (the installer's root used to be the relative "agents").
+func TestAnInstallerWithoutADataFolderRefusesAndWritesNothing(t *testing.T) {
+	reg := newFixtureRegistry(t)
+	cwd := t.TempDir()
+	t.Chdir(cwd)
+	_, inst := Open("", nil)
+	if _, err := inst.Install(context.Background(), reg.binaryEntry(t, "1.0.0", false)); !errors.Is(err, ErrNoInstallFolder) {
+		t.Fatalf("install without a data folder: %v, want ErrNoInstallFolder", err)
+	}
+	if _, err := inst.Rollback("fixture"); !errors.Is(err, ErrNoInstallFolder) {
+		t.Errorf("rollback: %v", err)
+	}
+	if err := inst.Uninstall("fixture"); !errors.Is(err, ErrNoInstallFolder) {
+		t.Errorf("uninstall: %v", err)
+	}
+	if l, err := inst.Installed(); err != nil || len(l) != 0 {
+		t.Errorf("installed: %v %v, want none", l, err)
+	}
+	if ents, _ := os.ReadDir(cwd); len(ents) != 0 {
+		t.Fatalf("the working folder got %d entries, first %q", len(ents), ents[0].Name())
+	}
+}

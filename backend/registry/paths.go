@@ -22,5 +22,9 @@ func DefaultDir() (string, error) {
 // address is DefaultURL unless AGENTDESK_REGISTRY_URL says otherwise (a mirror, or tests).
 func Open(dir string, env []string) (*Source, *Installer) {
 	src := &Source{URL: os.Getenv("AGENTDESK_REGISTRY_URL"), Dir: dir}
-	return src, &Installer{Root: filepath.Join(dir, "agents"), Env: env}
+	in := &Installer{Env: env}
+	if dir != "" { // no data folder: no Root, and every install refuses (ErrNoInstallFolder)
+		in.Root = filepath.Join(dir, "agents")
+	}
+	return src, in
 }

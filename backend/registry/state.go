@@ -54,8 +54,24 @@ type state struct {
 
 func (i *Installer) agentDir(id string) string { return filepath.Join(i.Root, id) }
 
+// ErrNoInstallFolder: an install, rollback or uninstall by an Installer whose Root is not an
+// absolute folder (agentdesk found no data folder: see DefaultDir's error). Refused rather than
+// resolved against the working folder, where the window or a command happens to run.
+var ErrNoInstallFolder = errors.New("agentdesk has no data folder to install agents into")
+
+// checkRoot refuses a Root that is not an absolute folder (ErrNoInstallFolder).
+func (i *Installer) checkRoot() error {
+	if !filepath.IsAbs(i.Root) {
+		return ErrNoInstallFolder
+	}
+	return nil
+}
+
 func (i *Installer) load(id string) (state, error) {
 	st := state{Installs: map[string]Install{}}
+	if err := i.checkRoot(); err != nil {
+		return st, err
+	}
 	raw, err := os.ReadFile(filepath.Join(i.agentDir(id), "state.json"))
 	if errors.Is(err, fs.ErrNotExist) {
 		return st, nil
