@@ -7,6 +7,7 @@ import (
 	"github.com/wailsapp/wails/v2/pkg/runtime"
 
 	"agentdesk/backend/acp"
+	"agentdesk/backend/acp/attach"
 	"agentdesk/backend/acp/fsys"
 )
 
@@ -20,7 +21,7 @@ const maxFolderFiles = 50
 // relative to it or absolute; pasted images as base64 with their MIME type). It returns when the
 // prompt is sent; an attachment the agent cannot take fails it, naming the attachment and what
 // to do, and nothing is sent.
-func (ss *Sessions) PromptWith(sessionID, text string, attachments []acp.Attachment) error {
+func (ss *Sessions) PromptWith(sessionID, text string, attachments []attach.Attachment) error {
 	return ss.onLive(sessionID, func(s *acp.Session) error {
 		_, err := s.PromptWith(text, attachments)
 		return err

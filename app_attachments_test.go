@@ -11,6 +11,7 @@ import (
 	"github.com/wailsapp/wails/v2/pkg/runtime"
 
 	"agentdesk/backend/acp"
+	"agentdesk/backend/acp/attach"
 )
 
 // A 1×1 PNG.
@@ -35,14 +36,14 @@ func TestPromptWithAttachmentsIsShownAndSaved(t *testing.T) {
 	if _, err := a.sessions.ListFolderFiles("nope", ""); err == nil {
 		t.Fatal("files of an unknown session were listed")
 	}
-	err = a.sessions.PromptWith(info.SessionID, "x", []acp.Attachment{{Kind: acp.AttachFile, Path: "../elsewhere.txt"}})
+	err = a.sessions.PromptWith(info.SessionID, "x", []attach.Attachment{{Kind: attach.KindFile, Path: "../elsewhere.txt"}})
 	if err == nil || !strings.Contains(err.Error(), "cannot attach elsewhere.txt") {
 		t.Fatalf("a file outside the folder: %v", err)
 	}
 
-	err = a.sessions.PromptWith(info.SessionID, "what is this?", []acp.Attachment{
-		{Kind: acp.AttachFile, Path: "notes.md"},
-		{Kind: acp.AttachImage, Name: "screenshot.png", MimeType: "image/png", Data: tinyPNG},
+	err = a.sessions.PromptWith(info.SessionID, "what is this?", []attach.Attachment{
+		{Kind: attach.KindFile, Path: "notes.md"},
+		{Kind: attach.KindImage, Name: "screenshot.png", MimeType: "image/png", Data: tinyPNG},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -62,10 +63,10 @@ func TestPromptWithAttachmentsIsShownAndSaved(t *testing.T) {
 		t.Fatalf("saved user entry %+v", user)
 	}
 	file, img := user.Attachments[0], user.Attachments[1]
-	if file.Name != "notes.md" || file.Sent != acp.SentEmbedded || file.Path != filepath.Join(info.Cwd, "notes.md") {
+	if file.Name != "notes.md" || file.Sent != attach.SentEmbedded || file.Path != filepath.Join(info.Cwd, "notes.md") {
 		t.Errorf("saved file attachment %+v", file)
 	}
-	if img.Name != "screenshot.png" || img.Sent != acp.SentImage || img.Width != 1 || !strings.HasPrefix(img.Thumbnail, "data:image/png;base64,") {
+	if img.Name != "screenshot.png" || img.Sent != attach.SentImage || img.Width != 1 || !strings.HasPrefix(img.Thumbnail, "data:image/png;base64,") {
 		t.Errorf("saved image attachment %+v", img)
 	}
 	if raw, _ := base64.StdEncoding.DecodeString(tinyPNG); img.Size != int64(len(raw)) {
@@ -98,7 +99,7 @@ func TestChooseFileElsewhere(t *testing.T) {
 	if f, err := a.sessions.ChooseFileElsewhere(info.SessionID); err != nil || f.Path != "" {
 		t.Fatalf("cancelled: %+v, %v", f, err)
 	}
-	if err := a.sessions.PromptWith(info.SessionID, "read", []acp.Attachment{{Kind: acp.AttachFile, Path: elsewhere}}); err == nil {
+	if err := a.sessions.PromptWith(info.SessionID, "read", []attach.Attachment{{Kind: attach.KindFile, Path: elsewhere}}); err == nil {
 		t.Fatal("a file outside the folder attached before it was chosen")
 	}
 	pick = elsewhere
@@ -106,7 +107,7 @@ func TestChooseFileElsewhere(t *testing.T) {
 	if err != nil || f.Name != "spec.md" {
 		t.Fatalf("chosen: %+v, %v", f, err)
 	}
-	if err := a.sessions.PromptWith(info.SessionID, "read", []acp.Attachment{{Kind: acp.AttachFile, Path: f.Path}}); err != nil {
+	if err := a.sessions.PromptWith(info.SessionID, "read", []attach.Attachment{{Kind: attach.KindFile, Path: f.Path}}); err != nil {
 		t.Fatal(err)
 	}
 	user := rec.waitFor(t, func(e acp.Event) bool { return e.Kind == acp.EventEntry && e.Entry.Kind == acp.KindUser })

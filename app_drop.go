@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"agentdesk/backend/acp"
+	"agentdesk/backend/acp/attach"
 	"agentdesk/backend/acp/fsys"
 )
 
@@ -130,15 +131,15 @@ func (ss *Sessions) AttachDropped(sessionID string, paths []string) (DroppedFile
 }
 
 // attachDropped checks that path was dropped, then lets s attach it. Its errors are
-// acp.AttachErrors, which forWindow words with what to do.
+// *attach.Errors, which forWindow words with what to do.
 func attachDropped(s *acp.Session, drops *dropBox, path string) (fsys.FolderFile, error) {
 	name := filepath.Base(path)
 	if !drops.take(path) {
-		return fsys.FolderFile{}, &acp.AttachError{Name: name, Reason: acp.AttachMissing,
+		return fsys.FolderFile{}, &attach.Error{Name: name, Reason: attach.Missing,
 			Detail: "it was not dropped on the window just now"}
 	}
 	if st, err := os.Stat(path); err == nil && st.IsDir() {
-		return fsys.FolderFile{}, &acp.AttachError{Name: name, Reason: acp.AttachIsFolder, Detail: "it is a folder"}
+		return fsys.FolderFile{}, &attach.Error{Name: name, Reason: attach.IsFolder, Detail: "it is a folder"}
 	}
 	f, err := s.AllowFile(path)
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"agentdesk/backend/acp"
+	"agentdesk/backend/acp/attach"
 )
 
 // TestAttachDropped: files dropped on the window attach to the live session, one from its folder
@@ -48,12 +49,12 @@ func TestAttachDropped(t *testing.T) {
 	if err != nil || len(again.Files) != 0 || len(again.Problems) != 1 {
 		t.Fatalf("a drop taken twice: %+v, %v", again, err)
 	}
-	if err := a.sessions.PromptWith(info.SessionID, "read", []acp.Attachment{{Kind: acp.AttachFile, Path: never}}); err == nil {
+	if err := a.sessions.PromptWith(info.SessionID, "read", []attach.Attachment{{Kind: attach.KindFile, Path: never}}); err == nil {
 		t.Fatal("a file that was never dropped was attached from outside the folder")
 	}
 
-	err = a.sessions.PromptWith(info.SessionID, "read these", []acp.Attachment{
-		{Kind: acp.AttachFile, Path: got.Files[0].Path}, {Kind: acp.AttachFile, Path: got.Files[1].Path}})
+	err = a.sessions.PromptWith(info.SessionID, "read these", []attach.Attachment{
+		{Kind: attach.KindFile, Path: got.Files[0].Path}, {Kind: attach.KindFile, Path: got.Files[1].Path}})
 	if err != nil {
 		t.Fatal(err)
 	}

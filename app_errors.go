@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"agentdesk/backend/acp"
+	"agentdesk/backend/acp/attach"
 	"agentdesk/backend/hub"
 	"agentdesk/backend/registry"
 	"agentdesk/backend/store"
@@ -48,7 +49,7 @@ func forWindow(err error) error {
 func windowWords(err error) string {
 	var (
 		state   *acp.StateError
-		attach  *acp.AttachError
+		refused *attach.Error
 		login   *acp.TerminalLoginError
 		folder  *hub.FolderError
 		timeout *acp.StartTimeoutError
@@ -83,22 +84,22 @@ func windowWords(err error) string {
 	case errors.As(err, &login):
 		return fmt.Sprintf("auth method %q is a terminal login: run the agent's command with %q in a terminal, then start again without choosing a method",
 			login.Method, strings.Join(login.Args, " "))
-	case errors.As(err, &attach):
-		if advice := attachAdvice[attach.Reason]; advice != "" {
-			return attach.Error() + ": " + advice
+	case errors.As(err, &refused):
+		if advice := attachAdvice[refused.Reason]; advice != "" {
+			return refused.Error() + ": " + advice
 		}
 	}
 	return ""
 }
 
 // attachAdvice is what the window's user does about a refused attachment, by reason.
-var attachAdvice = map[acp.AttachReason]string{
-	acp.AttachNoPath:        "pick a file of the session folder",
-	acp.AttachOutside:       "attach files from inside it (links are followed)",
-	acp.AttachMissing:       "pick it again",
-	acp.AttachIsFolder:      "attach the files in it instead",
-	acp.AttachImagesRefused: "remove the image, or save it in the session folder and attach the file",
-	acp.AttachNotImage:      "paste an image (PNG, JPEG, GIF or WebP)",
-	acp.AttachBadData:       "paste it again",
-	acp.AttachTooLarge:      "paste a smaller one",
+var attachAdvice = map[attach.Reason]string{
+	attach.NoPath:        "pick a file of the session folder",
+	attach.Outside:       "attach files from inside it (links are followed)",
+	attach.Missing:       "pick it again",
+	attach.IsFolder:      "attach the files in it instead",
+	attach.ImagesRefused: "remove the image, or save it in the session folder and attach the file",
+	attach.NotImage:      "paste an image (PNG, JPEG, GIF or WebP)",
+	attach.BadData:       "paste it again",
+	attach.TooLarge:      "paste a smaller one",
 }

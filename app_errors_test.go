@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"agentdesk/backend/acp"
+	"agentdesk/backend/acp/attach"
 	"agentdesk/backend/acp/schema"
 	"agentdesk/backend/hub"
 )
@@ -31,9 +32,9 @@ func TestWindowWordsTheEngineErrors(t *testing.T) {
 		{&hub.FolderError{Path: "/nowhere"}, `folder "/nowhere" does not exist: choose an existing project folder`},
 		{&acp.TerminalLoginError{Method: "cli-login", Args: []string{"auth", "login"}},
 			`auth method "cli-login" is a terminal login: run the agent's command with "auth login" in a terminal, then start again without choosing a method`},
-		{&acp.AttachError{Name: "notes.md", Reason: acp.AttachMissing, Detail: "/x/notes.md does not exist (was it moved or deleted?)"},
+		{&attach.Error{Name: "notes.md", Reason: attach.Missing, Detail: "/x/notes.md does not exist (was it moved or deleted?)"},
 			"cannot attach notes.md: /x/notes.md does not exist (was it moved or deleted?): pick it again"},
-		{&acp.AttachError{Name: "a.bin", Reason: acp.AttachNotRegular, Detail: "it is not a regular file"}, "cannot attach a.bin: it is not a regular file"},
+		{&attach.Error{Name: "a.bin", Reason: attach.NotRegular, Detail: "it is not a regular file"}, "cannot attach a.bin: it is not a regular file"},
 	} {
 		got := forWindow(c.err)
 		if got == nil || got.Error() != c.want {

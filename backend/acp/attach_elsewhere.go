@@ -1,6 +1,7 @@
 package acp
 
 import (
+	"agentdesk/backend/acp/attach"
 	"agentdesk/backend/acp/fsys"
 	"fmt"
 	"os"
@@ -14,11 +15,11 @@ import (
 func (s *Session) AllowFile(path string) (fsys.FolderFile, error) {
 	real, err := filepath.EvalSymlinks(filepath.Clean(path))
 	if err != nil {
-		return fsys.FolderFile{}, &AttachError{Name: filepath.Base(path), Reason: AttachMissing, Detail: fmt.Sprintf("%s does not exist", path)}
+		return fsys.FolderFile{}, &attach.Error{Name: filepath.Base(path), Reason: attach.Missing, Detail: fmt.Sprintf("%s does not exist", path)}
 	}
 	st, err := os.Stat(real)
 	if err != nil || !st.Mode().IsRegular() {
-		return fsys.FolderFile{}, &AttachError{Name: filepath.Base(path), Reason: AttachNotRegular, Detail: "it is not a regular file"}
+		return fsys.FolderFile{}, &attach.Error{Name: filepath.Base(path), Reason: attach.NotRegular, Detail: "it is not a regular file"}
 	}
 	s.mu.Lock()
 	if s.allowedFiles == nil {

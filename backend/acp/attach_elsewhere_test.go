@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"agentdesk/backend/acp"
+	"agentdesk/backend/acp/attach"
 )
 
 // TestAttachAFileChosenElsewhere: a file outside the session folder attaches once the person
@@ -24,10 +25,10 @@ func TestAttachAFileChosenElsewhere(t *testing.T) {
 	if err != nil || chosen.Name != "secret.txt" || chosen.Size == 0 {
 		t.Fatalf("AllowFile: %+v, %v", chosen, err)
 	}
-	if _, err := s.PromptWith("no", []acp.Attachment{{Kind: acp.AttachFile, Path: other}}); err == nil || !strings.Contains(err.Error(), "is outside the session folder") {
+	if _, err := s.PromptWith("no", []attach.Attachment{{Kind: attach.KindFile, Path: other}}); err == nil || !strings.Contains(err.Error(), "is outside the session folder") {
 		t.Fatalf("a file nobody chose: %v", err)
 	}
-	if _, err := s.PromptWith("look", []acp.Attachment{{Kind: acp.AttachFile, Path: chosen.Path}}); err != nil {
+	if _, err := s.PromptWith("look", []attach.Attachment{{Kind: attach.KindFile, Path: chosen.Path}}); err != nil {
 		t.Fatal(err)
 	}
 	blocks := <-a.prompts

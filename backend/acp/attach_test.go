@@ -16,6 +16,7 @@ import (
 
 	"agentdesk/backend/acp"
 	"agentdesk/backend/acp/acptest"
+	"agentdesk/backend/acp/attach"
 	"agentdesk/backend/acp/fsys"
 	"agentdesk/backend/acp/jsonrpc"
 	"agentdesk/backend/acp/schema"
@@ -87,8 +88,8 @@ func project(t *testing.T) (dir, outside string) {
 		"empty.txt":        "",
 		"data.bin":         "\x00\x01\x02binary",
 		"src/main.go":      "package main\n",
-		"big.txt":          strings.Repeat("a", acp.MaxEmbedBytes+1),
-		"exact.txt":        strings.Repeat("é", acp.MaxEmbedBytes/2),
+		"big.txt":          strings.Repeat("a", attach.MaxEmbedBytes+1),
+		"exact.txt":        strings.Repeat("é", attach.MaxEmbedBytes/2),
 		"../secret.txt":    "secret",
 		"sub/dir/deep.txt": "deep",
 	}
@@ -122,61 +123,61 @@ func TestPromptAttachments(t *testing.T) {
 	none := map[string]any{}
 	embed := map[string]any{"embeddedContext": true}
 	images := map[string]any{"image": true}
-	file := func(p string) acp.Attachment { return acp.Attachment{Kind: acp.AttachFile, Path: p} }
+	file := func(p string) attach.Attachment { return attach.Attachment{Kind: attach.KindFile, Path: p} }
 	for _, tc := range []struct {
 		name    string
 		caps    map[string]any
 		text    string
-		atts    []acp.Attachment
+		atts    []attach.Attachment
 		want    []string // a substring of each block sent, in order
 		sent    []string // AttachmentInfo.Sent of each attachment
 		wantErr string   // a substring of the error; nothing is sent
-		why     acp.AttachReason
+		why     attach.Reason
 	}{
-		{name: "link without embedded context", caps: none, text: "look", atts: []acp.Attachment{file("notes.md")},
+		{name: "link without embedded context", caps: none, text: "look", atts: []attach.Attachment{file("notes.md")},
 			want: []string{`{"type":"text","text":"look"}`, `"type":"resource_link","uri":"file://` + dir + `/notes.md","name":"notes.md","mimeType":"text/`},
-			sent: []string{acp.SentLink}},
-		{name: "embedded small text", caps: embed, text: "look", atts: []acp.Attachment{file(filepath.Join(dir, "notes.md"))},
+			sent: []string{attach.SentLink}},
+		{name: "embedded small text", caps: embed, text: "look", atts: []attach.Attachment{file(filepath.Join(dir, "notes.md"))},
 			want: []string{`"text":"look"`, `{"type":"resource","resource":{"uri":"file://` + dir + `/notes.md","text":"# Notes\nhello\n","mimeType":"text/`},
-			sent: []string{acp.SentEmbedded}},
-		{name: "large text is linked", caps: embed, atts: []acp.Attachment{file("big.txt")},
+			sent: []string{attach.SentEmbedded}},
+		{name: "large text is linked", caps: embed, atts: []attach.Attachment{file("big.txt")},
 			want: []string{`"type":"resource_link","uri":"file://` + dir + `/big.txt","name":"big.txt","mimeType":"text/plain","size":262145`},
-			sent: []string{acp.SentLink}},
-		{name: "text of exactly the limit is embedded", caps: embed, atts: []acp.Attachment{file("exact.txt")},
-			want: []string{`"type":"resource","resource":{"uri":"file://` + dir + `/exact.txt","text":"éé`}, sent: []string{acp.SentEmbedded}},
-		{name: "binary is linked", caps: embed, atts: []acp.Attachment{file("data.bin")},
+			sent: []string{attach.SentLink}},
+		{name: "text of exactly the limit is embedded", caps: embed, atts: []attach.Attachment{file("exact.txt")},
+			want: []string{`"type":"resource","resource":{"uri":"file://` + dir + `/exact.txt","text":"éé`}, sent: []string{attach.SentEmbedded}},
+		{name: "binary is linked", caps: embed, atts: []attach.Attachment{file("data.bin")},
 			want: []string{`"type":"resource_link","uri":"file://` + dir + `/data.bin","name":"data.bin","mimeType":"application/octet-stream","size":9`},
-			sent: []string{acp.SentLink}},
-		{name: "empty file is linked", caps: embed, atts: []acp.Attachment{file("empty.txt")},
-			want: []string{`"type":"resource_link"`}, sent: []string{acp.SentLink}},
-		{name: "link to a file inside", caps: embed, atts: []acp.Attachment{file("alias.md")},
-			want: []string{`"uri":"file://` + dir + `/alias.md"`}, sent: []string{acp.SentEmbedded}},
-		{name: "image", caps: images, text: "see", atts: []acp.Attachment{{Kind: acp.AttachImage, Name: "shot.png", MimeType: "image/png", Data: img}},
-			want: []string{`"text":"see"`, `{"type":"image","mimeType":"image/png","data":"` + img[:20]}, sent: []string{acp.SentImage}},
+			sent: []string{attach.SentLink}},
+		{name: "empty file is linked", caps: embed, atts: []attach.Attachment{file("empty.txt")},
+			want: []string{`"type":"resource_link"`}, sent: []string{attach.SentLink}},
+		{name: "link to a file inside", caps: embed, atts: []attach.Attachment{file("alias.md")},
+			want: []string{`"uri":"file://` + dir + `/alias.md"`}, sent: []string{attach.SentEmbedded}},
+		{name: "image", caps: images, text: "see", atts: []attach.Attachment{{Kind: attach.KindImage, Name: "shot.png", MimeType: "image/png", Data: img}},
+			want: []string{`"text":"see"`, `{"type":"image","mimeType":"image/png","data":"` + img[:20]}, sent: []string{attach.SentImage}},
 		{name: "file and image in order", caps: map[string]any{"image": true, "embeddedContext": true}, text: "both",
-			atts: []acp.Attachment{file("src/main.go"), {Kind: acp.AttachImage, MimeType: "image/png", Data: img}},
-			want: []string{`"text":"both"`, `"type":"resource"`, `"type":"image"`}, sent: []string{acp.SentEmbedded, acp.SentImage}},
+			atts: []attach.Attachment{file("src/main.go"), {Kind: attach.KindImage, MimeType: "image/png", Data: img}},
+			want: []string{`"text":"both"`, `"type":"resource"`, `"type":"image"`}, sent: []string{attach.SentEmbedded, attach.SentImage}},
 
-		{name: "outside by ..", caps: embed, atts: []acp.Attachment{file("../secret.txt")}, wantErr: "cannot attach secret.txt: " + outside + " is outside the session folder", why: acp.AttachOutside},
-		{name: "outside by absolute path", caps: embed, atts: []acp.Attachment{file(outside)}, wantErr: "is outside the session folder", why: acp.AttachOutside},
-		{name: "outside by a link", caps: embed, atts: []acp.Attachment{file("escape.txt")}, wantErr: "cannot attach escape.txt: " + dir + "/escape.txt is outside", why: acp.AttachOutside},
-		{name: "outside through a linked folder", caps: embed, atts: []acp.Attachment{file("up/secret.txt")}, wantErr: "is outside the session folder", why: acp.AttachOutside},
-		{name: "missing", caps: embed, atts: []acp.Attachment{file("gone.txt")}, wantErr: "cannot attach gone.txt: " + dir + "/gone.txt does not exist", why: acp.AttachMissing},
-		{name: "folder", caps: embed, atts: []acp.Attachment{file("src")}, wantErr: "cannot attach src: it is a folder", why: acp.AttachIsFolder},
-		{name: "no path", caps: embed, atts: []acp.Attachment{file(" ")}, wantErr: "no path given", why: acp.AttachNoPath},
-		{name: "image not accepted", caps: embed, atts: []acp.Attachment{file("notes.md"), {Kind: acp.AttachImage, Name: "shot.png", MimeType: "image/png", Data: img}},
-			wantErr: "cannot attach shot.png: Fake agent does not accept images", why: acp.AttachImagesRefused},
-		{name: "image too large", caps: images, atts: []acp.Attachment{{Kind: acp.AttachImage, MimeType: "image/png",
-			Data: base64.StdEncoding.EncodeToString(make([]byte, acp.MaxImageBytes+1))}}, wantErr: "images up to 10 MiB can be attached", why: acp.AttachTooLarge},
-		{name: "image not base64", caps: images, atts: []acp.Attachment{{Kind: acp.AttachImage, MimeType: "image/png", Data: "%%%"}}, wantErr: "not base64", why: acp.AttachBadData},
-		{name: "not an image type", caps: images, atts: []acp.Attachment{{Kind: acp.AttachImage, MimeType: "text/plain", Data: img}}, wantErr: `"text/plain" is not an image type`, why: acp.AttachNotImage},
-		{name: "unknown kind", caps: images, atts: []acp.Attachment{{Kind: "audio", Name: "a.wav"}}, wantErr: `unknown attachment kind "audio"`, why: acp.AttachUnknownKind},
+		{name: "outside by ..", caps: embed, atts: []attach.Attachment{file("../secret.txt")}, wantErr: "cannot attach secret.txt: " + outside + " is outside the session folder", why: attach.Outside},
+		{name: "outside by absolute path", caps: embed, atts: []attach.Attachment{file(outside)}, wantErr: "is outside the session folder", why: attach.Outside},
+		{name: "outside by a link", caps: embed, atts: []attach.Attachment{file("escape.txt")}, wantErr: "cannot attach escape.txt: " + dir + "/escape.txt is outside", why: attach.Outside},
+		{name: "outside through a linked folder", caps: embed, atts: []attach.Attachment{file("up/secret.txt")}, wantErr: "is outside the session folder", why: attach.Outside},
+		{name: "missing", caps: embed, atts: []attach.Attachment{file("gone.txt")}, wantErr: "cannot attach gone.txt: " + dir + "/gone.txt does not exist", why: attach.Missing},
+		{name: "folder", caps: embed, atts: []attach.Attachment{file("src")}, wantErr: "cannot attach src: it is a folder", why: attach.IsFolder},
+		{name: "no path", caps: embed, atts: []attach.Attachment{file(" ")}, wantErr: "no path given", why: attach.NoPath},
+		{name: "image not accepted", caps: embed, atts: []attach.Attachment{file("notes.md"), {Kind: attach.KindImage, Name: "shot.png", MimeType: "image/png", Data: img}},
+			wantErr: "cannot attach shot.png: Fake agent does not accept images", why: attach.ImagesRefused},
+		{name: "image too large", caps: images, atts: []attach.Attachment{{Kind: attach.KindImage, MimeType: "image/png",
+			Data: base64.StdEncoding.EncodeToString(make([]byte, attach.MaxImageBytes+1))}}, wantErr: "images up to 10 MiB can be attached", why: attach.TooLarge},
+		{name: "image not base64", caps: images, atts: []attach.Attachment{{Kind: attach.KindImage, MimeType: "image/png", Data: "%%%"}}, wantErr: "not base64", why: attach.BadData},
+		{name: "not an image type", caps: images, atts: []attach.Attachment{{Kind: attach.KindImage, MimeType: "text/plain", Data: img}}, wantErr: `"text/plain" is not an image type`, why: attach.NotImage},
+		{name: "unknown kind", caps: images, atts: []attach.Attachment{{Kind: "audio", Name: "a.wav"}}, wantErr: `unknown attachment kind "audio"`, why: attach.UnknownKind},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s, ev, a := startCapsAgent(t, dir, tc.caps)
 			_, err := s.PromptWith(tc.text, tc.atts)
 			if tc.wantErr != "" {
-				var ae *acp.AttachError
+				var ae *attach.Error
 				if err == nil || !strings.Contains(err.Error(), tc.wantErr) || !errors.As(err, &ae) || ae.Reason != tc.why {
 					t.Fatalf("error %#v, want an AttachError (%s) with %q", err, tc.why, tc.wantErr)
 				}
@@ -217,7 +218,7 @@ func TestPromptAttachments(t *testing.T) {
 func TestImageAttachmentInfo(t *testing.T) {
 	dir, _ := project(t)
 	s, ev, a := startCapsAgent(t, dir, map[string]any{"image": true})
-	if _, err := s.PromptWith("", []acp.Attachment{{Kind: acp.AttachImage, Name: "shot.png", MimeType: "image/png", Data: pngData(t, 640, 480)}}); err != nil {
+	if _, err := s.PromptWith("", []attach.Attachment{{Kind: attach.KindImage, Name: "shot.png", MimeType: "image/png", Data: pngData(t, 640, 480)}}); err != nil {
 		t.Fatal(err)
 	}
 	if blocks := <-a.prompts; len(blocks) != 1 || !strings.Contains(string(blocks[0]), `"type":"image"`) {
@@ -225,7 +226,7 @@ func TestImageAttachmentInfo(t *testing.T) {
 	}
 	ev.waitFor(t, "turn_end", kind(acp.EventTurnEnd))
 	info := s.Snapshot().Entries[0].Attachments[0]
-	if info.Kind != acp.AttachImage || info.Name != "shot.png" || info.Width != 640 || info.Height != 480 || info.MimeType != "image/png" {
+	if info.Kind != attach.KindImage || info.Name != "shot.png" || info.Width != 640 || info.Height != 480 || info.MimeType != "image/png" {
 		t.Fatalf("image info %+v", info)
 	}
 	thumb, ok := strings.CutPrefix(info.Thumbnail, "data:image/png;base64,")
@@ -234,8 +235,8 @@ func TestImageAttachmentInfo(t *testing.T) {
 		t.Fatalf("thumbnail %.60s", info.Thumbnail)
 	}
 	cfg, err := png.DecodeConfig(bytes.NewReader(raw))
-	if err != nil || cfg.Width != acp.ThumbSize || cfg.Height != acp.ThumbSize*480/640 {
-		t.Fatalf("thumbnail is %dx%d (%v), want %dx%d", cfg.Width, cfg.Height, err, acp.ThumbSize, acp.ThumbSize*480/640)
+	if err != nil || cfg.Width != attach.ThumbSize || cfg.Height != attach.ThumbSize*480/640 {
+		t.Fatalf("thumbnail is %dx%d (%v), want %dx%d", cfg.Width, cfg.Height, err, attach.ThumbSize, attach.ThumbSize*480/640)
 	}
 	if md := acp.EntryMarkdown(&s.Snapshot().Entries[0]); !strings.Contains(md, "- `shot.png` (image 640×480, ") {
 		t.Fatalf("markdown:\n%s", md)
@@ -313,10 +314,10 @@ func TestDemoAcknowledgesAttachments(t *testing.T) {
 	if pc := s.Snapshot().Controls.PromptCapabilities; pc == nil || !pc.Image || !pc.EmbeddedContext {
 		t.Fatalf("demo prompt capabilities %+v", pc)
 	}
-	_, err := s.PromptWith("what are these?", []acp.Attachment{
-		{Kind: acp.AttachFile, Path: "notes.md"},
-		{Kind: acp.AttachFile, Path: "big.txt"},
-		{Kind: acp.AttachImage, Name: "screenshot.png", MimeType: "image/png", Data: pngData(t, 640, 480)},
+	_, err := s.PromptWith("what are these?", []attach.Attachment{
+		{Kind: attach.KindFile, Path: "notes.md"},
+		{Kind: attach.KindFile, Path: "big.txt"},
+		{Kind: attach.KindImage, Name: "screenshot.png", MimeType: "image/png", Data: pngData(t, 640, 480)},
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -12,16 +12,18 @@
 //     ladder. Its state machine and the invariants of its flags are in session_state.go. The
 //     agent, the process (Transport) and the time source (AfterFunc) are injected. Its features
 //     keep their data and rules in small types it holds, each with its lock contract:
-//     permissionDesk, elicitationDesk and secretReplies, promptQueue, stopLadder; the Session
-//     announces and replies. Elicitation schemas are package elicit's.
+//     permissionDesk, elicitationDesk and secretReplies, promptQueue, steerDesk, stopLadder and
+//     the turn's receipt.Draft; the Session announces and replies. Elicitation schemas are
+//     package elicit's.
 //   - What the session shows: the Transcript (entries upserted by id, chunks appended) and
 //     the Event stream, THE contract with the UI and the store: numbered by Seq, delivered in
 //     order through the pump, an unbounded coalescing queue (event.go, pump.go). A Snapshot is
 //     exactly the fold of events 1..Seq.
 //
 // What the session serves lives in packages of its own, which never import acp: the wire types
-// (acp/schema), the agent's file requests (acp/fsys), its terminals (acp/terminal), and the
-// processes of agents and commands (backend/supervise). The guarantees below hold for them too.
+// (acp/schema), the agent's file requests (acp/fsys), its terminals (acp/terminal), a prompt's
+// attachments (acp/attach), a turn's receipt (acp/receipt), and the processes of agents and
+// commands (backend/supervise). The guarantees below hold for them too.
 //
 // Guarantees, for every agent whatever it sends:
 //   - Wire order: notifications, agent requests and responses to our calls are handled in the
@@ -65,7 +67,7 @@
 //     Every request is answered: Stop leaves them to finish; Close answers those still waiting
 //     "the session is closing" before it stops the agent, and returns once those running are done.
 //
-// Errors: a refusal is a sentinel or a typed error (errors.go, AttachError, AuthRequiredError),
+// Errors: a refusal is a sentinel or a typed error (errors.go, attach.Error, AuthRequiredError),
 // so the window and the command line word it for their own user; a failure of the agent wraps
 // its cause (jsonrpc.ErrConnClosed, a *jsonrpc.Error) with context once.
 //

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"agentdesk/backend/acp/attach"
 	"agentdesk/backend/acp/schema"
 	"agentdesk/backend/acp/terminal"
 )
@@ -51,7 +52,7 @@ type Entry struct {
 	Text      string `json:"text,omitempty"`
 	MessageID string `json:"messageId,omitempty"`
 	// user: what was attached to the prompt, as it was sent.
-	Attachments []AttachmentInfo `json:"attachments,omitempty"`
+	Attachments []attach.Info `json:"attachments,omitempty"`
 	// user: the prompt was steered into the running turn (session_steer.go), not a turn of its own.
 	Steered bool `json:"steered,omitempty"`
 
@@ -195,7 +196,7 @@ func (e *Entry) clone() Entry {
 	c.Locations = append([]schema.Location(nil), e.Locations...)
 	c.Content = append([]ToolContent(nil), e.Content...)
 	c.Plan = append([]schema.PlanEntry(nil), e.Plan...)
-	c.Attachments = append([]AttachmentInfo(nil), e.Attachments...)
+	c.Attachments = append([]attach.Info(nil), e.Attachments...)
 	if e.Usage != nil {
 		u := *e.Usage
 		c.Usage = &u

@@ -1,5 +1,7 @@
 package acp
 
+import "agentdesk/backend/acp/receipt"
+
 // EventName is the one Wails event name the app emits Events under.
 const EventName = "session:event"
 
@@ -66,9 +68,9 @@ type Event struct {
 	// kind and verdict, who decided, the rule): what the window shows, without looking it up.
 	Decision *DecisionSummary `json:"decision,omitempty"`
 
-	Turn       int      `json:"turn,omitempty"`       // turn_end
-	StopReason string   `json:"stopReason,omitempty"` // turn_end
-	Receipt    *Receipt `json:"receipt,omitempty"`    // turn_end: what the turn did
+	Turn       int              `json:"turn,omitempty"`       // turn_end
+	StopReason string           `json:"stopReason,omitempty"` // turn_end
+	Receipt    *receipt.Receipt `json:"receipt,omitempty"`    // turn_end: what the turn did
 
 	Controls *Controls `json:"controls,omitempty"` // info (with Title): the whole current set
 

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"agentdesk/backend/acp/attach"
 	"agentdesk/backend/acp/terminal"
 )
 
@@ -155,9 +156,9 @@ func quote(s string) string {
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 // attachmentLine describes an attachment in one line: a file as a code span of its path.
-func attachmentLine(a AttachmentInfo) string {
+func attachmentLine(a attach.Info) string {
 	how := a.Sent
-	if a.Kind == AttachImage {
+	if a.Kind == attach.KindImage {
 		how = "image"
 		if a.Width > 0 {
 			how += fmt.Sprintf(" %d×%d", a.Width, a.Height)

@@ -13,6 +13,7 @@ import (
 
 	"agentdesk/backend/acp"
 	"agentdesk/backend/acp/acptest"
+	"agentdesk/backend/acp/receipt"
 	"agentdesk/backend/acp/schema"
 )
 
@@ -145,18 +146,18 @@ func TestTurnReceipt(t *testing.T) {
 	}
 	end := ev.waitFor(t, "turn 2 end", func(e acp.Event) bool { return e.Kind == acp.EventTurnEnd && e.Turn == 2 })
 
-	want := &acp.Receipt{
+	want := &receipt.Receipt{
 		StopReason: schema.StopEndTurn,
 		StartedAt:  1_700_000_000_000, EndedAt: 1_700_000_013_000, WallMs: 13_000, WaitMs: 12_000,
-		Commands: []acp.ReceiptCommand{
+		Commands: []receipt.Command{
 			{Command: "sh -c 'cat \"$0\"; exit 3' " + string(g), ToolCallID: cardID(t, s, "run"), ExitCode: intp(3)},
 			{Command: "go test ./...", ToolCallID: cardID(t, s, "tests")},
 			{Command: "make", ToolCallID: cardID(t, s, "mk"), ExitCode: intp(2)},
 		},
-		Decisions: []acp.ReceiptDecision{{Title: "Write a.go", ToolCallID: cardID(t, s, "w1"), Outcome: "selected",
+		Decisions: []receipt.Decision{{Title: "Write a.go", ToolCallID: cardID(t, s, "w1"), Outcome: "selected",
 			Option: "Allow", Kind: schema.AllowOnce, DecidedBy: acp.DecidedByUser}},
-		Questions: []acp.ReceiptQuestion{{Message: "Which branch?", Mode: acp.ElicitModeForm, State: acp.ElicitAccepted, AnsweredBy: acp.AnsweredByUser}},
-		Tokens:    &acp.Tokens{Input: 100, Output: 20, Thought: 5, CachedRead: 50, CachedWrite: 7, Total: 125},
+		Questions: []receipt.Question{{Message: "Which branch?", Mode: acp.ElicitModeForm, State: acp.ElicitAccepted, AnsweredBy: acp.AnsweredByUser}},
+		Tokens:    &receipt.Tokens{Input: 100, Output: 20, Thought: 5, CachedRead: 50, CachedWrite: 7, Total: 125},
 		Cost:      &schema.Cost{Amount: 0.75, Currency: "USD"},
 	}
 	if !reflect.DeepEqual(end.Receipt, want) {
@@ -177,7 +178,7 @@ func TestTurnReceipt(t *testing.T) {
 // MaxReceiptItems and counts the rest; updates to a counted call count nothing again.
 func TestReceiptBounded(t *testing.T) {
 	steps := ` {"expect":"session/prompt"},`
-	n := acp.MaxReceiptItems + 5
+	n := receipt.MaxItems + 5
 	for i := range n {
 		u, _ := json.Marshal(map[string]any{"update": map[string]any{"sessionUpdate": "tool_call", "toolCallId": "c" + itoa(i),
 			"title": "cmd", "kind": "execute", "status": "completed"}})
@@ -191,7 +192,7 @@ func TestReceiptBounded(t *testing.T) {
 		t.Fatal(err)
 	}
 	end := ev.waitFor(t, "turn_end", kind(acp.EventTurnEnd))
-	if r := end.Receipt; len(r.Commands) != acp.MaxReceiptItems || r.MoreCommands != 5 {
+	if r := end.Receipt; len(r.Commands) != receipt.MaxItems || r.MoreCommands != 5 {
 		t.Fatalf("%d commands, %d more", len(r.Commands), r.MoreCommands)
 	}
 }

@@ -26,7 +26,7 @@ type Seed struct {
 func (s *Session) decisionLocked(p *pendingPermission, outcome, optionID, decidedBy string) {
 	d := DecisionOf(p.summary, outcome, optionID, decidedBy)
 	s.perms.decisions = append(s.perms.decisions, d)
-	s.decisionDraftLocked(p.summary.Title, d)
+	s.draft.AddDecision(receiptDecision(p.summary.Title, d))
 	s.waitTickLocked()
 	s.pushEvent(Event{Kind: EventPermissionDone, RequestID: d.RequestID, Outcome: outcome, OptionID: optionID, DecidedBy: decidedBy,
 		Decision: &d})

@@ -10,6 +10,7 @@ import (
 
 	"agentdesk/backend/acp/fsys"
 	"agentdesk/backend/acp/jsonrpc"
+	"agentdesk/backend/acp/receipt"
 	"agentdesk/backend/acp/schema"
 )
 
@@ -113,9 +114,10 @@ type Session struct {
 	replay         *replayed       // session/load's replay, folded apart (session_reopen.go); nil otherwise
 	pendingSummary string          // the summary the next session/prompt carries before the person's text
 	allowedFiles   map[string]bool // real paths outside the folders the person chose to attach (AllowFile)
-	draft          *receiptDraft   // the running turn's receipt as it is gathered (receipt_draft.go); nil between turns
+	draft          *receipt.Draft  // the running turn's receipt as it is gathered (session_receipt.go); nil between turns
 	cost           *schema.Cost    // the session's cost as the agent last reported it (usage_update); nil until it does
 	queue          promptQueue     // prompts sent during a turn (session_queue.go)
+	steers         steerDesk       // the prompts steered into the running turn (session_steer.go)
 	caps           AgentCapabilities
 	mcpSkipTold    bool           // the notice of MCP servers left out was shown
 	dirsTold       bool           // the notice of additional folders not sent was shown
@@ -128,7 +130,7 @@ type Session struct {
 	connGen uint64
 
 	ladder    stopLadder // the automatic hard stop of a cancelling turn (session_stop.go)
-	observing func()     // cancels the TurnObserver call in progress (a snapshot): Stop and hard stop end it (receipt.go)
+	observing func()     // cancels the TurnObserver call in progress (a snapshot): Stop and hard stop end it (session_receipt.go)
 
 	// secrets are the replies being written that carry a secret field's value: the journal
 	// gets the masked copy (tap). Its own lock: tap runs under the connection's outbound queue lock.

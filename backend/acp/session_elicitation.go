@@ -158,7 +158,7 @@ func (s *Session) handleElicitation(req *jsonrpc.Request) {
 	}
 	change := s.tr.AddElicitation(el)
 	s.pushChange(change)
-	s.questionDraftLocked(change.Entry.ID)
+	s.draft.AddQuestion(change.Entry.ID)
 	if el.State == ElicitOpen {
 		pe.entryID = change.Entry.ID
 		s.elicits.open[el.RequestID] = pe

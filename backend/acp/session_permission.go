@@ -169,7 +169,7 @@ func (s *Session) ruleDecisionLocked(sum PermissionSummary, rule RuleDecision) {
 	d := DecisionOf(sum, "selected", rule.OptionID, DecidedByRule)
 	d.RuleID, d.RuleLabel = rule.RuleID, rule.Label
 	s.perms.decisions = append(s.perms.decisions, d)
-	s.decisionDraftLocked(sum.Title, d)
+	s.draft.AddDecision(receiptDecision(sum.Title, d))
 	s.pushEvent(Event{Kind: EventPermissionDone, RequestID: d.RequestID, ToolCallID: sum.ToolCallID, Title: sum.Title,
 		Options: sum.Options, ToolKind: sum.ToolKind, Outcome: d.Outcome, OptionID: d.OptionID, DecidedBy: DecidedByRule,
 		RuleID: rule.RuleID, RuleLabel: rule.Label, Decision: &d})

@@ -4,7 +4,7 @@ import (
 	"errors"
 	"fmt"
 
-	"agentdesk/backend/acp/jsonrpc"
+	"agentdesk/backend/acp/attach"
 	"agentdesk/backend/acp/schema"
 )
 
@@ -46,27 +46,20 @@ var (
 
 // QueuedPrompt is one queued prompt as the UI shows it (the queue event, the snapshot).
 type QueuedPrompt struct {
-	ID          string           `json:"id"`
-	Text        string           `json:"text"`
-	Attachments []AttachmentInfo `json:"attachments,omitempty"`
+	ID          string        `json:"id"`
+	Text        string        `json:"text"`
+	Attachments []attach.Info `json:"attachments,omitempty"`
 	// Held: the agent exited or failed while it was queued; it was not sent and will not be
 	// sent by itself (SendQueuedNow sends it).
 	Held bool `json:"held,omitempty"`
 }
 
-// promptQueue is the session's queue and the steered prompts of the running turn; guarded by
-// Session.mu. Its methods keep the queue's order and bound and neither emit nor start turns:
-// the Session announces the queue (pushQueueLocked) after a change.
+// promptQueue is the session's queue; guarded by Session.mu. Its methods keep the queue's order
+// and bound and neither emit nor start turns: the Session announces the queue (pushQueueLocked)
+// after a change. The steers of the running turn are the steering desk's (session_steer.go).
 type promptQueue struct {
 	items []*queuedItem
 	n     int // ids handed out
-	// chained: the running turn's steers, in the order sent: a prompt queueing agent's
-	// session/prompt calls, and _session/steering requests; the turn ends once each is
-	// answered, with the answer to the last prompt (runTurn).
-	chained []*chainedPrompt
-	// ending: the running turn's goroutine found no more chained prompts and is ending the
-	// turn; a steer then can no longer join it (the prompt stays queued and goes next).
-	ending bool
 }
 
 // queuedItem is a queued prompt with the content blocks of its attachments.
@@ -74,16 +67,6 @@ type queuedItem struct {
 	QueuedPrompt
 	extra    []schema.ContentBlock
 	steering bool // a _session/steering request with it is on the wire
-}
-
-// chainedPrompt is a steer of the running turn. For a steered session/prompt (prompt), ready is
-// closed once its call is written (p) or failed to be (err); for a _session/steering request,
-// once it has been answered and its outcome shown.
-type chainedPrompt struct {
-	ready  chan struct{}
-	prompt bool
-	p      *jsonrpc.Pending
-	err    error
 }
 
 // Queue returns the prompts waiting to be sent, in order.
@@ -98,13 +81,13 @@ func (q *promptQueue) list() []QueuedPrompt {
 	out := make([]QueuedPrompt, len(q.items))
 	for i, it := range q.items {
 		out[i] = it.QueuedPrompt
-		out[i].Attachments = append([]AttachmentInfo(nil), it.Attachments...)
+		out[i].Attachments = append([]attach.Info(nil), it.Attachments...)
 	}
 	return out
 }
 
 // add queues a prompt at the end and returns its id (ErrQueueFull beyond MaxQueued).
-func (q *promptQueue) add(text string, extra []schema.ContentBlock, infos []AttachmentInfo) (string, error) {
+func (q *promptQueue) add(text string, extra []schema.ContentBlock, infos []attach.Info) (string, error) {
 	if len(q.items) >= MaxQueued {
 		return "", fmt.Errorf("queue a prompt: %w (at most %d)", ErrQueueFull, MaxQueued)
 	}

@@ -1,14 +1,18 @@
 package acp
 
-import "slices"
+import (
+	"slices"
+
+	"agentdesk/backend/acp/receipt"
+)
 
 // TurnSummary is how a turn ended, for snapshots.
 type TurnSummary struct {
 	Turn       int    `json:"turn"`
 	StopReason string `json:"stopReason,omitempty"`
 	Message    string `json:"message,omitempty"`
-	// Receipt is what the turn did (receipt.go); nil for turns saved before receipts existed.
-	Receipt *Receipt `json:"receipt,omitempty"`
+	// Receipt is what the turn did (package receipt); nil for turns saved before receipts existed.
+	Receipt *receipt.Receipt `json:"receipt,omitempty"`
 }
 
 // Snapshot is a session's whole visible state at event Seq: the fold of events 1..Seq. The UI

@@ -58,11 +58,15 @@ import (
 //   - connGen: moved on by Continue before it launches an agent, so that the watch of the old
 //     connection does not report its end over the new start.
 //   - conn, transport, handler, watchDone: the current agent's, replaced together by connect.
-//   - queue (session_queue.go): its chained steered prompts and its ending flag belong to the
-//     running turn: both are empty/false unless turnActive. Queued items marked held stay so
-//     until the person sends them.
-//   - draft (receipt_draft.go): the running turn's receipt as it is gathered; set exactly while
-//     turnActive (startTurnLocked makes it, endTurn's receiptLocked drops it). cost is the
+//   - queue (session_queue.go): queued items marked held stay so until the person sends them;
+//     an item whose steer is on the wire (steering) is neither edited nor sent as a turn.
+//   - steers (session_steer.go): the running turn's steered prompts (chained) and its ending
+//     flag belong to the running turn: both are empty/false unless turnActive. Steer joins a
+//     steer only while the turn runs and is not ending, and runTurn takes each (next) before
+//     it ends the turn, so a steered entry never lands after the turn's end.
+//   - draft (a receipt.Draft, session_receipt.go): the running turn's receipt as it is
+//     gathered; set exactly while turnActive (startTurnLocked makes it, endTurn's receiptLocked
+//     drops it). It is not safe for concurrent use: it is called only under mu. cost is the
 //     session's last reported cost, the draft's base.
 //
 // Lock order: Session.mu → pump.mu; terminals and workers take their own locks without mu.
@@ -92,8 +96,8 @@ func (s *Session) invariantErrLocked() error {
 		return fmt.Errorf("a replay is kept while not replaying")
 	case (s.draft != nil) != s.turnActive:
 		return fmt.Errorf("a receipt draft is %v while turnActive is %v", s.draft != nil, s.turnActive)
-	case (len(s.queue.chained) > 0 || s.queue.ending) && !s.turnActive:
-		return fmt.Errorf("%d steered prompts (ending %v) belong to no turn", len(s.queue.chained), s.queue.ending)
+	case (len(s.steers.chained) > 0 || s.steers.ending) && !s.turnActive:
+		return fmt.Errorf("%d steered prompts (ending %v) belong to no turn", len(s.steers.chained), s.steers.ending)
 	}
 	return nil
 }

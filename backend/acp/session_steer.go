@@ -7,6 +7,8 @@ import (
 	"errors"
 	"fmt"
 
+	"agentdesk/backend/acp/attach"
+	"agentdesk/backend/acp/jsonrpc"
 	"agentdesk/backend/acp/schema"
 )
 
@@ -28,6 +30,50 @@ import (
 // Steered, once the agent has it (the start of the agent's reply to it may come just before),
 // and the turn does not end before each steer is settled. A prompt the agent did not take stays
 // queued: typed text is never lost.
+
+// steerDesk is the running turn's steers: the prompts steered into it, in the order sent (a
+// prompt queueing agent's session/prompt calls and _session/steering requests), which the turn
+// waits for before it ends (runTurn), with the answer to the last prompt; and whether the turn
+// is ending, after which no steer joins it (the prompt stays queued and goes next). Guarded by
+// Session.mu; its methods neither emit nor call the agent. Both belong to the running turn:
+// empty and false unless turnActive (session_state.go).
+type steerDesk struct {
+	chained []*chainedPrompt
+	ending  bool
+}
+
+// chainedPrompt is a steer of the running turn. For a steered session/prompt (prompt), ready is
+// closed once its call is written (p) or failed to be (err); for a _session/steering request,
+// once it has been answered and its outcome shown.
+type chainedPrompt struct {
+	ready  chan struct{}
+	prompt bool
+	p      *jsonrpc.Pending
+	err    error
+}
+
+// join adds a steer to the running turn, which then ends only once the steer's ready is closed.
+func (d *steerDesk) join(prompt bool) *chainedPrompt {
+	c := &chainedPrompt{ready: make(chan struct{}), prompt: prompt}
+	d.chained = append(d.chained, c)
+	return c
+}
+
+// next returns the running turn's next steer to wait for, or nil when there is none: the turn
+// is then ending, and no steer joins it any more.
+func (d *steerDesk) next() *chainedPrompt {
+	if len(d.chained) == 0 {
+		d.ending = true
+		return nil
+	}
+	c := d.chained[0]
+	d.chained = d.chained[1:]
+	return c
+}
+
+// turnOver clears the ending mark: a turn starts, or the ending one is over (its goroutine took
+// every steer first).
+func (d *steerDesk) turnOver() { d.ending = false }
 
 // MethodSessionSteering is the steering extension's request.
 const MethodSessionSteering = "_session/steering"
@@ -75,6 +121,11 @@ var steeringIdleMeta = json.RawMessage(`{"steering":{"idleBehavior":"promptRequi
 // steeringResult is its answer.
 type steeringResult struct {
 	Outcome string `json:"outcome"`
+}
+
+// delivered reports an answer saying the agent took the prompt.
+func (r steeringResult) delivered() bool {
+	return r.Outcome == outcomeInjected || r.Outcome == outcomeStartedNewTurn
 }
 
 // Steering outcomes.
@@ -145,7 +196,7 @@ func (s *Session) Steer(ctx context.Context, id string) (bool, error) {
 		s.unlock()
 		return false, fmt.Errorf("steer queued prompt %s: %w", id, err)
 	}
-	if s.queue.ending { // the turn is ending: the prompt goes next anyway
+	if s.steers.ending { // the turn is ending: the prompt goes next anyway
 		s.unlock()
 		return false, nil
 	}
@@ -154,8 +205,7 @@ func (s *Session) Steer(ctx context.Context, id string) (bool, error) {
 	}
 	it := s.queue.items[i]
 	it.steering = true
-	slot := &chainedPrompt{ready: make(chan struct{})} // the turn ends only once this steer is settled
-	s.queue.chained = append(s.queue.chained, slot)
+	slot := s.steers.join(false) // the turn ends only once this steer is settled
 	conn, params := s.conn, steeringParams{SessionID: s.agentSessionID, Prompt: promptBlocks(it.Text, it.extra), Meta: steeringIdleMeta}
 	s.unlock()
 
@@ -163,7 +213,7 @@ func (s *Session) Steer(ctx context.Context, id string) (bool, error) {
 	err = conn.Call(ctx, MethodSessionSteering, params, &res)
 	s.mu.Lock()
 	it.steering = false
-	delivered := err == nil && (res.Outcome == outcomeInjected || res.Outcome == outcomeStartedNewTurn)
+	delivered := err == nil && res.delivered()
 	if delivered {
 		if j := s.queue.find(id); j >= 0 {
 			s.queue.remove(j)
@@ -190,8 +240,7 @@ func (s *Session) Steer(ctx context.Context, id string) (bool, error) {
 func (s *Session) steerByPromptLocked(i int) (bool, error) {
 	it := s.queue.remove(i)
 	s.pushQueueLocked()
-	slot := &chainedPrompt{ready: make(chan struct{}), prompt: true}
-	s.queue.chained = append(s.queue.chained, slot)
+	slot := s.steers.join(true)
 	conn, params, turn := s.conn, schema.PromptParams{SessionID: s.agentSessionID, Prompt: promptBlocks(it.Text, it.extra)}, s.tr.Turn()
 	s.unlock()
 
@@ -224,17 +273,11 @@ func (s *Session) steerByPromptLocked(i int) (bool, error) {
 func (s *Session) nextChained() *chainedPrompt {
 	s.mu.Lock()
 	defer s.unlock()
-	if len(s.queue.chained) == 0 {
-		s.queue.ending = true
-		return nil
-	}
-	next := s.queue.chained[0]
-	s.queue.chained = s.queue.chained[1:]
-	return next
+	return s.steers.next()
 }
 
 // addSteered appends a user entry to the current turn for a prompt steered into it.
-func (t *Transcript) addSteered(text string, attachments []AttachmentInfo) Change {
+func (t *Transcript) addSteered(text string, attachments []attach.Info) Change {
 	t.open = ""
 	return t.add(&Entry{Kind: KindUser, Text: text, Attachments: attachments, Steered: true})
 }

@@ -13,8 +13,16 @@ import (
 // with the agent's environment, and their output shows in the tool cards that name them.
 func (s *Session) newTerminals(tr Transport) *terminal.Set {
 	ts := terminal.NewSet(s.cfg.Cwd, s.cfg.Dirs, s.terminalEnv(tr), s.newTerminalID, s.publishTerminal)
-	ts.OnStart = func(id, line string) { s.terminalStarted(id, cutText(line, maxCommandLine)) }
+	ts.OnStart = s.terminalStarted
 	return ts
+}
+
+// terminalStarted tells the running turn's receipt of a terminal the agent created (a worker
+// calls it once the command runs; a quick one may have ended already).
+func (s *Session) terminalStarted(id, line string) {
+	s.mu.Lock()
+	defer s.unlock()
+	s.draft.TerminalStarted(id, line, s.tr.terms[id].ExitStatus)
 }
 
 // terminalEnv is the base environment of the agent's terminals: the one the agent was launched
@@ -60,7 +68,7 @@ func (s *Session) publishTerminal(id string, v terminal.View) {
 	for _, c := range s.tr.SetTerminal(id, v) {
 		s.pushChange(c)
 	}
-	s.terminalViewLocked(id, v)
+	s.draft.TerminalEnded(id, v.ExitStatus)
 }
 
 // ErrNoSuchTerminal: input for a terminal that is not a running terminal of the session's agent

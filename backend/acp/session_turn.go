@@ -8,7 +8,9 @@ import (
 	"strings"
 	"time"
 
+	"agentdesk/backend/acp/attach"
 	"agentdesk/backend/acp/jsonrpc"
+	"agentdesk/backend/acp/receipt"
 	"agentdesk/backend/acp/schema"
 )
 
@@ -22,10 +24,10 @@ func (s *Session) Prompt(text string) (int, error) { return s.PromptWith(text, n
 // agent accepts: a file of the session folder is embedded when the agent accepts embedded
 // context and it is small text, else linked; an image needs the agent's image capability. A
 // file outside the folder, an image the agent does not accept or one that is too large fails
-// the call (*AttachError) and nothing is sent or queued. Attachments are read now, also for a
+// the call (*attach.Error) and nothing is sent or queued. Attachments are read now, also for a
 // prompt that is queued. Other errors: ErrBusy while the session starts, ErrClosed, and
 // *StateError (ErrEnded) once the agent has exited or failed.
-func (s *Session) PromptWith(text string, attachments []Attachment) (int, error) {
+func (s *Session) PromptWith(text string, attachments []attach.Attachment) (int, error) {
 	sub, err := s.Submit(text, attachments)
 	return sub.Turn, err
 }
@@ -38,7 +40,7 @@ type Submitted struct {
 
 // Submit starts a turn with text and attachments when the session is idle, or queues them
 // during a turn; see PromptWith for the rest of its contract.
-func (s *Session) Submit(text string, attachments []Attachment) (Submitted, error) {
+func (s *Session) Submit(text string, attachments []attach.Attachment) (Submitted, error) {
 	s.mu.Lock()
 	err := s.submitErrLocked()
 	caps := s.caps.PromptCapabilities
@@ -47,7 +49,7 @@ func (s *Session) Submit(text string, attachments []Attachment) (Submitted, erro
 	if err != nil {
 		return Submitted{}, err
 	}
-	extra, infos, err := buildAttachments(s.cfg.Cwd, s.cfg.Dirs, allowed, s.cfg.AgentName, caps, attachments) // file I/O: no lock held
+	extra, infos, err := attach.Build(s.cfg.Cwd, s.cfg.Dirs, allowed, s.cfg.AgentName, caps, attachments) // file I/O: no lock held
 	if err != nil {
 		return Submitted{}, err
 	}
@@ -89,12 +91,12 @@ type turnRun struct {
 // startTurnLocked moves the idle session into a new turn with the person's text and the
 // attachments' blocks, and returns what runTurn (to be started by the caller once it has
 // unlocked s.mu) sends. The caller holds s.mu, with the session idle and not closing.
-func (s *Session) startTurnLocked(text string, extra []schema.ContentBlock, infos []AttachmentInfo) turnRun {
+func (s *Session) startTurnLocked(text string, extra []schema.ContentBlock, infos []attach.Info) turnRun {
 	blocks := promptBlocks(text, extra)
 	turn := s.tr.Turn() + 1
 	s.pushChange(s.tr.StartTurn(turn, text, infos...))
 	s.turnActive = true
-	s.draft = newReceiptDraft(s.cost)
+	s.draft = receipt.NewDraft(s.cost)
 	s.setStateLocked(StateRunning, "")
 	if s.pendingSummary != "" {
 		// The saved turns' summary goes first, once: the user entry shows only what was typed.
@@ -102,7 +104,7 @@ func (s *Session) startTurnLocked(text string, extra []schema.ContentBlock, info
 		s.pendingSummary = ""
 	}
 	s.promptSent = false
-	s.queue.ending = false
+	s.steers.turnOver()
 	s.turnWG.Add(1) // under s.mu with closing false: Close's Wait comes after every Add
 	return turnRun{conn: s.conn, turn: turn, params: schema.PromptParams{SessionID: s.agentSessionID, Prompt: blocks}}
 }
@@ -223,9 +225,9 @@ func (s *Session) endTurn(turn int, res schema.PromptResult, err error, te turnE
 	reqs := s.takePermissionsLocked()
 	ts.Receipt = s.receiptLocked(ts, te, res.Usage)
 	s.turns = append(s.turns, ts)
-	s.queue.ending = false
+	s.steers.turnOver()
 	s.turnActive = false
-	s.pushEvent(Event{Kind: EventTurnEnd, Turn: turn, StopReason: ts.StopReason, Message: ts.Message, Receipt: ts.Receipt.clone()})
+	s.pushEvent(Event{Kind: EventTurnEnd, Turn: turn, StopReason: ts.StopReason, Message: ts.Message, Receipt: ts.Receipt.Clone()})
 	if s.conn.Err() != nil {
 		s.setStateLocked(StateExited, s.exitMessage(false))
 	} else {

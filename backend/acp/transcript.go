@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"agentdesk/backend/acp/attach"
 	"agentdesk/backend/acp/schema"
 	"agentdesk/backend/acp/terminal"
 )
@@ -77,7 +78,7 @@ func (t *Transcript) Entry(id string) (Entry, bool) {
 }
 
 // StartTurn begins turn number turn with the user's prompt text and what was attached to it.
-func (t *Transcript) StartTurn(turn int, prompt string, attachments ...AttachmentInfo) Change {
+func (t *Transcript) StartTurn(turn int, prompt string, attachments ...attach.Info) Change {
 	t.turn = turn
 	t.open = ""
 	return t.add(&Entry{Kind: KindUser, Text: prompt, Attachments: attachments})

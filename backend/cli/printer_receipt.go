@@ -4,14 +4,14 @@ import (
 	"fmt"
 	"strings"
 
-	"agentdesk/backend/acp"
+	"agentdesk/backend/acp/receipt"
 )
 
 // receiptLines is what `run` prints of a turn's receipt just before its stop reason (which stays
 // the last line): one summary line (time, waiting on the person, tokens, cost, commands), then
 // one line per changed file, at most receiptFilesShown of them; `agentdesk changes` shows the rest
 // and their diffs. Nothing for a turn without a receipt.
-func receiptLines(r *acp.Receipt) []string {
+func receiptLines(r *receipt.Receipt) []string {
 	if r == nil {
 		return nil
 	}

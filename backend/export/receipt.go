@@ -5,13 +5,14 @@ import (
 	"strings"
 
 	"agentdesk/backend/acp"
+	"agentdesk/backend/acp/receipt"
 )
 
 // receiptMarkdown is the "Receipt" block under a turn's end: its time (and the time spent
 // waiting on the person), tokens and cost on one line, then the files it changed with their
 // line counts, the commands it ran with their exit codes, its decisions and its questions.
 // "" when the turn has no receipt (saved before receipts existed).
-func receiptMarkdown(r *acp.Receipt) string {
+func receiptMarkdown(r *receipt.Receipt) string {
 	if r == nil {
 		return ""
 	}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"agentdesk/backend/acp"
+	"agentdesk/backend/acp/receipt"
 	"agentdesk/backend/agents"
 )
 
@@ -65,7 +66,7 @@ func TestReceiptIsMasked(t *testing.T) {
 			t.Errorf("%s is not masked: %s", where, text)
 		}
 	}
-	var saved acp.Receipt
+	var saved receipt.Receipt
 	if err := json.Unmarshal(turns[0].Receipt, &saved); err != nil || saved.Commands[0].Command != "echo "+agents.Mask {
 		t.Fatalf("saved receipt %s (%v)", turns[0].Receipt, err)
 	}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 
 	"agentdesk/backend/acp"
+	"agentdesk/backend/acp/receipt"
 	"agentdesk/backend/acp/schema"
 	"agentdesk/backend/store"
 )
@@ -78,11 +79,11 @@ func Decisions(perms []store.Permission) []acp.DecisionSummary {
 
 // savedReceipt reads a saved turn's receipt; nil when there is none or it cannot be read (a
 // receipt is an extra: an unreadable one hides nothing else of the turn).
-func savedReceipt(b []byte) *acp.Receipt {
+func savedReceipt(b []byte) *receipt.Receipt {
 	if len(b) == 0 {
 		return nil
 	}
-	var r acp.Receipt
+	var r receipt.Receipt
 	if json.Unmarshal(b, &r) != nil {
 		return nil
 	}

@@ -12,7 +12,7 @@
 //
 // Go marshals nil slices as `null`, so every list of the event contract may arrive as null;
 // readers normalise.
-import type { acp, elicit, fsys, hub, main, schema } from '../../wailsjs/go/models';
+import type { acp, attach, elicit, fsys, hub, main, receipt, schema } from '../../wailsjs/go/models';
 
 /** The one Wails event name carrying session events. */
 export const SESSION_EVENT = 'session:event';
@@ -358,7 +358,7 @@ export interface TurnEndEvent extends EventBase {
   turn: number;
   stopReason: StopReason;
   message?: string | null;
-  /** What the turn did (backend/acp/receipt.go). */
+  /** What the turn did (backend/acp/receipt). */
   receipt?: Receipt | null;
 }
 
@@ -466,7 +466,7 @@ export interface TurnChanges {
   error?: string | null;
 }
 
-/** One command a turn ran (acp.ReceiptCommand); `exitCode` absent while unknown. */
+/** One command a turn ran (receipt.Command); `exitCode` absent while unknown. */
 export interface ReceiptCommand {
   command: string;
   /** The entry id of the tool card that ran or shows it. */
@@ -475,7 +475,7 @@ export interface ReceiptCommand {
   signal?: string | null;
 }
 
-/** One permission request of a turn and its answer (acp.ReceiptDecision). */
+/** One permission request of a turn and its answer (receipt.Decision). */
 export interface ReceiptDecision {
   title: string;
   toolCallId?: string | null;
@@ -487,7 +487,7 @@ export interface ReceiptDecision {
   rule?: string | null;
 }
 
-/** One elicitation of a turn and how it ended (acp.ReceiptQuestion). */
+/** One elicitation of a turn and how it ended (receipt.Question). */
 export interface ReceiptQuestion {
   message: string;
   mode: string;
@@ -495,7 +495,7 @@ export interface ReceiptQuestion {
   answeredBy?: string | null;
 }
 
-/** A turn's token counts as the agent reported them (acp.Tokens). */
+/** A turn's token counts as the agent reported them (receipt.Tokens). */
 export interface Tokens {
   input: number;
   output: number;
@@ -505,7 +505,7 @@ export interface Tokens {
   total: number;
 }
 
-/** What a turn did (acp.Receipt): on its turn_end event, its TurnInfo and in the history. */
+/** What a turn did (receipt.Receipt): on its turn_end event, its TurnInfo and in the history. */
 export interface Receipt {
   stopReason: StopReason | (string & {});
   changes?: TurnChanges | null;
@@ -681,7 +681,7 @@ export function isSessionEvent(v: unknown): v is SessionEvent {
   return typeof e.sessionId === 'string' && typeof e.seq === 'number' && typeof e.kind === 'string';
 }
 
-// ---- attachments (backend/acp/attach.go) ----
+// ---- attachments (backend/acp/attach) ----
 
 /** What the agent accepts in a prompt besides text and file links (its initialize answer). */
 export interface PromptCapabilities {
@@ -712,7 +712,7 @@ export interface AttachmentInfo {
  * absolute inside it), or an image (`mimeType` and base64 `data`). The generated model, with
  * the kinds the Go side accepts.
  */
-export interface Attachment extends acp.Attachment {
+export interface Attachment extends attach.Attachment {
   kind: 'file' | 'image';
 }
 
@@ -772,18 +772,18 @@ export type FieldsMatch = [
   Holds<SameFields<NonNullable<NonNullable<Controls['commands']>[number]['input']>, schema.CommandInput>>,
   Holds<SameFields<ConfigOption, schema.ConfigOption>>,
   Holds<SameFields<PromptCapabilities, schema.PromptCapabilities>>,
-  Holds<SameFields<AttachmentInfo, acp.AttachmentInfo>>,
+  Holds<SameFields<AttachmentInfo, attach.Info>>,
   Holds<SameFields<Boundary, acp.Boundary>>,
   Holds<SameFields<Elicitation, acp.Elicitation>>,
   Holds<SameFields<ElicitField, elicit.Field>>,
   Holds<SameFields<ElicitChoice, elicit.Choice>>,
   Holds<SameFields<DecisionSummary, acp.DecisionSummary>>,
   Holds<SameFields<QueuedPrompt, acp.QueuedPrompt>>,
-  Holds<SameFields<Receipt, acp.Receipt>>,
+  Holds<SameFields<Receipt, receipt.Receipt>>,
   Holds<SameFields<TurnChanges, schema.TurnChanges>>,
   Holds<SameFields<ChangedFile, schema.ChangedFile>>,
-  Holds<SameFields<ReceiptCommand, acp.ReceiptCommand>>,
-  Holds<SameFields<ReceiptDecision, acp.ReceiptDecision>>,
-  Holds<SameFields<ReceiptQuestion, acp.ReceiptQuestion>>,
-  Holds<SameFields<Tokens, acp.Tokens>>,
+  Holds<SameFields<ReceiptCommand, receipt.Command>>,
+  Holds<SameFields<ReceiptDecision, receipt.Decision>>,
+  Holds<SameFields<ReceiptQuestion, receipt.Question>>,
+  Holds<SameFields<Tokens, receipt.Tokens>>,
 ];

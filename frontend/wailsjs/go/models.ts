@@ -5,24 +5,6 @@ export namespace acp {
 	    deleteSessions?: boolean;
 	    logout?: boolean;
 	}
-	export interface Attachment {
-	    kind: string;
-	    path?: string;
-	    name?: string;
-	    mimeType?: string;
-	    data?: string;
-	}
-	export interface AttachmentInfo {
-	    kind: string;
-	    name: string;
-	    path?: string;
-	    mimeType?: string;
-	    size: number;
-	    sent: string;
-	    width?: number;
-	    height?: number;
-	    thumbnail?: string;
-	}
 	export interface Boundary {
 	    kind: string;
 	    summary?: string;
@@ -100,7 +82,7 @@ export namespace acp {
 	    turn: number;
 	    text?: string;
 	    messageId?: string;
-	    attachments?: AttachmentInfo[];
+	    attachments?: attach.Info[];
 	    steered?: boolean;
 	    toolCallId?: string;
 	    toolKind?: string;
@@ -145,63 +127,15 @@ export namespace acp {
 	export interface QueuedPrompt {
 	    id: string;
 	    text: string;
-	    attachments?: AttachmentInfo[];
+	    attachments?: attach.Info[];
 	    held?: boolean;
 	}
-	export interface Tokens {
-	    input: number;
-	    output: number;
-	    thought?: number;
-	    cachedRead?: number;
-	    cachedWrite?: number;
-	    total: number;
-	}
-	export interface ReceiptQuestion {
-	    message: string;
-	    mode: string;
-	    state: string;
-	    answeredBy?: string;
-	}
-	export interface ReceiptDecision {
-	    title: string;
-	    toolCallId?: string;
-	    outcome: string;
-	    option?: string;
-	    kind?: string;
-	    decidedBy?: string;
-	    rule?: string;
-	}
-	export interface ReceiptCommand {
-	    command: string;
-	    toolCallId?: string;
-	    exitCode?: number;
-	    signal?: string;
-	}
-	export interface Receipt {
-	    stopReason: string;
-	    changes?: schema.TurnChanges;
-	    startedAt: number;
-	    endedAt: number;
-	    wallMs: number;
-	    waitMs?: number;
-	    commands?: ReceiptCommand[];
-	    decisions?: ReceiptDecision[];
-	    questions?: ReceiptQuestion[];
-	    tokens?: Tokens;
-	    cost?: schema.Cost;
-	    moreCommands?: number;
-	    moreDecisions?: number;
-	    moreQuestions?: number;
-	}
-	
-	
-	
 	
 	export interface TurnSummary {
 	    turn: number;
 	    stopReason?: string;
 	    message?: string;
-	    receipt?: Receipt;
+	    receipt?: receipt.Receipt;
 	}
 	export interface Snapshot {
 	    sessionId: string;
@@ -222,7 +156,29 @@ export namespace acp {
 	    agentVersion?: string;
 	}
 	
+
+}
+
+export namespace attach {
 	
+	export interface Attachment {
+	    kind: string;
+	    path?: string;
+	    name?: string;
+	    mimeType?: string;
+	    data?: string;
+	}
+	export interface Info {
+	    kind: string;
+	    name: string;
+	    path?: string;
+	    mimeType?: string;
+	    size: number;
+	    sent: string;
+	    width?: number;
+	    height?: number;
+	    thumbnail?: string;
+	}
 
 }
 
@@ -562,6 +518,56 @@ export namespace main {
 	    rows: store.UsageRow[];
 	    total: store.UsageRow;
 	    silent: string[];
+	}
+
+}
+
+export namespace receipt {
+	
+	export interface Command {
+	    command: string;
+	    toolCallId?: string;
+	    exitCode?: number;
+	    signal?: string;
+	}
+	export interface Decision {
+	    title: string;
+	    toolCallId?: string;
+	    outcome: string;
+	    option?: string;
+	    kind?: string;
+	    decidedBy?: string;
+	    rule?: string;
+	}
+	export interface Question {
+	    message: string;
+	    mode: string;
+	    state: string;
+	    answeredBy?: string;
+	}
+	export interface Tokens {
+	    input: number;
+	    output: number;
+	    thought?: number;
+	    cachedRead?: number;
+	    cachedWrite?: number;
+	    total: number;
+	}
+	export interface Receipt {
+	    stopReason: string;
+	    changes?: schema.TurnChanges;
+	    startedAt: number;
+	    endedAt: number;
+	    wallMs: number;
+	    waitMs?: number;
+	    commands?: Command[];
+	    decisions?: Decision[];
+	    questions?: Question[];
+	    tokens?: Tokens;
+	    cost?: schema.Cost;
+	    moreCommands?: number;
+	    moreDecisions?: number;
+	    moreQuestions?: number;
 	}
 
 }

@@ -3,6 +3,7 @@
 import {main} from '../models';
 import {fsys} from '../models';
 import {hub} from '../models';
+import {attach} from '../models';
 import {acp} from '../models';
 
 export function AnswerElicitation(arg1:string,arg2:string,arg3:string,arg4:{[key: string]: any}):Promise<void>;
@@ -53,7 +54,7 @@ export function OpenElicitationURL(arg1:string,arg2:string):Promise<void>;
 
 export function Prompt(arg1:string,arg2:string):Promise<void>;
 
-export function PromptWith(arg1:string,arg2:string,arg3:Array<acp.Attachment>):Promise<void>;
+export function PromptWith(arg1:string,arg2:string,arg3:Array<attach.Attachment>):Promise<void>;
 
 export function RecentFolders(arg1:string):Promise<Array<string>>;
 

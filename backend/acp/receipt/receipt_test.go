@@ -1,0 +1,121 @@
+package receipt
+
+import (
+	"bytes"
+	"encoding/json"
+	"reflect"
+	"testing"
+	"time"
+
+	"agentdesk/backend/acp/schema"
+)
+
+// storedReceipt is a receipt as the history holds it, written by the engine before receipts had
+// a package of their own (acp.Receipt): every field set.
+const storedReceipt = `{"stopReason":"end_turn",` +
+	`"changes":{"files":[{"root":"/src","path":"a.go","change":"modified","added":3,"removed":1}],"more":2,"notes":["big.dat was too big to keep"]},` +
+	`"startedAt":1700000000000,"endedAt":1700000013000,"wallMs":13000,"waitMs":12000,` +
+	`"commands":[{"command":"make test","toolCallId":"e4","exitCode":3},{"command":"sleep 9","signal":"SIGKILL"}],` +
+	`"decisions":[{"title":"Write a.go","toolCallId":"e7","outcome":"selected","option":"Allow","kind":"allow_once","decidedBy":"rule","rule":"Allow edits in src"}],` +
+	`"questions":[{"message":"Which branch?","mode":"form","state":"accepted","answeredBy":"user"}],` +
+	`"tokens":{"input":100,"output":20,"thought":5,"cachedRead":50,"cachedWrite":7,"total":125},` +
+	`"cost":{"amount":0.75,"currency":"USD"},"moreCommands":1,"moreDecisions":2,"moreQuestions":3}`
+
+// TestStoredReceiptReadsBack: a receipt stored by the earlier engine decodes field by field and
+// encodes back to the very same bytes, so the history reads back unchanged.
+func TestStoredReceiptReadsBack(t *testing.T) {
+	var r Receipt
+	if err := json.Unmarshal([]byte(storedReceipt), &r); err != nil {
+		t.Fatal(err)
+	}
+	three := 3
+	want := Receipt{StopReason: "end_turn",
+		Changes: &schema.TurnChanges{Files: []schema.ChangedFile{{Root: "/src", Path: "a.go", Change: schema.ChangeModified, Added: 3, Removed: 1}},
+			More: 2, Notes: []string{"big.dat was too big to keep"}},
+		StartedAt: 1_700_000_000_000, EndedAt: 1_700_000_013_000, WallMs: 13_000, WaitMs: 12_000,
+		Commands: []Command{{Command: "make test", ToolCallID: "e4", ExitCode: &three}, {Command: "sleep 9", Signal: "SIGKILL"}},
+		Decisions: []Decision{{Title: "Write a.go", ToolCallID: "e7", Outcome: "selected", Option: "Allow", Kind: "allow_once",
+			DecidedBy: "rule", Rule: "Allow edits in src"}},
+		Questions:    []Question{{Message: "Which branch?", Mode: "form", State: "accepted", AnsweredBy: "user"}},
+		Tokens:       &Tokens{Input: 100, Output: 20, Thought: 5, CachedRead: 50, CachedWrite: 7, Total: 125},
+		Cost:         &schema.Cost{Amount: 0.75, Currency: "USD"},
+		MoreCommands: 1, MoreDecisions: 2, MoreQuestions: 3}
+	if !reflect.DeepEqual(r, want) {
+		t.Fatalf("decoded %+v\nwant %+v", r, want)
+	}
+	for name, got := range map[string]*Receipt{"the receipt": &r, "its clone": r.Clone()} {
+		b, err := json.Marshal(got)
+		if err != nil || !bytes.Equal(b, []byte(storedReceipt)) {
+			t.Errorf("%s encodes to\n%s (%v)\nwant\n%s", name, b, err, storedReceipt)
+		}
+	}
+}
+
+// TestCloneSharesNothing: a clone handed to another goroutine shares no list or pointer with
+// the receipt the session keeps.
+func TestCloneSharesNothing(t *testing.T) {
+	var r Receipt
+	if err := json.Unmarshal([]byte(storedReceipt), &r); err != nil {
+		t.Fatal(err)
+	}
+	c := r.Clone()
+	c.Changes.Files[0].Path, c.Changes.Notes[0] = "b.go", "x"
+	c.Commands[0].Command, c.Decisions[0].Title, c.Questions[0].Message = "x", "x", "x"
+	c.Tokens.Total, c.Cost.Amount = 1, 1
+	b, _ := json.Marshal(&r)
+	if string(b) != storedReceipt {
+		t.Fatalf("changing the clone changed the receipt:\n%s", b)
+	}
+	if (*Receipt)(nil).Clone() != nil {
+		t.Fatal("the clone of no receipt is not nil")
+	}
+}
+
+// TestNilDraftRecordsNothing: between turns the session holds no draft; what the agent does
+// then is recorded nowhere, and the receipt of a turn without a draft has only its answer.
+func TestNilDraftRecordsNothing(t *testing.T) {
+	var d *Draft
+	d.TerminalStarted("term-1", "ls", nil)
+	d.TerminalEnded("term-1", &schema.TerminalExitStatus{})
+	d.ToolCard(Card{EntryID: "e1", ToolKind: "execute", Title: "ls"})
+	d.AddDecision(Decision{Title: "x"})
+	d.AddQuestion("e2")
+	d.Waiting(true, time.Unix(1, 0))
+	r := d.Finish(Ending{StopReason: "end_turn", Began: time.Unix(1, 0), End: time.Unix(3, 0), Usage: json.RawMessage(`{"inputTokens":4}`)})
+	want := &Receipt{StopReason: "end_turn", StartedAt: 1000, EndedAt: 3000, WallMs: 2000, Tokens: &Tokens{Input: 4, Total: 4}}
+	if !reflect.DeepEqual(r, want) {
+		t.Fatalf("receipt %+v, want %+v", r, want)
+	}
+}
+
+// TestDraftListsATerminalOnce: a terminal shown by an execute card is one command, linked to the
+// card, with the terminal's exact command line and exit; the card's own command (listed before
+// the card showed the terminal) is folded into it.
+func TestDraftListsATerminalOnce(t *testing.T) {
+	d := NewDraft(nil)
+	d.ToolCard(Card{EntryID: "e1", ToolKind: "execute", Title: "Run it", RawInput: json.RawMessage(`{"command":["sh","-c","echo hi"]}`)})
+	d.TerminalStarted("term-1", "sh -c 'echo hi'", nil)
+	code := 0
+	d.TerminalEnded("term-1", &schema.TerminalExitStatus{ExitCode: &code})
+	d.ToolCard(Card{EntryID: "e1", ToolKind: "execute", Title: "Run it", Terminals: []CardTerminal{{ID: "term-1"}}})
+	d.ToolCard(Card{EntryID: "e1", ToolKind: "execute", Title: "Run it", Terminals: []CardTerminal{{ID: "term-1"}}}) // an update
+	r := d.Finish(Ending{Question: func(string) (Question, bool) { return Question{}, false }})
+	want := []Command{{Command: "sh -c 'echo hi'", ToolCallID: "e1", ExitCode: &code}}
+	if !reflect.DeepEqual(r.Commands, want) || r.MoreCommands != 0 {
+		t.Fatalf("commands %+v (+%d), want %+v", r.Commands, r.MoreCommands, want)
+	}
+}
+
+// TestCommandLineBounded: a command line beyond MaxCommandLine is cut on a character boundary
+// and marked, never inside a character.
+func TestCommandLineBounded(t *testing.T) {
+	d := NewDraft(nil)
+	long := string(bytes.Repeat([]byte("é"), MaxCommandLine)) // two bytes a character
+	d.TerminalStarted("term-1", "x"+long, nil)
+	r := d.Finish(Ending{})
+	got := r.Commands[0].Command
+	if len(got) > MaxCommandLine || !bytes.HasSuffix([]byte(got), []byte("…")) || !json.Valid([]byte(`"`+got+`"`)) ||
+		!bytes.HasPrefix([]byte(got), []byte("xéé")) || string(bytes.ToValidUTF8([]byte(got), nil)) != got {
+		t.Fatalf("cut to %d bytes: %q…", len(got), got[len(got)-8:])
+	}
+}
