@@ -85,31 +85,41 @@ func TestExportsKeepTheDecisions(t *testing.T) {
 	}
 }
 
-// TestExportReadsAStoredReceipt: a receipt as the history stored it before receipts had a
-// package of their own (the JSON of acp.Receipt, written out here) renders as it did.
-func TestExportReadsAStoredReceipt(t *testing.T) {
+// receiptExport renders, in format, a one-turn session whose turn the history keeps with the
+// receipt stored (its JSON).
+func receiptExport(t *testing.T, stored []byte, format string) string {
+	t.Helper()
 	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	s := store.Session{ID: "s1", Title: "fix", AgentName: "Demo agent", Cwd: "/src", Outcome: schema.StopEndTurn, CreatedAt: at}
-	stored := `{"stopReason":"end_turn","changes":{"files":[{"root":"/src","path":"a.go","change":"modified","added":3,"removed":1}]},` +
-		`"startedAt":0,"endedAt":0,"wallMs":95000,"waitMs":12000,"commands":[{"command":"sleep 9","signal":"SIGKILL"}],` +
-		`"decisions":[{"title":"Write a.go","outcome":"selected","option":"Allow","kind":"allow_once","decidedBy":"user"}],` +
-		`"questions":[{"message":"Which branch?","mode":"form","state":"accepted"}],` +
-		`"tokens":{"input":100,"output":20,"total":120},"cost":{"amount":0.75,"currency":"USD"},"moreCommands":1}`
-	turns := []store.Turn{{SessionID: "s1", Turn: 1, Prompt: "fix it", StopReason: schema.StopEndTurn, EndedAt: at, Receipt: []byte(stored)}}
 	body, _ := json.Marshal(acp.Entry{ID: "u1", Kind: acp.KindUser, Turn: 1, Text: "fix it"})
 	entries := []store.Entry{{SessionID: "s1", EntryID: "u1", Turn: 1, Seq: 1, Kind: string(acp.KindUser), Text: "fix it", Body: body}}
-	md, err := Render(nil, s, turns, entries, nil, Markdown)
+	turns := []store.Turn{{SessionID: "s1", Turn: 1, Prompt: "fix it", StopReason: schema.StopEndTurn, EndedAt: at, Receipt: stored}}
+	out, err := Render(nil, s, turns, entries, nil, format)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := "*Turn 1 ended: end_turn*\n\n" +
-		"**Receipt**: 1 min 35 s (12 s waiting on you); 120 tokens (100 in, 20 out); cost 0.7500 USD\n\n" +
-		"- Files changed: 1\n  - modified `a.go` (+3 −1)\n" +
-		"- Commands: 2\n  - `sleep 9` → SIGKILL\n  - and 1 more\n" +
-		"- Decisions: 1\n  - Write a.go: Allowed once (by you)\n" +
-		"- Questions: 1\n  - Which branch? (form): accepted\n\n"
-	if !strings.HasSuffix(md, want) {
-		t.Fatalf("Markdown:\n%s\nwant it to end with\n%s", md, want)
+	return out
+}
+
+// receiptMarkdownWant is the Markdown of the receipt both tests below render, under its turn's end.
+const receiptMarkdownWant = "*Turn 1 ended: end_turn*\n\n" +
+	"**Receipt**: 1 min 35 s (12 s waiting on you); 120 tokens (100 in, 20 out); cost 0.7500 USD\n\n" +
+	"- Files changed: 1\n  - modified `a.go` (+3 −1)\n  - note: big.dat was too big to keep\n" +
+	"- Commands: 2\n  - `` make `test` `` → exit 3\n  - `sleep 9` → SIGKILL\n" +
+	"- Decisions: 1\n  - Write a.go: Allowed once (by you)\n" +
+	"- Questions: 1\n  - Which branch? (form): accepted\n\n"
+
+// TestExportReadsAStoredReceipt: a receipt as the history stored it before receipts had a
+// package of their own (the JSON of acp.Receipt, written out here) renders as it did.
+func TestExportReadsAStoredReceipt(t *testing.T) {
+	stored := `{"stopReason":"end_turn","changes":{"files":[{"root":"/src","path":"a.go","change":"modified","added":3,"removed":1}],` +
+		`"notes":["big.dat was too big to keep"]},"startedAt":0,"endedAt":0,"wallMs":95000,"waitMs":12000,` +
+		`"commands":[{"command":"make ` + "`test`" + `","exitCode":3},{"command":"sleep 9","signal":"SIGKILL"}],` +
+		`"decisions":[{"title":"Write a.go","outcome":"selected","option":"Allow","kind":"allow_once","decidedBy":"user"}],` +
+		`"questions":[{"message":"Which branch?","mode":"form","state":"accepted"}],` +
+		`"tokens":{"input":100,"output":20,"total":120},"cost":{"amount":0.75,"currency":"USD"}}`
+	if md := receiptExport(t, []byte(stored), Markdown); !strings.HasSuffix(md, receiptMarkdownWant) {
+		t.Fatalf("Markdown:\n%s\nwant it to end with\n%s", md, receiptMarkdownWant)
 	}
 }
 
@@ -117,10 +127,6 @@ func TestExportReadsAStoredReceipt(t *testing.T) {
 // cost, files with their counts, commands with exit codes, decisions, questions) and rides on
 // its turn in JSON.
 func TestExportsKeepTheReceipt(t *testing.T) {
-	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
-	s := store.Session{ID: "s1", Title: "fix", AgentName: "Demo agent", Cwd: "/src", Outcome: schema.StopEndTurn, CreatedAt: at}
-	body, _ := json.Marshal(acp.Entry{ID: "u1", Kind: acp.KindUser, Turn: 1, Text: "fix it"})
-	entries := []store.Entry{{SessionID: "s1", EntryID: "u1", Turn: 1, Seq: 1, Kind: string(acp.KindUser), Text: "fix it", Body: body}}
 	three := 3
 	stored, _ := json.Marshal(receipt.Receipt{StopReason: schema.StopEndTurn, WallMs: 95_000, WaitMs: 12_000,
 		Changes: &schema.TurnChanges{Files: []schema.ChangedFile{{Root: "/src", Path: "a.go", Change: schema.ChangeModified, Added: 3, Removed: 1}},
@@ -129,26 +135,15 @@ func TestExportsKeepTheReceipt(t *testing.T) {
 		Decisions: []receipt.Decision{{Title: "Write a.go", Outcome: "selected", Option: "Allow", Kind: "allow_once", DecidedBy: acp.DecidedByUser}},
 		Questions: []receipt.Question{{Message: "Which branch?", Mode: acp.ElicitModeForm, State: acp.ElicitAccepted}},
 		Tokens:    &receipt.Tokens{Input: 100, Output: 20, Total: 120}, Cost: &schema.Cost{Amount: 0.75, Currency: "USD"}})
-	turns := []store.Turn{{SessionID: "s1", Turn: 1, Prompt: "fix it", StopReason: schema.StopEndTurn, EndedAt: at, Receipt: stored}}
-	md, err := Render(nil, s, turns, entries, nil, Markdown)
-	if err != nil {
-		t.Fatal(err)
+	if md := receiptExport(t, stored, Markdown); !strings.HasSuffix(md, receiptMarkdownWant) {
+		t.Fatalf("Markdown:\n%s\nwant it to end with\n%s", md, receiptMarkdownWant)
 	}
-	want := "*Turn 1 ended: end_turn*\n\n" +
-		"**Receipt**: 1 min 35 s (12 s waiting on you); 120 tokens (100 in, 20 out); cost 0.7500 USD\n\n" +
-		"- Files changed: 1\n  - modified `a.go` (+3 −1)\n  - note: big.dat was too big to keep\n" +
-		"- Commands: 2\n  - `` make `test` `` → exit 3\n  - `sleep 9` → SIGKILL\n" +
-		"- Decisions: 1\n  - Write a.go: Allowed once (by you)\n" +
-		"- Questions: 1\n  - Which branch? (form): accepted\n\n"
-	if !strings.HasSuffix(md, want) {
-		t.Fatalf("Markdown:\n%s\nwant it to end with\n%s", md, want)
-	}
-	js, err := Render(nil, s, turns, entries, nil, JSON)
+	js := receiptExport(t, stored, JSON)
 	var doc struct {
 		Turns []acp.TurnSummary `json:"turns"`
 	}
-	if err != nil || json.Unmarshal([]byte(js), &doc) != nil || len(doc.Turns) != 1 || doc.Turns[0].Receipt == nil ||
+	if json.Unmarshal([]byte(js), &doc) != nil || len(doc.Turns) != 1 || doc.Turns[0].Receipt == nil ||
 		len(doc.Turns[0].Receipt.Commands) != 2 || *doc.Turns[0].Receipt.Commands[0].ExitCode != 3 || doc.Turns[0].Receipt.Cost.Amount != 0.75 {
-		t.Fatalf("JSON (%v):\n%s", err, js)
+		t.Fatalf("JSON:\n%s", js)
 	}
 }

@@ -96,13 +96,9 @@ func (d *Draft) ToolCard(card Card) {
 		return
 	}
 	d.counted["e:"+entryID] = true
-	if len(d.commands) >= MaxItems {
-		d.moreCommands++
-		return
-	}
 	c := draftCommand{Command: Command{Command: command, ToolCallID: entryID}, entryID: entryID, fromTitle: fromTitle}
 	c.setExit(exit)
-	d.commands = append(d.commands, c)
+	d.commands = bounded(d.commands, &d.moreCommands, c)
 }
 
 // executeCommand is an execute card's command line: rawInput's command (a string or a list of

@@ -60,13 +60,9 @@ func (d *Draft) TerminalStarted(id, line string, exit *schema.TerminalExitStatus
 		return
 	}
 	d.counted["t:"+id] = true
-	if len(d.commands) >= MaxItems {
-		d.moreCommands++
-		return
-	}
 	c := draftCommand{Command: Command{Command: cutLine(line)}, termID: id}
 	c.setExit(exit)
-	d.commands = append(d.commands, c)
+	d.commands = bounded(d.commands, &d.moreCommands, c)
 }
 
 // TerminalEnded notes the exit of terminal id in the command that ran it (nil: not yet).
@@ -83,27 +79,26 @@ func (d *Draft) TerminalEnded(id string, exit *schema.TerminalExitStatus) {
 
 // AddDecision adds a closed permission request to the turn's decisions.
 func (d *Draft) AddDecision(dec Decision) {
-	if d == nil {
-		return
+	if d != nil {
+		d.decisions = bounded(d.decisions, &d.moreDecisions, dec)
 	}
-	if len(d.decisions) >= MaxItems {
-		d.moreDecisions++
-		return
-	}
-	d.decisions = append(d.decisions, dec)
 }
 
 // AddQuestion adds an elicitation, by the id of its transcript entry, to the turn's questions;
 // how it ended is read when the turn ends (Ending.Question).
 func (d *Draft) AddQuestion(entryID string) {
-	if d == nil {
-		return
+	if d != nil {
+		d.questions = bounded(d.questions, &d.moreQuestions, entryID)
 	}
-	if len(d.questions) >= MaxItems {
-		d.moreQuestions++
-		return
+}
+
+// bounded appends v to list while it holds fewer than MaxItems; beyond, it counts v in more.
+func bounded[T any](list []T, more *int, v T) []T {
+	if len(list) >= MaxItems {
+		*more++
+		return list
 	}
-	d.questions = append(d.questions, entryID)
+	return append(list, v)
 }
 
 // Waiting starts or stops the turn's clock of time spent waiting on a person, after a
