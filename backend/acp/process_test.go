@@ -20,6 +20,7 @@ import (
 	"agentdesk/backend/acp/jsonrpc"
 	"agentdesk/backend/acp/schema"
 	"agentdesk/backend/supervise"
+	"agentdesk/backend/supervise/proctest"
 )
 
 // TestMain lets this test binary act as an agent process: ACPTEST_AGENT picks which.
@@ -30,6 +31,7 @@ func TestMain(m *testing.M) {
 	case "":
 		// Every agent of these tests runs under its supervisor, as in the app.
 		supervise.EnableSupervisor("/proc/self/exe")
+		proctest.NoExitSleep()
 		goleak.VerifyTestMain(noLateEvents{m}) // every session, connection and pump goroutine ends with its owner
 	case "demo":
 		_ = demoagent.Serve(os.Stdin, os.Stdout, 0)

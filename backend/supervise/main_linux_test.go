@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"agentdesk/backend/supervise"
+	"agentdesk/backend/supervise/proctest"
 )
 
 // roleEnv makes this test binary, started by a test, act as a command with a family (family).
@@ -27,6 +28,7 @@ func TestMain(m *testing.M) {
 	switch role := os.Getenv(roleEnv); role {
 	case "":
 		supervise.EnableSupervisor("/proc/self/exe") // as main does
+		proctest.NoExitSleep()
 		os.Exit(m.Run())
 	case "stay", "leave":
 		family(role == "stay")

@@ -80,12 +80,8 @@ func startFamily(t *testing.T, role string, unsupervised bool) (*supervise.Proce
 	return p, fam
 }
 
-// familyEnv is the environment of a family of the given role. Under -race a Go process sleeps a
-// second before it exits (GORACE atexit_sleep_ms); the family and its supervisor are this
-// test binary, and the tests wait for their exits, so they skip that sleep.
-func familyEnv(role string) []string {
-	return append(os.Environ(), roleEnv+"="+role, "GORACE="+os.Getenv("GORACE")+" atexit_sleep_ms=0")
-}
+// familyEnv is the environment of a family of the given role.
+func familyEnv(role string) []string { return append(os.Environ(), roleEnv+"="+role) }
 
 // TestCloseEndsTheWholeTree: the stop ladder ends a command that ignores the end of its stdin and
 // SIGTERM, and with it every process it started: its child in its group, its child that left

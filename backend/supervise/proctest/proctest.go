@@ -1,77 +1,19 @@
-//go:build linux
-
 // Package proctest is what the tests of process lifetimes share (supervise's, the engine's, the
-// login environment's): a hold on a process by a pidfd, which keeps naming the same process even
+// login environment's): on Linux a hold on a process by a pidfd, which keeps naming the same process even
 // after its pid is reused, and a wait for its end that sleeps on the pidfd instead of polling
-// the clock.
+// the clock (hold_linux.go); everywhere, test binaries whose children exit fast under -race.
 //
 // Guarantees: Hold never names another process than the one it was taken on; Ended reports an
 // end only when the kernel says the process has ended (a zombie has), and a bound d only when
 // the process is still running then.
 package proctest
 
-import (
-	"errors"
-	"fmt"
-	"time"
+import "os"
 
-	"golang.org/x/sys/unix"
-)
-
-// Hold is one process held by a pidfd. Close it when done.
-type Hold struct {
-	Pid int
-	fd  int
-}
-
-// ErrGone: the process had already ended and been reaped when the hold was asked for.
-var ErrGone = errors.New("the process has already ended")
-
-// Take holds process pid. It fails with ErrGone when pid names no process (any more).
-func Take(pid int) (*Hold, error) {
-	fd, err := unix.PidfdOpen(pid, 0)
-	if errors.Is(err, unix.ESRCH) {
-		return nil, fmt.Errorf("hold process %d: %w", pid, ErrGone)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("hold process %d: %w", pid, err)
-	}
-	return &Hold{Pid: pid, fd: fd}, nil
-}
-
-// Ended waits up to d for the process to end and reports whether it did. An error of poll(2)
-// counts as not ended: the caller fails rather than believe an end it did not see.
-func (h *Hold) Ended(d time.Duration) bool {
-	deadline := time.Now().Add(d)
-	for {
-		left := time.Until(deadline)
-		if left < 0 {
-			left = 0
-		}
-		n, err := unix.Poll([]unix.PollFd{{Fd: int32(h.fd), Events: unix.POLLIN}}, int(left.Milliseconds()))
-		if err == unix.EINTR {
-			continue
-		}
-		return err == nil && n > 0
-	}
-}
-
-// Kill sends SIGKILL to the held process (never to another that took its pid); one that has
-// ended already is left as it is.
-func (h *Hold) Kill() { _ = unix.PidfdSendSignal(h.fd, unix.SIGKILL, nil, 0) }
-
-// Close lets the process go.
-func (h *Hold) Close() error { return unix.Close(h.fd) }
-
-// Ends reports whether process pid ends within d; one already reaped has.
-func Ends(pid int, d time.Duration) bool {
-	h, err := Take(pid)
-	if errors.Is(err, ErrGone) {
-		return true
-	}
-	if err != nil {
-		return false
-	}
-	defer h.Close()
-	return h.Ended(d)
+// NoExitSleep spares the processes a test binary starts from now on (itself re-executed as an
+// agent, a supervisor, agentdesk) the second a Go program built with -race sleeps before it
+// exits (GORACE atexit_sleep_ms), which the tests would otherwise wait for at every exit. Races
+// are still reported; the test binary's own exit is as before. Call it from TestMain.
+func NoExitSleep() {
+	os.Setenv("GORACE", os.Getenv("GORACE")+" atexit_sleep_ms=0")
 }
