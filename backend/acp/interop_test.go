@@ -275,21 +275,7 @@ func TestInteropSDKAgentCancelled(t *testing.T) {
 	t.Run("with permission pending", func(t *testing.T) {
 		t.Parallel()
 		s, ev, j := startSDKAgent(t)
-		if _, err := s.Prompt("hello"); err != nil {
-			t.Fatal(err)
-		}
-		p := ev.waitFor(t, "permission", kind(acp.EventPermission))
-		if err := s.Stop(); err != nil {
-			t.Fatal(err)
-		}
-		done := ev.waitFor(t, "permission_done", kind(acp.EventPermissionDone))
-		if done.RequestID != p.RequestID || done.Outcome != "cancelled" {
-			t.Fatalf("permission_done %+v, want %s cancelled", done, p.RequestID)
-		}
-		end := ev.waitFor(t, "turn_end", kind(acp.EventTurnEnd))
-		if end.StopReason != schema.StopCancelled {
-			t.Fatalf("turn_end %+v, want cancelled whatever the agent answered", end)
-		}
+		p := stopAtPermission(t, s, ev)
 		ev.waitFor(t, "idle", isIdle)
 		if err := s.AnswerPermission(p.RequestID, "allow"); err == nil {
 			t.Fatal("a permission cancelled by Stop could still be answered")

@@ -63,42 +63,57 @@ func (s *Session) pushInfoLocked() {
 
 // SetMode switches the legacy mode. It waits for the agent's answer.
 func (s *Session) SetMode(ctx context.Context, modeID string) error {
-	s.mu.Lock()
-	modes := s.controls.Modes
-	s.unlock()
-	if modes == nil {
-		return &NotOfferedError{Agent: s.cfg.AgentName, What: "mode"}
-	}
-	if !slices.ContainsFunc(modes.AvailableModes, func(m schema.Mode) bool { return m.ID == modeID }) {
-		return &NotOfferedError{Agent: s.cfg.AgentName, What: "mode", ID: modeID}
-	}
-	if err := s.callSession(ctx, schema.MethodSetMode, map[string]any{"modeId": modeID}, nil); err != nil {
-		return err
-	}
-	s.mu.Lock()
-	s.controls.Modes = changed(s.controls.Modes, func(m *schema.Modes) { m.CurrentModeID = modeID })
-	s.pushInfoLocked()
-	s.unlock()
-	return nil
+	return setLegacy(s, ctx, legacyControl[schema.Modes]{
+		what: "mode", method: schema.MethodSetMode, param: "modeId",
+		of: func(c *Controls) **schema.Modes { return &c.Modes },
+		offers: func(m *schema.Modes) bool {
+			return slices.ContainsFunc(m.AvailableModes, func(m schema.Mode) bool { return m.ID == modeID })
+		},
+		pick: func(m *schema.Modes) { m.CurrentModeID = modeID },
+	}, modeID)
 }
 
 // SetModel switches the legacy model (session/set_model) to one the agent offers; it waits for
 // the agent's answer.
 func (s *Session) SetModel(ctx context.Context, modelID string) error {
+	return setLegacy(s, ctx, legacyControl[schema.Models]{
+		what: "model", method: schema.MethodSetModel, param: "modelId",
+		of: func(c *Controls) **schema.Models { return &c.Models },
+		offers: func(m *schema.Models) bool {
+			return slices.ContainsFunc(m.AvailableModels, func(m schema.Model) bool { return m.ModelID == modelID })
+		},
+		pick: func(m *schema.Models) { m.CurrentModelID = modelID },
+	}, modelID)
+}
+
+// legacyControl is one of the legacy controls (modes, models): a list the agent offers, of
+// which one is current.
+type legacyControl[T any] struct {
+	what, method, param string              // "mode", its session/set_* method and its id's parameter
+	of                  func(*Controls) **T // where the session keeps the list (nil: none offered)
+	offers              func(*T) bool       // the list holds the id asked for
+	pick                func(*T)            // makes the id asked for the current one
+}
+
+// setLegacy is SetMode and SetModel: it refuses an id the agent does not offer, asks the agent,
+// and once it agrees makes id the current one (a changed copy: see pushInfoLocked) and
+// announces it.
+func setLegacy[T any](s *Session, ctx context.Context, c legacyControl[T], id string) error {
 	s.mu.Lock()
-	models := s.controls.Models
+	list := *c.of(&s.controls)
 	s.unlock()
-	if models == nil {
-		return &NotOfferedError{Agent: s.cfg.AgentName, What: "model"}
+	if list == nil {
+		return &NotOfferedError{Agent: s.cfg.AgentName, What: c.what}
 	}
-	if !slices.ContainsFunc(models.AvailableModels, func(m schema.Model) bool { return m.ModelID == modelID }) {
-		return &NotOfferedError{Agent: s.cfg.AgentName, What: "model", ID: modelID}
+	if !c.offers(list) {
+		return &NotOfferedError{Agent: s.cfg.AgentName, What: c.what, ID: id}
 	}
-	if err := s.callSession(ctx, schema.MethodSetModel, map[string]any{"modelId": modelID}, nil); err != nil {
+	if err := s.callSession(ctx, c.method, map[string]any{c.param: id}, nil); err != nil {
 		return err
 	}
 	s.mu.Lock()
-	s.controls.Models = changed(s.controls.Models, func(m *schema.Models) { m.CurrentModelID = modelID })
+	p := c.of(&s.controls)
+	*p = changed(*p, c.pick)
 	s.pushInfoLocked()
 	s.unlock()
 	return nil

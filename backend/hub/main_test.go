@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -85,4 +86,13 @@ func openTestStore(t *testing.T, path string) *store.Store {
 		t.Fatal(err)
 	}
 	return st
+}
+
+// scriptHub opens a history at dir/history.db, closed when the test ends, and a hub over it whose
+// one agent, "a", plays script (scriptAgent).
+func scriptHub(t *testing.T, dir, script string) (*Hub, *store.Store) {
+	t.Helper()
+	st := openTestStore(t, filepath.Join(dir, "history.db"))
+	t.Cleanup(func() { st.Close() })
+	return New(st, agentList{scriptAgent(t, dir, "a", script)}, t.Logf), st
 }
