@@ -2,7 +2,6 @@ package acp_test
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -85,13 +84,15 @@ func serveScripted(onPrompt func(*jsonrpc.Request)) {
 	os.Exit(0)
 }
 
-type scripted struct{ onPrompt func(*jsonrpc.Request) }
+type scripted struct {
+	quiet    // notifications
+	onPrompt func(*jsonrpc.Request)
+}
 
-func (s *scripted) HandleNotification(string, json.RawMessage) {}
 func (s *scripted) HandleRequest(req *jsonrpc.Request) {
 	switch req.Method {
 	case schema.MethodInitialize:
-		req.Reply(map[string]any{"protocolVersion": 1, "agentCapabilities": map[string]any{}}, nil)
+		replyInitialize(req)
 	case schema.MethodSessionNew:
 		req.Reply(map[string]any{"sessionId": "x1"}, nil)
 	case schema.MethodSessionPrompt:

@@ -130,9 +130,7 @@ func (c *ptyChat) wait() int {
 func chatScript(t *testing.T, dir string) string {
 	t.Helper()
 	path := filepath.Join(dir, "chat.json")
-	if err := os.WriteFile(path, []byte(`[
-	{"expect":"initialize"}, {"reply":{"protocolVersion":1,"agentCapabilities":{}}},
-	{"expect":"session/new"}, {"reply":{"sessionId":"x"}},
+	if err := os.WriteFile(path, []byte("["+handshake+`
 	{"update":{"sessionUpdate":"available_commands_update","availableCommands":[{"name":"review","description":"Review the folder"}]}},
 	{"expect":"session/prompt"},
 	{"call":"session/request_permission","params":{"toolCall":{"toolCallId":"t1","title":"Edit a.go","kind":"edit"},
@@ -239,9 +237,7 @@ func TestChatSecondCtrlCLeaves(t *testing.T) {
 	isolatedConfig(t)
 	dir := t.TempDir()
 	// Takes the prompt, streams a line, then neither answers nor honours session/cancel.
-	agent := scriptAgent(t, `[
-	{"expect":"initialize"}, {"reply":{"protocolVersion":1,"agentCapabilities":{}}},
-	{"expect":"session/new"}, {"reply":{"sessionId":"x"}},
+	agent := scriptAgent(t, "["+handshake+`
 	{"expect":"session/prompt"},
 	{"update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"working on it"}}},
 	{"expect":"session/cancel"}]`)
@@ -272,9 +268,7 @@ func TestChatSecondCtrlCLeaves(t *testing.T) {
 func TestChatCtrlCAtAQuestionStopsTheTurn(t *testing.T) {
 	isolatedConfig(t)
 	dir := t.TempDir()
-	agent := scriptAgent(t, `[
-	{"expect":"initialize"}, {"reply":{"protocolVersion":1,"agentCapabilities":{}}},
-	{"expect":"session/new"}, {"reply":{"sessionId":"x"}},
+	agent := scriptAgent(t, "["+handshake+`
 	{"expect":"session/prompt"},
 	{"call":"session/request_permission","params":{"toolCall":{"toolCallId":"t1","title":"Edit a.go","kind":"edit"},
 	  "options":[{"optionId":"a1","name":"Allow","kind":"allow_once"},{"optionId":"r1","name":"Reject","kind":"reject_once"}]},"want":"cancelled"},

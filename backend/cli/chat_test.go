@@ -13,9 +13,7 @@ import (
 func TestChatReadsLinesWhenStdinIsNotATerminal(t *testing.T) {
 	isolatedConfig(t)
 	dir := t.TempDir()
-	agent := scriptAgent(t, `[
-	{"expect":"initialize"}, {"reply":{"protocolVersion":1,"agentCapabilities":{}}},
-	{"expect":"session/new"}, {"reply":{"sessionId":"x"}},
+	agent := scriptAgent(t, "["+handshake+`
 	{"expect":"session/prompt"},
 	{"call":"session/request_permission","params":{"toolCall":{"toolCallId":"t1","title":"Edit a.go","kind":"edit"},
 	  "options":[{"optionId":"a1","name":"Allow","kind":"allow_once"},{"optionId":"r1","name":"Reject","kind":"reject_once"}]},"want":"r1"},

@@ -78,9 +78,7 @@ func TestCLIDeclinesWhenItMayNotAsk(t *testing.T) {
 // agent repeats it: the transcript printed, and the history show reads.
 func TestCLIMasksASecretAnswerTheAgentEchoes(t *testing.T) {
 	dir := t.TempDir()
-	agent := scriptAgent(t, `[
-		{"expect":"initialize"}, {"reply":{"protocolVersion":1,"agentCapabilities":{}}},
-		{"expect":"session/new"}, {"reply":{"sessionId":"x"}},
+	agent := scriptAgent(t, "["+handshake+`
 		{"expect":"session/prompt"},
 		{"call":"elicitation/create","params":{"mode":"form","message":"Key?","requestedSchema":{"properties":{"key":{"type":"string","writeOnly":true}},"required":["key"]}},"want":"echo-secret-77"},
 		{"update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"your key is echo-secret-77"}}},

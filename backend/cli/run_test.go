@@ -71,9 +71,7 @@ func TestCLIRunWithAgentCommand(t *testing.T) {
 
 func TestCLIRunReportsAnAgentThatDies(t *testing.T) {
 	dir := t.TempDir()
-	agent := scriptAgent(t, `[
-		{"expect":"initialize"}, {"reply":{"protocolVersion":1,"agentCapabilities":{}}},
-		{"expect":"session/new"}, {"reply":{"sessionId":"x"}},
+	agent := scriptAgent(t, "["+handshake+`
 		{"expect":"session/prompt"},
 		{"update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"working on it"}}},
 		{"exit":3,"stderr":"panic: out of tokens"}]`)
@@ -93,9 +91,7 @@ func TestCLIRunReportsAnAgentThatDies(t *testing.T) {
 func TestCLICancelAfterAndHardStopOfAnAgentThatIgnoresIt(t *testing.T) {
 	dir := t.TempDir()
 	// Starts, takes the prompt, and then neither answers nor honours session/cancel.
-	agent := scriptAgent(t, `[
-		{"expect":"initialize"}, {"reply":{"protocolVersion":1,"agentCapabilities":{}}},
-		{"expect":"session/new"}, {"reply":{"sessionId":"x"}},
+	agent := scriptAgent(t, "["+handshake+`
 		{"expect":"session/prompt"}, {"expect":"session/cancel"}]`)
 	var out, errOut bytes.Buffer
 	code := runCLI([]string{"--db", dir + "/c.db", "--agent-cmd", agent, "--cwd", dir,
@@ -142,9 +138,7 @@ func TestCLIPrintsCompactionAndNotice(t *testing.T) {
 func TestRunVerbosePrintsTheEngineLog(t *testing.T) {
 	isolatedConfig(t)
 	dir := t.TempDir()
-	agent := scriptAgent(t, `[
-	{"expect":"initialize"}, {"reply":{"protocolVersion":1,"agentCapabilities":{}}},
-	{"expect":"session/new"}, {"reply":{"sessionId":"x"}},
+	agent := scriptAgent(t, "["+handshake+`
 	{"expect":"session/prompt"},
 	{"send":{"jsonrpc":"2.0","method":"x/unheard-of","params":{}}},
 	{"reply":{"stopReason":"end_turn"}}]`)

@@ -22,9 +22,7 @@ func TestTurnEndIsShownOnlyOnceItsTurnIsSaved(t *testing.T) {
 	}
 	messages := 20
 	dir := t.TempDir()
-	h, _ := scriptHub(t, dir, `[
-		{"expect":"initialize"}, {"reply":{"protocolVersion":1,"agentCapabilities":{}}},
-		{"expect":"session/new"}, {"reply":{"sessionId":"x"}},
+	h, _ := scriptHub(t, dir, "["+handshake+`
 		{"expect":"session/prompt"}, {"stream":{"messages":`+strconv.Itoa(messages)+`,"chunks":`+strconv.Itoa(updates)+`}},
 		{"reply":{"stopReason":"end_turn"}}]`)
 	ctx := context.Background()

@@ -43,9 +43,7 @@ func waitState(t *testing.T, ch chan acp.State, want acp.State) {
 	}
 }
 
-const chatty = `[
-	{"expect":"initialize"}, {"reply":{"protocolVersion":1,"agentCapabilities":{}}},
-	{"expect":"session/new"}, {"reply":{"sessionId":"x"}},
+const chatty = "[" + handshake + `
 	{"expect":"session/prompt"}, {"reply":{"stopReason":"end_turn"}},
 	{"expect":"session/prompt"}, {"reply":{"stopReason":"end_turn"}}]`
 

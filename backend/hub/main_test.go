@@ -42,6 +42,12 @@ func TestMain(m *testing.M) {
 const pidFIFOEnv = "HUB_TEST_PID_FIFO"
 
 // agentList is a fixed list of agents without secrets.
+// handshake opens most scripts (acptest steps): an agent of no capabilities answers initialize,
+// then session/new with session "x".
+const handshake = `
+	{"expect":"initialize"}, {"reply":{"protocolVersion":1,"agentCapabilities":{}}},
+	{"expect":"session/new"}, {"reply":{"sessionId":"x"}},`
+
 type agentList []agents.Agent
 
 var _ AgentSource = agentList(nil)

@@ -16,9 +16,7 @@ import (
 // after a turn keeps that turn's stop reason.
 func TestOutcomeTellsTheTruth(t *testing.T) {
 	dir := t.TempDir()
-	h, st := scriptHub(t, dir, `[
-		{"expect":"initialize"}, {"reply":{"protocolVersion":1,"agentCapabilities":{}}},
-		{"expect":"session/new"}, {"reply":{"sessionId":"x"}},
+	h, st := scriptHub(t, dir, "["+handshake+`
 		{"expect":"session/prompt"},
 		{"call":"session/request_permission","params":{"toolCall":{"toolCallId":"t1","title":"edit"},
 			"options":[{"optionId":"ok","name":"Allow","kind":"allow_once"}]}},

@@ -2,13 +2,11 @@ package hub
 
 import (
 	"context"
-	"os"
 	"strings"
 	"testing"
 
 	"agentdesk/backend/acp"
 	"agentdesk/backend/acp/schema"
-	"agentdesk/backend/agents"
 )
 
 // TestQueueAndSteerAreSavedAsTheyHappened: the history keeps one turn per prompt the agent
