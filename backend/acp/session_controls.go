@@ -63,57 +63,46 @@ func (s *Session) pushInfoLocked() {
 
 // SetMode switches the legacy mode. It waits for the agent's answer.
 func (s *Session) SetMode(ctx context.Context, modeID string) error {
-	return setLegacy(s, ctx, legacyControl[schema.Modes]{
-		what: "mode", method: schema.MethodSetMode, param: "modeId",
-		of: func(c *Controls) **schema.Modes { return &c.Modes },
-		offers: func(m *schema.Modes) bool {
-			return slices.ContainsFunc(m.AvailableModes, func(m schema.Mode) bool { return m.ID == modeID })
-		},
-		pick: func(m *schema.Modes) { m.CurrentModeID = modeID },
-	}, modeID)
+	has := func(m *schema.Modes) bool {
+		return slices.ContainsFunc(m.AvailableModes, func(m schema.Mode) bool { return m.ID == modeID })
+	}
+	pick := func(m *schema.Modes) { m.CurrentModeID = modeID }
+	return setLegacy(s, ctx, legacyCall{"mode", schema.MethodSetMode, "modeId", modeID}, &s.controls.Modes, has, pick)
 }
 
 // SetModel switches the legacy model (session/set_model) to one the agent offers; it waits for
 // the agent's answer.
 func (s *Session) SetModel(ctx context.Context, modelID string) error {
-	return setLegacy(s, ctx, legacyControl[schema.Models]{
-		what: "model", method: schema.MethodSetModel, param: "modelId",
-		of: func(c *Controls) **schema.Models { return &c.Models },
-		offers: func(m *schema.Models) bool {
-			return slices.ContainsFunc(m.AvailableModels, func(m schema.Model) bool { return m.ModelID == modelID })
-		},
-		pick: func(m *schema.Models) { m.CurrentModelID = modelID },
-	}, modelID)
+	has := func(m *schema.Models) bool {
+		return slices.ContainsFunc(m.AvailableModels, func(m schema.Model) bool { return m.ModelID == modelID })
+	}
+	pick := func(m *schema.Models) { m.CurrentModelID = modelID }
+	return setLegacy(s, ctx, legacyCall{"model", schema.MethodSetModel, "modelId", modelID}, &s.controls.Models, has, pick)
 }
 
-// legacyControl is one of the legacy controls (modes, models): a list the agent offers, of
-// which one is current.
-type legacyControl[T any] struct {
-	what, method, param string              // "mode", its session/set_* method and its id's parameter
-	of                  func(*Controls) **T // where the session keeps the list (nil: none offered)
-	offers              func(*T) bool       // the list holds the id asked for
-	pick                func(*T)            // makes the id asked for the current one
-}
+// legacyCall is a change of a legacy control (mode, model): what it is, its session/set_* method
+// and parameter, and the id asked for.
+type legacyCall struct{ what, method, param, id string }
 
-// setLegacy is SetMode and SetModel: it refuses an id the agent does not offer, asks the agent,
-// and once it agrees makes id the current one (a changed copy: see pushInfoLocked) and
-// announces it.
-func setLegacy[T any](s *Session, ctx context.Context, c legacyControl[T], id string) error {
+// setLegacy is SetMode and SetModel: it refuses an id the agent does not offer (list, in
+// s.controls, is nil when it offers none; has tells whether it holds the id), asks the agent,
+// and once it agrees makes the id the current one (pick, on a changed copy: see pushInfoLocked)
+// and announces it.
+func setLegacy[T any](s *Session, ctx context.Context, c legacyCall, list **T, has func(*T) bool, pick func(*T)) error {
 	s.mu.Lock()
-	list := *c.of(&s.controls)
+	offered := *list
 	s.unlock()
-	if list == nil {
+	if offered == nil {
 		return &NotOfferedError{Agent: s.cfg.AgentName, What: c.what}
 	}
-	if !c.offers(list) {
-		return &NotOfferedError{Agent: s.cfg.AgentName, What: c.what, ID: id}
+	if !has(offered) {
+		return &NotOfferedError{Agent: s.cfg.AgentName, What: c.what, ID: c.id}
 	}
-	if err := s.callSession(ctx, c.method, map[string]any{c.param: id}, nil); err != nil {
+	if err := s.callSession(ctx, c.method, map[string]any{c.param: c.id}, nil); err != nil {
 		return err
 	}
 	s.mu.Lock()
-	p := c.of(&s.controls)
-	*p = changed(*p, c.pick)
+	*list = changed(*list, pick)
 	s.pushInfoLocked()
 	s.unlock()
 	return nil

@@ -41,12 +41,7 @@ func savedTwoRunSession(t *testing.T) (h *Hub, st *store.Store, dir, id string) 
 // session to continue.
 func runOnce(t *testing.T, h *Hub, dir string) string {
 	t.Helper()
-	out, states := stateEvents()
-	s, _, err := h.Start(StartRequest{AgentID: "a", Cwd: dir}, out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	waitState(t, states, acp.StateIdle)
+	s, states := idleSession(t, h, dir)
 	if _, err := s.Prompt("first"); err != nil {
 		t.Fatal(err)
 	}

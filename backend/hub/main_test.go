@@ -95,10 +95,17 @@ func openTestStore(t *testing.T, path string) *store.Store {
 }
 
 // scriptHub opens a history at dir/history.db, closed when the test ends, and a hub over it whose
-// one agent, "a", plays script (scriptAgent).
-func scriptHub(t *testing.T, dir, script string) (*Hub, *store.Store) {
+// agents (ids; none: "a") each play script (scriptAgent).
+func scriptHub(t *testing.T, dir, script string, ids ...string) (*Hub, *store.Store) {
 	t.Helper()
 	st := openTestStore(t, filepath.Join(dir, "history.db"))
 	t.Cleanup(func() { st.Close() })
-	return New(st, agentList{scriptAgent(t, dir, "a", script)}, t.Logf), st
+	if len(ids) == 0 {
+		ids = []string{"a"}
+	}
+	var list agentList
+	for _, id := range ids {
+		list = append(list, scriptAgent(t, dir, id, script))
+	}
+	return New(st, list, t.Logf), st
 }

@@ -39,12 +39,7 @@ func TestStartPassesCatalogMCPServers(t *testing.T) {
 		t.Fatalf("a failed start left sessions %v (%v)", list, err)
 	}
 
-	out, states := stateEvents()
-	s, _, err := h.Start(StartRequest{AgentID: "a", Cwd: dir}, out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	waitState(t, states, acp.StateIdle)
+	s, _ := idleSession(t, h, dir)
 	if err := st.Writer().Flush(ctx); err != nil {
 		t.Fatal(err)
 	}
