@@ -15,15 +15,15 @@ import (
 // controlsAgent offers modes, models and config options like the Claude adapter, and announces
 // commands, a mode change and a title between turns.
 type controlsAgent struct {
+	quiet // notifications
 	conn  *jsonrpc.Conn
 	calls chan string
 }
 
-func (a *controlsAgent) HandleNotification(string, json.RawMessage) {}
 func (a *controlsAgent) HandleRequest(req *jsonrpc.Request) {
 	switch req.Method {
 	case schema.MethodInitialize:
-		req.Reply(map[string]any{"protocolVersion": 1, "agentCapabilities": map[string]any{}}, nil)
+		replyInitialize(req)
 	case schema.MethodSessionNew:
 		req.Reply(json.RawMessage(`{"sessionId":"c1",
 			"modes":{"currentModeId":"default","availableModes":[{"id":"default","name":"Default"},{"id":"plan","name":"Plan"}]},

@@ -16,14 +16,14 @@ import (
 // earlyAgent announces its commands and an unknown update kind before it answers session/new,
 // as opencode and Gemini CLI do, then answers each prompt with a chunk and end_turn.
 type earlyAgent struct {
-	conn *jsonrpc.Conn
+	quiet // notifications
+	conn  *jsonrpc.Conn
 }
 
-func (a *earlyAgent) HandleNotification(string, json.RawMessage) {}
 func (a *earlyAgent) HandleRequest(req *jsonrpc.Request) {
 	switch req.Method {
 	case schema.MethodInitialize:
-		req.Reply(map[string]any{"protocolVersion": 1, "agentCapabilities": map[string]any{}}, nil)
+		replyInitialize(req)
 	case schema.MethodSessionNew:
 		for _, u := range []string{
 			`{"sessionUpdate":"available_commands_update","availableCommands":[]}`,
@@ -62,15 +62,15 @@ func TestUpdatesBeforeSessionNewAreKept(t *testing.T) {
 
 // floodAgent streams more message chunks than MaxEarlyUpdates before it answers session/new.
 type floodAgent struct {
-	conn *jsonrpc.Conn
-	n    int
+	quiet // notifications
+	conn  *jsonrpc.Conn
+	n     int
 }
 
-func (a *floodAgent) HandleNotification(string, json.RawMessage) {}
 func (a *floodAgent) HandleRequest(req *jsonrpc.Request) {
 	switch req.Method {
 	case schema.MethodInitialize:
-		req.Reply(map[string]any{"protocolVersion": 1, "agentCapabilities": map[string]any{}}, nil)
+		replyInitialize(req)
 	case schema.MethodSessionNew:
 		for i := 0; i < a.n; i++ {
 			_ = a.conn.Notify(schema.MethodSessionUpdate, map[string]any{"sessionId": "flood-1",

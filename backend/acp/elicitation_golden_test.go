@@ -47,11 +47,7 @@ func TestGoldenElicitationTurn(t *testing.T) {
 	if err := s.AnswerElicitation(link.RequestID, acp.ElicitAccept, nil); err != nil {
 		t.Fatal(err)
 	}
-	ev.waitFor(t, "turn_end", kind(acp.EventTurnEnd))
-	ev.waitFor(t, "idle", kind(acp.EventState))
-	snap := s.Snapshot()
-	live := ev.upTo(t, snap.Seq)
-	assertFoldEqualsSnapshot(t, live, snap)
+	snap, live := settledSnapshot(t, s, ev)
 	md := markdown(snap.Entries)
 	for _, want := range []string{"password: ••••••", "declined by the user", "refused: requestedSchema property", "accepted by the user, then completed by the agent"} {
 		if !strings.Contains(md, want) {

@@ -1,16 +1,13 @@
 package acp_test
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
-	"io"
 	"strings"
 	"sync"
 	"testing"
 
 	"agentdesk/backend/acp"
-	"agentdesk/backend/acp/acptest"
 	"agentdesk/backend/acp/elicit"
 	"agentdesk/backend/acp/jsonrpc"
 	"agentdesk/backend/acp/schema"
@@ -55,16 +52,8 @@ func (j *wireLog) sent(method string) []string {
 func startElicit(t *testing.T, modes acp.ElicitModes, steps string) (*acp.Session, *events, *wireLog) {
 	t.Helper()
 	sc := script(t, "["+handshake+steps+"]")
-	ev, j := newEvents(), &wireLog{}
-	s := acp.NewSession(acp.Config{ID: "s1", AgentName: "scripted", Cwd: "/p", Emitter: ev, Logf: t.Logf,
-		Journal: j.tap, Elicit: modes,
-		Launch: func(context.Context) (acp.Transport, error) {
-			return acptest.Serve(func(in io.Reader, out io.Writer) error { return sc.Run(in, out) }), nil
-		}})
-	t.Cleanup(func() { s.Close() })
-	if err := s.Start(context.Background()); err != nil {
-		t.Fatal(err)
-	}
+	j := &wireLog{}
+	s, ev := runScript(t, sc, nil, func(c *acp.Config) { c.Journal, c.Elicit = j.tap, modes })
 	return s, ev, j
 }
 

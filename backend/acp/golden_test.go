@@ -52,6 +52,18 @@ func markdown(entries []acp.Entry) string {
 	return b.String()
 }
 
+// settledSnapshot waits for the turn's end and the idle that follows, and returns the snapshot
+// then and the events up to it, failing unless they fold to the same transcript.
+func settledSnapshot(t *testing.T, s *acp.Session, ev *events) (acp.Snapshot, []acp.Event) {
+	t.Helper()
+	ev.waitFor(t, "turn_end", kind(acp.EventTurnEnd))
+	ev.waitFor(t, "idle", kind(acp.EventState))
+	snap := s.Snapshot()
+	live := ev.upTo(t, snap.Seq)
+	assertFoldEqualsSnapshot(t, live, snap)
+	return snap, live
+}
+
 func assertFoldEqualsSnapshot(t *testing.T, evs []acp.Event, snap acp.Snapshot) {
 	t.Helper()
 	if got, want := markdown(fold(evs)), markdown(snap.Entries); got != want {

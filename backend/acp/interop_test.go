@@ -23,6 +23,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -67,12 +68,17 @@ func (j *interopJournal) record(dir jsonrpc.Direction, method string, line []byt
 	j.mu.Unlock()
 }
 
-// stopReasons lists the stopReason of every prompt response the agent sent, in order.
-func (j *interopJournal) stopReasons() []string {
+// all is every inbound line so far, in order.
+func (j *interopJournal) all() [][]byte {
 	j.mu.Lock()
 	defer j.mu.Unlock()
+	return slices.Clone(j.lines)
+}
+
+// stopReasons lists the stopReason of every prompt response the agent sent, in order.
+func (j *interopJournal) stopReasons() []string {
 	var out []string
-	for _, line := range j.lines {
+	for _, line := range j.all() {
 		var msg struct {
 			Method string          `json:"method"`
 			Result json.RawMessage `json:"result"`
@@ -92,10 +98,8 @@ func (j *interopJournal) stopReasons() []string {
 
 // methods lists the methods of the inbound notifications and requests, in order.
 func (j *interopJournal) methods() []string {
-	j.mu.Lock()
-	defer j.mu.Unlock()
 	var out []string
-	for _, line := range j.lines {
+	for _, line := range j.all() {
 		var msg struct {
 			Method string `json:"method"`
 		}
@@ -275,21 +279,7 @@ func TestInteropSDKAgentCancelled(t *testing.T) {
 	t.Run("with permission pending", func(t *testing.T) {
 		t.Parallel()
 		s, ev, j := startSDKAgent(t)
-		if _, err := s.Prompt("hello"); err != nil {
-			t.Fatal(err)
-		}
-		p := ev.waitFor(t, "permission", kind(acp.EventPermission))
-		if err := s.Stop(); err != nil {
-			t.Fatal(err)
-		}
-		done := ev.waitFor(t, "permission_done", kind(acp.EventPermissionDone))
-		if done.RequestID != p.RequestID || done.Outcome != "cancelled" {
-			t.Fatalf("permission_done %+v, want %s cancelled", done, p.RequestID)
-		}
-		end := ev.waitFor(t, "turn_end", kind(acp.EventTurnEnd))
-		if end.StopReason != schema.StopCancelled {
-			t.Fatalf("turn_end %+v, want cancelled whatever the agent answered", end)
-		}
+		p := stopAtPermission(t, s, ev)
 		ev.waitFor(t, "idle", isIdle)
 		if err := s.AnswerPermission(p.RequestID, "allow"); err == nil {
 			t.Fatal("a permission cancelled by Stop could still be answered")

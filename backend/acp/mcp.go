@@ -4,13 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
-)
 
-// MCP server transports, as ACP's mcpServers variants name them.
-const (
-	MCPStdio = "stdio"
-	MCPHTTP  = "http"
-	MCPSSE   = "sse"
+	"agentdesk/backend/acp/schema"
 )
 
 // MCPServer is one MCP server a session passes to its agent in session/new, load and resume
@@ -33,11 +28,11 @@ type MCPCapabilities struct {
 // accepts reports whether an agent with these capabilities takes a server of transport.
 func (c MCPCapabilities) accepts(transport string) bool {
 	switch transport {
-	case MCPStdio:
+	case schema.MCPStdio:
 		return true
-	case MCPHTTP:
+	case schema.MCPHTTP:
 		return c.HTTP
-	case MCPSSE:
+	case schema.MCPSSE:
 		return c.SSE
 	}
 	return false

@@ -1,16 +1,14 @@
 package acp_test
 
 import (
-	"context"
 	"encoding/json"
-	"io"
 	"strings"
 	"sync"
 	"testing"
 
 	"agentdesk/backend/acp"
-	"agentdesk/backend/acp/acptest"
 	"agentdesk/backend/acp/jsonrpc"
+	"agentdesk/backend/acp/schema"
 )
 
 // openParams starts (or, with a seed, reopens) a session configured by set against an agent
@@ -22,8 +20,8 @@ func openParams(t *testing.T, caps string, seed *acp.Seed, open string, set func
  {"expect":"`+open+`"}, {"reply":{"sessionId":"m1"}}]`)
 	var mu sync.Mutex
 	var sent json.RawMessage
-	cfg := acp.Config{ID: "s1", AgentName: "scripted", Cwd: "/p", Emitter: newEvents(), Logf: t.Logf, Seed: seed,
-		Journal: func(dir jsonrpc.Direction, method string, line []byte) {
+	s, _ := runScript(t, sc, seed, func(c *acp.Config) {
+		c.Journal = func(dir jsonrpc.Direction, method string, line []byte) {
 			var msg struct {
 				Params json.RawMessage `json:"params"`
 			}
@@ -32,22 +30,8 @@ func openParams(t *testing.T, caps string, seed *acp.Seed, open string, set func
 				defer mu.Unlock()
 				sent = msg.Params
 			}
-		},
-		Launch: func(context.Context) (acp.Transport, error) {
-			return acptest.Serve(func(in io.Reader, out io.Writer) error { return sc.Run(in, out) }), nil
-		}}
-	set(&cfg)
-	s := acp.NewSession(cfg)
-	t.Cleanup(func() { s.Close() })
-	var err error
-	if seed != nil {
-		_, err = s.Reopen(context.Background())
-	} else {
-		err = s.Start(context.Background())
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
+		}
+	}, set)
 	mu.Lock()
 	defer mu.Unlock()
 	return sent, s
@@ -58,9 +42,9 @@ func openParams(t *testing.T, caps string, seed *acp.Seed, open string, set func
 func mcpSession(t *testing.T, caps string, seed *acp.Seed, open string) ([]string, *acp.Session) {
 	t.Helper()
 	servers := []acp.MCPServer{
-		{Name: "files", Transport: acp.MCPStdio, JSON: json.RawMessage(`{"name":"files","command":"/bin/mcp","args":[],"env":[]}`)},
-		{Name: "web", Transport: acp.MCPHTTP, JSON: json.RawMessage(`{"type":"http","name":"web","url":"https://x.test/mcp","headers":[]}`)},
-		{Name: "old", Transport: acp.MCPSSE, JSON: json.RawMessage(`{"type":"sse","name":"old","url":"https://x.test/sse","headers":[]}`)},
+		{Name: "files", Transport: schema.MCPStdio, JSON: json.RawMessage(`{"name":"files","command":"/bin/mcp","args":[],"env":[]}`)},
+		{Name: "web", Transport: schema.MCPHTTP, JSON: json.RawMessage(`{"type":"http","name":"web","url":"https://x.test/mcp","headers":[]}`)},
+		{Name: "old", Transport: schema.MCPSSE, JSON: json.RawMessage(`{"type":"sse","name":"old","url":"https://x.test/sse","headers":[]}`)},
 	}
 	raw, s := openParams(t, caps, seed, open, func(c *acp.Config) { c.MCPServers = servers })
 	var p struct {

@@ -2,7 +2,6 @@ package acp_test
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -20,6 +19,7 @@ import (
 	"agentdesk/backend/acp/jsonrpc"
 	"agentdesk/backend/acp/schema"
 	"agentdesk/backend/supervise"
+	"agentdesk/backend/supervise/proctest"
 )
 
 // TestMain lets this test binary act as an agent process: ACPTEST_AGENT picks which.
@@ -30,6 +30,7 @@ func TestMain(m *testing.M) {
 	case "":
 		// Every agent of these tests runs under its supervisor, as in the app.
 		supervise.EnableSupervisor("/proc/self/exe")
+		proctest.NoExitSleep()
 		goleak.VerifyTestMain(noLateEvents{m}) // every session, connection and pump goroutine ends with its owner
 	case "demo":
 		_ = demoagent.Serve(os.Stdin, os.Stdout, 0)
@@ -83,13 +84,15 @@ func serveScripted(onPrompt func(*jsonrpc.Request)) {
 	os.Exit(0)
 }
 
-type scripted struct{ onPrompt func(*jsonrpc.Request) }
+type scripted struct {
+	quiet    // notifications
+	onPrompt func(*jsonrpc.Request)
+}
 
-func (s *scripted) HandleNotification(string, json.RawMessage) {}
 func (s *scripted) HandleRequest(req *jsonrpc.Request) {
 	switch req.Method {
 	case schema.MethodInitialize:
-		req.Reply(map[string]any{"protocolVersion": 1, "agentCapabilities": map[string]any{}}, nil)
+		replyInitialize(req)
 	case schema.MethodSessionNew:
 		req.Reply(map[string]any{"sessionId": "x1"}, nil)
 	case schema.MethodSessionPrompt:

@@ -4,12 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"strings"
 	"testing"
 
 	"agentdesk/backend/acp"
-	"agentdesk/backend/acp/acptest"
 	"agentdesk/backend/acp/schema"
 )
 
@@ -30,15 +28,8 @@ func startQueueScript(t *testing.T, init, steps string) (*acp.Session, *events, 
 	t.Helper()
 	sc := script(t, `[{"expect":"initialize"}, {"reply":`+init+`},
  {"expect":"session/new"}, {"reply":{"sessionId":"sc1"}},`+steps+`]`)
-	ev, j := newEvents(), &wireLog{}
-	s := acp.NewSession(acp.Config{ID: "s1", AgentName: "scripted", Cwd: "/p", Emitter: ev, Logf: t.Logf, Journal: j.tap,
-		Launch: func(context.Context) (acp.Transport, error) {
-			return acptest.Serve(func(in io.Reader, out io.Writer) error { return sc.Run(in, out) }), nil
-		}})
-	t.Cleanup(func() { s.Close() })
-	if err := s.Start(context.Background()); err != nil {
-		t.Fatal(err)
-	}
+	j := &wireLog{}
+	s, ev := runScript(t, sc, nil, func(c *acp.Config) { c.Journal = j.tap })
 	return s, ev, j
 }
 

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"agentdesk/backend/acp/acptest"
+	"agentdesk/backend/acp/jsonrpc"
 )
 
 // params and rpcCode: a request's params as JSON, and the JSON-RPC code of an answer's error.
@@ -13,6 +14,17 @@ import (
 func params(t *testing.T, v any) json.RawMessage { return acptest.Params(t, v) }
 
 func rpcCode(err error) int { return acptest.RPCCode(err) }
+
+// quiet is embedded by the test agents that ignore every notification.
+type quiet struct{}
+
+// HandleNotification ignores it.
+func (quiet) HandleNotification(string, json.RawMessage) {}
+
+// replyInitialize answers initialize as an agent of protocol version 1 with no capabilities.
+func replyInitialize(req *jsonrpc.Request) {
+	req.Reply(map[string]any{"protocolVersion": 1, "agentCapabilities": map[string]any{}}, nil)
+}
 
 // hangGuard is how long a test waits for what must happen at once; only a hung test reaches it.
 const hangGuard = 20 * time.Second

@@ -19,16 +19,16 @@ import (
 // promptAgent is an in-process agent whose turns are scripted by onPrompt; it runs on its own
 // goroutine and must reply to req once. onNew, when set, answers session/new the same way.
 type promptAgent struct {
+	quiet    // notifications
 	conn     *jsonrpc.Conn
 	onPrompt func(c *jsonrpc.Conn, req *jsonrpc.Request)
 	onNew    func(c *jsonrpc.Conn, req *jsonrpc.Request)
 }
 
-func (a *promptAgent) HandleNotification(string, json.RawMessage) {}
 func (a *promptAgent) HandleRequest(req *jsonrpc.Request) {
 	switch req.Method {
 	case schema.MethodInitialize:
-		req.Reply(map[string]any{"protocolVersion": 1, "agentCapabilities": map[string]any{}}, nil)
+		replyInitialize(req)
 	case schema.MethodSessionNew:
 		if a.onNew != nil {
 			go a.onNew(a.conn, req)

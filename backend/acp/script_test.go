@@ -31,14 +31,19 @@ func startScript(t *testing.T, steps string) (*acp.Session, *events) {
 	return runScript(t, script(t, "["+handshake+steps+"]"), nil)
 }
 
-// runScript starts (or, with a seed, reopens) a session against sc.
-func runScript(t *testing.T, sc acptest.Script, seed *acp.Seed) (*acp.Session, *events) {
+// runScript starts (or, with a seed, reopens) a session against sc; each of set changes its
+// config first.
+func runScript(t *testing.T, sc acptest.Script, seed *acp.Seed, set ...func(*acp.Config)) (*acp.Session, *events) {
 	t.Helper()
 	ev := newEvents()
-	s := acp.NewSession(acp.Config{ID: "s1", AgentName: "scripted", Cwd: "/p", Emitter: ev, Logf: t.Logf, Seed: seed,
+	cfg := acp.Config{ID: "s1", AgentName: "scripted", Cwd: "/p", Emitter: ev, Logf: t.Logf, Seed: seed,
 		Launch: func(context.Context) (acp.Transport, error) {
 			return acptest.Serve(func(in io.Reader, out io.Writer) error { return sc.Run(in, out) }), nil
-		}})
+		}}
+	for _, f := range set {
+		f(&cfg)
+	}
+	s := acp.NewSession(cfg)
 	t.Cleanup(func() { s.Close() })
 	var err error
 	if seed != nil {

@@ -63,42 +63,46 @@ func (s *Session) pushInfoLocked() {
 
 // SetMode switches the legacy mode. It waits for the agent's answer.
 func (s *Session) SetMode(ctx context.Context, modeID string) error {
-	s.mu.Lock()
-	modes := s.controls.Modes
-	s.unlock()
-	if modes == nil {
-		return &NotOfferedError{Agent: s.cfg.AgentName, What: "mode"}
+	has := func(m *schema.Modes) bool {
+		return slices.ContainsFunc(m.AvailableModes, func(m schema.Mode) bool { return m.ID == modeID })
 	}
-	if !slices.ContainsFunc(modes.AvailableModes, func(m schema.Mode) bool { return m.ID == modeID }) {
-		return &NotOfferedError{Agent: s.cfg.AgentName, What: "mode", ID: modeID}
-	}
-	if err := s.callSession(ctx, schema.MethodSetMode, map[string]any{"modeId": modeID}, nil); err != nil {
-		return err
-	}
-	s.mu.Lock()
-	s.controls.Modes = changed(s.controls.Modes, func(m *schema.Modes) { m.CurrentModeID = modeID })
-	s.pushInfoLocked()
-	s.unlock()
-	return nil
+	pick := func(m *schema.Modes) { m.CurrentModeID = modeID }
+	return setLegacy(s, ctx, legacyCall{"mode", schema.MethodSetMode, "modeId", modeID}, &s.controls.Modes, has, pick)
 }
 
 // SetModel switches the legacy model (session/set_model) to one the agent offers; it waits for
 // the agent's answer.
 func (s *Session) SetModel(ctx context.Context, modelID string) error {
+	has := func(m *schema.Models) bool {
+		return slices.ContainsFunc(m.AvailableModels, func(m schema.Model) bool { return m.ModelID == modelID })
+	}
+	pick := func(m *schema.Models) { m.CurrentModelID = modelID }
+	return setLegacy(s, ctx, legacyCall{"model", schema.MethodSetModel, "modelId", modelID}, &s.controls.Models, has, pick)
+}
+
+// legacyCall is a change of a legacy control (mode, model): what it is, its session/set_* method
+// and parameter, and the id asked for.
+type legacyCall struct{ what, method, param, id string }
+
+// setLegacy is SetMode and SetModel: it refuses an id the agent does not offer (list, in
+// s.controls, is nil when it offers none; has tells whether it holds the id), asks the agent,
+// and once it agrees makes the id the current one (pick, on a changed copy: see pushInfoLocked)
+// and announces it.
+func setLegacy[T any](s *Session, ctx context.Context, c legacyCall, list **T, has func(*T) bool, pick func(*T)) error {
 	s.mu.Lock()
-	models := s.controls.Models
+	offered := *list
 	s.unlock()
-	if models == nil {
-		return &NotOfferedError{Agent: s.cfg.AgentName, What: "model"}
+	if offered == nil {
+		return &NotOfferedError{Agent: s.cfg.AgentName, What: c.what}
 	}
-	if !slices.ContainsFunc(models.AvailableModels, func(m schema.Model) bool { return m.ModelID == modelID }) {
-		return &NotOfferedError{Agent: s.cfg.AgentName, What: "model", ID: modelID}
+	if !has(offered) {
+		return &NotOfferedError{Agent: s.cfg.AgentName, What: c.what, ID: c.id}
 	}
-	if err := s.callSession(ctx, schema.MethodSetModel, map[string]any{"modelId": modelID}, nil); err != nil {
+	if err := s.callSession(ctx, c.method, map[string]any{c.param: c.id}, nil); err != nil {
 		return err
 	}
 	s.mu.Lock()
-	s.controls.Models = changed(s.controls.Models, func(m *schema.Models) { m.CurrentModelID = modelID })
+	*list = changed(*list, pick)
 	s.pushInfoLocked()
 	s.unlock()
 	return nil

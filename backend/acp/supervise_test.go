@@ -12,9 +12,8 @@ import (
 	"testing"
 	"time"
 
-	"golang.org/x/sys/unix"
-
 	"agentdesk/backend/supervise"
+	"agentdesk/backend/supervise/proctest"
 )
 
 // familyAgent is an agent as the Claude adapter is: it ignores EOF on stdin and SIGTERM, and it
@@ -100,14 +99,14 @@ type named struct {
 }
 
 // killApp SIGKILLs app and returns the names of procs still running 10 s later, killing them.
-// Each is held by a pidfd from before the kill, which keeps naming the same process even if its
-// pid is reused; one that is not running then fails the test when mustRun, else is skipped.
+// Each is held (proctest.Take) from before the kill, so that it keeps naming the same process even
+// if its pid is reused; one that is not running then fails the test when mustRun, else is skipped.
 func killApp(t *testing.T, app *exec.Cmd, procs []named, mustRun bool) []string {
 	t.Helper()
-	var held []named
-	var fds []int
+	var held []*proctest.Hold
+	var names []string
 	for _, p := range procs {
-		fd, err := unix.PidfdOpen(p.pid, 0)
+		h, err := proctest.Take(p.pid)
 		if err != nil {
 			if mustRun {
 				_ = app.Process.Kill()
@@ -115,39 +114,19 @@ func killApp(t *testing.T, app *exec.Cmd, procs []named, mustRun bool) []string 
 			}
 			continue
 		}
-		defer unix.Close(fd)
-		held, fds = append(held, p), append(fds, fd)
+		defer h.Close()
+		held, names = append(held, h), append(names, p.name)
 	}
 	if err := app.Process.Kill(); err != nil {
 		t.Fatal(err)
 	}
 	_ = app.Wait()
 	var alive []string
-	for i, fd := range fds {
-		if !pidfdExits(t, fd, 10*time.Second) {
-			alive = append(alive, held[i].name)
-			_ = syscall.Kill(held[i].pid, syscall.SIGKILL)
+	for i, h := range held {
+		if !h.Ended(10 * time.Second) {
+			alive = append(alive, names[i])
+			h.Kill()
 		}
 	}
 	return alive
-}
-
-// pidfdExits waits up to d for the process behind a pidfd to end (it becomes readable then).
-func pidfdExits(t *testing.T, fd int, d time.Duration) bool {
-	t.Helper()
-	deadline := time.Now().Add(d)
-	for {
-		left := time.Until(deadline)
-		if left <= 0 {
-			return false
-		}
-		n, err := unix.Poll([]unix.PollFd{{Fd: int32(fd), Events: unix.POLLIN}}, int(left.Milliseconds())+1)
-		if err == unix.EINTR {
-			continue
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		return n > 0
-	}
 }

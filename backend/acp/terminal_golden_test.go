@@ -5,7 +5,6 @@ package acp_test
 import (
 	"testing"
 
-	"agentdesk/backend/acp"
 	"agentdesk/backend/acp/jsonrpc"
 	"agentdesk/backend/acp/schema"
 )
@@ -30,11 +29,7 @@ func TestGoldenTerminalTurn(t *testing.T) {
 	if _, err := s.Prompt("run the steps"); err != nil {
 		t.Fatal(err)
 	}
-	ev.waitFor(t, "turn_end", kind(acp.EventTurnEnd))
-	ev.waitFor(t, "idle", kind(acp.EventState))
-	snap := s.Snapshot()
-	live := ev.upTo(t, snap.Seq)
-	assertFoldEqualsSnapshot(t, live, snap)
+	snap, live := settledSnapshot(t, s, ev)
 
 	checkGolden(t, "terminal", live, snap.Entries)
 }

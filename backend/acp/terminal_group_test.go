@@ -8,12 +8,13 @@ import (
 	"os"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
+	"time"
 
 	"agentdesk/backend/acp"
 	"agentdesk/backend/acp/jsonrpc"
 	"agentdesk/backend/acp/schema"
+	"agentdesk/backend/supervise/proctest"
 )
 
 // TestTerminalKillStreamsAndKillsTheGroup: output shows in the tool card while the command runs;
@@ -148,31 +149,12 @@ func processGroup(t *testing.T, pid int) int {
 	return pgid
 }
 
-// waitProcessGone waits until process pid has ended (a zombie counts as ended), without polling:
-// a pidfd becomes readable when its process terminates. It fails after a bound that only a
-// process nobody killed reaches (the tests' commands sleep 100 s).
+// waitProcessGone waits until process pid has ended (a zombie counts as ended), without polling
+// (proctest). It fails after a bound that only a process nobody killed reaches (the tests'
+// commands sleep 100 s).
 func waitProcessGone(t *testing.T, pid int) {
 	t.Helper()
-	const sysPidfdOpen = 434
-	fd, _, errno := syscall.Syscall(sysPidfdOpen, uintptr(pid), 0, 0)
-	if errno == syscall.ESRCH {
-		return // already reaped
-	}
-	if errno != 0 {
-		t.Fatalf("pidfd_open %d: %v", pid, errno)
-	}
-	defer syscall.Close(int(fd))
-	for {
-		var set syscall.FdSet
-		set.Bits[fd/64] |= 1 << (fd % 64)
-		tv := syscall.Timeval{Sec: 20}
-		n, err := syscall.Select(int(fd)+1, &set, nil, nil, &tv)
-		if err == syscall.EINTR {
-			continue
-		}
-		if err != nil || n != 1 {
-			t.Fatalf("process %d still runs (%v)", pid, err)
-		}
-		return
+	if !proctest.Ends(pid, 20*time.Second) {
+		t.Fatalf("process %d still runs", pid)
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"agentdesk/backend/acp/schema"
 )
 
 // MCPServers returns the configured MCP servers, in the order they were added. Secret values
@@ -30,7 +32,7 @@ func (c *Catalog) SaveMCPServer(m MCPServer, values map[string]string) (MCPServe
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	m.Name, m.Command, m.URL = strings.TrimSpace(m.Name), strings.TrimSpace(m.Command), strings.TrimSpace(m.URL)
-	if m.Transport == MCPStdio { // only the transport's own fields are kept
+	if m.Transport == schema.MCPStdio { // only the transport's own fields are kept
 		m.URL, m.Headers = "", nil
 	} else {
 		m.Command, m.Args, m.Env = "", nil, nil

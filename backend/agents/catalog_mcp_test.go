@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"agentdesk/backend/acp/schema"
 )
 
 func mcpCatalog(t *testing.T) (*Catalog, *memSecrets, string) {
@@ -20,15 +22,15 @@ func mcpCatalog(t *testing.T) (*Catalog, *memSecrets, string) {
 // known to the masker; the CLI's names pick exactly those.
 func TestMCPServersSavedScopedAndPassed(t *testing.T) {
 	c, keys, path := mcpCatalog(t)
-	if _, err := c.SaveMCPServer(MCPServer{Name: "github", Transport: MCPHTTP, URL: "https://mcp.example.com/gh",
+	if _, err := c.SaveMCPServer(MCPServer{Name: "github", Transport: schema.MCPHTTP, URL: "https://mcp.example.com/gh",
 		Headers: []EnvVar{{Name: "Authorization", Secret: true}}, Command: "ignored"}, map[string]string{"Authorization": "Bearer s3cret-token"}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := c.SaveMCPServer(MCPServer{Name: "files", Transport: MCPStdio, Command: "mcp-files", Args: []string{"--root", "/p"},
+	if _, err := c.SaveMCPServer(MCPServer{Name: "files", Transport: schema.MCPStdio, Command: "mcp-files", Args: []string{"--root", "/p"},
 		Env: []EnvVar{{Name: "LEVEL", Value: "debug"}}, Agents: []string{"claude"}}, nil); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := c.SaveMCPServer(MCPServer{Name: "off", Transport: MCPSSE, URL: "http://localhost:9/sse", Disabled: true}, nil); err != nil {
+	if _, err := c.SaveMCPServer(MCPServer{Name: "off", Transport: schema.MCPSSE, URL: "http://localhost:9/sse", Disabled: true}, nil); err != nil {
 		t.Fatal(err)
 	}
 	raw, _ := os.ReadFile(path)
@@ -77,7 +79,7 @@ func TestMCPServersSavedScopedAndPassed(t *testing.T) {
 	}
 
 	// Saved again without the secret: the stored value stays. Deleted: the secret goes too.
-	if _, err := c.SaveMCPServer(MCPServer{Name: "github", Transport: MCPHTTP, URL: "https://mcp.example.com/v2",
+	if _, err := c.SaveMCPServer(MCPServer{Name: "github", Transport: schema.MCPHTTP, URL: "https://mcp.example.com/v2",
 		Headers: []EnvVar{{Name: "Authorization", Secret: true}}}, nil); err != nil {
 		t.Fatal(err)
 	}
@@ -94,21 +96,21 @@ func TestMCPServerValidation(t *testing.T) {
 		m    MCPServer
 		want string
 	}{
-		{MCPServer{Transport: MCPStdio, Command: "x"}, "give the MCP server a name"},
+		{MCPServer{Transport: schema.MCPStdio, Command: "x"}, "give the MCP server a name"},
 		{MCPServer{Name: "a", Transport: "websocket"}, `transport "websocket" is not stdio, http or sse`},
-		{MCPServer{Name: "a", Transport: MCPStdio}, "needs the command"},
-		{MCPServer{Name: "a", Transport: MCPStdio, Command: "bin/x"}, "must be a name found on PATH or an absolute path"},
-		{MCPServer{Name: "a", Transport: MCPStdio, Command: "x", Env: []EnvVar{{Name: "1BAD"}}}, `"1BAD" is not a variable name`},
-		{MCPServer{Name: "a", Transport: MCPHTTP, URL: "file:///etc/passwd"}, "is not an http or https URL"},
-		{MCPServer{Name: "a", Transport: MCPSSE, URL: "https://h/sse", Headers: []EnvVar{{Name: "Bad Header"}}}, `"Bad Header" is not a header name`},
-		{MCPServer{Name: "a", Transport: MCPHTTP, URL: "https://h", Headers: []EnvVar{{Name: "X"}, {Name: "X"}}}, "the header X is listed twice"},
+		{MCPServer{Name: "a", Transport: schema.MCPStdio}, "needs the command"},
+		{MCPServer{Name: "a", Transport: schema.MCPStdio, Command: "bin/x"}, "must be a name found on PATH or an absolute path"},
+		{MCPServer{Name: "a", Transport: schema.MCPStdio, Command: "x", Env: []EnvVar{{Name: "1BAD"}}}, `"1BAD" is not a variable name`},
+		{MCPServer{Name: "a", Transport: schema.MCPHTTP, URL: "file:///etc/passwd"}, "is not an http or https URL"},
+		{MCPServer{Name: "a", Transport: schema.MCPSSE, URL: "https://h/sse", Headers: []EnvVar{{Name: "Bad Header"}}}, `"Bad Header" is not a header name`},
+		{MCPServer{Name: "a", Transport: schema.MCPHTTP, URL: "https://h", Headers: []EnvVar{{Name: "X"}, {Name: "X"}}}, "the header X is listed twice"},
 	} {
 		if err := c.m.Validate(); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%+v: %v, want %q", c.m, err, c.want)
 		}
 	}
 	cat, _, _ := mcpCatalog(t)
-	if _, err := cat.SaveMCPServer(MCPServer{Name: "s", Transport: MCPHTTP, URL: "https://h", Headers: []EnvVar{{Name: "X-Key", Secret: true}}}, nil); err == nil ||
+	if _, err := cat.SaveMCPServer(MCPServer{Name: "s", Transport: schema.MCPHTTP, URL: "https://h", Headers: []EnvVar{{Name: "X-Key", Secret: true}}}, nil); err == nil ||
 		!strings.Contains(err.Error(), "give a value for the secret X-Key") {
 		t.Fatalf("a new secret without a value: %v", err)
 	}

@@ -8,8 +8,9 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
-	"golang.org/x/sys/unix"
+	"agentdesk/backend/supervise/proctest"
 )
 
 // Linux's: the test waits on a pidfd.
@@ -50,13 +51,6 @@ func TestCaptureLoginEnvGivesUpOnAHangingStartupFile(t *testing.T) {
 }
 
 // alive reports whether pid still runs 5 s after the capture killed its group: it waits for the
-// exit on a pidfd (the kill is sent, but the exit is asynchronous), never by polling the clock.
-func alive(pid int) bool {
-	fd, err := unix.PidfdOpen(pid, 0)
-	if err != nil {
-		return false // already gone and reaped
-	}
-	defer unix.Close(fd)
-	n, err := unix.Poll([]unix.PollFd{{Fd: int32(fd), Events: unix.POLLIN}}, 5000)
-	return err == nil && n == 0
-}
+// exit on a pidfd (proctest; the kill is sent, but the exit is asynchronous), never by polling
+// the clock.
+func alive(pid int) bool { return !proctest.Ends(pid, 5*time.Second) }

@@ -6,13 +6,8 @@ import (
 	"net/url"
 	"path/filepath"
 	"strings"
-)
 
-// MCP transports an MCPServer may use (ACP's McpServer variants).
-const (
-	MCPStdio = "stdio"
-	MCPHTTP  = "http"
-	MCPSSE   = "sse"
+	"agentdesk/backend/acp/schema"
 )
 
 // MCPServer is an MCP server the user configured (agents.json "mcpServers"), passed to agents in
@@ -21,7 +16,7 @@ const (
 // MCPSecretOwner(Name).
 type MCPServer struct {
 	Name      string   `json:"name"`
-	Transport string   `json:"transport"` // MCPStdio, MCPHTTP or MCPSSE
+	Transport string   `json:"transport"` // schema.MCPStdio, schema.MCPHTTP or schema.MCPSSE
 	Command   string   `json:"command,omitempty"`
 	Args      []string `json:"args,omitempty"`
 	Env       []EnvVar `json:"env,omitempty"`
@@ -57,7 +52,7 @@ func (m MCPServer) Validate() error {
 		return fmt.Errorf("give the MCP server a name (one line, at most 128 characters)")
 	}
 	switch m.Transport {
-	case MCPStdio:
+	case schema.MCPStdio:
 		if strings.TrimSpace(m.Command) == "" {
 			return fmt.Errorf("MCP server %q needs the command that starts it", m.Name)
 		}
@@ -67,7 +62,7 @@ func (m MCPServer) Validate() error {
 		if err := checkVars(m.Name, "variable", m.Env, envNameRe.MatchString); err != nil {
 			return err
 		}
-	case MCPHTTP, MCPSSE:
+	case schema.MCPHTTP, schema.MCPSSE:
 		u, err := url.Parse(m.URL)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 			return fmt.Errorf("MCP server %q: %q is not an http or https URL", m.Name, m.URL)
@@ -140,7 +135,7 @@ func (m MCPServer) wire(value func(name string) (string, error)) (MCPWire, error
 	}
 	var obj any
 	switch m.Transport {
-	case MCPStdio:
+	case schema.MCPStdio:
 		env, err := pairs(m.Env)
 		if err != nil {
 			return MCPWire{}, err

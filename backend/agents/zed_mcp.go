@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"agentdesk/backend/acp/schema"
 )
 
 // zedContextServer is one entry of Zed's context_servers setting: a command (a string, or in
@@ -64,9 +66,9 @@ func parseZedMCP(servers map[string]json.RawMessage, out *ZedImport) {
 		}
 		switch {
 		case strings.TrimSpace(cmd) != "":
-			m.Transport, m.Command, m.Args, m.Env = MCPStdio, cmd, s.Args, vars(s.Env)
+			m.Transport, m.Command, m.Args, m.Env = schema.MCPStdio, cmd, s.Args, vars(s.Env)
 		case s.URL != "":
-			m.Transport, m.URL, m.Headers = MCPHTTP, s.URL, vars(s.Headers)
+			m.Transport, m.URL, m.Headers = schema.MCPHTTP, s.URL, vars(s.Headers)
 		default:
 			out.Skipped = append(out.Skipped, fmt.Sprintf("MCP server %s: no command or url (an extension's server: its settings stay in Zed)", name))
 			continue

@@ -4,6 +4,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"agentdesk/backend/acp/schema"
 )
 
 // A whole Zed settings.json, as Zed writes and users edit it: comments, trailing commas, other
@@ -77,10 +79,10 @@ func TestZedContextServersImport(t *testing.T) {
 		t.Fatalf("servers %+v", got.MCPServers)
 	}
 	fs, gh, legacy := got.MCPServers[0], got.MCPServers[1], got.MCPServers[2]
-	if fs.Transport != MCPStdio || fs.Command != "mcp-fs" || !reflect.DeepEqual(fs.Env, []EnvVar{{Name: "FS_TOKEN", Secret: true}, {Name: "MODE", Value: "ro"}}) {
+	if fs.Transport != schema.MCPStdio || fs.Command != "mcp-fs" || !reflect.DeepEqual(fs.Env, []EnvVar{{Name: "FS_TOKEN", Secret: true}, {Name: "MODE", Value: "ro"}}) {
 		t.Errorf("fs %+v", fs)
 	}
-	if gh.Transport != MCPHTTP || gh.URL != "https://api.example.com/mcp" || !gh.Headers[0].Secret || gh.Headers[0].Value != "" {
+	if gh.Transport != schema.MCPHTTP || gh.URL != "https://api.example.com/mcp" || !gh.Headers[0].Secret || gh.Headers[0].Value != "" {
 		t.Errorf("github %+v", gh)
 	}
 	if legacy.Command != "/opt/mcp/old" || !legacy.Disabled || !reflect.DeepEqual(legacy.Args, []string{"-v"}) {

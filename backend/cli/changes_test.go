@@ -10,9 +10,7 @@ import (
 
 // shellTurn plays an agent whose turn runs one shell command in a terminal of ours: the files
 // it changes are written by the command, never through fs/*.
-const shellTurn = `[
-	{"expect":"initialize"}, {"reply":{"protocolVersion":1,"agentCapabilities":{}}},
-	{"expect":"session/new"}, {"reply":{"sessionId":"x"}},
+const shellTurn = "[" + handshake + `
 	{"expect":"session/prompt"},
 	{"call":"terminal/create","params":{"command":"sh","args":["-c","printf 'one\\nTWO\\nthree\\n' > a.txt; rm b.txt; printf made > made.txt"]},"want":"term-1"},
 	{"call":"terminal/wait_for_exit","params":{"terminalId":"term-1"}},

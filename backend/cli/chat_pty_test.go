@@ -130,9 +130,7 @@ func (c *ptyChat) wait() int {
 func chatScript(t *testing.T, dir string) string {
 	t.Helper()
 	path := filepath.Join(dir, "chat.json")
-	if err := os.WriteFile(path, []byte(`[
-	{"expect":"initialize"}, {"reply":{"protocolVersion":1,"agentCapabilities":{}}},
-	{"expect":"session/new"}, {"reply":{"sessionId":"x"}},
+	if err := os.WriteFile(path, []byte("["+handshake+`
 	{"update":{"sessionUpdate":"available_commands_update","availableCommands":[{"name":"review","description":"Review the folder"}]}},
 	{"expect":"session/prompt"},
 	{"call":"session/request_permission","params":{"toolCall":{"toolCallId":"t1","title":"Edit a.go","kind":"edit"},
@@ -238,19 +236,13 @@ func TestChatOnAPseudoTerminal(t *testing.T) {
 func TestChatSecondCtrlCLeaves(t *testing.T) {
 	isolatedConfig(t)
 	dir := t.TempDir()
-	script := filepath.Join(dir, "stubborn.json")
 	// Takes the prompt, streams a line, then neither answers nor honours session/cancel.
-	if err := os.WriteFile(script, []byte(`[
-	{"expect":"initialize"}, {"reply":{"protocolVersion":1,"agentCapabilities":{}}},
-	{"expect":"session/new"}, {"reply":{"sessionId":"x"}},
+	agent := scriptAgent(t, "["+handshake+`
 	{"expect":"session/prompt"},
 	{"update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"working on it"}}},
-	{"expect":"session/cancel"}]`), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	{"expect":"session/cancel"}]`)
 	db := filepath.Join(dir, "h.db")
-	self, _ := os.Executable()
-	c := startPTYChat(t, []string{"NO_COLOR=1"}, "--db", db, "--agent-cmd", "'"+self+"' demo-agent --script "+script, "--cwd", t.TempDir())
+	c := startPTYChat(t, []string{"NO_COLOR=1"}, "--db", db, "--agent-cmd", agent, "--cwd", t.TempDir())
 	c.expect("\r\n> ")
 	c.typeKeys("go\r")
 	c.expect("working on it")
@@ -276,19 +268,13 @@ func TestChatSecondCtrlCLeaves(t *testing.T) {
 func TestChatCtrlCAtAQuestionStopsTheTurn(t *testing.T) {
 	isolatedConfig(t)
 	dir := t.TempDir()
-	script := filepath.Join(dir, "ask.json")
-	if err := os.WriteFile(script, []byte(`[
-	{"expect":"initialize"}, {"reply":{"protocolVersion":1,"agentCapabilities":{}}},
-	{"expect":"session/new"}, {"reply":{"sessionId":"x"}},
+	agent := scriptAgent(t, "["+handshake+`
 	{"expect":"session/prompt"},
 	{"call":"session/request_permission","params":{"toolCall":{"toolCallId":"t1","title":"Edit a.go","kind":"edit"},
 	  "options":[{"optionId":"a1","name":"Allow","kind":"allow_once"},{"optionId":"r1","name":"Reject","kind":"reject_once"}]},"want":"cancelled"},
-	{"reply":{"stopReason":"cancelled"}}]`), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	{"reply":{"stopReason":"cancelled"}}]`)
 	db := filepath.Join(dir, "h.db")
-	self, _ := os.Executable()
-	c := startPTYChat(t, nil, "--db", db, "--agent-cmd", "'"+self+"' demo-agent --script "+script, "--cwd", t.TempDir())
+	c := startPTYChat(t, nil, "--db", db, "--agent-cmd", agent, "--cwd", t.TempDir())
 	c.expect("\r\n> ")
 	c.typeKeys("go\r")
 	c.expect(`Allow "Edit a.go"? [1] Allow  [2] Reject`)

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"bytes"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -14,10 +13,7 @@ import (
 func TestChatReadsLinesWhenStdinIsNotATerminal(t *testing.T) {
 	isolatedConfig(t)
 	dir := t.TempDir()
-	script := filepath.Join(dir, "two.json")
-	if err := os.WriteFile(script, []byte(`[
-	{"expect":"initialize"}, {"reply":{"protocolVersion":1,"agentCapabilities":{}}},
-	{"expect":"session/new"}, {"reply":{"sessionId":"x"}},
+	agent := scriptAgent(t, "["+handshake+`
 	{"expect":"session/prompt"},
 	{"call":"session/request_permission","params":{"toolCall":{"toolCallId":"t1","title":"Edit a.go","kind":"edit"},
 	  "options":[{"optionId":"a1","name":"Allow","kind":"allow_once"},{"optionId":"r1","name":"Reject","kind":"reject_once"}]},"want":"r1"},
@@ -25,14 +21,11 @@ func TestChatReadsLinesWhenStdinIsNotATerminal(t *testing.T) {
 	{"reply":{"stopReason":"end_turn"}},
 	{"expect":"session/prompt"},
 	{"update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"second answer"}}},
-	{"reply":{"stopReason":"refusal"}}]`), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	{"reply":{"stopReason":"refusal"}}]`)
 	db := filepath.Join(dir, "h.db")
-	self, _ := os.Executable()
 	var out, errOut bytes.Buffer
 	code := execute(strings.NewReader("hello\n2\n\n/help\nsecond\n"), &out, &errOut, "chat", "--db", db,
-		"--agent-cmd", "'"+self+"' demo-agent --script "+script, "--cwd", t.TempDir())
+		"--agent-cmd", agent, "--cwd", t.TempDir())
 	if code != ExitRefused { // the last turn's code, as run's
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out.String(), errOut.String())
 	}

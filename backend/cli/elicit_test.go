@@ -2,7 +2,6 @@ package cli
 
 import (
 	"bytes"
-	"os"
 	"strings"
 	"testing"
 )
@@ -79,20 +78,14 @@ func TestCLIDeclinesWhenItMayNotAsk(t *testing.T) {
 // agent repeats it: the transcript printed, and the history show reads.
 func TestCLIMasksASecretAnswerTheAgentEchoes(t *testing.T) {
 	dir := t.TempDir()
-	script := dir + "/echo.json"
-	if err := os.WriteFile(script, []byte(`[
-		{"expect":"initialize"}, {"reply":{"protocolVersion":1,"agentCapabilities":{}}},
-		{"expect":"session/new"}, {"reply":{"sessionId":"x"}},
+	agent := scriptAgent(t, "["+handshake+`
 		{"expect":"session/prompt"},
 		{"call":"elicitation/create","params":{"mode":"form","message":"Key?","requestedSchema":{"properties":{"key":{"type":"string","writeOnly":true}},"required":["key"]}},"want":"echo-secret-77"},
 		{"update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"your key is echo-secret-77"}}},
-		{"reply":{"stopReason":"end_turn"}}]`), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	self, _ := os.Executable()
+		{"reply":{"stopReason":"end_turn"}}]`)
 	db := dir + "/cli.db"
 	var out, errOut bytes.Buffer
-	code := runCLI([]string{"--db", db, "--agent-cmd", "'" + self + "' demo-agent --script " + script, "--permissions", "ask",
+	code := runCLI([]string{"--db", db, "--agent-cmd", agent, "--permissions", "ask",
 		"--cwd", dir, "go"}, strings.NewReader("y\necho-secret-77\n"), &out, &errOut)
 	if code != 0 || !strings.Contains(out.String(), "your key is ••••••") || strings.Contains(out.String(), "echo-secret-77") {
 		t.Fatalf("exit %d\n%s\n%s", code, out.String(), errOut.String())

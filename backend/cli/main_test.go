@@ -47,6 +47,12 @@ func isolatedConfig(t *testing.T) {
 	t.Setenv("XDG_RUNTIME_DIR", dir)
 }
 
+// handshake opens most scripts (acptest steps): an agent of no capabilities answers initialize,
+// then session/new with session "x".
+const handshake = `
+	{"expect":"initialize"}, {"reply":{"protocolVersion":1,"agentCapabilities":{}}},
+	{"expect":"session/new"}, {"reply":{"sessionId":"x"}},`
+
 // scriptAgent writes the acptest script steps to a temp file and returns the --agent-cmd that
 // plays it with this test binary's demo-agent.
 func scriptAgent(t *testing.T, steps string) string {

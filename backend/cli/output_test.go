@@ -20,9 +20,7 @@ func TestRunOutputJSON(t *testing.T) {
 	isolatedConfig(t)
 	dir, proj := t.TempDir(), t.TempDir()
 	script := filepath.Join(dir, "turn.json")
-	os.WriteFile(script, []byte(`[
-	{"expect":"initialize"}, {"reply":{"protocolVersion":1,"agentCapabilities":{}}},
-	{"expect":"session/new"}, {"reply":{"sessionId":"x"}},
+	os.WriteFile(script, []byte("["+handshake+`
 	{"expect":"session/prompt"},
 	{"update":{"sessionUpdate":"agent_thought_chunk","content":{"type":"text","text":"thinking"}}},
 	{"call":"session/request_permission","params":{"toolCall":{"toolCallId":"t1","title":"Edit a.go","kind":"edit"},

@@ -19,9 +19,7 @@ func rulesTurn(proj string) string {
 			`","kind":"` + kind + `","rawInput":` + input + `},"options":[{"optionId":"a1","name":"Allow","kind":"allow_once"},` +
 			`{"optionId":"r1","name":"Reject","kind":"reject_once"}]},"want":"` + want + `"}`
 	}
-	return `[
-	{"expect":"initialize"}, {"reply":{"protocolVersion":1,"agentCapabilities":{}}},
-	{"expect":"session/new"}, {"reply":{"sessionId":"x"}},
+	return "[" + handshake + `
 	{"expect":"session/prompt"},
 	` + req("t1", "Read a.go", "read", `{"file_path":"`+filepath.Join(proj, "a.go")+`"}`, "a1") + `,
 	` + req("t2", "go test", "execute", `{"command":"go test ./..."}`, "r1") + `,

@@ -71,18 +71,12 @@ func TestCLIRunWithAgentCommand(t *testing.T) {
 
 func TestCLIRunReportsAnAgentThatDies(t *testing.T) {
 	dir := t.TempDir()
-	script := dir + "/crash.json"
-	if err := os.WriteFile(script, []byte(`[
-		{"expect":"initialize"}, {"reply":{"protocolVersion":1,"agentCapabilities":{}}},
-		{"expect":"session/new"}, {"reply":{"sessionId":"x"}},
+	agent := scriptAgent(t, "["+handshake+`
 		{"expect":"session/prompt"},
 		{"update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"working on it"}}},
-		{"exit":3,"stderr":"panic: out of tokens"}]`), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	self, _ := os.Executable()
+		{"exit":3,"stderr":"panic: out of tokens"}]`)
 	var out, errOut bytes.Buffer
-	code := runCLI([]string{"--db", dir + "/c.db", "--agent-cmd", "'" + self + "' demo-agent --script " + script, "--cwd", dir, "hi"},
+	code := runCLI([]string{"--db", dir + "/c.db", "--agent-cmd", agent, "--cwd", dir, "hi"},
 		strings.NewReader(""), &out, &errOut)
 	if code != 1 || !strings.Contains(out.String(), "working on it") || !strings.HasSuffix(out.String(), "stop reason: error\n") {
 		t.Fatalf("exit %d, stdout:\n%s", code, out.String())
@@ -96,17 +90,11 @@ func TestCLIRunReportsAnAgentThatDies(t *testing.T) {
 
 func TestCLICancelAfterAndHardStopOfAnAgentThatIgnoresIt(t *testing.T) {
 	dir := t.TempDir()
-	script := dir + "/stubborn.json"
 	// Starts, takes the prompt, and then neither answers nor honours session/cancel.
-	if err := os.WriteFile(script, []byte(`[
-		{"expect":"initialize"}, {"reply":{"protocolVersion":1,"agentCapabilities":{}}},
-		{"expect":"session/new"}, {"reply":{"sessionId":"x"}},
-		{"expect":"session/prompt"}, {"expect":"session/cancel"}]`), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	self, _ := os.Executable()
+	agent := scriptAgent(t, "["+handshake+`
+		{"expect":"session/prompt"}, {"expect":"session/cancel"}]`)
 	var out, errOut bytes.Buffer
-	code := runCLI([]string{"--db", dir + "/c.db", "--agent-cmd", "'" + self + "' demo-agent --script " + script, "--cwd", dir,
+	code := runCLI([]string{"--db", dir + "/c.db", "--agent-cmd", agent, "--cwd", dir,
 		"--cancel-after", "1ms", "--hard-stop-after", "50ms", "hi"}, strings.NewReader(""), &out, &errOut)
 	if code != 1 || !strings.HasSuffix(out.String(), "stop reason: interrupted\n") ||
 		!strings.Contains(errOut.String(), "the agent ignored Stop for 50ms and was stopped hard") {
@@ -150,9 +138,7 @@ func TestCLIPrintsCompactionAndNotice(t *testing.T) {
 func TestRunVerbosePrintsTheEngineLog(t *testing.T) {
 	isolatedConfig(t)
 	dir := t.TempDir()
-	agent := scriptAgent(t, `[
-	{"expect":"initialize"}, {"reply":{"protocolVersion":1,"agentCapabilities":{}}},
-	{"expect":"session/new"}, {"reply":{"sessionId":"x"}},
+	agent := scriptAgent(t, "["+handshake+`
 	{"expect":"session/prompt"},
 	{"send":{"jsonrpc":"2.0","method":"x/unheard-of","params":{}}},
 	{"reply":{"stopReason":"end_turn"}}]`)

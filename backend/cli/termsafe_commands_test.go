@@ -27,9 +27,7 @@ func plantingTurn() string {
 		return `{"call":"session/request_permission","params":{"toolCall":{"toolCallId":"` + id + `","title":` + q(title) +
 			`,"kind":"edit"},"options":[{"optionId":"a1","name":"Allow","kind":"allow_once"},{"optionId":"r1","name":"Reject","kind":"reject_once"}]},"want":"a1"}`
 	}
-	return `[
-	{"expect":"initialize"}, {"reply":{"protocolVersion":1,"agentCapabilities":{}}},
-	{"expect":"session/new"}, {"reply":{"sessionId":"x"}},
+	return "[" + handshake + `
 	{"expect":"session/prompt"},
 	{"update":{"sessionUpdate":"agent_thought_chunk","content":{"type":"text","text":` + q(planted) + `}}},
 	{"update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":` + q(planted+"\n") + `}}},
@@ -194,9 +192,7 @@ func TestRunShowsAnOverrideInALinkVisibly(t *testing.T) {
 	isolatedConfig(t)
 	dir := t.TempDir()
 	script := filepath.Join(dir, "link.json")
-	os.WriteFile(script, []byte(`[
-	{"expect":"initialize"}, {"reply":{"protocolVersion":1,"agentCapabilities":{}}},
-	{"expect":"session/new"}, {"reply":{"sessionId":"x"}},
+	os.WriteFile(script, []byte("["+handshake+`
 	{"expect":"session/prompt"},
 	{"call":"elicitation/create","params":{"mode":"url","message":"Get the photo","url":"https://example.com/dl/\u202egpj.exe","elicitationId":"e1"},"want":"decline"},
 	{"reply":{"stopReason":"end_turn"}}]`), 0o600)

@@ -38,12 +38,7 @@ func TestOpenAgentSession(t *testing.T) {
 	defer st.Close()
 	h := New(st, agentList{scriptAgent(t, dir, "a", strings.ReplaceAll(lister, "DIR", dir))}, t.Logf)
 	defer h.CloseAll(ctx)
-	out, states := stateEvents()
-	live, _, err := h.Start(StartRequest{AgentID: "a", Cwd: dir}, out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	waitState(t, states, acp.StateIdle)
+	live, _ := idleSession(t, h, dir)
 
 	page, err := h.ListAgentSessions(ctx, live.ID(), "")
 	if err != nil {

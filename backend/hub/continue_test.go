@@ -3,7 +3,6 @@ package hub
 import (
 	"context"
 	"errors"
-	"path/filepath"
 	"testing"
 
 	"agentdesk/backend/acp"
@@ -33,9 +32,7 @@ const twoRuns = `[
 func savedTwoRunSession(t *testing.T) (h *Hub, st *store.Store, dir, id string) {
 	t.Helper()
 	dir = t.TempDir()
-	st = openTestStore(t, filepath.Join(dir, "history.db"))
-	t.Cleanup(func() { st.Close() })
-	h = New(st, agentList{scriptAgent(t, dir, "a", twoRuns)}, t.Logf)
+	h, st = scriptHub(t, dir, twoRuns)
 	t.Cleanup(func() { h.CloseAll(context.Background()) })
 	return h, st, dir, runOnce(t, h, dir)
 }
@@ -44,12 +41,7 @@ func savedTwoRunSession(t *testing.T) (h *Hub, st *store.Store, dir, id string) 
 // session to continue.
 func runOnce(t *testing.T, h *Hub, dir string) string {
 	t.Helper()
-	out, states := stateEvents()
-	s, _, err := h.Start(StartRequest{AgentID: "a", Cwd: dir}, out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	waitState(t, states, acp.StateIdle)
+	s, states := idleSession(t, h, dir)
 	if _, err := s.Prompt("first"); err != nil {
 		t.Fatal(err)
 	}

@@ -3,13 +3,12 @@ package hub
 import (
 	"context"
 	"fmt"
-	"os"
+	"path/filepath"
 	"strconv"
 	"testing"
 
 	"agentdesk/backend/acp"
 	"agentdesk/backend/acp/schema"
-	"agentdesk/backend/agents"
 	"agentdesk/backend/store"
 )
 
@@ -23,21 +22,11 @@ func TestTurnEndIsShownOnlyOnceItsTurnIsSaved(t *testing.T) {
 	}
 	messages := 20
 	dir := t.TempDir()
-	script := dir + "/turn.json"
-	if err := os.WriteFile(script, []byte(`[
-		{"expect":"initialize"}, {"reply":{"protocolVersion":1,"agentCapabilities":{}}},
-		{"expect":"session/new"}, {"reply":{"sessionId":"x"}},
+	h, _ := scriptHub(t, dir, "["+handshake+`
 		{"expect":"session/prompt"}, {"stream":{"messages":`+strconv.Itoa(messages)+`,"chunks":`+strconv.Itoa(updates)+`}},
-		{"reply":{"stopReason":"end_turn"}}]`), 0o600); err != nil {
-		t.Fatal(err)
-	}
+		{"reply":{"stopReason":"end_turn"}}]`)
 	ctx := context.Background()
-	path := dir + "/history.db"
-	st := openTestStore(t, path)
-	defer st.Close()
-	self, _ := os.Executable()
-	agent := agents.Agent{ID: "a", Name: "Streamer", Command: self, Args: []string{"play-script", script}, Available: true}
-	h := New(st, agentList{agent}, t.Logf)
+	path := filepath.Join(dir, "history.db")
 	defer func() { _ = h.CloseAll(ctx) }()
 
 	// What a second connection reads when each turn_end reaches the page.

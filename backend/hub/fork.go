@@ -88,7 +88,9 @@ func (h *Hub) Fork(ctx context.Context, req ForkRequest, out acp.Emitter) (*acp.
 		return nil, SessionInfo{}, fmt.Errorf("branch %s: %w", req.SessionID, err)
 	}
 	keep := func(turn int) bool { return turn < req.Turn || (req.Link != acp.LinkRerun && turn == req.Turn) }
-	turns, entries, perms = keepTurns(turns, keep), keepEntries(entries, keep), keepPerms(perms, keep)
+	turns = ofTurns(turns, func(t store.Turn) int { return t.Turn }, keep)
+	entries = ofTurns(entries, func(e store.Entry) int { return e.Turn }, keep)
+	perms = ofTurns(perms, func(p store.Permission) int { return p.Turn }, keep)
 
 	id := uuid.NewString()
 	lease, err := h.claim(ctx, id)
@@ -175,31 +177,12 @@ func hasPromptTurn(entries []store.Entry, turn int) bool {
 	return false
 }
 
-func keepTurns(in []store.Turn, keep func(int) bool) []store.Turn {
-	var out []store.Turn
-	for _, t := range in {
-		if keep(t.Turn) {
-			out = append(out, t)
-		}
-	}
-	return out
-}
-
-func keepEntries(in []store.Entry, keep func(int) bool) []store.Entry {
-	var out []store.Entry
-	for _, e := range in {
-		if keep(e.Turn) {
-			out = append(out, e)
-		}
-	}
-	return out
-}
-
-func keepPerms(in []store.Permission, keep func(int) bool) []store.Permission {
-	var out []store.Permission
-	for _, p := range in {
-		if keep(p.Turn) {
-			out = append(out, p)
+// ofTurns keeps the rows of in whose turn (the row's turn number) keep accepts.
+func ofTurns[T any](in []T, turn func(T) int, keep func(int) bool) []T {
+	var out []T
+	for _, r := range in {
+		if keep(turn(r)) {
+			out = append(out, r)
 		}
 	}
 	return out

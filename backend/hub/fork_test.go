@@ -27,12 +27,7 @@ const branching = `[
 // twoTurns runs a session of agent "a" with prompts "first" and "second", and closes it.
 func twoTurns(t *testing.T, h *Hub, dir string) string {
 	t.Helper()
-	out, states := stateEvents()
-	s, _, err := h.Start(StartRequest{AgentID: "a", Cwd: dir}, out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	waitState(t, states, acp.StateIdle)
+	s, states := idleSession(t, h, dir)
 	for _, p := range []string{"first", "second"} {
 		if _, err := s.Prompt(p); err != nil {
 			t.Fatal(err)
@@ -84,9 +79,7 @@ func TestFork(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			dir := t.TempDir()
 			ctx := context.Background()
-			st := openTestStore(t, filepath.Join(dir, "history.db"))
-			defer st.Close()
-			h := New(st, agentList{scriptAgent(t, dir, "a", branching), scriptAgent(t, dir, "b", branching)}, t.Logf)
+			h, st := scriptHub(t, dir, branching, "a", "b")
 			defer h.CloseAll(ctx)
 			parent := twoTurns(t, h, dir)
 			for _, e := range c.env {

@@ -59,12 +59,7 @@ func TestAFailedWriteOfALiveSessionIsTold(t *testing.T) {
 	defer h.CloseAll(ctx)
 	told := make(chan HistoryStatus, 4)
 	health.Set(st.Writer().Flush, h.Resave, func(s HistoryStatus) { told <- s })
-	out, states := stateEvents()
-	s, _, err := h.Start(StartRequest{AgentID: "a", Cwd: dir}, out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	waitState(t, states, acp.StateIdle)
+	s, states := idleSession(t, h, dir)
 	if _, err := s.Prompt("boom"); err != nil {
 		t.Fatal(err)
 	}

@@ -30,9 +30,7 @@ func TestFIFOAtInfoExcludeDoesNotHangTurns(t *testing.T) {
 	os.WriteFile(filepath.Join(proj, "a.txt"), []byte("a\n"), 0o644)
 	st := openTestStore(t, filepath.Join(base, "history.db"))
 	defer st.Close()
-	const twoTurns = `[
-	{"expect":"initialize"}, {"reply":{"protocolVersion":1,"agentCapabilities":{}}},
-	{"expect":"session/new"}, {"reply":{"sessionId":"x"}},
+	const twoTurns = "[" + handshake + `
 	{"expect":"session/prompt"},
 	{"call":"terminal/create","params":{"command":"sh","args":["-c","printf made > made.txt"]},"want":"term-1"},
 	{"call":"terminal/wait_for_exit","params":{"terminalId":"term-1"}},

@@ -20,9 +20,7 @@ import (
 // onDisk plays an agent whose turn changes files itself, not through fs/*: it asks a permission
 // (the test changes the files on disk meanwhile, as the agent's own tools would), then runs a
 // command in a terminal that creates a file.
-const onDisk = `[
-	{"expect":"initialize"}, {"reply":{"protocolVersion":1,"agentCapabilities":{}}},
-	{"expect":"session/new"}, {"reply":{"sessionId":"x"}},
+const onDisk = "[" + handshake + `
 	{"expect":"session/prompt"},
 	{"call":"session/request_permission","params":{"toolCall":{"toolCallId":"t1","title":"edit files","kind":"edit"},
 		"options":[{"optionId":"ok","name":"Allow","kind":"allow_once"}]}},

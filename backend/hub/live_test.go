@@ -23,6 +23,19 @@ func scriptAgent(t *testing.T, dir, id, script string) agents.Agent {
 	return agents.Agent{ID: id, Name: "Agent " + id, Command: self, Args: []string{"play-script", path}, Available: true}
 }
 
+// idleSession starts a session of agent "a" in dir and waits until it is idle; states follows its
+// state from then on.
+func idleSession(t *testing.T, h *Hub, dir string) (*acp.Session, chan acp.State) {
+	t.Helper()
+	out, states := stateEvents()
+	s, _, err := h.Start(StartRequest{AgentID: "a", Cwd: dir}, out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitState(t, states, acp.StateIdle)
+	return s, states
+}
+
 // stateEvents returns an emitter that passes state events on to the returned channel.
 func stateEvents() (acp.Emitter, chan acp.State) {
 	ch := make(chan acp.State, 64)
@@ -43,9 +56,7 @@ func waitState(t *testing.T, ch chan acp.State, want acp.State) {
 	}
 }
 
-const chatty = `[
-	{"expect":"initialize"}, {"reply":{"protocolVersion":1,"agentCapabilities":{}}},
-	{"expect":"session/new"}, {"reply":{"sessionId":"x"}},
+const chatty = "[" + handshake + `
 	{"expect":"session/prompt"}, {"reply":{"stopReason":"end_turn"}},
 	{"expect":"session/prompt"}, {"reply":{"stopReason":"end_turn"}}]`
 
@@ -54,9 +65,7 @@ const chatty = `[
 func TestCloseOneSessionLeavesTheOthers(t *testing.T) {
 	dir := t.TempDir()
 	ctx := context.Background()
-	st := openTestStore(t, filepath.Join(dir, "history.db"))
-	defer st.Close()
-	h := New(st, agentList{scriptAgent(t, dir, "a", chatty), scriptAgent(t, dir, "b", chatty)}, t.Logf)
+	h, st := scriptHub(t, dir, chatty, "a", "b")
 	defer h.CloseAll(ctx)
 	outA, statesA := stateEvents()
 	a, _, err := h.Start(StartRequest{AgentID: "a", Cwd: dir}, outA)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -41,6 +42,12 @@ func TestMain(m *testing.M) {
 const pidFIFOEnv = "HUB_TEST_PID_FIFO"
 
 // agentList is a fixed list of agents without secrets.
+// handshake opens most scripts (acptest steps): an agent of no capabilities answers initialize,
+// then session/new with session "x".
+const handshake = `
+	{"expect":"initialize"}, {"reply":{"protocolVersion":1,"agentCapabilities":{}}},
+	{"expect":"session/new"}, {"reply":{"sessionId":"x"}},`
+
 type agentList []agents.Agent
 
 var _ AgentSource = agentList(nil)
@@ -85,4 +92,20 @@ func openTestStore(t *testing.T, path string) *store.Store {
 		t.Fatal(err)
 	}
 	return st
+}
+
+// scriptHub opens a history at dir/history.db, closed when the test ends, and a hub over it whose
+// agents (ids; none: "a") each play script (scriptAgent).
+func scriptHub(t *testing.T, dir, script string, ids ...string) (*Hub, *store.Store) {
+	t.Helper()
+	st := openTestStore(t, filepath.Join(dir, "history.db"))
+	t.Cleanup(func() { st.Close() })
+	if len(ids) == 0 {
+		ids = []string{"a"}
+	}
+	var list agentList
+	for _, id := range ids {
+		list = append(list, scriptAgent(t, dir, id, script))
+	}
+	return New(st, list, t.Logf), st
 }

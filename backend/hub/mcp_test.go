@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"agentdesk/backend/acp"
+	"agentdesk/backend/acp/schema"
 	"agentdesk/backend/agents"
 )
 
@@ -23,7 +24,7 @@ func TestStartPassesCatalogMCPServers(t *testing.T) {
  {"expect":"session/new"}, {"reply":{"sessionId":"m1"}}]`)
 	cat := agents.NewCatalog([]agents.Agent{agent}, nil, &agents.ConfigFile{Path: filepath.Join(dir, "agents.json")},
 		agents.OpenSecrets(filepath.Join(dir, "secrets")))
-	if _, err := cat.SaveMCPServer(agents.MCPServer{Name: "web", Transport: agents.MCPHTTP, URL: "https://mcp.example.com/x",
+	if _, err := cat.SaveMCPServer(agents.MCPServer{Name: "web", Transport: schema.MCPHTTP, URL: "https://mcp.example.com/x",
 		Headers: []agents.EnvVar{{Name: "Authorization", Secret: true}}}, map[string]string{"Authorization": "Bearer mcp-s3cret"}); err != nil {
 		t.Fatal(err)
 	}
@@ -38,12 +39,7 @@ func TestStartPassesCatalogMCPServers(t *testing.T) {
 		t.Fatalf("a failed start left sessions %v (%v)", list, err)
 	}
 
-	out, states := stateEvents()
-	s, _, err := h.Start(StartRequest{AgentID: "a", Cwd: dir}, out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	waitState(t, states, acp.StateIdle)
+	s, _ := idleSession(t, h, dir)
 	if err := st.Writer().Flush(ctx); err != nil {
 		t.Fatal(err)
 	}

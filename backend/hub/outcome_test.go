@@ -2,12 +2,10 @@ package hub
 
 import (
 	"context"
-	"os"
 	"testing"
 
 	"agentdesk/backend/acp"
 	"agentdesk/backend/acp/schema"
-	"agentdesk/backend/agents"
 	"agentdesk/backend/store"
 )
 
@@ -18,24 +16,14 @@ import (
 // after a turn keeps that turn's stop reason.
 func TestOutcomeTellsTheTruth(t *testing.T) {
 	dir := t.TempDir()
-	script := dir + "/turn.json"
-	if err := os.WriteFile(script, []byte(`[
-		{"expect":"initialize"}, {"reply":{"protocolVersion":1,"agentCapabilities":{}}},
-		{"expect":"session/new"}, {"reply":{"sessionId":"x"}},
+	h, st := scriptHub(t, dir, "["+handshake+`
 		{"expect":"session/prompt"},
 		{"call":"session/request_permission","params":{"toolCall":{"toolCallId":"t1","title":"edit"},
 			"options":[{"optionId":"ok","name":"Allow","kind":"allow_once"}]}},
 		{"reply":{"stopReason":"end_turn"}},
 		{"expect":"session/prompt"},
-		{"exit":1,"stderr":"gone"}]`), 0o600); err != nil {
-		t.Fatal(err)
-	}
+		{"exit":1,"stderr":"gone"}]`)
 	ctx := context.Background()
-	st := openTestStore(t, dir+"/history.db")
-	defer st.Close()
-	self, _ := os.Executable()
-	ag := agents.Agent{ID: "a", Name: "A", Command: self, Args: []string{"play-script", script}, Available: true}
-	h := New(st, agentList{ag}, t.Logf)
 	outcome := func(id string) string {
 		t.Helper()
 		if err := st.Writer().Flush(ctx); err != nil {

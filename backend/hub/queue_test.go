@@ -2,13 +2,11 @@ package hub
 
 import (
 	"context"
-	"os"
 	"strings"
 	"testing"
 
 	"agentdesk/backend/acp"
 	"agentdesk/backend/acp/schema"
-	"agentdesk/backend/agents"
 )
 
 // TestQueueAndSteerAreSavedAsTheyHappened: the history keeps one turn per prompt the agent
@@ -17,8 +15,7 @@ import (
 // replace the first one's prompt.
 func TestQueueAndSteerAreSavedAsTheyHappened(t *testing.T) {
 	dir := t.TempDir()
-	script := dir + "/steer.json"
-	if err := os.WriteFile(script, []byte(`[
+	h, st := scriptHub(t, dir, `[
 		{"expect":"initialize"}, {"reply":{"protocolVersion":1,"agentCapabilities":{},"_meta":{"steering":{"supported":true}}}},
 		{"expect":"session/new"}, {"reply":{"sessionId":"x"}},
 		{"expect":"session/prompt"},
@@ -26,15 +23,8 @@ func TestQueueAndSteerAreSavedAsTheyHappened(t *testing.T) {
 			"options":[{"optionId":"ok","name":"Allow","kind":"allow_once"}]}},
 		{"expect":"_session/steering"}, {"reply":{"outcome":"injected"}},
 		{"reply":{"stopReason":"end_turn"},"oldest":true},
-		{"expect":"session/prompt"}, {"reply":{"stopReason":"end_turn"}}]`), 0o600); err != nil {
-		t.Fatal(err)
-	}
+		{"expect":"session/prompt"}, {"reply":{"stopReason":"end_turn"}}]`)
 	ctx := context.Background()
-	st := openTestStore(t, dir+"/history.db")
-	defer st.Close()
-	self, _ := os.Executable()
-	ag := agents.Agent{ID: "a", Name: "A", Command: self, Args: []string{"play-script", script}, Available: true}
-	h := New(st, agentList{ag}, t.Logf)
 	feed := make(chan acp.Event, 256)
 	s, _, err := h.Start(StartRequest{AgentID: "a", Cwd: dir}, acp.EmitterFunc(func(ev acp.Event) { feed <- ev }))
 	if err != nil {

@@ -27,9 +27,7 @@ func TestSlowStoreLosesNothingAndNeverSlowsTheSession(t *testing.T) {
 	messages := updates / 100
 	dir := t.TempDir()
 	script := dir + "/flood.json"
-	if err := os.WriteFile(script, []byte(`[
-		{"expect":"initialize"}, {"reply":{"protocolVersion":1,"agentCapabilities":{}}},
-		{"expect":"session/new"}, {"reply":{"sessionId":"x"}},
+	if err := os.WriteFile(script, []byte("["+handshake+`
 		{"expect":"session/prompt"}, {"stream":{"messages":`+strconv.Itoa(messages)+`,"chunks":`+strconv.Itoa(updates)+`}},
 		{"reply":{"stopReason":"end_turn"}},
 		{"expect":"session/prompt"},

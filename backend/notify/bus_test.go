@@ -137,13 +137,19 @@ func (f *fakeServer) GetCapabilities() ([]string, *dbus.Error) { return f.caps, 
 // next waits for the next Notify call.
 func (f *fakeServer) next(t *testing.T) notifyCall {
 	t.Helper()
+	return receive(t, f.calls, "a Notify call")
+}
+
+// receive waits for the next value on ch; what names it when none comes within guard.
+func receive[T any](t *testing.T, ch <-chan T, what string) T {
+	t.Helper()
 	select {
-	case c := <-f.calls:
-		return c
+	case v := <-ch:
+		return v
 	case <-time.After(guard):
-		t.Fatal("timed out waiting for a Notify call")
-		return notifyCall{}
+		t.Fatalf("timed out waiting for %s", what)
 	}
+	panic("unreachable: Fatalf ends the test")
 }
 
 // noCall fails if a Notify call is waiting.
@@ -159,13 +165,7 @@ func (f *fakeServer) noCall(t *testing.T) {
 // nextClose waits for the next CloseNotification call.
 func (f *fakeServer) nextClose(t *testing.T) uint32 {
 	t.Helper()
-	select {
-	case id := <-f.closes:
-		return id
-	case <-time.After(guard):
-		t.Fatal("timed out waiting for a CloseNotification call")
-		return 0
-	}
+	return receive(t, f.closes, "a CloseNotification call")
 }
 
 // click emits ActionInvoked(id, key), as a server does when the user clicks.
@@ -229,11 +229,5 @@ func (c *fakeClock) advance(d time.Duration) {
 // waitScheduled waits for the next timer the Notifier starts and returns its delay.
 func (c *fakeClock) waitScheduled(t *testing.T) time.Duration {
 	t.Helper()
-	select {
-	case d := <-c.scheduled:
-		return d
-	case <-time.After(guard):
-		t.Fatal("timed out waiting for the rate limit's timer")
-		return 0
-	}
+	return receive(t, c.scheduled, "the rate limit's timer")
 }

@@ -38,13 +38,7 @@ func barrier(t *testing.T, n *Notifier, srv *fakeServer) notifyCall {
 
 func nextLog(t *testing.T, logs chan string) string {
 	t.Helper()
-	select {
-	case line := <-logs:
-		return line
-	case <-time.After(guard):
-		t.Fatal("timed out waiting for a log line")
-		return ""
-	}
+	return receive(t, logs, "a log line")
 }
 
 func TestNotifySendsTheSpecArguments(t *testing.T) {

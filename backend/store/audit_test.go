@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -13,17 +12,7 @@ import (
 // table's rebuild, and they read as decisions of the person, of --permissions (then "rule") and
 // of Stop, with no tool kind.
 func TestRulesMigrationKeepsOldDecisions(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "history.db")
-	db := rawDB(t, path)
-	ms, err := migrations()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, m := range ms[:10] {
-		if err := apply(context.Background(), db, m); err != nil {
-			t.Fatalf("%s: %v", m.name, err)
-		}
-	}
+	path, db := dbAtVersion(t, 10)
 	for _, q := range []string{
 		`INSERT INTO sessions (id, agent_id, agent_name, cwd, created_at, updated_at) VALUES ('old', 'a', 'Old', '/x', 0, 0)`,
 		`INSERT INTO permissions (id, session_id, turn, request_id, tool_call_id, title, options, requested_at, outcome, option_id, decided_by, decided_at)

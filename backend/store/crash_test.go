@@ -20,10 +20,7 @@ const crashChildEnv = "AGENTDESK_STORE_CRASH_CHILD"
 // N entries durable, until the parent kills it with SIGKILL.
 func crashChild(path string) {
 	ctx := context.Background()
-	s := openInChild(ctx, path)
-	w := s.Writer()
-	w.CreateSession(Session{ID: "crash", Title: "crash test"})
-	w.StartTurn(Turn{SessionID: "crash", Turn: 1, Prompt: "write until killed"})
+	_, w := childTurn(ctx, path, Session{ID: "crash", Title: "crash test"}, "write until killed")
 	for i := 1; i <= 1_000_000; i++ { // bounded in case the parent dies first
 		id := "e" + strconv.Itoa(i)
 		w.UpsertEntry(Entry{SessionID: "crash", EntryID: id, Turn: 1, Seq: i, Kind: "agent_message", Text: "chunk"})
@@ -133,4 +130,14 @@ func openInChild(ctx context.Context, path string) *Store {
 		os.Exit(2)
 	}
 	return s
+}
+
+// childTurn opens the history at path in a child (openInChild) and queues sess with its first
+// turn, of prompt: what a child that writes until it is killed starts with.
+func childTurn(ctx context.Context, path string, sess Session, prompt string) (*Store, *Writer) {
+	s := openInChild(ctx, path)
+	w := s.Writer()
+	w.CreateSession(sess)
+	w.StartTurn(Turn{SessionID: sess.ID, Turn: 1, Prompt: prompt})
+	return s, w
 }

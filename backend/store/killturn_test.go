@@ -22,10 +22,7 @@ var killChunks = map[bool]int{false: 200_000, true: 40_000}[raceEnabled]
 // the parent kills it with SIGKILL.
 func killChild(path string) {
 	ctx := context.Background()
-	s := openInChild(ctx, path)
-	w := s.Writer()
-	w.CreateSession(Session{ID: "kill", Title: "kill after the turn end"})
-	w.StartTurn(Turn{SessionID: "kill", Turn: 1, Prompt: "stream"})
+	_, w := childTurn(ctx, path, Session{ID: "kill", Title: "kill after the turn end"}, "stream")
 	w.UpsertEntry(Entry{SessionID: "kill", EntryID: "m", Turn: 1, Seq: 1, Kind: "agent_message"})
 	for i := range killChunks {
 		w.Message(Message{SessionID: "kill", Direction: DirectionIn, Method: "session/update", JSON: []byte(`{"n":1}`)})

@@ -112,10 +112,7 @@ func TestStreamedTextGrowsInBoundedPieces(t *testing.T) {
 
 func TestPiecesSurviveABatchRedoneOpByOp(t *testing.T) {
 	s := openTest(t, WithBatch(time.Hour, 1_000))
-	w := s.Writer()
-	w.CreateSession(Session{ID: "s", Title: "one"})
-	w.UpsertEntry(Entry{SessionID: "s", EntryID: "a", Kind: "agent", Text: "first "})
-	flush(t, s.Store)
+	w := withEntry(t, s, "s", "one", "first ")
 	big := strings.Repeat("filler words ", 4_000) // 52 KB
 	w.AppendText("s", "a", big+"alphapiece ")
 	w.AppendText("s", "missing", "lost")

@@ -154,10 +154,7 @@ func cellsHolding(t *testing.T, s testStore, needle string) int {
 // ends masked whole, and the index stays consistent with it.
 func TestRedactWhileTheWriterStreams(t *testing.T) {
 	s := openTest(t)
-	w := s.Writer()
-	w.CreateSession(Session{ID: "s1", Title: "stream"})
-	w.UpsertEntry(Entry{SessionID: "s1", EntryID: "a", Kind: "agent", Text: "start "})
-	flush(t, s.Store)
+	w := withEntry(t, s, "s1", "stream", "start ")
 	const chunks = 50
 	done := make(chan struct{})
 	go func() {

@@ -71,16 +71,26 @@ func (b *batchTx) touch(ctx context.Context, session, entry string) error {
 // indexedNow reads what the entries table holds of an entry now, as entries_fts would index it.
 func (b *batchTx) indexedNow(ctx context.Context, k entryKey) (indexed, error) {
 	var row indexed
-	err := b.scanRow(ctx, `SELECT id, title, text FROM entries WHERE session_id = ? AND entry_id = ?`,
+	had, err := b.scanIfAny(ctx, "entry", `SELECT id, title, text FROM entries WHERE session_id = ? AND entry_id = ?`,
 		[]any{k.session, k.entry}, &row.id, &row.title, &row.text)
+	if err != nil {
+		return indexed{}, err
+	}
+	row.had = had
+	return row, nil
+}
+
+// scanIfAny scans the row query finds into dest and reports whether there was one; what names
+// the row in the error.
+func (b *batchTx) scanIfAny(ctx context.Context, what, query string, args []any, dest ...any) (bool, error) {
+	err := b.scanRow(ctx, query, args, dest...)
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
-		return indexed{}, nil
+		return false, nil
 	case err != nil:
-		return indexed{}, fmt.Errorf("read entry for the search index: %w", err)
+		return false, fmt.Errorf("read %s for the search index: %w", what, err)
 	}
-	row.had = true
-	return row, nil
+	return true, nil
 }
 
 // touchPiece captures the pre-batch index state of a piece about to be changed or deleted, on
@@ -116,14 +126,11 @@ func (b *batchTx) notePiece(id int64, was indexedPiece) {
 // pieceNow reads what entry_pieces holds of a piece now.
 func (b *batchTx) pieceNow(ctx context.Context, id int64) (indexedPiece, error) {
 	var p indexedPiece
-	err := b.scanRow(ctx, `SELECT text FROM entry_pieces WHERE id = ?`, []any{id}, &p.text)
-	switch {
-	case errors.Is(err, sql.ErrNoRows):
-		return indexedPiece{}, nil
-	case err != nil:
-		return indexedPiece{}, fmt.Errorf("read a piece for the search index: %w", err)
+	had, err := b.scanIfAny(ctx, "a piece", `SELECT text FROM entry_pieces WHERE id = ?`, []any{id}, &p.text)
+	if err != nil {
+		return indexedPiece{}, err
 	}
-	p.had = true
+	p.had = had
 	return p, nil
 }
 

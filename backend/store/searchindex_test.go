@@ -4,8 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"errors"
-	"fmt"
-	"path/filepath"
 	"testing"
 	"time"
 )
@@ -26,10 +24,7 @@ func checkIndex(t *testing.T, s testStore, want map[string]string) {
 
 func TestSearchIndexFollowsStreamedAndRewrittenEntries(t *testing.T) {
 	s := openTest(t)
-	w := s.Writer()
-	w.CreateSession(Session{ID: "s1", Title: "one"})
-	w.UpsertEntry(Entry{SessionID: "s1", EntryID: "a", Kind: "agent", Text: "alpha "})
-	flush(t, s.Store)
+	w := withEntry(t, s, "s1", "one", "alpha ")
 	// Later batches: appends, then a whole rewrite that drops a word, and a new entry created,
 	// grown and rewritten within one batch.
 	w.AppendText("s1", "a", "bravo ")
@@ -74,10 +69,7 @@ func TestSearchIndexDropsADeletedSessionInTheBatchThatTouchedIt(t *testing.T) {
 
 func TestSearchIndexSurvivesABatchRedoneOpByOp(t *testing.T) {
 	s := openTest(t, WithBatch(time.Hour, 1_000))
-	w := s.Writer()
-	w.CreateSession(Session{ID: "s1", Title: "one"})
-	w.UpsertEntry(Entry{SessionID: "s1", EntryID: "a", Kind: "agent", Text: "first"})
-	flush(t, s.Store)
+	w := withEntry(t, s, "s1", "one", "first")
 	// The append to a missing entry fails, so the batch is redone with a savepoint per op; the
 	// writes around it must reach the index once, as if the batch had gone through at once.
 	w.AppendText("s1", "a", " second")
@@ -111,27 +103,6 @@ func TestSearchIndexAfterTheTriggersWent(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkIndex(t, s, map[string]string{"refactoring": "old", "lexer": "old", "vanishing": ""})
-}
-
-// dbAtVersion creates a database file with the first n migrations only, as an older agentdesk
-// left it, and returns its path and a connection to it (close it before opening a Store).
-func dbAtVersion(t *testing.T, n int) (string, *sql.DB) {
-	t.Helper()
-	path := filepath.Join(t.TempDir(), fmt.Sprintf("v%d.db", n))
-	db := rawDB(t, path)
-	ms, err := migrations()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := db.Exec(`PRAGMA journal_mode = WAL`); err != nil {
-		t.Fatal(err)
-	}
-	for _, m := range ms[:n] {
-		if err := apply(context.Background(), db, m); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return path, db
 }
 
 // checkFTS fails the test unless each writer-kept index matches its table exactly: FTS5's

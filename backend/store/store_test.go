@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"database/sql"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -97,6 +98,17 @@ func flush(t testing.TB, s *Store) {
 	}
 }
 
+// withEntry queues session id, titled title, with one agent entry "a" of text, and flushes: the
+// start of a test that streams into, rewrites or redoes what follows. It returns the writer.
+func withEntry(t testing.TB, s testStore, id, title, text string) *Writer {
+	t.Helper()
+	w := s.Writer()
+	w.CreateSession(Session{ID: id, Title: title})
+	w.UpsertEntry(Entry{SessionID: id, EntryID: "a", Kind: "agent", Text: text})
+	flush(t, s.Store)
+	return w
+}
+
 // rawDB opens a second, independent connection pool on the file, as another process would.
 func rawDB(t testing.TB, path string) *sql.DB {
 	t.Helper()
@@ -106,6 +118,27 @@ func rawDB(t testing.TB, path string) *sql.DB {
 	}
 	t.Cleanup(func() { db.Close() })
 	return db
+}
+
+// dbAtVersion creates a database file with the first n migrations only, as an older agentdesk
+// left it, and returns its path and a connection to it (close it before opening a Store).
+func dbAtVersion(t *testing.T, n int) (string, *sql.DB) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), fmt.Sprintf("v%d.db", n))
+	db := rawDB(t, path)
+	ms, err := migrations()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec(`PRAGMA journal_mode = WAL`); err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range ms[:n] {
+		if err := apply(context.Background(), db, m); err != nil {
+			t.Fatalf("%s: %v", m.name, err)
+		}
+	}
+	return path, db
 }
 
 func TestOpenCreatesPrivateWALDatabaseAndMigratesOnce(t *testing.T) {

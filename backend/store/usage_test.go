@@ -3,7 +3,6 @@ package store
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -119,17 +118,7 @@ func TestUsageByDayProjectSessionAndRange(t *testing.T) {
 // A history written before migration 0010: its receipts are indexed, and turns without one get
 // tokens and cost from the journal's prompt responses and usage_update reports.
 func TestUsageMigrationBackfillsOldTurns(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "history.db")
-	db := rawDB(t, path)
-	ms, err := migrations()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, m := range ms[:9] {
-		if err := apply(context.Background(), db, m); err != nil {
-			t.Fatalf("%s: %v", m.name, err)
-		}
-	}
+	path, db := dbAtVersion(t, 9)
 	const t0 = 1_700_000_000_000
 	for _, q := range []string{
 		`INSERT INTO sessions (id, agent_id, agent_name, cwd, created_at, updated_at) VALUES ('old', 'a', 'Old', '/x', 0, 0)`,

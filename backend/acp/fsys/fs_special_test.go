@@ -26,8 +26,7 @@ func TestFolderRefusesFilesThatAreNotRegular(t *testing.T) { refusesSpecialFiles
 
 // TestFolderRefusesFilesThatAreNotRegularWithoutOpenat2: the same when every open walks.
 func TestFolderRefusesFilesThatAreNotRegularWithoutOpenat2(t *testing.T) {
-	fsys.WithoutOpenat2(t)
-	refusesSpecialFiles(t)
+	walking(t, refusesSpecialFiles)
 }
 
 func refusesSpecialFiles(t *testing.T) {

@@ -109,6 +109,13 @@ type PromptCapabilities struct {
 	EmbeddedContext bool `json:"embeddedContext,omitempty"`
 }
 
+// MCP server transports, as ACP's mcpServers variants name them (stdio has no "type").
+const (
+	MCPStdio = "stdio"
+	MCPHTTP  = "http"
+	MCPSSE   = "sse"
+)
+
 // NewSessionParams opens a session. MCPServers must be an array (never omitted) in v1.
 type NewSessionParams struct {
 	Cwd        string            `json:"cwd"`
