@@ -43,3 +43,54 @@ export function toolStatusTone(status: string): Tone {
       return 'tone-neutral';
   }
 }
+
+/** A live session's engine state (SessionState): settled, a turn running, stopping, failed;
+ * starting and exited are neutral. */
+export function stateTone(state: string): Tone {
+  switch (state) {
+    case 'idle':
+      return 'tone-ok';
+    case 'running':
+      return 'tone-info';
+    case 'cancelling':
+      return 'tone-warn';
+    case 'failed':
+      return 'tone-bad';
+    default:
+      return 'tone-neutral';
+  }
+}
+
+/** The colour alone (a .hue-* class of app.css: variables, no paint) of a live row's status
+ * (live-status.ts): ready, working, waiting on you, failed; '' for the others (their own look). */
+export function liveHue(status: string): string {
+  switch (status) {
+    case 'ready':
+      return 'hue-ok';
+    case 'working':
+      return 'hue-info';
+    case 'waiting':
+      return 'hue-warn';
+    case 'failed':
+      return 'hue-bad';
+    default:
+      return '';
+  }
+}
+
+/** How an elicitation ended (its state): accepted or completed, refused as invalid; else neutral. */
+export function elicitationTone(state: string): Tone {
+  if (state === 'accepted' || state === 'completed') return 'tone-ok';
+  return state === 'invalid' ? 'tone-bad' : 'tone-neutral';
+}
+
+/** The colour alone (.hue-*) of a closed permission: cancelled, allowed, rejected; '' otherwise. */
+export function decisionHue(d: { outcome?: string; verdict?: string }): string {
+  if (d.outcome === 'cancelled') return 'hue-warn';
+  return d.verdict === 'allow' ? 'hue-ok' : d.verdict === 'reject' ? 'hue-bad' : '';
+}
+
+/** A changed file's change: added, deleted, renamed; a modified one is neutral. */
+export function changeTone(change: string): Tone {
+  return change === 'added' ? 'tone-ok' : change === 'deleted' ? 'tone-bad' : change === 'renamed' ? 'tone-info' : 'tone-neutral';
+}
