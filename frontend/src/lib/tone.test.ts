@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { outcomeTone, toolStatusTone } from './tone';
+import { changeTone, decisionHue, elicitationTone, liveHue, outcomeTone, stateTone, toolStatusTone } from './tone';
 
 describe('tones', () => {
   it('colours an outcome by how the session ended', () => {
@@ -20,5 +20,29 @@ describe('tones', () => {
       'tone-neutral',
       'tone-neutral',
     ]);
+  });
+
+  it('colours a closed permission by its verdict', () => {
+    expect([{ outcome: 'cancelled' }, { outcome: 'selected', verdict: 'allow' }, { outcome: 'selected', verdict: 'reject' }, { outcome: 'selected' }].map(decisionHue)).toEqual(['hue-warn', 'hue-ok', 'hue-bad', '']);
+  });
+
+  it("colours a changed file's change", () => {
+    expect(['added', 'modified', 'deleted', 'renamed'].map(changeTone)).toEqual(['tone-ok', 'tone-neutral', 'tone-bad', 'tone-info']);
+  });
+
+  it('colours how an elicitation ended', () => {
+    expect(['accepted', 'completed', 'invalid', 'declined', 'cancelled'].map(elicitationTone)).toEqual(['tone-ok', 'tone-ok', 'tone-bad', 'tone-neutral', 'tone-neutral']);
+  });
+
+  it("colours a live session's state and a live row's status", () => {
+    expect(['starting', 'idle', 'running', 'cancelling', 'failed', 'exited'].map(stateTone)).toEqual([
+      'tone-neutral',
+      'tone-ok',
+      'tone-info',
+      'tone-warn',
+      'tone-bad',
+      'tone-neutral',
+    ]);
+    expect(['starting', 'ready', 'working', 'waiting', 'stopping', 'failed', 'exited'].map(liveHue)).toEqual(['', 'hue-ok', 'hue-info', 'hue-warn', '', 'hue-bad', '']);
   });
 });
