@@ -7,6 +7,7 @@ import (
 
 	"agentdesk/backend/acp"
 	"agentdesk/backend/acp/attach"
+	"agentdesk/backend/agents"
 	"agentdesk/backend/hub"
 	"agentdesk/backend/registry"
 	"agentdesk/backend/store"
@@ -53,6 +54,7 @@ func windowWords(err error) string {
 		login   *acp.TerminalLoginError
 		folder  *hub.FolderError
 		timeout *acp.StartTimeoutError
+		unknown *agents.UnknownError
 	)
 	if text := queueWords(err); text != "" { // app_queue.go
 		return text
@@ -74,6 +76,10 @@ func windowWords(err error) string {
 		return "the agent has started meanwhile: close the session instead"
 	case errors.Is(err, hub.ErrNoFolder):
 		return "choose a project folder for the session"
+	case errors.Is(err, hub.ErrNoCommandLine):
+		return err.Error() + ": continue it in another agent (Continue in…), or start a new session"
+	case errors.As(err, &unknown):
+		return err.Error() + ": add the agent again, or continue the session in another agent (Continue in…)"
 	case errors.Is(err, registry.ErrNoInstallFolder):
 		return err.Error() + ": set HOME (or XDG_DATA_HOME) for agentdesk and start it again"
 	case errors.Is(err, store.ErrOwned):

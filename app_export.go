@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"time"
 
 	"github.com/wailsapp/wails/v2/pkg/runtime"
 
@@ -20,49 +21,48 @@ import (
 type saveDialogFunc func(ctx context.Context, opts runtime.SaveDialogOptions) (string, error)
 
 // exportKinds describes each export format in the save dialog.
-var exportKinds = map[string]struct{ name, pattern string }{
-	export.Markdown: {"Markdown", "*.md"},
-	export.JSON:     {"JSON", "*.json"},
+var exportKinds = map[string]struct{ name, pattern, ext string }{
+	export.Markdown:    {"Markdown", "*.md", export.Markdown},
+	export.JSON:        {"JSON", "*.json", export.JSON},
+	export.Diagnostics: {"diagnostic bundle", "*.tar.gz", export.DiagnosticsExt},
 }
 
-// SaveHistoryExport renders a saved session as Markdown ("md") or JSON ("json"), asks where to
-// save it with the system's save dialog (suggesting a file named after the title, in the
-// session's folder or else the home folder) and writes it there atomically. It returns the path
-// written, or "" with no error when the user cancelled. A failure says what went wrong (the
-// session cannot be read, the disk is full, the folder is not writable, ...) and what to do.
-// Like ExportHistory, every secret value agentdesk knows is masked, in the file name too.
+// SaveHistoryExport renders a saved session as Markdown ("md") or JSON ("json"), or its
+// diagnostic bundle for a bug report ("diagnostics": export.DiagnosticArchive, with a live
+// session's stderr too), asks where to save it with the system's save dialog (suggesting a file
+// named after the title, in the session's folder or else the home folder) and writes it there
+// atomically. It returns the path written, or "" with no error when the user cancelled. A
+// failure says what went wrong (the session cannot be read, the disk is full, the folder is not
+// writable, ...) and what to do. Like ExportHistory, every secret value agentdesk knows is
+// masked, in the file name too.
 func (h *History) SaveHistoryExport(id, format string) (string, error) {
 	kind, ok := exportKinds[format]
 	if !ok {
-		return "", fmt.Errorf("unknown export format %q: use md or json", format)
+		return "", fmt.Errorf("unknown export format %q: use md, json or diagnostics", format)
 	}
 	if h.store == nil {
 		return "", h.dbErr
 	}
 	h.flushHistory()
-	s, turns, entries, err := h.store.Session(h.ctx, id)
+	mask := h.catalog.Masker()
+	s, data, err := h.render(id, format)
 	if errors.Is(err, store.ErrNotFound) {
 		return "", fmt.Errorf("session %s is not in the history (it may have been deleted)", id)
 	}
 	if err != nil {
 		return "", fmt.Errorf("could not export session %s: %w", id, err)
 	}
-	perms, err := h.store.Permissions(h.ctx, id)
-	if err != nil {
-		return "", fmt.Errorf("could not export session %s: %w", id, err)
-	}
-	mask := h.catalog.Masker()
-	text, err := export.Render(mask, s, turns, entries, perms, format)
-	if err != nil {
-		return "", err
-	}
 	if h.saveDialog == nil {
 		return "", errors.New("there is no window to show a save dialog in: use `agentdesk show --format " + format + "` instead")
+	}
+	name := mask.Mask(s.Title)
+	if format == export.Diagnostics {
+		name += " diagnostics"
 	}
 	path, err := h.saveDialog(h.ctx, runtime.SaveDialogOptions{
 		Title:                "Save session as " + kind.name,
 		DefaultDirectory:     exportFolder(s.Cwd),
-		DefaultFilename:      export.FileName(mask.Mask(s.Title), format),
+		DefaultFilename:      export.FileName(name, kind.ext),
 		Filters:              []runtime.FileFilter{{DisplayName: kind.name + " (" + kind.pattern + ")", Pattern: kind.pattern}},
 		CanCreateDirectories: true,
 	})
@@ -72,11 +72,34 @@ func (h *History) SaveHistoryExport(id, format string) (string, error) {
 	if path == "" {
 		return "", nil // cancelled
 	}
-	path = export.WithExtension(path, format)
-	if err := export.WriteFileAtomic(path, []byte(text)); err != nil {
+	path = export.WithExtension(path, kind.ext)
+	if err := export.WriteFileAtomic(path, data); err != nil {
 		return "", errors.New(export.DescribeSaveError(path, err))
 	}
 	return path, nil
+}
+
+// render is saved session id in format (a known one), masked, with the row it was made from.
+func (h *History) render(id, format string) (store.Session, []byte, error) {
+	mask := h.catalog.Masker()
+	if format == export.Diagnostics {
+		d, err := h.hub.Diagnose(h.ctx, id)
+		if err != nil {
+			return store.Session{}, nil, err
+		}
+		data, err := export.DiagnosticArchive(mask, d, time.Now())
+		return d.Session, data, err
+	}
+	s, turns, entries, err := h.store.Session(h.ctx, id)
+	if err != nil {
+		return s, nil, err
+	}
+	perms, err := h.store.Permissions(h.ctx, id)
+	if err != nil {
+		return s, nil, err
+	}
+	text, err := export.Render(mask, s, turns, entries, perms, format)
+	return s, []byte(text), err
 }
 
 // exportFolder is where the save dialog opens: the session's folder when it still exists, else

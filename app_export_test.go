@@ -124,7 +124,7 @@ func TestSaveHistoryExportCancelledOrRefused(t *testing.T) {
 		t.Fatalf("a dialog that failed: %v", err)
 	}
 	asked := len(dialog.asked)
-	if _, err := a.history.SaveHistoryExport(id, "pdf"); err == nil || !strings.Contains(err.Error(), "md or json") {
+	if _, err := a.history.SaveHistoryExport(id, "pdf"); err == nil || !strings.Contains(err.Error(), "md, json or diagnostics") {
 		t.Fatalf("an unknown format: %v", err)
 	}
 	if _, err := a.history.SaveHistoryExport("no-such-id", "md"); err == nil || !strings.Contains(err.Error(), "not in the history") {
@@ -187,4 +187,24 @@ func dirNames(t *testing.T, dir string) []string {
 		names = append(names, e.Name())
 	}
 	return names
+}
+
+// TestSaveDiagnosticsWritesTheBundle (issue 31): the history row's "Save diagnostics…" asks
+// where with a .tar.gz name of the session's, and writes the bundle there (a name typed without
+// an extension gets it).
+func TestSaveDiagnosticsWritesTheBundle(t *testing.T) {
+	out := t.TempDir()
+	dialog := &fakeDialog{path: filepath.Join(out, "bug")}
+	a, id := savedSessionApp(t, "Fix the build", t.TempDir(), dialog)
+	path, err := a.history.SaveHistoryExport(id, "diagnostics")
+	if err != nil || path != filepath.Join(out, "bug.tar.gz") {
+		t.Fatalf("SaveHistoryExport diagnostics = %q, %v", path, err)
+	}
+	if opts := dialog.asked[0]; opts.DefaultFilename != "Fix the build diagnostics.tar.gz" || opts.Filters[0].Pattern != "*.tar.gz" {
+		t.Fatalf("the dialog was asked %+v", opts)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil || len(data) < 2 || data[0] != 0x1f || data[1] != 0x8b {
+		t.Fatalf("the bundle is not gzip (%v): % x", err, data[:min(len(data), 8)])
+	}
 }

@@ -39,6 +39,9 @@ type Agent struct {
 	Env []string `json:"-"`
 	// Version is the installed version of an agent from the ACP registry, else "".
 	Version string `json:"version,omitempty"`
+	// Line is the command line as typed of an agent given as one (CustomID, FromCommandLine),
+	// variables unexpanded; the history keeps it so that continuing starts the same command.
+	Line string `json:"-"`
 }
 
 // preset is a well-known agent: its own command, and the npx package that runs it when that
@@ -132,11 +135,22 @@ func Find(list []Agent, id string) (Agent, error) {
 			return a, nil
 		}
 	}
-	ids := ""
-	for _, a := range list {
-		ids += " " + a.ID
+	known := make([]string, len(list))
+	for i, a := range list {
+		known[i] = a.ID
 	}
-	return Agent{}, fmt.Errorf("no agent %q; known agents:%s", id, ids)
+	return Agent{}, &UnknownError{ID: id, Known: known}
+}
+
+// UnknownError is Find's answer for an id no agent has (test with errors.As): an agent id
+// mistyped, or a saved session's agent since deleted.
+type UnknownError struct {
+	ID    string
+	Known []string // the ids there are
+}
+
+func (e *UnknownError) Error() string {
+	return fmt.Sprintf("no agent %q; known agents: %s", e.ID, strings.Join(e.Known, " "))
 }
 
 // Self is this binary's path, for starting the Demo agent.
@@ -161,7 +175,7 @@ func FromCommandLine(line string) (Agent, error) {
 	if len(words) == 0 {
 		return Agent{}, fmt.Errorf("agent command is empty: give the command that starts an ACP agent, e.g. \"gemini --acp\"")
 	}
-	a := Agent{ID: CustomID, Name: filepath.Base(words[0]), Command: words[0], Args: words[1:]}
+	a := Agent{ID: CustomID, Name: filepath.Base(words[0]), Command: words[0], Args: words[1:], Line: line}
 	path, err := exec.LookPath(a.Command)
 	if err != nil {
 		return Agent{}, fmt.Errorf("agent command %q: %w", a.Command, err)

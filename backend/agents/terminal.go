@@ -51,13 +51,14 @@ func (t Terminal) Command(env []string, command string, args []string) *exec.Cmd
 }
 
 // LoginCommand is how to run agent a's own program with a terminal login method's args
-// (docs/acp.md): its command, and for an agent started through npx the package as well
-// (`npx -y PACKAGE ARGS...`), since the package is the agent's program there.
+// (docs/acp.md): its command, and for an agent started through a launcher (npx and its kin, or
+// an interpreter: `npx -y PACKAGE`, `python3 agent.py`) the package or script as well, since that
+// is the agent's program there: `python3 agent.py login`, not `python3 login`.
 func LoginCommand(a Agent, args []string) (string, []string, error) {
 	if a.Command == "" {
 		return "", nil, errors.New("the agent has no command")
 	}
-	if filepath.Base(a.Command) == "npx" {
+	if launcher(a.Command) {
 		for i, arg := range a.Args {
 			if !strings.HasPrefix(arg, "-") {
 				return a.Command, append(append([]string{}, a.Args[:i+1]...), args...), nil
@@ -65,4 +66,15 @@ func LoginCommand(a Agent, args []string) (string, []string, error) {
 		}
 	}
 	return a.Command, append([]string{}, args...), nil
+}
+
+// launcher reports whether command runs another program named by its first argument that is
+// not a flag: a package runner or an interpreter (python3.12 too).
+func launcher(command string) bool {
+	base := filepath.Base(command)
+	switch strings.TrimRight(base, "0123456789.") {
+	case "npx", "pnpx", "bunx", "uvx", "node", "python", "ruby", "perl", "sh", "bash":
+		return true
+	}
+	return false
 }

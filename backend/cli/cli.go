@@ -132,7 +132,7 @@ defaults to $XDG_DATA_HOME/agentdesk/agentdesk.db; AGENTDESK_DB or --db override
 	root.SetOut(stdio.Out)
 	root.SetErr(stdio.Err)
 	root.AddCommand(runCommand(stdio), chatCommand(stdio), historyCommand(stdio), showCommand(stdio), changesCommand(stdio), revertCommand(stdio),
-		usageCommand(stdio), rulesCommand(stdio), auditCommand(stdio), exportCommand(stdio), deleteCommand(stdio), agentsCommand(stdio),
+		usageCommand(stdio), rulesCommand(stdio), auditCommand(stdio), exportCommand(stdio), deleteCommand(stdio), agentsCommand(stdio), diagnosticsCommand(stdio),
 		demoAgentCommand(stdio, opts))
 	root.AddCommand(registryCommand(stdio))
 	// Added now rather than in Execute, so that IsCommand knows them.

@@ -1,5 +1,6 @@
 // Package cli is agentdesk's headless command line (run, chat, history, show, changes, revert,
-// usage, rules, audit, export, delete, agents, registry, demo-agent, help and shell completion),
+// usage, rules, audit, export, diagnostics, delete, agents, registry, demo-agent, help and shell
+// completion),
 // built on cobra: subcommands, POSIX flags before or after the arguments, generated help for
 // every command. main enters it with Run when IsCommand says the arguments
 // name a command, and hands it the build's seams in Options. It drives the same core as the

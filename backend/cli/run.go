@@ -73,8 +73,8 @@ the agent could not be started, 7 when it needs a login first.`,
 			if f.hardAfter <= 0 {
 				return fmt.Errorf("--hard-stop-after must be longer than 0, e.g. 30s")
 			}
-			if f.cont != "" && (cmd.Flags().Changed("agent") || cmd.Flags().Changed("cwd") || f.auth != "") {
-				return fmt.Errorf("--continue runs the saved session's own agent in its own folder: leave out --agent, --cwd and --auth")
+			if f.cont != "" && (cmd.Flags().Changed("agent") || cmd.Flags().Changed("agent-cmd") || cmd.Flags().Changed("cwd") || f.auth != "") {
+				return fmt.Errorf("--continue runs the saved session's own agent in its own folder: leave out --agent, --agent-cmd, --cwd and --auth")
 			}
 			f.mcp = slices.DeleteFunc(f.mcp, func(n string) bool { return strings.TrimSpace(n) == "" })
 			prompt := strings.TrimSpace(strings.Join(args, " "))

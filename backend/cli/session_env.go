@@ -86,6 +86,9 @@ func openSession(ctx context.Context, who string, f runFlags, stdio Stdio, watch
 		e.sess, e.info, err = e.h.ContinueSaved(ctx, hub.ContinueRequest{SessionID: id, HardStopAfter: f.hardAfter, RawEvents: true, MCP: f.mcp}, emitter)
 		if err != nil {
 			fmt.Fprintf(e.stderr, "agentdesk %s: %s\n", who, describe(err, agents.Agent{}))
+			if cannotStart(err) {
+				return fail(ExitNoStart)
+			}
 			return fail(ExitFailed)
 		}
 	} else if e.sess, e.info, err = e.h.Start(hub.StartRequest{AgentID: agentID, Cwd: f.cwd, AuthMethod: f.auth, HardStopAfter: f.hardAfter,

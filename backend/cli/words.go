@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os/exec"
 	"strings"
 	"time"
 
@@ -37,8 +38,15 @@ func hint(err error, agent agents.Agent) string {
 		state   *acp.StateError
 		folder  *hub.FolderError
 		timeout *acp.StartTimeoutError
+		unknown *agents.UnknownError
 	)
 	switch {
+	case errors.As(err, &unknown):
+		return "`agentdesk agents` lists the agents there are; a saved session whose agent is gone can go on in another one " +
+			"from the window (Continue in…)"
+	case errors.Is(err, hub.ErrNoCommandLine):
+		return "start a new session with --agent-cmd (the saved one stays in the history); " +
+			"or go on in another agent from the window (Continue in…)"
 	case errors.As(err, &timeout):
 		return "run again; if it happens again, run the agent's command in a terminal to see what it waits for (a download, a login)"
 	case errors.As(err, &auth):
@@ -69,6 +77,17 @@ func hint(err error, agent agents.Agent) string {
 			"or fork it in the agentdesk window (\"Fork from here\") to go on in a copy beside it"
 	}
 	return ""
+}
+
+// cannotStart reports whether err, from Start or ContinueSaved, says the session's agent or folder
+// is not there to start (ExitNoStart) rather than that the session cannot be had (ExitFailed).
+func cannotStart(err error) bool {
+	var (
+		unknown *agents.UnknownError
+		folder  *hub.FolderError
+	)
+	return errors.As(err, &unknown) || errors.As(err, &folder) || errors.Is(err, hub.ErrNoCommandLine) ||
+		errors.Is(err, exec.ErrNotFound)
 }
 
 // startWait bounds how long sayWhatToDo waits for a failed start to return its error (its

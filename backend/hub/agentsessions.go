@@ -103,7 +103,7 @@ func (h *Hub) OpenAgentSession(ctx context.Context, req OpenAgentSessionRequest,
 			return h.ContinueSaved(ctx, ContinueRequest{SessionID: id}, out)
 		}
 	}
-	agent, err := h.agents.Find(req.AgentID)
+	agent, err := h.findAgent(req.AgentID)
 	if err != nil {
 		return nil, SessionInfo{}, err
 	}
@@ -122,10 +122,10 @@ func (h *Hub) OpenAgentSession(ctx context.Context, req OpenAgentSessionRequest,
 	id := uuid.NewString()
 	var rec *recorder
 	if h.store != nil {
-		rec = newRecorder(h.store.Writer(), id, agent.ID, h.now, h.logf)
+		rec = newRecorder(h.store.Writer(), id, agent, h.now, h.logf)
 		rec.titled.Store(true) // the agent's own name for it, as the person found it in the list
 		now := h.now()
-		h.store.Writer().CreateSession(store.Session{ID: id, AgentID: agent.ID, AgentName: agent.Name,
+		h.store.Writer().CreateSession(store.Session{ID: id, AgentID: agent.ID, AgentCmd: agent.Line, AgentName: agent.Name,
 			AgentSessionID: req.AgentSessionID, Cwd: dir, Title: title, Outcome: store.OutcomeReady,
 			CreatedAt: now, UpdatedAt: now})
 	}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"agentdesk/backend/acp"
+	"agentdesk/backend/agents"
 	"agentdesk/backend/store"
 )
 
@@ -15,6 +16,37 @@ var ErrAlreadyLive = errors.New("the session is already live")
 
 // ErrNotSaved: ContinueSaved without a history (the store could not be opened).
 var ErrNotSaved = errors.New("there is no history to continue from")
+
+// ErrNoCommandLine: ContinueSaved or a fork of a session started with a command line
+// (`--agent-cmd`) saved without it (by an older agentdesk, or because it held a secret), so
+// there is no agent to start.
+var ErrNoCommandLine = errors.New("the history holds no command line for this session's agent: it was started with --agent-cmd " +
+	"by an older agentdesk, or its command line held a secret, which the history never keeps (pass one as $VARIABLE)")
+
+// findAgent is the catalog's agent id for a new session. Its command line (agents.CustomID), which
+// the history keeps, is dropped when it holds a secret value the masker knows: no secret reaches
+// the history, and continuing the session then says there is no command line (ErrNoCommandLine).
+func (h *Hub) findAgent(id string) (agents.Agent, error) {
+	a, err := h.agents.Find(id)
+	if m := h.agents.Masker(); a.Line != "" && m.Mask(a.Line) != a.Line {
+		a.Line = ""
+	}
+	return a, err
+}
+
+// savedAgent is the agent of a saved session: the catalog's agent id, or, for a session started
+// with a command line (agents.CustomID), that line again, its variables expanded anew from this
+// process's environment. Errors: the catalog's (*agents.UnknownError for an agent since deleted),
+// ErrNoCommandLine, or the line's own (its program no longer found).
+func (h *Hub) savedAgent(id, cmd string) (agents.Agent, error) {
+	if id != agents.CustomID {
+		return h.agents.Find(id)
+	}
+	if cmd == "" {
+		return agents.Agent{}, ErrNoCommandLine
+	}
+	return agents.FromCommandLine(cmd)
+}
 
 // ContinueRequest says which saved session to continue, and how to run it (as StartRequest).
 type ContinueRequest struct {
@@ -65,7 +97,7 @@ func (h *Hub) continueClaimed(ctx context.Context, req ContinueRequest, lease *s
 	if err != nil {
 		return nil, SessionInfo{}, fmt.Errorf("continue %s: %w", id, err)
 	}
-	agent, err := h.agents.Find(sess.AgentID)
+	agent, err := h.savedAgent(sess.AgentID, sess.AgentCmd)
 	if err != nil {
 		return nil, SessionInfo{}, err
 	}
@@ -84,7 +116,7 @@ func (h *Hub) continueClaimed(ctx context.Context, req ContinueRequest, lease *s
 	snap := SnapshotFromStore(sess, turns, entries)
 	seed := &acp.Seed{AgentSessionID: sess.AgentSessionID, Title: sess.Title, Entries: snap.Entries, Turns: snap.Turns,
 		Decisions: Decisions(perms)}
-	rec := newRecorder(h.store.Writer(), id, agent.ID, h.now, h.logf)
+	rec := newRecorder(h.store.Writer(), id, agent, h.now, h.logf)
 	rec.resume(sess, turns, entries)
 	s, info := h.launch(launch{id: id, agent: agent, dir: dir, dirs: dirs, rec: rec, seed: seed, mcp: mcp, lease: lease,
 		req: StartRequest{AgentID: agent.ID, Cwd: dir, HardStopAfter: req.HardStopAfter, RawEvents: req.RawEvents}}, out)

@@ -63,11 +63,11 @@ func (h *Hub) Fork(ctx context.Context, req ForkRequest, out acp.Emitter) (*acp.
 	} else if !hasPromptTurn(entries, req.Turn) {
 		return nil, SessionInfo{}, fmt.Errorf("branch %s at turn %d: %w: the session has no message there", req.SessionID, req.Turn, ErrBadFork)
 	}
-	agentID := parent.AgentID
+	agentID, agentCmd := parent.AgentID, parent.AgentCmd
 	if req.Link == acp.LinkContinueAgent && req.AgentID != "" {
-		agentID = req.AgentID
+		agentID, agentCmd = req.AgentID, ""
 	}
-	agent, err := h.agents.Find(agentID)
+	agent, err := h.savedAgent(agentID, agentCmd)
 	if err != nil {
 		return nil, SessionInfo{}, err
 	}
@@ -98,7 +98,7 @@ func (h *Hub) Fork(ctx context.Context, req ForkRequest, out acp.Emitter) (*acp.
 		return nil, SessionInfo{}, refused("branch", req.SessionID, err)
 	}
 	now := h.now()
-	child := store.Session{ID: id, AgentID: agent.ID, AgentName: agent.Name, Cwd: dir, Dirs: dirs, Title: forkTitle(parent.Title, req.Link, agent.Name),
+	child := store.Session{ID: id, AgentID: agent.ID, AgentCmd: agent.Line, AgentName: agent.Name, Cwd: dir, Dirs: dirs, Title: forkTitle(parent.Title, req.Link, agent.Name),
 		Outcome: store.OutcomeReady, CreatedAt: now, UpdatedAt: now}
 	h.store.Writer().SaveCopy(store.SessionCopy{Session: child, Turns: turns, Entries: entries})
 	h.store.Writer().LinkSession(store.Link{Child: id, Parent: parent.ID, ParentTurn: req.Turn, Kind: req.Link,
@@ -110,7 +110,7 @@ func (h *Hub) Fork(ctx context.Context, req ForkRequest, out acp.Emitter) (*acp.
 	}
 	snap := SnapshotFromStore(child, turns, entries)
 	seed := &acp.Seed{Title: child.Title, Entries: snap.Entries, Turns: snap.Turns, Decisions: Decisions(perms), Fork: origin}
-	rec := newRecorder(h.store.Writer(), id, agent.ID, h.now, h.logf)
+	rec := newRecorder(h.store.Writer(), id, agent, h.now, h.logf)
 	rec.resume(child, turns, entries)
 	l := launch{id: id, agent: agent, dir: dir, dirs: dirs, rec: rec, seed: seed, mcp: mcp, lease: lease,
 		req: StartRequest{AgentID: agent.ID, Cwd: dir, HardStopAfter: req.HardStopAfter, RawEvents: req.RawEvents}}

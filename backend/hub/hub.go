@@ -118,7 +118,7 @@ type StartRequest struct {
 // saved holds no value the masker knew. Errors here are the user's to fix (unknown agent,
 // missing folder); later failures arrive as events.
 func (h *Hub) Start(req StartRequest, out acp.Emitter) (*acp.Session, SessionInfo, error) {
-	agent, err := h.agents.Find(req.AgentID)
+	agent, err := h.findAgent(req.AgentID)
 	if err != nil {
 		return nil, SessionInfo{}, err
 	}
@@ -145,9 +145,9 @@ func (h *Hub) Start(req StartRequest, out acp.Emitter) (*acp.Session, SessionInf
 	}
 	var rec *recorder
 	if h.store != nil {
-		rec = newRecorder(h.store.Writer(), id, agent.ID, h.now, h.logf)
+		rec = newRecorder(h.store.Writer(), id, agent, h.now, h.logf)
 		now := h.now()
-		h.store.Writer().CreateSession(store.Session{ID: id, AgentID: agent.ID, AgentName: agent.Name, Cwd: dir, Dirs: dirs,
+		h.store.Writer().CreateSession(store.Session{ID: id, AgentID: agent.ID, AgentCmd: agent.Line, AgentName: agent.Name, Cwd: dir, Dirs: dirs,
 			Title: "New session", Outcome: store.OutcomeReady, CreatedAt: now, UpdatedAt: now})
 	}
 	s, info := h.launch(launch{id: id, agent: agent, dir: dir, dirs: dirs, req: req, rec: rec, mcp: mcp, lease: lease}, out)

@@ -22,7 +22,7 @@ func TestSecretCutAcrossChunksAndPiecesIsSavedMasked(t *testing.T) {
 	value := "zqSEC" + strings.Repeat("a1b2c3d4e5", 10)
 	m := agents.NewMasker()
 	m.Add(value)
-	rec := newRecorder(st.Writer(), "s1", "a", time.Now, t.Logf)
+	rec := newRecorder(st.Writer(), "s1", agents.Agent{ID: "a"}, time.Now, t.Logf)
 	st.Writer().CreateSession(store.Session{ID: "s1", AgentID: "a", Title: "New session", Outcome: store.OutcomeRunning})
 	out := &maskedEmitter{mask: newLiveMasker(m), out: recordThen{rec, acp.EmitterFunc(func(acp.Event) {})}}
 	seq := 0

@@ -28,6 +28,7 @@ type recorder struct {
 	w         *store.Writer
 	sessionID string
 	agentID   string
+	agentCmd  string // the command line of an agents.CustomID session (store.Session.AgentCmd)
 	now       func() time.Time
 	mask      *agents.Masker // masks the journal and copies (nil: no value known)
 	logf      func(string, ...any)
@@ -48,8 +49,8 @@ type recorder struct {
 // passed on: a stuck disk delays the stop reason by that much, and never freezes the session.
 const turnEndSync = 2 * time.Second
 
-func newRecorder(w *store.Writer, sessionID, agentID string, now func() time.Time, logf func(string, ...any)) *recorder {
-	return &recorder{w: w, sessionID: sessionID, agentID: agentID, now: now, logf: logf, seqs: map[string]int{}, outcome: store.OutcomeReady}
+func newRecorder(w *store.Writer, sessionID string, agent agents.Agent, now func() time.Time, logf func(string, ...any)) *recorder {
+	return &recorder{w: w, sessionID: sessionID, agentID: agent.ID, agentCmd: agent.Line, now: now, logf: logf, seqs: map[string]int{}, outcome: store.OutcomeReady}
 }
 
 // Record is called from the session's event goroutine, in seq order, with masked events. It
@@ -192,7 +193,7 @@ func (r *recorder) saveCopy(snap acp.Snapshot, agentSessionID string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	c := store.SessionCopy{KeepTitle: r.titled.Load(), Session: store.Session{ID: r.sessionID,
-		AgentID: r.agentID, AgentName: snap.AgentName, AgentSessionID: agentSessionID, Cwd: snap.Cwd, Dirs: snap.Dirs,
+		AgentID: r.agentID, AgentCmd: r.agentCmd, AgentName: snap.AgentName, AgentSessionID: agentSessionID, Cwd: snap.Cwd, Dirs: snap.Dirs,
 		Title: snap.Title, Outcome: r.outcome, UpdatedAt: r.now()}}
 	ended := map[int]acp.TurnSummary{}
 	for _, t := range snap.Turns {

@@ -53,13 +53,13 @@ func (o *saveCopyOp) String() string {
 func (o *saveCopyOp) exec(ctx context.Context, b *batchTx) error {
 	s := o.c.Session
 	if _, err := b.exec(ctx, `INSERT INTO sessions (id, agent_id, agent_name, agent_session_id,
-		cwd, title, outcome, created_at, updated_at, dirs) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?11)
+		cwd, title, outcome, created_at, updated_at, dirs, agent_cmd) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?11, ?12)
 		ON CONFLICT (id) DO UPDATE SET
 		agent_session_id = CASE WHEN ?4 = '' THEN agent_session_id ELSE ?4 END,
 		title = CASE WHEN ?10 THEN title ELSE ?6 END,
 		outcome = ?7, updated_at = max(updated_at, ?9)`,
 		s.ID, s.AgentID, s.AgentName, s.AgentSessionID, s.Cwd, s.Title, s.Outcome,
-		millis(s.CreatedAt), millis(s.UpdatedAt), o.c.KeepTitle, joinDirs(s.Dirs)); err != nil {
+		millis(s.CreatedAt), millis(s.UpdatedAt), o.c.KeepTitle, joinDirs(s.Dirs), s.AgentCmd); err != nil {
 		return err
 	}
 	for _, t := range o.c.Turns {

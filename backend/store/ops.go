@@ -86,9 +86,9 @@ func (o *createSessionOp) String() string { return fmt.Sprintf("create session %
 func (o *createSessionOp) exec(ctx context.Context, b *batchTx) error {
 	s := o.s
 	_, err := b.exec(ctx, `INSERT INTO sessions (id, agent_id, agent_name, agent_session_id,
-		cwd, dirs, title, outcome, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		cwd, dirs, title, outcome, created_at, updated_at, agent_cmd) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		s.ID, s.AgentID, s.AgentName, s.AgentSessionID, s.Cwd, joinDirs(s.Dirs), s.Title, s.Outcome,
-		millis(s.CreatedAt), millis(s.UpdatedAt))
+		millis(s.CreatedAt), millis(s.UpdatedAt), s.AgentCmd)
 	return err
 }
 

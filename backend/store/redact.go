@@ -32,7 +32,7 @@ var redactedColumns = []struct {
 	table   string
 	columns []string
 }{
-	{"sessions", []string{"title"}},
+	{"sessions", []string{"title", "agent_cmd"}},      // agent_cmd: the hub keeps none with a known secret; one stored later
 	{"turns", []string{"prompt", "error", "receipt"}}, // a receipt quotes commands and titles
 	{"entries", []string{"title", "text", "body"}},
 	{"entry_pieces", []string{"text"}}, // the rest of a long streamed entry's text (pieces.go)

@@ -23,12 +23,15 @@ type Session struct {
 	AgentID        string
 	AgentName      string
 	AgentSessionID string
-	Cwd            string
-	Dirs           []string // the folders beside Cwd (additional directories), absolute; none: nil
-	Title          string
-	Outcome        string
-	CreatedAt      time.Time
-	UpdatedAt      time.Time
+	// AgentCmd is the command line, as typed, of a session whose agent was given as one
+	// (agents.CustomID: `--agent-cmd`); "" for agents the catalog knows by id.
+	AgentCmd  string
+	Cwd       string
+	Dirs      []string // the folders beside Cwd (additional directories), absolute; none: nil
+	Title     string
+	Outcome   string
+	CreatedAt time.Time
+	UpdatedAt time.Time
 }
 
 // Turn is one prompt and the agent's work on it. EndedAt is the zero time while the turn is

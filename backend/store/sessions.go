@@ -15,7 +15,7 @@ func scanSession(r rowScanner, s *Session, extra ...any) error {
 	var created, updated int64
 	var dirs string
 	dest := append([]any{&s.ID, &s.AgentID, &s.AgentName, &s.AgentSessionID, &s.Cwd, &dirs, &s.Title,
-		&s.Outcome, &created, &updated}, extra...)
+		&s.Outcome, &created, &updated, &s.AgentCmd}, extra...)
 	if err := r.Scan(dest...); err != nil {
 		return err
 	}
@@ -160,8 +160,23 @@ func scanEntries(id string, rows *sql.Rows) ([]Entry, error) {
 // Messages returns a session's raw JSON-RPC journal in seq order (empty if the session has
 // none or does not exist).
 func (s *Store) Messages(ctx context.Context, sessionID string) ([]Message, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT direction, method, json, at FROM messages
-		WHERE session_id = ? ORDER BY seq`, sessionID)
+	return s.messages(ctx, sessionID, `SELECT direction, method, json, at FROM messages
+		WHERE session_id = ?1 ORDER BY seq`)
+}
+
+// JournalEnds returns the first head and the last tail messages of a session's journal, in seq
+// order, none twice (all of them when there are no more than head+tail): the handshake and what
+// came last, for a diagnostic bundle, without reading a long journal whole.
+func (s *Store) JournalEnds(ctx context.Context, sessionID string, head, tail int) ([]Message, error) {
+	return s.messages(ctx, sessionID, `SELECT direction, method, json, at FROM messages
+		WHERE session_id = ?1 AND (seq IN (SELECT seq FROM messages WHERE session_id = ?1 ORDER BY seq LIMIT ?2)
+			OR seq IN (SELECT seq FROM messages WHERE session_id = ?1 ORDER BY seq DESC LIMIT ?3))
+		ORDER BY seq`, head, tail)
+}
+
+// messages runs query (its ?1 the session's id, then args) and reads the messages it selects.
+func (s *Store) messages(ctx context.Context, sessionID, query string, args ...any) ([]Message, error) {
+	rows, err := s.db.QueryContext(ctx, query, append([]any{sessionID}, args...)...)
 	if err != nil {
 		return nil, fmt.Errorf("read messages of session %q: %w", sessionID, err)
 	}

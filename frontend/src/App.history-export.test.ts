@@ -1,4 +1,4 @@
-// Saving a history item to a file: the row's Save menu (Markdown or JSON), the system's save
+// Saving a history item to a file: the row's Save menu (Markdown, JSON or diagnostics), the system's save
 // dialog behind SaveHistoryExport (mocked), the "Saved to …" confirmation and errors in the
 // banner. Driven through the whole page with mocked bindings (./test/page.ts).
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/svelte';
@@ -45,7 +45,7 @@ describe('save a history item to a file', () => {
     await openMenu('h1');
     expect(button.getAttribute('aria-expanded')).toBe('true');
     expect(document.activeElement).toBe(action('history-save-md', 'h1'));
-    expect(screen.getAllByRole('menuitem').map((el) => el.textContent?.trim())).toEqual(['Save as Markdown…', 'Save as JSON…']);
+    expect(screen.getAllByRole('menuitem').map((el) => el.textContent?.trim())).toEqual(['Save as Markdown…', 'Save as JSON…', 'Save diagnostics…']);
 
     await fireEvent.click(action('history-save-md', 'h1'));
     await settle();
@@ -71,9 +71,11 @@ describe('save a history item to a file', () => {
     await fireEvent.keyDown(menu, { key: 'ArrowDown' });
     expect(document.activeElement).toBe(action('history-save-json', 'h2'));
     await fireEvent.keyDown(menu, { key: 'ArrowDown' });
+    expect(document.activeElement).toBe(action('diagnostics-save', 'h2'));
+    await fireEvent.keyDown(menu, { key: 'ArrowDown' });
     expect(document.activeElement).toBe(action('history-save-md', 'h2'));
     await fireEvent.keyDown(menu, { key: 'ArrowUp' });
-    expect(document.activeElement).toBe(action('history-save-json', 'h2'));
+    expect(document.activeElement).toBe(action('diagnostics-save', 'h2'));
     await fireEvent.keyDown(menu, { key: 'Escape' });
     await settle();
     expect(screen.queryByRole('menu')).toBeNull();
@@ -85,8 +87,8 @@ describe('save a history item to a file', () => {
     await fireEvent.keyDown(screen.getByRole('menu'), { key: 'End' });
     await fireEvent.click(document.activeElement!);
     await settle();
-    expect(app.SaveHistoryExport).toHaveBeenCalledWith('h2', 'json');
-    expect(screen.getByTestId('history-saved').textContent).toContain('/home/me/project/h2.json');
+    expect(app.SaveHistoryExport).toHaveBeenCalledWith('h2', 'diagnostics');
+    expect(screen.getByTestId('history-saved').textContent).toContain('/home/me/project/h2.diagnostics');
   });
 
   it('a press elsewhere closes the menu without saving', async () => {

@@ -20,13 +20,16 @@ export const LIST_LIMIT = 200;
 /** Then it reads the earlier entries this many at a time, each part a short task for the page. */
 export const PART_ENTRIES = 2_000;
 
+/** What a saved session can be saved to a file as: its export, or its diagnostic bundle for a bug report. */
+export type SaveFormat = 'md' | 'json' | 'diagnostics';
+
 export interface HistoryStoreDeps {
   listHistory?: (query: string) => Promise<HistoryItem[]>;
   openHistoryPart?: (id: string, from: number, limit: number) => Promise<HistoryPart>;
   renameHistory?: (id: string, title: string) => Promise<void>;
   deleteHistory?: (id: string) => Promise<void>;
   exportHistory?: (id: string, format: 'md' | 'json') => Promise<string>;
-  saveHistoryExport?: (id: string, format: 'md' | 'json') => Promise<string>;
+  saveHistoryExport?: (id: string, format: SaveFormat) => Promise<string>;
   copy?: (text: string) => Promise<void>;
   clock?: Clock;
   onError?: (message: string) => void;
@@ -46,7 +49,7 @@ export class HistoryStore {
   readonly #rename: (id: string, title: string) => Promise<void>;
   readonly #delete: (id: string) => Promise<void>;
   readonly #export: (id: string, format: 'md' | 'json') => Promise<string>;
-  readonly #save: (id: string, format: 'md' | 'json') => Promise<string>;
+  readonly #save: (id: string, format: SaveFormat) => Promise<string>;
   readonly #copy: (text: string) => Promise<void>;
   readonly #clock: Clock;
   readonly #onError: (message: string) => void;
@@ -174,7 +177,7 @@ export class HistoryStore {
    * Saves a saved session to a file the user picks in the system's save dialog. Resolves to the
    * path written, '' when the user cancelled, or null (error reported) when it failed.
    */
-  async saveToFile(id: string, format: 'md' | 'json'): Promise<string | null> {
+  async saveToFile(id: string, format: SaveFormat): Promise<string | null> {
     try {
       return (await this.#save(id, format)) ?? '';
     } catch (err) {
