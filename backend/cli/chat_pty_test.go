@@ -153,11 +153,7 @@ func chatScript(t *testing.T, dir string) string {
 func savedTurns(t *testing.T, db string) (string, []store.Turn) {
 	t.Helper()
 	ctx := context.Background()
-	st, err := store.Open(ctx, db)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
+	st := openHistory(t, db)
 	rows, err := st.ListSessions(ctx, "", 0)
 	if err != nil || len(rows) != 1 {
 		t.Fatalf("history: %+v, %v", rows, err)

@@ -8,8 +8,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"agentdesk/backend/store"
 )
 
 // TestContinueAnAgentCmdSessionStartsTheSameCommand (issue 31): a session started with
@@ -75,13 +73,7 @@ func TestContinueWithoutItsAgentSaysWhatToDo(t *testing.T) {
 // savedAgentCmd reads session id's agent command line from the history file db.
 func savedAgentCmd(t *testing.T, db, id string) string {
 	t.Helper()
-	ctx := context.Background()
-	st, err := store.Open(ctx, db)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	sess, _, _, err := st.Session(ctx, id)
+	sess, _, _, err := openHistory(t, db).Session(context.Background(), id)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"agentdesk/backend/store"
 )
 
 // TestMain lets this test binary serve the Demo agent and play scripts, as the real binary
@@ -66,4 +68,15 @@ func scriptAgent(t *testing.T, steps string) string {
 		t.Fatal(err)
 	}
 	return "'" + self + "' demo-agent --script " + script
+}
+
+// openHistory opens the history file db for a test to read or seed, closed when the test ends.
+func openHistory(t *testing.T, db string) *store.Store {
+	t.Helper()
+	st, err := store.Open(context.Background(), db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	return st
 }
