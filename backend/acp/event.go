@@ -50,22 +50,19 @@ type Event struct {
 	EntryID string `json:"entryId,omitempty"` // chunk: append Text to this entry's text
 	Text    string `json:"text,omitempty"`
 
-	RequestID  string          `json:"requestId,omitempty"`  // permission, permission_done
-	ToolCallID string          `json:"toolCallId,omitempty"` // permission: the entry id of its tool card
-	Title      string          `json:"title,omitempty"`      // permission; info: the session title
-	Options    []OptionSummary `json:"options,omitempty"`    // permission, in the agent's order
-	Outcome    string          `json:"outcome,omitempty"`    // permission_done: selected | cancelled
-	OptionID   string          `json:"optionId,omitempty"`   // permission_done when selected
-	DecidedBy  string          `json:"decidedBy,omitempty"`  // permission_done: user | rule | cancel | cli
-	// permission; permission_done decided by a rule (no permission event came before it): the
-	// tool call's kind. permission: the rules the person may make from it.
-	ToolKind    string       `json:"toolKind,omitempty"`
+	// permission, permission_done: the request. A permission_done decided by a rule (no
+	// permission event came before it) carries the whole request too: its tool card, title,
+	// options and kind.
+	RequestID  string          `json:"requestId,omitempty"`
+	ToolCallID string          `json:"toolCallId,omitempty"` // the entry id of its tool card
+	Title      string          `json:"title,omitempty"`      // also info: the session title
+	Options    []OptionSummary `json:"options,omitempty"`    // in the agent's order
+	ToolKind   string          `json:"toolKind,omitempty"`
+	// permission: the rules the person may make from it.
 	RuleOptions []RuleOption `json:"ruleOptions,omitempty"`
-	// permission_done decided by a rule: the rule and its words.
-	RuleID    string `json:"ruleId,omitempty"`
-	RuleLabel string `json:"ruleLabel,omitempty"`
-	// permission_done: the whole decision as Snapshot.Decisions keeps it (the option's name,
-	// kind and verdict, who decided, the rule): what the window shows, without looking it up.
+	// permission_done, always: the decision as Snapshot.Decisions keeps it (outcome, the option
+	// with its name, kind and verdict, who decided, the rule and its words) — the one place it
+	// is said, so that the window, the history and the command line read the same fact.
 	Decision *DecisionSummary `json:"decision,omitempty"`
 
 	Turn       int              `json:"turn,omitempty"`       // turn_end

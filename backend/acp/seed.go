@@ -28,8 +28,7 @@ func (s *Session) decisionLocked(p *pendingPermission, outcome, optionID, decide
 	s.perms.decisions = append(s.perms.decisions, d)
 	s.draft.AddDecision(receiptDecision(p.summary.Title, d))
 	s.waitTickLocked()
-	s.pushEvent(Event{Kind: EventPermissionDone, RequestID: d.RequestID, Outcome: outcome, OptionID: optionID, DecidedBy: decidedBy,
-		Decision: &d})
+	s.pushEvent(Event{Kind: EventPermissionDone, RequestID: d.RequestID, Decision: &d})
 }
 
 // RestoreTranscript rebuilds a transcript from saved entries, so that it continues them: the

@@ -171,8 +171,7 @@ func (s *Session) ruleDecisionLocked(sum PermissionSummary, rule RuleDecision) {
 	s.perms.decisions = append(s.perms.decisions, d)
 	s.draft.AddDecision(receiptDecision(sum.Title, d))
 	s.pushEvent(Event{Kind: EventPermissionDone, RequestID: d.RequestID, ToolCallID: sum.ToolCallID, Title: sum.Title,
-		Options: sum.Options, ToolKind: sum.ToolKind, Outcome: d.Outcome, OptionID: d.OptionID, DecidedBy: DecidedByRule,
-		RuleID: rule.RuleID, RuleLabel: rule.Label, Decision: &d})
+		Options: sum.Options, ToolKind: sum.ToolKind, Decision: &d})
 }
 
 // offered reports whether id is one of options.

@@ -46,7 +46,7 @@ func TestAFailedStartAnswersThePermissionsAskedDuringIt(t *testing.T) {
 		t.Fatalf("state %s with permissions %+v, want failed with none open", snap.State, snap.Permissions)
 	}
 	done := ev.waitFor(t, "permission_done", kind(acp.EventPermissionDone))
-	if done.Outcome != "cancelled" || done.DecidedBy != acp.DecidedByCancel {
+	if done.Decision.Outcome != "cancelled" || done.Decision.DecidedBy != acp.DecidedByCancel {
 		t.Fatalf("permission_done %+v, want cancelled by cancel", done)
 	}
 }

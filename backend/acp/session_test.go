@@ -211,7 +211,7 @@ func stopAtPermission(t *testing.T, s *acp.Session, ev *events) acp.Event {
 		t.Fatal(err)
 	}
 	done := ev.waitFor(t, "permission_done", kind(acp.EventPermissionDone))
-	if done.RequestID != p.RequestID || done.Outcome != "cancelled" {
+	if done.RequestID != p.RequestID || done.Decision.Outcome != "cancelled" {
 		t.Fatalf("permission_done %+v, want %s cancelled", done, p.RequestID)
 	}
 	if end := ev.waitFor(t, "turn_end", kind(acp.EventTurnEnd)); end.StopReason != schema.StopCancelled {

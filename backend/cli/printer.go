@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -105,14 +106,15 @@ func (p *printer) print(ev acp.Event) {
 		}
 		p.line(fmt.Sprintf("[permission] %s? options: %s", safeLine(ev.Title), strings.Join(names, ", ")))
 	case acp.EventPermissionDone:
+		d := cmp.Or(ev.Decision, &acp.DecisionSummary{Outcome: "cancelled"})
 		decision := "cancelled"
-		if ev.Outcome == "selected" {
-			decision = "chose " + ev.OptionID
+		if d.Outcome == "selected" {
+			decision = "chose " + d.OptionID
 		}
 		title := p.titles[ev.RequestID]
-		if ev.DecidedBy == acp.DecidedByRule { // no permission event came first: nobody was asked
+		if d.DecidedBy == acp.DecidedByRule { // no permission event came first: nobody was asked
 			title = ev.Title
-			decision += " by rule: " + ev.RuleLabel
+			decision += " by rule: " + d.RuleLabel
 		}
 		p.line(fmt.Sprintf("[permission] %s: %s", safeLine(title), safeLine(decision))) // one line: a title cannot forge a decision
 	case acp.EventState:

@@ -114,17 +114,21 @@ func (r *recorder) record(ev acp.Event) {
 		r.w.RequestPermission(store.Permission{SessionID: r.sessionID, RequestID: ev.RequestID, ToolCallID: ev.ToolCallID,
 			Title: ev.Title, ToolKind: ev.ToolKind, Turn: r.turn, Options: options, RequestedAt: r.now()})
 	case acp.EventPermissionDone:
-		if ev.DecidedBy == acp.DecidedByRule {
+		d := ev.Decision
+		if d == nil {
+			break // the engine always sends one; nothing to record without it
+		}
+		if d.DecidedBy == acp.DecidedByRule {
 			// A rule answered before anyone saw it: this one event is the whole request.
 			options, _ := json.Marshal(ev.Options)
 			now := r.now()
 			r.w.RequestPermission(store.Permission{SessionID: r.sessionID, RequestID: ev.RequestID, ToolCallID: ev.ToolCallID,
 				Title: ev.Title, ToolKind: ev.ToolKind, Turn: r.turn, Options: options, RequestedAt: now,
-				Outcome: ev.Outcome, OptionID: ev.OptionID, DecidedBy: ev.DecidedBy, DecidedAt: now,
-				RuleID: ev.RuleID, RuleLabel: ev.RuleLabel})
+				Outcome: d.Outcome, OptionID: d.OptionID, DecidedBy: d.DecidedBy, DecidedAt: now,
+				RuleID: d.RuleID, RuleLabel: d.RuleLabel})
 			break
 		}
-		r.w.DecidePermission(r.sessionID, ev.RequestID, ev.Outcome, ev.OptionID, ev.DecidedBy, r.now())
+		r.w.DecidePermission(r.sessionID, ev.RequestID, d.Outcome, d.OptionID, d.DecidedBy, r.now())
 	case acp.EventInfo:
 		if ev.Title != "" && !r.titled.Load() { // the agent's own title beats the first prompt
 			title := ev.Title

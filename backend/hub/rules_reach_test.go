@@ -80,8 +80,8 @@ func TestRulesSeeEveryPath(t *testing.T) {
 			if err := s.AnswerPermission(ev.RequestID, "r1"); err != nil {
 				t.Fatal(err)
 			}
-		case ev.Kind == acp.EventPermissionDone && ev.DecidedBy == acp.DecidedByRule:
-			byRule[ev.Title] = ev.OptionID
+		case ev.Kind == acp.EventPermissionDone && ev.Decision.DecidedBy == acp.DecidedByRule:
+			byRule[ev.Title] = ev.Decision.OptionID
 		case ev.Kind == acp.EventTurnEnd:
 			done = true
 		}

@@ -73,7 +73,7 @@ func TestRuleAnswersBeforeAPrompt(t *testing.T) {
 			if err := s.AnswerPermission(ev.RequestID, "r1"); err != nil {
 				t.Fatal(err)
 			}
-		case ev.Kind == acp.EventPermissionDone && ev.DecidedBy == acp.DecidedByRule:
+		case ev.Kind == acp.EventPermissionDone && ev.Decision.DecidedBy == acp.DecidedByRule:
 			byRule = append(byRule, ev)
 		case ev.Kind == acp.EventEntry && ev.Entry.Kind == acp.KindNotice && strings.Contains(ev.Entry.Notice.Title, "rule"):
 			notices++
@@ -85,7 +85,7 @@ func TestRuleAnswersBeforeAPrompt(t *testing.T) {
 		t.Errorf("asked %q, want only the read outside the folder", asked)
 	}
 	wantLabel := "reads in " + rules.Home(base, h.rules.home) + " for Scripted"
-	if len(byRule) != 2 || byRule[0].RuleID != rule.ID || byRule[0].RuleLabel != wantLabel || byRule[0].OptionID != "a1" {
+	if len(byRule) != 2 || byRule[0].Decision.RuleID != rule.ID || byRule[0].Decision.RuleLabel != wantLabel || byRule[0].Decision.OptionID != "a1" {
 		t.Fatalf("rule decisions %+v, want two by %s (%q)", byRule, rule.ID, wantLabel)
 	}
 	if notices != 1 {
@@ -154,13 +154,13 @@ func TestMakeRuleFromACard(t *testing.T) {
 		t.Fatalf("made %+v (%v)", made, err)
 	}
 	done := waitFor(t, evs, func(ev acp.Event) bool { return ev.Kind == acp.EventPermissionDone })
-	if done.DecidedBy != acp.DecidedByUser || done.OptionID != "a1" {
+	if done.Decision.DecidedBy != acp.DecidedByUser || done.Decision.OptionID != "a1" {
 		t.Errorf("the card's own request: %+v, want allowed once by the person", done)
 	}
 	second := waitFor(t, evs, func(ev acp.Event) bool {
 		return ev.Kind == acp.EventPermission || ev.Kind == acp.EventPermissionDone
 	})
-	if second.Kind != acp.EventPermissionDone || second.RuleID != made.ID {
+	if second.Kind != acp.EventPermissionDone || second.Decision.RuleID != made.ID {
 		t.Fatalf("the next read: %+v, want answered by the rule", second)
 	}
 	waitFor(t, evs, func(ev acp.Event) bool { return ev.Kind == acp.EventTurnEnd })

@@ -85,7 +85,7 @@ describe('the decisions waiting on you', () => {
     expect(screen.getByTestId('session-state').textContent).toBe('running');
 
     // Answered: the count goes down.
-    emit(on('one', { kind: 'permission_done', requestId: 'r1', outcome: 'selected', optionId: 'ok' }));
+    emit(on('one', { kind: 'permission_done', requestId: 'r1', decision: { requestId: 'r1', toolCallId: '', outcome: 'selected', optionId: 'ok', decidedBy: 'user' } }));
     expect(pending().dataset.count).toBe('1');
   });
 

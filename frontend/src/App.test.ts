@@ -213,15 +213,12 @@ describe('a live session', () => {
       ev({
         kind: 'permission_done',
         requestId: '7',
-        outcome: 'selected',
-        optionId: 'allow',
-        decidedBy: 'user',
         decision: { requestId: '7', toolCallId: 'e6', outcome: 'selected', optionId: 'allow', optionName: 'Allow', optionKind: 'allow_once', verdict: 'allow', decidedBy: 'user' },
       }),
     );
     expect(within(card).queryByTestId('permission')).toBeNull();
     expect(card.textContent).toContain('Allowed once');
-    emit(ev({ kind: 'permission_done', requestId: '8', outcome: 'cancelled' }));
+    emit(ev({ kind: 'permission_done', requestId: '8', decision: { requestId: '8', toolCallId: '', outcome: 'cancelled', decidedBy: 'cancel' } }));
     expect(screen.queryAllByTestId('permission')).toHaveLength(0);
   });
 

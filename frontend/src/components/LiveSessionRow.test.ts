@@ -66,7 +66,7 @@ describe('LiveSessionRow', () => {
     expect(row('web').dataset.waiting).toBe('1');
     expect(screen.getByTestId('live-session-state').textContent).toBe('1 waiting');
 
-    send('web', { kind: 'permission_done', requestId: 'r1', outcome: 'cancelled' }, { kind: 'state', state: 'cancelling' });
+    send('web', { kind: 'permission_done', requestId: 'r1', decision: { requestId: 'r1', toolCallId: 'tc1', outcome: 'cancelled', decidedBy: 'cancel' } }, { kind: 'state', state: 'cancelling' });
     expect(row('web').dataset.state).toBe('stopping');
     send('web', { kind: 'turn_end', turn: 1, stopReason: 'cancelled' }, { kind: 'state', state: 'idle' });
     expect(row('web').dataset.state).toBe('ready');

@@ -338,19 +338,13 @@ export interface PermissionEvent extends EventBase, PermissionRequest {
 export interface PermissionDoneEvent extends EventBase {
   kind: 'permission_done';
   requestId: string;
-  outcome: 'selected' | 'cancelled';
-  optionId?: string | null;
-  /** Who decided: a person, one of the person's rules, a cancel (Stop, turn end), or the CLI's --permissions. */
-  decidedBy?: 'user' | 'rule' | 'cancel' | 'cli' | null;
-  /** Decided by a rule (no permission event came first): the request as it was, the rule and its words. */
+  /** The decision, the one place it is said: outcome, the option with its name, kind and verdict, who decided, the rule. */
+  decision: DecisionSummary;
+  /** Decided by a rule (no permission event came first): the request as it was. */
   toolCallId?: string | null;
   title?: string | null;
   options?: PermissionOption[] | null;
   toolKind?: string | null;
-  ruleId?: string | null;
-  ruleLabel?: string | null;
-  /** The whole decision as a snapshot keeps it (the option's name, kind and verdict, who decided, the rule). */
-  decision?: DecisionSummary | null;
 }
 
 export interface TurnEndEvent extends EventBase {

@@ -22,7 +22,7 @@ describe('rule decisions', () => {
       emptyState(SID),
       events(
         { kind: 'entry', entry: { id: 't2', kind: 'tool', turn: 1, title: 'Read b.txt' } },
-        { kind: 'permission_done', requestId: 'r2', outcome: 'selected', optionId: 'ok', decidedBy: 'rule', toolCallId: 't2', title: 'Read b.txt', options: OPTIONS, toolKind: 'read', ruleId: 'rule-1', ruleLabel: LABEL,
+        { kind: 'permission_done', requestId: 'r2', toolCallId: 't2', title: 'Read b.txt', options: OPTIONS, toolKind: 'read',
           decision: { requestId: 'r2', toolCallId: 't2', outcome: 'selected', optionId: 'ok', optionName: 'Allow once', optionKind: 'allow_once', verdict: 'allow', decidedBy: 'rule', ruleId: 'rule-1', ruleLabel: LABEL } },
       ),
     );
@@ -36,7 +36,7 @@ describe('rule decisions', () => {
   it('words a rule rejection, the CLI and a reopened session', () => {
     const s = applyAll(
       emptyState(SID),
-      events({ kind: 'permission_done', requestId: 'r3', outcome: 'selected', optionId: 'no', decidedBy: 'rule', toolCallId: 't3', options: OPTIONS, ruleId: 'rule-2', ruleLabel: LABEL,
+      events({ kind: 'permission_done', requestId: 'r3', toolCallId: 't3', options: OPTIONS,
         decision: { requestId: 'r3', toolCallId: 't3', outcome: 'selected', optionId: 'no', optionName: 'Reject', optionKind: 'reject_once', verdict: 'reject', decidedBy: 'rule', ruleId: 'rule-2', ruleLabel: LABEL } }),
     );
     expect(decisionLabel(s.decisions[0])).toBe(`Rejected by rule: ${LABEL}`);

@@ -104,8 +104,6 @@ describe('apply: permissions', () => {
   const done = (optionId: string, name: string, kind: string, verdict: string) => ({
     kind: 'permission_done' as const,
     requestId: 'r1',
-    outcome: 'selected' as const,
-    optionId,
     decision: { requestId: 'r1', toolCallId: 't', outcome: 'selected', optionId, optionName: name, optionKind: kind, verdict },
   });
 
@@ -126,7 +124,7 @@ describe('apply: permissions', () => {
     const s = replay(
       open,
       { ...open, requestId: 'r2', toolCallId: 'u' },
-      { kind: 'permission_done', requestId: 'r2', outcome: 'cancelled' },
+      { kind: 'permission_done', requestId: 'r2', decision: { requestId: 'r2', toolCallId: 'u', outcome: 'cancelled' } },
     );
     expect(s.permissions.map((p) => p.requestId)).toEqual(['r1']);
     expect(s.decisions).toHaveLength(1);

@@ -210,9 +210,8 @@ function openPermission(state: TranscriptState, req: PermissionRequest): Transcr
  * card still gets it.
  */
 function closePermission(state: TranscriptState, ev: PermissionDoneEvent): TranscriptState {
-  const { requestId } = ev;
+  const { requestId, decision: sent } = ev;
   const req = state.permissions.find((p) => p.requestId === requestId);
-  const sent = ev.decision ?? { requestId, toolCallId: ev.toolCallId ?? '', outcome: ev.outcome, optionId: ev.optionId, decidedBy: ev.decidedBy };
   const decision = toDecision({ ...sent, toolCallId: sent.toolCallId || req?.toolCallId || '' });
   return {
     ...state,

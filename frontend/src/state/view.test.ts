@@ -52,8 +52,6 @@ describe('TranscriptView', () => {
     s = step(s, {
       kind: 'permission_done',
       requestId: 'r1',
-      outcome: 'selected',
-      optionId: 'ok',
       decision: { requestId: 'r1', toolCallId: 't', outcome: 'selected', optionId: 'ok', optionName: 'Allow', optionKind: 'allow_once', verdict: 'allow' },
     });
     tv.sync(s);
