@@ -83,8 +83,10 @@ func diagnosticsReadme(d hub.Diagnosis, now time.Time) string {
 	return fmt.Sprintf(`agentdesk %s: diagnostics of session %s (%s), made %s.
 
 Attach this file to a bug report. Every secret value agentdesk knows (agents' and MCP servers'
-secrets, login values) is masked in every file. It holds no prompt, no file of your project
-beyond what the protocol messages below quote, and nothing of your environment.
+secrets, login values) is masked in every file, and nothing of your environment is in it.
+The protocol messages in journal.ndjson are the conversation's own: the prompts, the agent's
+replies and the parts of your files it read or wrote in those messages. Look them over (or
+delete that file) before you share the bundle.
 
 versions.json   agentdesk, Go, the OS, and the agent as it introduced itself
 session.json    the session: its agent, folder, outcome and turns (stop reasons, errors; no prompts)
