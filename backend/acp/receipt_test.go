@@ -94,8 +94,8 @@ func (g gate) pass(t *testing.T, clock *testClock, d time.Duration) {
 }
 
 // TestTurnReceipt: a turn that runs a terminal command failing with exit code 3 (shown by an
-// execute call: listed once), two more execute calls (one whose terminal the agent runs
-// itself), a permission answered, an elicitation answered, a usage_update with a cost and
+// execute call: listed once), three more execute calls (one whose terminal the agent runs
+// itself, one that fails with "Exit code 3" as Claude Code's Bash tool says it), a permission answered, an elicitation answered, a usage_update with a cost and
 // usage in the prompt's answer: every field of the receipt, on turn_end and in the snapshot.
 func TestTurnReceipt(t *testing.T) {
 	clock := &testClock{now: time.UnixMilli(1_700_000_000_000)}
@@ -113,6 +113,9 @@ func TestTurnReceipt(t *testing.T) {
  {"update":{"sessionUpdate":"tool_call_update","toolCallId":"tests","rawInput":{"command":["go","test","./..."]},"status":"completed"}},
  {"update":{"sessionUpdate":"tool_call","toolCallId":"mk","title":"make","kind":"execute","status":"completed",
    "_meta":{"terminal_info":{"terminal_id":"a1"},"terminal_exit":{"terminal_id":"a1","exit_code":2}}}},
+ {"update":{"sessionUpdate":"tool_call","toolCallId":"bash","title":"./check.sh","kind":"execute","status":"pending","rawInput":{"command":"./check.sh","description":"Run the check"}}},
+ {"update":{"sessionUpdate":"tool_call_update","toolCallId":"bash","status":"failed","rawOutput":"Exit code 3\nboom",
+   "content":[{"type":"content","content":{"type":"text","text":"Exit code 3\nboom"}}]}},
  {"update":{"sessionUpdate":"tool_call","toolCallId":"rd","title":"Read a.go","kind":"read","status":"completed"}},
  {"call":"session/request_permission","params":{"toolCall":{"toolCallId":"w1","title":"Write a.go","kind":"edit"},
    "options":[{"optionId":"ok","name":"Allow","kind":"allow_once"},{"optionId":"no","name":"Reject","kind":"reject_once"}]},"want":"\"optionId\":\"ok\""},
@@ -153,6 +156,7 @@ func TestTurnReceipt(t *testing.T) {
 			{Command: "sh -c 'cat \"$0\"; exit 3' " + string(g), ToolCallID: cardID(t, s, "run"), ExitCode: intp(3)},
 			{Command: "go test ./...", ToolCallID: cardID(t, s, "tests")},
 			{Command: "make", ToolCallID: cardID(t, s, "mk"), ExitCode: intp(2)},
+			{Command: "./check.sh", ToolCallID: cardID(t, s, "bash"), ExitCode: intp(3)}, // Claude Code's words
 		},
 		Decisions: []receipt.Decision{{Title: "Write a.go", ToolCallID: cardID(t, s, "w1"), Outcome: "selected",
 			Option: "Allow", Kind: schema.AllowOnce, DecidedBy: acp.DecidedByUser}},

@@ -86,10 +86,14 @@ func (s *Session) toolCardLocked(entryID string) {
 		return
 	}
 	e := s.tr.entries[i]
-	card := receipt.Card{EntryID: entryID, ToolKind: e.ToolKind, Title: e.Title, RawInput: e.RawInput}
+	card := receipt.Card{EntryID: entryID, ToolKind: e.ToolKind, Title: e.Title, RawInput: e.RawInput,
+		Failed: e.Status == StatusFailed, RawOutput: e.RawOutput}
 	for _, c := range e.Content {
-		if c.Type == "terminal" {
+		switch {
+		case c.Type == "terminal":
 			card.Terminals = append(card.Terminals, receipt.CardTerminal{ID: c.TerminalID, Exit: c.ExitStatus})
+		case c.Type == "content" && card.Text == "":
+			card.Text = c.Text
 		}
 	}
 	s.draft.ToolCard(card)

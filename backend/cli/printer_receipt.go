@@ -23,7 +23,7 @@ func receiptLines(r *receipt.Receipt) []string {
 		head = append(head, fmt.Sprintf("%d tokens (%d in, %d out)", t.Total, t.Input, t.Output))
 	}
 	if c := r.Cost; c != nil {
-		head = append(head, fmt.Sprintf("cost %.4f %s", c.Amount, c.Currency))
+		head = append(head, "cost "+receipt.CostText(*c))
 	}
 	if n := len(r.Commands) + r.MoreCommands; n > 0 {
 		failed := 0

@@ -103,7 +103,7 @@ func receiptExport(t *testing.T, stored []byte, format string) string {
 
 // receiptMarkdownWant is the Markdown of the receipt both tests below render, under its turn's end.
 const receiptMarkdownWant = "*Turn 1 ended: end_turn*\n\n" +
-	"**Receipt**: 1 min 35 s (12 s waiting on you); 120 tokens (100 in, 20 out); cost 0.7500 USD\n\n" +
+	"**Receipt**: 1 min 35 s (12 s waiting on you); 120 tokens (100 in, 20 out); cost $0.7500\n\n" +
 	"- Files changed: 1\n  - modified `a.go` (+3 −1)\n  - note: big.dat was too big to keep\n" +
 	"- Commands: 2\n  - `` make `test` `` → exit 3\n  - `sleep 9` → SIGKILL\n" +
 	"- Decisions: 1\n  - Write a.go: Allowed once (by you)\n" +

@@ -25,7 +25,7 @@ func receiptMarkdown(r *receipt.Receipt) string {
 		head = append(head, fmt.Sprintf("%d tokens (%d in, %d out)", t.Total, t.Input, t.Output))
 	}
 	if c := r.Cost; c != nil {
-		head = append(head, fmt.Sprintf("cost %.4f %s", c.Amount, c.Currency))
+		head = append(head, "cost "+receipt.CostText(*c))
 	}
 	fmt.Fprintf(&b, "**Receipt**: %s\n\n", strings.Join(head, "; "))
 	if ch := r.Changes; ch != nil {

@@ -2,6 +2,8 @@ package receipt
 
 import (
 	"encoding/json"
+	"regexp"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -19,6 +21,12 @@ type Card struct {
 	// Terminals are the card's terminal content, in order: the terminal's id ("" for one the
 	// agent runs itself) and its exit once known.
 	Terminals []CardTerminal
+	// Failed (the card's status), RawOutput and Text (its first text content) are where an
+	// agent that runs commands without a terminal says how one ended: Claude Code's Bash tool
+	// fails with rawOutput "Exit code 3" and the same words leading its text.
+	Failed    bool
+	RawOutput json.RawMessage
+	Text      string
 }
 
 // CardTerminal is one terminal a card shows.
@@ -127,15 +135,33 @@ func executeCommand(rawInput json.RawMessage, title string) (command string, fro
 }
 
 // exit is how the terminal the card shows ended (ours, or one the agent runs itself and
-// reports in _meta), nil while unknown.
+// reports in _meta), else the exit code a failed card's own words report; nil while unknown.
 func (c Card) exit() *schema.TerminalExitStatus {
 	for _, t := range c.Terminals {
 		if t.Exit != nil {
 			return t.Exit
 		}
 	}
+	if !c.Failed {
+		return nil // a completed card without a terminal does not say it exited 0
+	}
+	var raw string
+	if json.Unmarshal(c.RawOutput, &raw) != nil {
+		raw = ""
+	}
+	for _, text := range []string{raw, c.Text} {
+		if m := reportedExit.FindStringSubmatch(text); m != nil {
+			if code, err := strconv.Atoi(m[1]); err == nil {
+				return &schema.TerminalExitStatus{ExitCode: &code}
+			}
+		}
+	}
 	return nil
 }
+
+// reportedExit is how an agent's failed command reports its exit code in words at the start of
+// its output ("Exit code 3", "exit code: 3"); a number anywhere else is the command's output.
+var reportedExit = regexp.MustCompile(`^\s*(?i:exit code):?\s+(-?\d{1,9})\b`)
 
 func (c *draftCommand) setExit(x *schema.TerminalExitStatus) {
 	if x == nil {

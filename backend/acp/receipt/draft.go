@@ -156,10 +156,9 @@ func (d *Draft) Finish(e Ending) *Receipt {
 		if d.costAtStart != nil {
 			c.Amount -= d.costAtStart.Amount
 		}
-		if c.Amount < 0 {
-			c.Amount = 0 // the agent restarted its count
+		if c.Amount > 0 { // nothing grew (or the agent restarted its count): no cost to show
+			r.Cost = &c
 		}
-		r.Cost = &c
 	}
 	return r
 }

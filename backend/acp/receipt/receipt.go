@@ -1,6 +1,11 @@
 package receipt
 
-import "agentdesk/backend/acp/schema"
+import (
+	"strconv"
+	"strings"
+
+	"agentdesk/backend/acp/schema"
+)
 
 // MaxItems bounds each list of a receipt (commands, decisions, questions): an agent that runs
 // commands or asks without end must not grow a turn's receipt (and its row in the history)
@@ -106,4 +111,21 @@ func (r *Receipt) Clone() *Receipt {
 		c.Cost = &k
 	}
 	return &c
+}
+
+// CostText is how a cost reads wherever agentdesk writes one as text (the command line's and the
+// exports' receipts; frontend/src/lib/format.ts's formatCost words it the same way): "$0.0042",
+// "$1.50", "$0.00", "0.75 EUR"; four decimals below one, and "<$0.0001" below what those show.
+func CostText(c schema.Cost) string {
+	num := strconv.FormatFloat(c.Amount, 'f', 2, 64)
+	switch {
+	case c.Amount > 0 && c.Amount < 0.00005:
+		num = "<0.0001"
+	case c.Amount > 0 && c.Amount < 1:
+		num = strconv.FormatFloat(c.Amount, 'f', 4, 64)
+	}
+	if c.Currency == "USD" {
+		return strings.Replace("$"+num, "$<", "<$", 1)
+	}
+	return num + " " + c.Currency
 }

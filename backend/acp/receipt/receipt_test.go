@@ -119,3 +119,71 @@ func TestCommandLineBounded(t *testing.T) {
 		t.Fatalf("cut to %d bytes: %q…", len(got), got[len(got)-8:])
 	}
 }
+
+// TestReportedExitCode: an execute card that failed with no terminal gets the exit code its
+// own words report first ("Exit code 3" in rawOutput, as Claude Code's Bash tool says it, or
+// leading its text); a completed card, or a number later in the output, says nothing of it.
+func TestReportedExitCode(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		card Card
+		want *int
+	}{
+		{"rawOutput", Card{Failed: true, RawOutput: json.RawMessage(`"Exit code 3\nboom"`)}, intp(3)},
+		{"text", Card{Failed: true, RawOutput: json.RawMessage(`{"stderr":"x"}`), Text: "exit code: 127\nsh: nope: not found"}, intp(127)},
+		{"completed", Card{RawOutput: json.RawMessage(`"Exit code 3"`)}, nil},
+		{"mid-output", Card{Failed: true, Text: "boom\nExit code 3"}, nil},
+		{"no number", Card{Failed: true, Text: "Exit code unknown"}, nil},
+	} {
+		d := NewDraft(nil)
+		c.card.EntryID, c.card.ToolKind, c.card.Title = "e1", "execute", "./check.sh"
+		d.ToolCard(c.card)
+		r := d.Finish(Ending{Question: func(string) (Question, bool) { return Question{}, false }})
+		if len(r.Commands) != 1 || !reflect.DeepEqual(r.Commands[0].ExitCode, c.want) {
+			t.Errorf("%s: commands %+v, want exit %v", c.name, r.Commands, c.want)
+		}
+	}
+}
+
+func intp(n int) *int { return &n }
+
+// TestCostText: a cost reads as formatCost in the page words it: four decimals below one, two
+// from one and for nothing at all, a marker below what four show, the currency named unless USD.
+func TestCostText(t *testing.T) {
+	for _, c := range []struct {
+		cost schema.Cost
+		want string
+	}{
+		{schema.Cost{Amount: 0.0042, Currency: "USD"}, "$0.0042"},
+		{schema.Cost{Amount: 1.5, Currency: "USD"}, "$1.50"},
+		{schema.Cost{Amount: 0, Currency: "USD"}, "$0.00"},
+		{schema.Cost{Amount: 0.00001, Currency: "USD"}, "<$0.0001"},
+		{schema.Cost{Amount: 0.75, Currency: "EUR"}, "0.7500 EUR"},
+		{schema.Cost{Amount: 12, Currency: "EUR"}, "12.00 EUR"},
+	} {
+		if got := CostText(c.cost); got != c.want {
+			t.Errorf("CostText(%+v) = %q, want %q", c.cost, got, c.want)
+		}
+	}
+}
+
+// TestCostOnlyWhenItGrew: a turn's cost is what the session's cost grew by; a turn that spent
+// nothing (or after which the agent restarted its count) shows none, never "$0.0000".
+func TestCostOnlyWhenItGrew(t *testing.T) {
+	none := func(string) (Question, bool) { return Question{}, false }
+	for _, c := range []struct {
+		start, end *schema.Cost
+		want       *schema.Cost
+	}{
+		{&schema.Cost{Amount: 1.5, Currency: "USD"}, &schema.Cost{Amount: 2.25, Currency: "USD"}, &schema.Cost{Amount: 0.75, Currency: "USD"}},
+		{&schema.Cost{Amount: 1.5, Currency: "USD"}, &schema.Cost{Amount: 1.5, Currency: "USD"}, nil},
+		{&schema.Cost{Amount: 1.5, Currency: "USD"}, &schema.Cost{Amount: 0.2, Currency: "USD"}, nil},
+		{nil, &schema.Cost{Amount: 0, Currency: "USD"}, nil},
+		{nil, &schema.Cost{Amount: 0.1, Currency: "USD"}, &schema.Cost{Amount: 0.1, Currency: "USD"}},
+	} {
+		r := NewDraft(c.start).Finish(Ending{Cost: c.end, Question: none})
+		if !reflect.DeepEqual(r.Cost, c.want) {
+			t.Errorf("from %+v to %+v: cost %+v, want %+v", c.start, c.end, r.Cost, c.want)
+		}
+	}
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { basename, compactNumber, formatDuration, formatSpan, relativeTime, snippetSegments, tail, titleParts } from './format';
+import { basename, compactNumber, formatCost, formatDuration, formatSpan, relativeTime, snippetSegments, tail, titleParts } from './format';
 
 describe('format helpers', () => {
   it('basename', () => {
@@ -62,5 +62,17 @@ describe('titleParts', () => {
     expect(titleParts('it`s <b>bold</b>')).toEqual([{ text: 'it`s <b>bold</b>', code: false }]);
     expect(titleParts('')).toEqual([]);
     expect(titleParts(null)).toEqual([]);
+  });
+});
+
+describe('formatCost', () => {
+  it('words a cost as the Go receipts do (receipt.CostText): never "$0.0000"', () => {
+    expect(formatCost({ amount: 0.0042, currency: 'USD' })).toBe('$0.0042');
+    expect(formatCost({ amount: 1.5, currency: 'USD' })).toBe('$1.50');
+    expect(formatCost({ amount: 0, currency: 'USD' })).toBe('$0.00');
+    expect(formatCost({ amount: 0.00001, currency: 'USD' })).toBe('<$0.0001');
+    expect(formatCost({ amount: 0.75, currency: 'EUR' })).toBe('0.7500 EUR');
+    expect(formatCost({ amount: 12, currency: 'EUR' })).toBe('12.00 EUR');
+    expect(formatCost(null)).toBe('');
   });
 });

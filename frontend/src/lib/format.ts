@@ -56,11 +56,17 @@ export function compactNumber(n: number): string {
   return `${(n / 1_000_000).toFixed(1).replace(/\.0$/, '')}M`;
 }
 
+/**
+ * A cost as the receipts' Go side words it too (receipt.CostText): "$0.0042", "$1.50", "$0.00",
+ * "0.75 EUR"; four decimals below one, and "<$0.0001" below what those show.
+ */
 export function formatCost(cost: { amount: number; currency: string } | null | undefined): string {
   if (!cost || !Number.isFinite(cost.amount)) return '';
-  const digits = cost.amount < 1 ? 4 : 2;
-  if (cost.currency === 'USD') return `$${cost.amount.toFixed(digits)}`;
-  return `${cost.amount.toFixed(digits)} ${cost.currency}`;
+  const { amount, currency } = cost;
+  let num = amount.toFixed(amount > 0 && amount < 1 ? 4 : 2);
+  if (amount > 0 && amount < 0.00005) num = '<0.0001';
+  if (currency === 'USD') return num.startsWith('<') ? `<$${num.slice(1)}` : `$${num}`;
+  return `${num} ${currency}`;
 }
 
 /** Pretty JSON for <pre>; never throws. */
