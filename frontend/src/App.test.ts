@@ -91,6 +91,15 @@ describe('a live session', () => {
     expect(screen.getByTestId('session-state').textContent).toBe('idle');
   });
 
+  it('a start from the folder field (Enter) hands the keyboard to the prompt box', async () => {
+    await renderApp();
+    const cwd = screen.getByTestId('cwd-input');
+    cwd.focus();
+    await fireEvent.keyDown(cwd, { key: 'Enter' });
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByTestId('composer-input')));
+    expect(app.StartSession).toHaveBeenCalledWith('demo', FOLDER, []);
+  });
+
   it('renders the golden sample turn with the test ids of the contract', async () => {
     await startSession();
     const path = resolve(dirname(fileURLToPath(import.meta.url)), '../../testdata/events/sample_turn.json');
