@@ -1,8 +1,9 @@
 // The top bar's folders (issue 15): the folder just used is first among the recent folders and
 // is the default folder after a restart; a start in / asks first, and Cancel starts nothing.
-import { realpath } from 'node:fs/promises';
+import { mkdir, realpath } from 'node:fs/promises';
+import path from 'node:path';
 import { test, startApp, launchBrowser, openPage, waitFor } from './lib/harness.mjs';
-import { liveRows, liveStateIs, project, startSession } from './lib/ui.mjs';
+import { liveRows, liveStateIs, project, startSession, stateIs } from './lib/ui.mjs';
 
 const env = { AGENTDESK_DEMO_PACE: '15ms' };
 
@@ -53,4 +54,24 @@ test('the folder just used is the first recent folder and the default after a re
   await waitFor(async () => (await page2.getByTestId('cwd-input').inputValue()) === other, { message: 'the last folder as the default' });
   const after = await recentFolders(page2);
   if (after[0] !== other || !after.includes(dir)) throw new Error(`recent folders after a restart ${JSON.stringify(after)}`);
+});
+
+test('at 800×600 a long folder shows its end, and Enter in it starts and hands the keyboard to the prompt box', async () => {
+  const app = await startApp({ env });
+  const page = await openPage(await launchBrowser({ viewport: { width: 800, height: 600 } }), app.url);
+  const dir = path.join(await realpath(await project()), 'src', 'github.com', 'example', 'a-longer-project-name');
+  await mkdir(dir, { recursive: true });
+  await waitFor(async () => (await page.locator('[data-testid=agent-option][data-agent-id=demo]').count()) === 1, { message: 'the Demo agent' });
+  await page.getByTestId('agent-picker').selectOption('demo');
+  const cwd = page.getByTestId('cwd-input');
+  await cwd.fill(dir);
+  await cwd.press('Enter');
+  await waitFor(() => stateIs(page, 'idle'), { timeout: 20_000, message: 'session state idle' });
+  await waitFor(async () => (await page.evaluate(() => document.activeElement?.dataset.testid)) === 'composer-input',
+    { message: 'the keyboard in the prompt box after Start' });
+  // The field shows the path's end (the project's own folder), with room for more than a few characters.
+  await waitFor(async () => {
+    const f = await cwd.evaluate((el) => ({ left: el.scrollLeft, width: el.clientWidth, scroll: el.scrollWidth }));
+    return f.width >= 90 && f.left + f.width >= f.scroll - 2;
+  }, { message: 'the folder field showing the end of the path' });
 });

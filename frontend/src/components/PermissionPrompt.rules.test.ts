@@ -1,4 +1,4 @@
-// The permission card's "Always…" (issue 18): it reveals the rules the card offers, each saying
+// The permission card's "Make a rule…" (issue 18): it reveals the rules the card offers, each saying
 // what it will match; a click makes the rule through MakeFromRequest with the card's session,
 // request, scope and decision. A read-only card offers none; a failure is reported and the card stays.
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/svelte';

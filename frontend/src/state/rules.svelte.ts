@@ -1,5 +1,5 @@
 // The permission rules as the window keeps them (issue 18): the Rules view's list, pause, edits,
-// export and import (RulesStore), and the permission card's "Always…" choices, which reach the
+// export and import (RulesStore), and the permission card's "Make a rule…" choices, which reach the
 // live session's MakeFromRequest through a Svelte context (provideRuleMaker / useRuleMaker)
 // rather than through every component between the app and a card, like the branching store.
 import { getContext, setContext } from 'svelte';
@@ -14,7 +14,7 @@ export type RuleMaker = (requestId: string, scope: string, decision: string) => 
 
 const MAKER = Symbol('rule-maker');
 
-/** Gives the permission cards below the component that calls it their "Always…" choices. */
+/** Gives the permission cards below the component that calls it their "Make a rule…" choices. */
 export function provideRuleMaker(make: RuleMaker): void {
   setContext(MAKER, make);
 }

@@ -92,7 +92,7 @@ describe('rules view', () => {
     app.List.mockImplementation(async () => ({ paused: false, rules: [] }));
     await startSession(clock);
     await fireEvent.click(screen.getByTestId('rules-open'));
-    await waitFor(() => expect(screen.getByTestId('rules-empty').textContent).toContain('Always…'));
+    await waitFor(() => expect(screen.getByTestId('rules-empty').textContent).toContain('Make a rule…'));
     await fireEvent.keyDown(screen.getByTestId('rules-view'), { key: 'Escape' });
     await waitFor(() => expect(screen.queryByTestId('rules-view')).toBeNull());
     expect(screen.getByTestId('composer-input')).toBeTruthy();
