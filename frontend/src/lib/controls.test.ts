@@ -9,7 +9,8 @@ import {
   selectGroups,
   selectValue,
   slashCommands,
-  usesConfigOptions,
+  legacyModels,
+  legacyModes,
 } from './controls';
 
 describe('config options', () => {
@@ -69,10 +70,23 @@ describe('config options', () => {
       modes: { currentModeId: 'a', availableModes: [{ id: 'a', name: 'A' }] },
     };
     expect(renderableOptions(controls).map((o) => o.id)).toEqual(['mode', 'thinking']);
-    expect(usesConfigOptions(controls)).toBe(true);
-    expect(usesConfigOptions({ modes: controls.modes })).toBe(false);
-    expect(usesConfigOptions(null)).toBe(false);
+    expect(legacyModes(controls)).toEqual([]); // the "mode" option is the picker
+    expect(legacyModes({ modes: controls.modes }).map((m) => m.id)).toEqual(['a']);
+    expect(legacyModes(null)).toEqual([]);
     expect(renderableOptions(undefined)).toEqual([]);
+  });
+
+  it('keeps the legacy Mode and Model pickers beside config options that are neither', () => {
+    const controls = {
+      configOptions: [{ id: 'effort', name: 'Thinking', category: 'thought_level', type: 'select' }],
+      modes: { currentModeId: 'a', availableModes: [{ id: 'a', name: 'A' }] },
+      models: { currentModelId: 'm', availableModels: [{ modelId: 'm', name: 'M' }] },
+    };
+    expect(legacyModes(controls).map((m) => m.id)).toEqual(['a']);
+    expect(legacyModels(controls).map((m) => m.modelId)).toEqual(['m']);
+    const withModel = { ...controls, configOptions: [...controls.configOptions, { id: 'pick', name: 'Model', category: 'model', type: 'select' }] };
+    expect(legacyModels(withModel)).toEqual([]);
+    expect(legacyModes(withModel).map((m) => m.id)).toEqual(['a']);
   });
 });
 

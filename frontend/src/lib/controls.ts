@@ -80,9 +80,24 @@ export function renderableOptions(controls: Controls | null | undefined): Config
   return (controls?.configOptions ?? []).filter((o) => o && (o.type === 'select' || o.type === 'boolean'));
 }
 
-/** True when the agent offers config options; the legacy mode/model pickers are shown otherwise. */
-export function usesConfigOptions(controls: Controls | null | undefined): boolean {
-  return (controls?.configOptions?.length ?? 0) > 0;
+/**
+ * True when one of the agent's config options is its `category` picker ("mode" or "model"; an
+ * option without a category counts by its id): ACP prefers config options to the legacy mode and
+ * model lists, so that legacy picker is left out then — and only then. An agent that sends, say, a
+ * thought-level option beside its modes keeps its Mode picker.
+ */
+export function configCovers(controls: Controls | null | undefined, category: 'mode' | 'model'): boolean {
+  return renderableOptions(controls).some((o) => (o.category || o.id) === category);
+}
+
+/** The legacy modes to offer: the agent's, unless a config option is its mode picker. */
+export function legacyModes(controls: Controls | null | undefined): NonNullable<Controls['modes']>['availableModes'] {
+  return configCovers(controls, 'mode') ? [] : (controls?.modes?.availableModes ?? []);
+}
+
+/** The legacy models to offer: the agent's, unless a config option is its model picker. */
+export function legacyModels(controls: Controls | null | undefined): NonNullable<Controls['models']>['availableModels'] {
+  return configCovers(controls, 'model') ? [] : (controls?.models?.availableModels ?? []);
 }
 
 export interface SlashCommand {
