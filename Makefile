@@ -1,8 +1,9 @@
 # Thin wrappers: every target delegates to scripts/, which run the idempotent scripts/setup.sh
 # first, so `make run` and `make test` work on a fresh machine. See README.md.
-# WEBKIT_TAG=webkit2_41 make ... builds against WebKitGTK 4.1 (Debian 13 / Ubuntu 24.04).
+# WEBKIT_TAG=webkit2_41 make ... builds against WebKitGTK 4.1 (Debian 13 / Ubuntu 24.04);
+# make package builds for 4.1 whatever WEBKIT_TAG says (PACKAGE_WEBKIT=4.0 for a 4.0 package).
 
-.PHONY: run test build build-dev package bench bindings docs e2e smoke setup clean icon flake
+.PHONY: run test build build-dev package package-test bench bindings docs e2e smoke setup clean icon flake
 
 run:        ## set up, build and run the app (under Xvfb when there is no display)
 	scripts/run.sh
@@ -16,8 +17,11 @@ build:      ## frontend + production binary: build/bin/agentdesk
 build-dev:  ## dev-tag binary for e2e: build/bin/agentdesk-dev
 	scripts/build-dev.sh
 
-package:    ## Debian package: build/bin/agentdesk_<version>_<arch>.deb
+package:    ## Debian package for WebKitGTK 4.1 (PACKAGE_WEBKIT=4.0 for 4.0): build/bin/agentdesk_<version>_<arch>.deb
 	scripts/package-deb.sh
+
+package-test: ## install the .deb (root or sudo), start it from its menu entry under Xvfb, remove it
+	scripts/package-test.sh
 
 bench:      ## Go benchmarks, then the e2e perf script (numbers only, no timed assertions)
 	scripts/bench.sh

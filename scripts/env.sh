@@ -45,7 +45,9 @@ GO_TEST_FLAGS=() # tests need no tags: they never open a window
 XVFB_ARGS=(-a -s "-screen 0 1280x800x24 -nolisten tcp")
 
 # Binaries.
-BIN_PROD="$ROOT/build/bin/agentdesk"
+# A WebKitGTK 4.1 build (make package's default) is a binary of its own, so that it never stands
+# in for the 4.0 build the smoke test and `make run` use on this machine, nor the other way round.
+BIN_PROD="$ROOT/build/bin/agentdesk${WEBKIT_TAG:+-$WEBKIT_TAG}"
 BIN_DEV="$ROOT/build/bin/agentdesk-dev"
 
 # Helpers.

@@ -4,8 +4,18 @@
 #
 # Usage: scripts/package-deb.sh [--no-build]
 #   --no-build  package the existing build/bin/agentdesk instead of building it first
-# Env: VERSION (default: info.productVersion in wails.json), WEBKIT_TAG (see env.sh).
+# Env: VERSION (default: info.productVersion in wails.json); PACKAGE_WEBKIT: 4.1 (the default:
+# WebKitGTK 4.1, which Debian 12, Debian 13 and Ubuntu 24.04 all ship) or 4.0 (only Debian 12 and
+# older can install that one). It sets env.sh's WEBKIT_TAG for this build, whatever the caller's.
 set -euo pipefail
+case "${PACKAGE_WEBKIT:-4.1}" in
+4.1) export WEBKIT_TAG=webkit2_41 ;;
+4.0) export WEBKIT_TAG= ;;
+*)
+	echo "package-deb.sh: PACKAGE_WEBKIT is '$PACKAGE_WEBKIT': use 4.1 or 4.0" >&2
+	exit 2
+	;;
+esac
 # shellcheck source=scripts/env.sh
 source "$(dirname "$0")/env.sh"
 
@@ -17,7 +27,8 @@ case "${1:-}" in
 esac
 
 if ((build)); then
-	ensure_setup
+	# setup.sh itself, not ensure_setup: a caller's setup was for its own WebKitGTK, maybe not this one.
+	"$ROOT/scripts/setup.sh"
 	"$ROOT/scripts/build.sh"
 fi
 [[ -x "$BIN_PROD" ]] || die "$BIN_PROD is missing: run scripts/build.sh"
@@ -57,4 +68,4 @@ CONTROL
 rm -f "$deb"
 # --root-owner-group: files owned by root in the package even when built as a normal user.
 dpkg-deb --root-owner-group -Zxz --build "$pkg" "$deb" >/dev/null
-say "package: ${deb#"$ROOT"/} ($(du -h "$deb" | cut -f1))"
+say "package: ${deb#"$ROOT"/} ($(du -h "$deb" | cut -f1), depends on $WEBKIT_RUNTIME_PKG)"

@@ -10,7 +10,7 @@ source "$(dirname "$0")/env.sh"
 
 step=""
 n=0
-total=9
+total=10
 begin() {
 	step="$1"
 	n=$((n + 1))
@@ -70,6 +70,9 @@ begin "frontend: svelte-check + vitest"
 
 begin "e2e (headless Chromium vs dev-tag binary)"
 "$ROOT/scripts/e2e.sh"
+
+begin "package: the .deb installed and started from its menu entry"
+"$ROOT/scripts/package-test.sh"
 
 begin smoke
 "$ROOT/scripts/smoke.sh"
