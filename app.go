@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log"
+	"os"
 	"sync"
 	"time"
 
@@ -31,6 +32,9 @@ type App struct {
 	// onFileDrop registers startup's handler of files dropped on the window (runtime.OnFileDrop);
 	// nil: none (tests).
 	onFileDrop func(ctx context.Context, callback func(x, y int, paths []string))
+	// quitSignals gives startup the signals that quit without asking (notifyQuitSignals); nil:
+	// none watched (tests).
+	quitSignals func() <-chan os.Signal
 
 	sessions *Sessions
 	logins   *Logins
@@ -68,6 +72,7 @@ func NewApp() *App {
 	a.sessions.fileDialog = runtime.OpenFileDialog
 	a.sessions.openURL = runtime.BrowserOpenURL
 	a.onFileDrop = runtime.OnFileDrop
+	a.quitSignals = notifyQuitSignals
 	a.desktop.quitApp = runtime.Quit
 	a.desktop.self = selfTestFromEnv()
 	a.window, a.geometry = loadWindowState(), runtimeGeometry{}
@@ -98,6 +103,9 @@ func (a *App) startup(ctx context.Context) {
 	a.desktop.attention = newDesktopAttention(a.desktop)
 	if a.onFileDrop != nil {
 		a.onFileDrop(ctx, a.sessions.fileDropped) // app_drop.go
+	}
+	if a.quitSignals != nil {
+		a.watchQuitSignals(ctx, a.quitSignals()) // app_signals.go
 	}
 }
 

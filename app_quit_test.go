@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"os"
+	"syscall"
 	"testing"
 
 	"agentdesk/backend/acp"
@@ -57,5 +59,29 @@ func drainQuits(rec *recordingEmitter) []QuitRequest {
 		default:
 			return got
 		}
+	}
+}
+
+// TestASignalQuitsWithoutAsking: a SIGTERM while a turn runs (a permission open) quits at once,
+// as a confirmed quit: nothing is asked, and the window's close that follows is not refused.
+func TestASignalQuitsWithoutAsking(t *testing.T) {
+	a, rec, info := startDemoApp(t)
+	quit := make(chan struct{}, 1)
+	a.desktop.quitApp = func(context.Context) { quit <- struct{}{} }
+	if err := a.sessions.Prompt(info.SessionID, "take your time"); err != nil {
+		t.Fatal(err)
+	}
+	rec.waitFor(t, func(e acp.Event) bool { return e.Kind == acp.EventPermission }) // the turn runs
+	sigs := make(chan os.Signal, 1)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	a.watchQuitSignals(ctx, sigs)
+	sigs <- syscall.SIGTERM
+	<-quit
+	if a.beforeClose(ctx) {
+		t.Fatal("the close after a SIGTERM was refused while a turn runs")
+	}
+	if asked := drainQuits(rec); len(asked) != 0 {
+		t.Fatalf("the page was asked %+v after a SIGTERM", asked)
 	}
 }

@@ -2,10 +2,13 @@
 // group, each answered after switching back and forth, one stopped while the other runs, both in
 // the history with their badges; a Start during a running turn leaves the first session
 // live and answerable (it used to replace it and orphan its agent); and Cancel ends a start
-// that hangs, leaving no agent process, no row and no error behind.
+// that hangs, leaving no agent process, no row and no error behind; a SIGTERM while a turn waits
+// on a permission quits at once, the agent gone and the session saved.
+import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
-import { test, startApp, launchBrowser, openPage, waitFor } from './lib/harness.mjs';
+import { promisify } from 'node:util';
+import { APP_BIN, test, startApp, launchBrowser, openPage, waitFor } from './lib/harness.mjs';
 import { allowOnce, liveRows, liveStateIs, project, scriptedAgent, selectLive, send, startSession, stateIs, turnEnds } from './lib/ui.mjs';
 
 const env = { AGENTDESK_DEMO_PACE: '15ms' };
@@ -142,4 +145,28 @@ test('Cancel a start that hangs: the agent is gone, the row too, one calm line a
   if ((await agentsPlaying(hang.AGENTDESK_E2E_AGENT_SCRIPT)).length > 0) throw new Error('an agent process is left behind');
   // A start that never was leaves no history row.
   await waitFor(async () => (await page.getByTestId('history-item').count()) === 0, { message: 'no history row' });
+});
+
+test('SIGTERM while a turn waits on a permission quits at once: no question, the agent gone, the session saved', async () => {
+  const asking = await scriptedAgent([
+    { expect: 'initialize' }, { reply: { protocolVersion: 1, agentCapabilities: {} } },
+    { expect: 'session/new' }, { reply: { sessionId: 'asking-1' } },
+    { expect: 'session/prompt' },
+    { call: 'session/request_permission', params: { toolCall: { toolCallId: 'w1', title: 'Write a.go', kind: 'edit' },
+      options: [{ optionId: 'ok', name: 'Allow', kind: 'allow_once' }, { optionId: 'no', name: 'Reject', kind: 'reject_once' }] }, want: 'outcome' },
+    { expect: 'session/cancel' },
+  ]);
+  const app = await startApp({ env: { ...env, ...asking } });
+  const page = await openPage(await launchBrowser(), app.url);
+  await startSession(page, await project());
+  await send(page, 'write it');
+  await waitFor(async () => (await page.getByTestId('permission').count()) === 1, { message: 'the permission card' });
+  if ((await agentsPlaying(asking.AGENTDESK_E2E_AGENT_SCRIPT)).length === 0) throw new Error('the agent is not running');
+
+  app.proc.kill('SIGTERM');
+  const { code, signal } = await app.exited; // before: the close was refused to ask the page, and the app ran on
+  if (code !== 0) throw new Error(`the app exited with ${code ?? signal}`);
+  if ((await agentsPlaying(asking.AGENTDESK_E2E_AGENT_SCRIPT)).length > 0) throw new Error('an agent process outlived the app');
+  const { stdout } = await promisify(execFile)(APP_BIN, ['history', '--db', app.db]);
+  if (!/write it/.test(stdout)) throw new Error(`the session is not in the history:\n${stdout}`);
 });
