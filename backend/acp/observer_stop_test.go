@@ -2,11 +2,9 @@ package acp_test
 
 import (
 	"context"
-	"io"
 	"testing"
 
 	"agentdesk/backend/acp"
-	"agentdesk/backend/acp/acptest"
 	"agentdesk/backend/acp/schema"
 )
 
@@ -42,18 +40,10 @@ const cancellable = `[` + handshake + `
 // startObserved starts a session against the script with obs as its turn observer.
 func startObserved(t *testing.T, steps string, obs acp.TurnObserver) (*acp.Session, *events) {
 	t.Helper()
-	sc := script(t, steps)
-	ev := newEvents()
-	s := acp.NewSession(acp.Config{ID: "s1", AgentName: "scripted", Cwd: "/p", Emitter: ev, Logf: t.Logf, Turns: obs,
-		HardStopAfter: -1,
-		Launch: func(context.Context) (acp.Transport, error) {
-			return acptest.Serve(func(in io.Reader, out io.Writer) error { return sc.Run(in, out) }), nil
-		}})
-	t.Cleanup(func() { s.Close() })
-	if err := s.Start(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	return s, ev
+	return runScript(t, script(t, steps), nil, func(c *acp.Config) {
+		c.Turns = obs
+		c.HardStopAfter = -1
+	})
 }
 
 // TestStopEndsATurnWhoseSnapshotIsBlocked: Stop pressed while the turn's start snapshot cannot
