@@ -2,28 +2,17 @@
 // arrived, answered through AnswerElicitation (OpenElicitationURL for a page), and while open it
 // is a decision waiting on the person like a permission request: counted in the header's list,
 // the session row's waiting count and state, and the OS notification while unfocused.
-import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/svelte';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { fireEvent, render, screen, waitFor } from '@testing-library/svelte';
+import { describe, expect, it } from 'vitest';
 import App from './App.svelte';
-import type { ManualClock } from './lib/clock';
 import type { Entry } from './lib/protocol';
 import { elicitationEntry } from './test/elicitation';
 import { app, emit, settle } from './test/harness';
 import { on, resetSeqs, row } from './test/live';
 import { FOLDER } from './test/mocks';
-import { resetPage } from './test/page';
+import { pageWithFocus } from './test/page';
 
-let clock: ManualClock;
-let focused = true;
-beforeEach(() => {
-  clock = resetPage();
-  focused = true;
-  vi.spyOn(document, 'hasFocus').mockImplementation(() => focused);
-});
-afterEach(() => {
-  cleanup();
-  vi.restoreAllMocks();
-});
+const page = pageWithFocus();
 
 const pending = () => screen.getByTestId('pending-decisions');
 const card = () => screen.getByTestId('elicitation');
@@ -32,7 +21,7 @@ const field = (name: string) =>
 
 async function renderApp() {
   resetSeqs();
-  render(App, { props: { clock } });
+  render(App, { props: { clock: page.clock } });
   await waitFor(() => expect((screen.getByTestId('cwd-input') as HTMLInputElement).value).toBe(FOLDER));
 }
 
@@ -52,10 +41,10 @@ describe('elicitations in the window', () => {
     await renderApp();
     await start('one');
     await start('two');
-    focused = false;
+    page.focused = false;
     entry('one', elicitationEntry('form')); // while the other session is shown
     expect(app.NotifyAttention).toHaveBeenCalledWith('one', 'permission', 'Demo agent', 'Set up the deployment');
-    focused = true;
+    page.focused = true;
     expect(pending().dataset.count).toBe('1');
     expect(row('one').dataset.waiting).toBe('1');
     expect(row('one').dataset.state).toBe('waiting');

@@ -1,7 +1,7 @@
 // Shared set-up for the page-level feature tests (App.controls.test.ts, App.panels.test.ts).
 // The wailsjs modules are mocked for every test file (./setup.ts, ./mocks.ts).
-import { fireEvent, render, screen, waitFor } from '@testing-library/svelte';
-import { expect, vi } from 'vitest';
+import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/svelte';
+import { afterEach, beforeEach, expect, vi } from 'vitest';
 import App from '../App.svelte';
 import { manualClock, type ManualClock } from '../lib/clock';
 import type { Controls, HistoryItem, SessionEvent } from '../lib/protocol';
@@ -21,6 +21,25 @@ export function resetPage(): ManualClock {
   runtime.ClipboardSetText.mockReset();
   runtime.ClipboardSetText.mockImplementation(async () => true);
   return manualClock(Date.parse('2026-03-10T12:00:00Z'));
+}
+
+/**
+ * A fresh page before each test of the file, whose window is focused while `focused` is true
+ * (document.hasFocus); after each, the page is cleaned up and the mocks restored. Call at the top
+ * of a test file; read `clock` in the tests.
+ */
+export function pageWithFocus(): { clock: ManualClock; focused: boolean } {
+  const page = { clock: manualClock(0), focused: true };
+  beforeEach(() => {
+    page.clock = resetPage();
+    page.focused = true;
+    vi.spyOn(document, 'hasFocus').mockImplementation(() => page.focused);
+  });
+  afterEach(() => {
+    cleanup();
+    vi.restoreAllMocks();
+  });
+  return page;
 }
 
 /** Renders the page and starts a Demo agent session (state 'starting'). */
