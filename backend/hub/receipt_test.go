@@ -39,12 +39,7 @@ func TestReceiptIsMasked(t *testing.T) {
 	st := openTestStore(t, filepath.Join(base, "history.db"))
 	defer st.Close()
 	h := New(st, maskedAgents{agentList{scriptAgent(t, base, "a", sc)}, m}, t.Logf)
-	evs := make(chan acp.Event, 256)
-	s, _, err := h.Start(StartRequest{AgentID: "a", Cwd: base}, acp.EmitterFunc(func(ev acp.Event) { evs <- ev }))
-	if err != nil {
-		t.Fatal(err)
-	}
-	waitFor(t, evs, func(ev acp.Event) bool { return ev.Kind == acp.EventState && ev.State == acp.StateIdle })
+	s, evs := startIdle(t, h, base)
 	if _, err := s.Prompt("go"); err != nil {
 		t.Fatal(err)
 	}
