@@ -131,28 +131,32 @@ func (f *runFlags) check(cmd *cobra.Command, with string) error {
 // completeAgentID completes --agent from the agents the catalog lists (built-in, installed from
 // the registry, custom).
 func completeAgentID(cmd *cobra.Command, _ []string, _ string) ([]cobra.Completion, cobra.ShellCompDirective) {
-	cat := completionCatalog(cmd)
-	if cat == nil {
-		return nil, cobra.ShellCompDirectiveNoFileComp
-	}
-	var out []cobra.Completion
-	for _, a := range cat.List() {
-		out = append(out, cobra.CompletionWithDesc(a.ID, a.Name))
-	}
-	return out, cobra.ShellCompDirectiveNoFileComp
+	return completeFromCatalog(cmd, func(cat *agents.Catalog) (out []cobra.Completion) {
+		for _, a := range cat.List() {
+			out = append(out, cobra.CompletionWithDesc(a.ID, a.Name))
+		}
+		return out
+	})
 }
 
 // completeMCP completes --mcp from the configured MCP servers.
 func completeMCP(cmd *cobra.Command, _ []string, _ string) ([]cobra.Completion, cobra.ShellCompDirective) {
+	return completeFromCatalog(cmd, func(cat *agents.Catalog) (out []cobra.Completion) {
+		for _, m := range cat.MCPServers() {
+			out = append(out, cobra.CompletionWithDesc(m.Name, m.Transport))
+		}
+		return out
+	})
+}
+
+// completeFromCatalog completes a flag with what list reads from the core's catalog; nothing
+// when the core does not open. File names are never offered.
+func completeFromCatalog(cmd *cobra.Command, list func(*agents.Catalog) []cobra.Completion) ([]cobra.Completion, cobra.ShellCompDirective) {
 	cat := completionCatalog(cmd)
 	if cat == nil {
 		return nil, cobra.ShellCompDirectiveNoFileComp
 	}
-	var out []cobra.Completion
-	for _, m := range cat.MCPServers() {
-		out = append(out, cobra.CompletionWithDesc(m.Name, m.Transport))
-	}
-	return out, cobra.ShellCompDirectiveNoFileComp
+	return list(cat), cobra.ShellCompDirectiveNoFileComp
 }
 
 // completionCatalog is the core's catalog for a completion (no history opened), or nil.
