@@ -2,14 +2,12 @@
 // arrived, answered through AnswerElicitation (OpenElicitationURL for a page), and while open it
 // is a decision waiting on the person like a permission request: counted in the header's list,
 // the session row's waiting count and state, and the OS notification while unfocused.
-import { fireEvent, render, screen, waitFor } from '@testing-library/svelte';
+import { fireEvent, screen } from '@testing-library/svelte';
 import { describe, expect, it } from 'vitest';
-import App from './App.svelte';
 import type { Entry } from './lib/protocol';
 import { elicitationEntry } from './test/elicitation';
 import { app, emit, settle } from './test/harness';
-import { on, resetSeqs, row } from './test/live';
-import { FOLDER } from './test/mocks';
+import { on, renderLivePage, row, startLive } from './test/live';
 import { pageWithFocus } from './test/page';
 
 const page = pageWithFocus();
@@ -19,18 +17,8 @@ const card = () => screen.getByTestId('elicitation');
 const field = (name: string) =>
   document.querySelector<HTMLElement>(`[data-testid="elicitation-field"][data-name="${name}"]`)!.querySelector<HTMLInputElement>('input, select')!;
 
-async function renderApp() {
-  resetSeqs();
-  render(App, { props: { clock: page.clock } });
-  await waitFor(() => expect((screen.getByTestId('cwd-input') as HTMLInputElement).value).toBe(FOLDER));
-}
-
-async function start(id: string) {
-  app.StartSession.mockImplementationOnce(async (agentId: string, cwd: string) => ({ sessionId: id, agentId, agentName: 'Demo agent', cwd }));
-  await fireEvent.click(screen.getByTestId('start-session'));
-  await settle();
-  emit(on(id, { kind: 'state', state: 'idle' }), on(id, { kind: 'state', state: 'running' }));
-}
+const renderApp = () => renderLivePage(page.clock);
+const start = (id: string) => startLive(id, 'idle', 'running');
 
 function entry(id: string, e: Entry) {
   emit(on(id, { kind: 'entry', entry: e }));
