@@ -1,7 +1,7 @@
 // The top bar's folders (issue 15): the folder just used is first among the recent folders and
 // is the default folder after a restart; a start in / asks first, and Cancel starts nothing.
 import { realpath } from 'node:fs/promises';
-import { test, startApp, launchBrowser, openPage, waitFor } from './lib/harness.mjs';
+import { test, openApp, waitFor } from './lib/harness.mjs';
 import { liveRows, liveStateIs, project, startSession } from './lib/ui.mjs';
 
 const env = { AGENTDESK_DEMO_PACE: '15ms' };
@@ -17,8 +17,7 @@ async function recentFolders(page) {
 }
 
 test('the folder just used is the first recent folder and the default after a restart; / asks first', async () => {
-  const app = await startApp({ env });
-  const page = await openPage(await launchBrowser(), app.url);
+  const { app, page } = await openApp({ env });
   const dir = await realpath(await project());
   const other = await realpath(await project());
 
@@ -48,8 +47,7 @@ test('the folder just used is the first recent folder and the default after a re
 
   // After a restart on the same history the last folder used is the default.
   await app.stop();
-  const again = await startApp({ env, db: app.db });
-  const page2 = await openPage(await launchBrowser(), again.url);
+  const { app: again, page: page2 } = await openApp({ env, db: app.db });
   await waitFor(async () => (await page2.getByTestId('cwd-input').inputValue()) === other, { message: 'the last folder as the default' });
   const after = await recentFolders(page2);
   if (after[0] !== other || !after.includes(dir)) throw new Error(`recent folders after a restart ${JSON.stringify(after)}`);

@@ -330,6 +330,16 @@ export async function openPage(ctx, url, { timeout = 15_000 } = {}) {
   return page;
 }
 
+/**
+ * Starts the app (startApp's options) and opens its page in a fresh browser, as most tests begin.
+ * @returns {Promise<{app: Awaited<ReturnType<typeof startApp>>, page: import('playwright').Page}>}
+ */
+export async function openApp(opts) {
+  const app = await startApp(opts);
+  const page = await openPage(await launchBrowser(), app.url);
+  return { app, page };
+}
+
 // ---------------------------------------------------------------------------------------------
 // The runner
 
