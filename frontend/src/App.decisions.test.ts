@@ -2,18 +2,13 @@
 // pending-decisions button and its list, across live sessions); Cancel during a start (one calm
 // line, no error); a failed start told once, in the session's own view; the notice and the
 // composer's hint agree after an agent exited or was stopped hard.
-import { cleanup, fireEvent, screen } from '@testing-library/svelte';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ManualClock } from './lib/clock';
+import { fireEvent, screen } from '@testing-library/svelte';
+import { describe, expect, it } from 'vitest';
 import { app, emit, settle } from './test/harness';
-import { resetPage } from './test/page';
+import { freshPage } from './test/page';
 import { on, renderLivePage, row, rows, startLive } from './test/live';
 
-let clock: ManualClock;
-beforeEach(() => {
-  clock = resetPage();
-});
-afterEach(() => cleanup());
+const page = freshPage();
 
 const pending = () => screen.getByTestId('pending-decisions');
 const input = () => screen.getByTestId('composer-input') as HTMLTextAreaElement;
@@ -37,7 +32,7 @@ function ask(id: string, title: string) {
   );
 }
 
-const renderApp = () => renderLivePage(clock);
+const renderApp = () => renderLivePage(page.clock);
 
 describe('the decisions waiting on you', () => {
   it('counts the open permissions of every live session and jumps to each prompt', async () => {

@@ -1,4 +1,4 @@
-// Shared set-up for the page-level feature tests (App.controls.test.ts, App.panels.test.ts).
+// Shared set-up for the page-level feature tests (freshPage, pageWithFocus, startSession, ...).
 // The wailsjs modules are mocked for every test file (./setup.ts, ./mocks.ts).
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/svelte';
 import { afterEach, beforeEach, expect, vi } from 'vitest';
@@ -29,16 +29,25 @@ export function resetPage(): ManualClock {
  * of a test file; read `clock` in the tests.
  */
 export function pageWithFocus(): { clock: ManualClock; focused: boolean } {
-  const page = { clock: manualClock(0), focused: true };
+  const page = Object.assign(freshPage(), { focused: true });
   beforeEach(() => {
-    page.clock = resetPage();
     page.focused = true;
     vi.spyOn(document, 'hasFocus').mockImplementation(() => page.focused);
   });
-  afterEach(() => {
-    cleanup();
-    vi.restoreAllMocks();
+  afterEach(() => vi.restoreAllMocks());
+  return page;
+}
+
+/**
+ * A fresh page (resetPage) before each test of the file or describe block it is called in, cleaned
+ * up after each. Read `clock` from what it returns in the tests.
+ */
+export function freshPage(): { clock: ManualClock } {
+  const page = { clock: manualClock(0) };
+  beforeEach(() => {
+    page.clock = resetPage();
   });
+  afterEach(() => cleanup());
   return page;
 }
 
