@@ -25,9 +25,7 @@ func (l maskedAgents) Masker() *agents.Masker { return l.m }
 func TestReceiptIsMasked(t *testing.T) {
 	const secret = "sk-live-receipt-98765"
 	base := t.TempDir()
-	sc := `[
- {"expect":"initialize"}, {"reply":{"protocolVersion":1,"agentCapabilities":{}}},
- {"expect":"session/new"}, {"reply":{"sessionId":"r1"}},
+	sc := `[` + handshake + `
  {"expect":"session/prompt"},
  {"call":"terminal/create","params":{"command":"echo","args":["` + secret + `"]},"want":"term-1"},
  {"call":"terminal/wait_for_exit","params":{"terminalId":"term-1"},"want":"exitCode"},
