@@ -77,8 +77,7 @@ func TestRunExitCodes(t *testing.T) {
 		name, script string
 		want         int
 	}{
-		{"refusal", `[{"expect":"initialize"}, {"reply":{"protocolVersion":1,"agentCapabilities":{}}},
-			{"expect":"session/new"}, {"reply":{"sessionId":"x"}},
+		{"refusal", "[" + handshake + `
 			{"expect":"session/prompt"}, {"reply":{"stopReason":"refusal"}}]`, ExitRefused},
 		{"no start", `[{"expect":"initialize"}, {"error":{"code":-32603,"message":"broken install"}}]`, ExitNoStart},
 	} {
