@@ -135,7 +135,7 @@ func orEmpty[T any](s []T) []T {
 // LedgerSnapshots returns session id's snapshots, by turn then phase (start first). It reads
 // committed data only.
 func (s *Store) LedgerSnapshots(ctx context.Context, id string) ([]LedgerSnapshot, error) {
-	return queryAll(ctx, s.db, fmt.Sprintf("snapshots of session %q", id), func(rows *sql.Rows) (LedgerSnapshot, error) {
+	return queryAll(ctx, s.db, fmt.Sprintf("read snapshots of session %q", id), func(rows *sql.Rows) (LedgerSnapshot, error) {
 		l := LedgerSnapshot{SessionID: id}
 		var trees, notes string
 		var at int64
@@ -152,7 +152,7 @@ func (s *Store) LedgerSnapshots(ctx context.Context, id string) ([]LedgerSnapsho
 
 // LedgerReverts returns session id's reverts, oldest first.
 func (s *Store) LedgerReverts(ctx context.Context, id string) ([]LedgerRevert, error) {
-	return queryAll(ctx, s.db, fmt.Sprintf("reverts of session %q", id), func(rows *sql.Rows) (LedgerRevert, error) {
+	return queryAll(ctx, s.db, fmt.Sprintf("read reverts of session %q", id), func(rows *sql.Rows) (LedgerRevert, error) {
 		r := LedgerRevert{SessionID: id}
 		var req, before, after, files string
 		var at int64

@@ -81,7 +81,7 @@ func (w *Writer) DecidePermission(sessionID, requestID, outcome, optionID, decid
 // Permissions returns a session's permission requests in the order they were recorded
 // (empty if the session has none or does not exist).
 func (s *Store) Permissions(ctx context.Context, sessionID string) ([]Permission, error) {
-	return queryAll(ctx, s.db, fmt.Sprintf("permissions of session %q", sessionID), func(rows *sql.Rows) (Permission, error) {
+	return queryAll(ctx, s.db, fmt.Sprintf("read permissions of session %q", sessionID), func(rows *sql.Rows) (Permission, error) {
 		p := Permission{SessionID: sessionID}
 		var requested int64
 		var outcome, optionID, decidedBy, ruleID, ruleLabel sql.NullString

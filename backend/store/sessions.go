@@ -176,7 +176,7 @@ func (s *Store) JournalEnds(ctx context.Context, sessionID string, head, tail in
 
 // messages runs query (its ?1 the session's id, then args) and reads the messages it selects.
 func (s *Store) messages(ctx context.Context, sessionID, query string, args ...any) ([]Message, error) {
-	return queryAll(ctx, s.db, fmt.Sprintf("messages of session %q", sessionID), func(rows *sql.Rows) (Message, error) {
+	return queryAll(ctx, s.db, fmt.Sprintf("read messages of session %q", sessionID), func(rows *sql.Rows) (Message, error) {
 		m := Message{SessionID: sessionID}
 		var at int64
 		if err := rows.Scan(&m.Direction, &m.Method, &m.JSON, &at); err != nil {
