@@ -179,24 +179,15 @@ type FileTouch struct {
 
 // FileTouches lists the turns that changed path beneath folder root, newest first, at most limit.
 func (s *Store) FileTouches(ctx context.Context, root, path string, limit int) ([]FileTouch, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT f.session_id, s.title, s.agent_name, f.turn, f.change, f.at
-		FROM ledger_files f JOIN sessions s ON s.id = f.session_id
-		WHERE f.path = ? AND f.root = ? ORDER BY f.at DESC LIMIT ?`, path, root, limit)
-	if err != nil {
-		return nil, fmt.Errorf("sessions that changed %s: %w", path, err)
-	}
-	defer rows.Close()
-	var out []FileTouch
-	for rows.Next() {
+	return queryAll(ctx, s.db, "sessions that changed "+path, func(rows *sql.Rows) (FileTouch, error) {
 		var t FileTouch
 		var at int64
-		if err := rows.Scan(&t.SessionID, &t.Title, &t.AgentName, &t.Turn, &t.Change, &at); err != nil {
-			return nil, fmt.Errorf("sessions that changed %s: %w", path, err)
-		}
+		err := rows.Scan(&t.SessionID, &t.Title, &t.AgentName, &t.Turn, &t.Change, &at)
 		t.At = fromMillis(at, true)
-		out = append(out, t)
-	}
-	return out, rows.Err()
+		return t, err
+	}, `SELECT f.session_id, s.title, s.agent_name, f.turn, f.change, f.at
+		FROM ledger_files f JOIN sessions s ON s.id = f.session_id
+		WHERE f.path = ? AND f.root = ? ORDER BY f.at DESC LIMIT ?`, path, root, limit)
 }
 
 // LedgerTrees returns every tree the history still refers to (snapshots and reverts): what the
