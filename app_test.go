@@ -8,9 +8,9 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"agentdesk/backend/acp"
+	"agentdesk/backend/acp/acptest"
 	"agentdesk/backend/acp/schema"
 	"agentdesk/backend/cli"
 )
@@ -63,17 +63,7 @@ func (r *recordingEmitter) emit(_ context.Context, name string, data ...interfac
 
 func (r *recordingEmitter) waitFor(t *testing.T, match func(acp.Event) bool) acp.Event {
 	t.Helper()
-	timeout := time.After(20 * time.Second)
-	for {
-		select {
-		case ev := <-r.feed:
-			if match(ev) {
-				return ev
-			}
-		case <-timeout:
-			t.Fatal("timed out waiting for an event")
-		}
-	}
+	return acptest.Await(t, r.feed, "matching event", match)
 }
 
 // cliRun runs the command line as main does, for the tests that check the window and the

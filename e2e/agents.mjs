@@ -5,7 +5,7 @@
 // the turn runs; so does one that asks for the login on the first prompt. Registered by run.mjs.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { APP_BIN, test, startApp, launchBrowser, openPage, waitFor } from './lib/harness.mjs';
+import { APP_BIN, test, openApp, waitFor } from './lib/harness.mjs';
 import { allowOnce, project, scriptedAgent, send, startSession, stateIs, turnEnds } from './lib/ui.mjs';
 
 // No keyring in tests: secrets go to the 0600 file in the app's temp config folder.
@@ -13,8 +13,7 @@ const env = { AGENTDESK_DEMO_PACE: '15ms', AGENTDESK_NO_KEYRING: '1' };
 const SECRET = 'tok-e2e-secret-4242';
 
 test('add a custom agent in the UI and run a turn with it', async () => {
-  const app = await startApp({ env });
-  const page = await openPage(await launchBrowser(), app.url);
+  const { app, page } = await openApp({ env });
   const folder = await project();
   await waitFor(async () => (await page.getByTestId('agent-option').count()) > 1, { message: 'the agent list' });
 
@@ -87,8 +86,7 @@ async function logInWithKey(page, key) {
 }
 
 test('a start that needs a login shows the methods; an API key logs in and the turn runs', async () => {
-  const app = await startApp({ env: { ...env, ...(await scriptedAgent(loginScript)) } });
-  const page = await openPage(await launchBrowser(), app.url);
+  const { app, page } = await openApp({ env: { ...env, ...(await scriptedAgent(loginScript)) } });
   await waitFor(async () => (await page.locator('[data-testid=agent-option][data-agent-id=demo]').count()) === 1, { message: 'the picker' });
   await page.getByTestId('agent-picker').selectOption('demo');
   await page.getByTestId('cwd-input').fill(await project());
@@ -137,8 +135,7 @@ const promptLoginScript = [
 ];
 
 test('an agent that asks for the login on the first prompt: the failed turn offers it, and the new session answers', async () => {
-  const app = await startApp({ env: { ...env, ...(await scriptedAgent(promptLoginScript)) } });
-  const page = await openPage(await launchBrowser(), app.url);
+  const { app, page } = await openApp({ env: { ...env, ...(await scriptedAgent(promptLoginScript)) } });
   await startSession(page, await project());
   if ((await page.getByTestId('auth-methods').count()) !== 0) throw new Error('a login was offered before any prompt');
 

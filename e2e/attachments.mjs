@@ -5,7 +5,7 @@
 // run.mjs.
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { test, startApp, launchBrowser, openPage, waitFor } from './lib/harness.mjs';
+import { test, openApp, waitFor } from './lib/harness.mjs';
 import { allowOnce, project, scriptedAgent, startSession, turnEnds } from './lib/ui.mjs';
 
 const env = { AGENTDESK_DEMO_PACE: '15ms' };
@@ -47,8 +47,7 @@ const WANT_CHIPS = JSON.stringify([
 const ACK = `I see 2 attachments: notes.md (embedded, ${NOTES.length} B), a PNG image (640×480).`;
 
 test('a session file and a pasted image reach the Demo agent and show in the transcript and the history', async () => {
-  const app = await startApp({ env });
-  const page = await openPage(await launchBrowser(), app.url);
+  const { app, page } = await openApp({ env });
   const dir = await project();
   await writeFile(path.join(dir, 'notes.md'), NOTES);
   await writeFile(path.join(dir, 'main.go'), 'package main\n');
@@ -82,8 +81,7 @@ test('a session file and a pasted image reach the Demo agent and show in the tra
 
   // After a restart the saved session shows the same.
   await app.stop();
-  const again = await startApp({ env, db: app.db });
-  const page2 = await openPage(await launchBrowser(), again.url);
+  const { app: again, page: page2 } = await openApp({ env, db: app.db });
   const item = page2.getByTestId('history-item');
   await waitFor(async () => (await item.count()) === 1, { message: 'the saved session in the history' });
   await item.click();
@@ -98,8 +96,7 @@ test('an agent that does not accept images gets no pasted image, and the person 
     { expect: 'initialize' }, { reply: { protocolVersion: 1, agentCapabilities: { promptCapabilities: { embeddedContext: true } } } },
     { expect: 'session/new' }, { reply: { sessionId: 'no-images-1' } },
   ];
-  const app = await startApp({ env: { ...env, ...(await scriptedAgent(steps)) } });
-  const page = await openPage(await launchBrowser(), app.url);
+  const { app, page } = await openApp({ env: { ...env, ...(await scriptedAgent(steps)) } });
   await startSession(page, await project());
   await pasteImage(page, 32, 32);
   const note = page.getByTestId('attach-note');

@@ -6,7 +6,7 @@
 // revert. Registered by run.mjs.
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { test, startApp, launchBrowser, openPage, waitFor } from './lib/harness.mjs';
+import { test, openApp, waitFor } from './lib/harness.mjs';
 import { project, scriptedAgent, send, startSession, turnEnds } from './lib/ui.mjs';
 
 const ORIGINAL = 'line one\nline two\nline three\n';
@@ -42,8 +42,7 @@ test('a turn that edits files on disk shows its Changes card; a revert from the 
   const added = path.join(dir, 'added.txt');
   await writeFile(notes, ORIGINAL);
 
-  const app = await startApp({ env: await scriptedAgent(steps) });
-  const page = await openPage(await launchBrowser(), app.url);
+  const { app, page } = await openApp({ env: await scriptedAgent(steps) });
   await startSession(page, dir);
   await send(page, 'edit the notes');
   await turnEnds(page, 'end_turn');

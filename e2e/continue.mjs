@@ -2,22 +2,20 @@
 // history, Continue makes it live again under the same id, the transcript shows a boundary
 // saying how the agent came to know the earlier turns (the Demo agent cannot load sessions, so
 // it is given a summary), and the next turn is saved to the same history row.
-import { test, startApp, launchBrowser, openPage, waitFor } from './lib/harness.mjs';
+import { test, openApp, waitFor } from './lib/harness.mjs';
 import { allowOnce, liveRows, project, send, startSession, turnEnds } from './lib/ui.mjs';
 
 const env = { AGENTDESK_DEMO_PACE: '15ms' };
 
 test('continue a saved session after an app restart: same id, a summary boundary, the next turn saved', async () => {
-  const app = await startApp({ env });
-  const page = await openPage(await launchBrowser(), app.url);
+  const { app, page } = await openApp({ env });
   await startSession(page, await project());
   await send(page, 'before the restart');
   await allowOnce(page);
   await turnEnds(page, 'end_turn', 1);
   await app.stop();
 
-  const again = await startApp({ env, db: app.db });
-  const page2 = await openPage(await launchBrowser(), again.url);
+  const { app: again, page: page2 } = await openApp({ env, db: app.db });
   const item = page2.getByTestId('history-item');
   await waitFor(async () => (await item.count()) === 1, { message: 'the saved session in the history' });
   const id = await item.getAttribute('data-session-id');

@@ -2,12 +2,11 @@
 // the required field is checked before anything is sent, the form is answered, the card settles
 // to a summary that masks the secret, and the agent's reply shows what it received. Registered by
 // run.mjs.
-import { test, startApp, launchBrowser, openPage, waitFor } from './lib/harness.mjs';
+import { test, openApp, waitFor } from './lib/harness.mjs';
 import { project, send, startSession, turnEnds } from './lib/ui.mjs';
 
 test('form elicitation answered in the window', async () => {
-  const app = await startApp();
-  const page = await openPage(await launchBrowser(), app.url);
+  const { app, page } = await openApp();
   await startSession(page, await project());
   await send(page, 'ask me');
   const card = page.locator('[data-testid=elicitation][data-mode=form]');

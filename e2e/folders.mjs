@@ -2,7 +2,7 @@
 // is the default folder after a restart; a start in / asks first, and Cancel starts nothing.
 import { mkdir, realpath } from 'node:fs/promises';
 import path from 'node:path';
-import { test, startApp, launchBrowser, openPage, waitFor } from './lib/harness.mjs';
+import { test, openApp, waitFor } from './lib/harness.mjs';
 import { liveRows, liveStateIs, project, startSession, stateIs } from './lib/ui.mjs';
 
 const env = { AGENTDESK_DEMO_PACE: '15ms' };
@@ -18,8 +18,7 @@ async function recentFolders(page) {
 }
 
 test('the folder just used is the first recent folder and the default after a restart; / asks first', async () => {
-  const app = await startApp({ env });
-  const page = await openPage(await launchBrowser(), app.url);
+  const { app, page } = await openApp({ env });
   const dir = await realpath(await project());
   const other = await realpath(await project());
 
@@ -49,16 +48,14 @@ test('the folder just used is the first recent folder and the default after a re
 
   // After a restart on the same history the last folder used is the default.
   await app.stop();
-  const again = await startApp({ env, db: app.db });
-  const page2 = await openPage(await launchBrowser(), again.url);
+  const { app: again, page: page2 } = await openApp({ env, db: app.db });
   await waitFor(async () => (await page2.getByTestId('cwd-input').inputValue()) === other, { message: 'the last folder as the default' });
   const after = await recentFolders(page2);
   if (after[0] !== other || !after.includes(dir)) throw new Error(`recent folders after a restart ${JSON.stringify(after)}`);
 });
 
 test('at 800×600 a long folder shows its end, and Enter in it starts and hands the keyboard to the prompt box', async () => {
-  const app = await startApp({ env });
-  const page = await openPage(await launchBrowser({ viewport: { width: 800, height: 600 } }), app.url);
+  const { page } = await openApp({ env }, { viewport: { width: 800, height: 600 } });
   const dir = path.join(await realpath(await project()), 'src', 'github.com', 'example', 'a-longer-project-name');
   await mkdir(dir, { recursive: true });
   await waitFor(async () => (await page.locator('[data-testid=agent-option][data-agent-id=demo]').count()) === 1, { message: 'the Demo agent' });

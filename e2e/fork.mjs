@@ -1,14 +1,13 @@
 // Edit and rerun (issue 16): a user message's edit action opens an inline editor; Enter reruns
 // the edited text in a new session linked to the original, which stays as it was; the new
 // session's header links back to it (fork-link), and the history marks the fork and counts it.
-import { test, startApp, launchBrowser, openPage, waitFor } from './lib/harness.mjs';
+import { test, openApp, waitFor } from './lib/harness.mjs';
 import { allowOnce, liveRows, project, send, startSession, turnEnds } from './lib/ui.mjs';
 
 const env = { AGENTDESK_DEMO_PACE: '15ms' };
 
 test('edit-and-rerun creates a linked session', async () => {
-  const app = await startApp({ env });
-  const page = await openPage(await launchBrowser(), app.url);
+  const { app, page } = await openApp({ env });
   await startSession(page, await project());
   await send(page, 'before the edit');
   await allowOnce(page);

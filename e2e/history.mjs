@@ -5,7 +5,7 @@ import { execFile } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { APP_BIN, test, startApp, launchBrowser, openPage, tempDir, waitFor } from './lib/harness.mjs';
+import { APP_BIN, test, openApp, tempDir, waitFor } from './lib/harness.mjs';
 
 /** More than one part: the tail (200 entries), then earlier ones (2,000 at a time). */
 const ENTRIES = 2_600;
@@ -44,8 +44,7 @@ function topEntry(page) {
 
 test('opening a long saved session: the earlier parts arrive above a scrolled-up view without moving it', async () => {
   const db = await seed();
-  const app = await startApp({ db });
-  const page = await openPage(await launchBrowser(), app.url);
+  const { app, page } = await openApp({ db });
   const item = page.getByTestId('history-item');
   await waitFor(async () => (await item.count()) === 1, { message: 'the seeded session in the history' });
 

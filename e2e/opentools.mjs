@@ -2,7 +2,7 @@
 // closes a call the user rejected, and ends the turn. The card must not stay "Pending" under a
 // finished turn: it says "Not completed", next to the rejection, live and in the history.
 // Registered by run.mjs.
-import { test, startApp, launchBrowser, openPage, waitFor } from './lib/harness.mjs';
+import { test, openApp, waitFor } from './lib/harness.mjs';
 import { project, scriptedAgent, send, startSession, turnEnds } from './lib/ui.mjs';
 
 const steps = [
@@ -19,8 +19,7 @@ const steps = [
 ];
 
 test('a rejected call the agent never closes says "Not completed" once the turn ends, also in the history', async () => {
-  const app = await startApp({ env: await scriptedAgent(steps) });
-  const page = await openPage(await launchBrowser(), app.url);
+  const { app, page } = await openApp({ env: await scriptedAgent(steps) });
   await startSession(page, await project());
   await send(page, 'rename the variable');
   await waitFor(async () => (await page.getByTestId('permission').count()) === 1, { message: 'the permission prompt' });

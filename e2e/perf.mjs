@@ -77,6 +77,11 @@ function print(name, value, unit) {
   console.log(`${name}: ${v} ${unit}`);
 }
 
+/** Prints, for each [name, key, unit] of rows, the median over runs of each run's r[key]. */
+function printMedians(runs, rows) {
+  for (const [name, key, unit] of rows) print(name, percentile(runs.map((r) => r[key]), 50), unit);
+}
+
 const handshake = [
   { expect: 'initialize' },
   { reply: { protocolVersion: 1, agentCapabilities: {} } },
@@ -567,13 +572,15 @@ test('stream', async () => {
   print('stream_chunks', STREAM_CHUNKS, 'chunks');
   print('stream_entries', STREAM_ENTRIES, 'entries');
   print('stream_runs', runs.length, 'runs (medians below)');
-  print('stream_time_to_all', med('time'), 'ms');
-  print('stream_long_tasks_over_50ms', med('over50'), 'tasks');
-  print('stream_long_tasks_over_100ms', med('over100'), 'tasks');
-  print('stream_long_task_max', med('longest'), 'ms');
-  print('stream_frames', med('frames'), 'frames');
-  print('stream_frame_p50', med('p50'), 'ms');
-  print('stream_frame_p95', med('p95'), 'ms');
+  printMedians(runs, [
+    ['stream_time_to_all', 'time', 'ms'],
+    ['stream_long_tasks_over_50ms', 'over50', 'tasks'],
+    ['stream_long_tasks_over_100ms', 'over100', 'tasks'],
+    ['stream_long_task_max', 'longest', 'ms'],
+    ['stream_frames', 'frames', 'frames'],
+    ['stream_frame_p50', 'p50', 'ms'],
+    ['stream_frame_p95', 'p95', 'ms'],
+  ]);
   print('stream_frame_p95_each_run', runs.map((r) => r.p95.toFixed(1)).join(' / '), 'ms');
   // One run's p95 is its second or third worst frame; over every run's frames together it is
   // the 95th percentile of a few hundred. "Over 33 ms" is over two 60 Hz frames: a two-frame
@@ -749,24 +756,30 @@ test('four sessions at once', async () => {
   }
   const med = (k) => percentile(runs.map((r) => r[k]), 50);
   print('multi_runs', runs.length, 'runs (medians below)');
-  print('multi_time_to_all_1', med('time1'), 'ms');
-  print('multi_time_to_all_4', med('time4'), 'ms');
-  print('multi_frame_p95_1', med('p95_1'), 'ms');
-  print('multi_frame_p95_4', med('p95_4'), 'ms');
+  printMedians(runs, [
+    ['multi_time_to_all_1', 'time1', 'ms'],
+    ['multi_time_to_all_4', 'time4', 'ms'],
+    ['multi_frame_p95_1', 'p95_1', 'ms'],
+    ['multi_frame_p95_4', 'p95_4', 'ms'],
+  ]);
   print('multi_frame_p95_each_run', runs.map((r) => `${r.p95_1.toFixed(1)}->${r.p95_4.toFixed(1)}`).join(' / '), 'ms (1 -> 4)');
   print('multi_time_each_run', runs.map((r) => `${r.time1.toFixed(0)}->${r.time4.toFixed(0)}`).join(' / '), 'ms (1 -> 4)');
-  print('multi_long_tasks_over_50ms_4', med('long4'), 'tasks');
-  print('multi_long_task_max_4', med('longest4'), 'ms');
+  printMedians(runs, [
+    ['multi_long_tasks_over_50ms_4', 'long4', 'tasks'],
+    ['multi_long_task_max_4', 'longest4', 'ms'],
+  ]);
   printCounters('multi_4', { cpuMs: med('cpuMs'), scriptMs: med('scriptMs'), layouts: med('layouts'), layoutMs: med('layoutMs') });
-  print('multi_1_main_thread_cpu', med('cpu1'), 'ms');
-  print('multi_1_script', med('script1'), 'ms');
-  print('multi_1_app_cpu', med('app1'), 'ms');
-  print('multi_1_agent_cpu', med('agent1'), 'ms');
-  print('multi_4_app_cpu', med('appCpuMs'), 'ms');
-  print('multi_4_agent_cpu', med('agentCpuMs'), 'ms (the four agents)');
-  // Whether the floods are CPU-bound: the whole machine's busy share while each is measured.
-  print('multi_machine_busy_1', med('busy1'), `% of ${runs[0].cores} cores`);
-  print('multi_machine_busy_4', med('busy4'), `% of ${runs[0].cores} cores`);
+  printMedians(runs, [
+    ['multi_1_main_thread_cpu', 'cpu1', 'ms'],
+    ['multi_1_script', 'script1', 'ms'],
+    ['multi_1_app_cpu', 'app1', 'ms'],
+    ['multi_1_agent_cpu', 'agent1', 'ms'],
+    ['multi_4_app_cpu', 'appCpuMs', 'ms'],
+    ['multi_4_agent_cpu', 'agentCpuMs', 'ms (the four agents)'],
+    // Whether the floods are CPU-bound: the whole machine's busy share while each is measured.
+    ['multi_machine_busy_1', 'busy1', `% of ${runs[0].cores} cores`],
+    ['multi_machine_busy_4', 'busy4', `% of ${runs[0].cores} cores`],
+  ]);
   // The ratios of each run, and their median (a ratio of medians would pair different runs).
   const ratio = (a, b) => percentile(runs.map((r) => r[a] / r[b]), 50);
   print('multi_frame_p95_4_vs_1', `${ratio('p95_4', 'p95_1').toFixed(2)}x`, '(target <= 1.25x)');

@@ -3,7 +3,7 @@
 // ends. The scripted agent holds its first turn on a permission request, so the prompt is
 // certainly queued during the turn, and checks nothing reaches it before the turn's end.
 // Registered by run.mjs.
-import { test, startApp, launchBrowser, openPage, waitFor } from './lib/harness.mjs';
+import { test, openApp, waitFor } from './lib/harness.mjs';
 import { project, scriptedAgent, send, startSession, turnEnds } from './lib/ui.mjs';
 
 const steps = [
@@ -22,8 +22,7 @@ const steps = [
 ];
 
 test('queued prompt sent after the turn', async () => {
-  const app = await startApp({ env: await scriptedAgent(steps) });
-  const page = await openPage(await launchBrowser(), app.url);
+  const { app, page } = await openApp({ env: await scriptedAgent(steps) });
   await startSession(page, await project());
   await send(page, 'edit main.go');
   await waitFor(async () => (await page.getByTestId('permission').count()) === 1, { message: 'the permission prompt' });

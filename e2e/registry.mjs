@@ -9,7 +9,7 @@ import { createServer } from 'node:http';
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { test, startApp, launchBrowser, openPage, waitFor, tempDir, APP_BIN } from './lib/harness.mjs';
+import { test, openApp, waitFor, tempDir, APP_BIN } from './lib/harness.mjs';
 import { project, stateIs } from './lib/ui.mjs';
 
 const PLATFORM = `${process.platform}-${{ x64: 'x86_64', arm64: 'aarch64' }[process.arch] ?? process.arch}`;
@@ -53,8 +53,7 @@ export async function openRegistry(page) {
 test('an agent installed from the registry starts from the picker with its version in the header', async () => {
   const reg = await demoRegistry();
   try {
-    const app = await startApp({ env: { AGENTDESK_REGISTRY_URL: reg.url } });
-    const page = await openPage(await launchBrowser(), app.url);
+    const { app, page } = await openApp({ env: { AGENTDESK_REGISTRY_URL: reg.url } });
     await openRegistry(page);
     const row = page.locator('[data-testid=registry-item][data-id=demo-acp]');
     await waitFor(async () => (await row.count()) === 1, { message: 'demo-acp in the registry view' });
@@ -80,8 +79,7 @@ test('an agent installed from the registry starts from the picker with its versi
 test('with no registry reachable the view says so and lists the snapshot', async () => {
   const reg = await demoRegistry();
   await reg.close(); // nothing listens there any more
-  const app = await startApp({ env: { AGENTDESK_REGISTRY_URL: reg.url } });
-  const page = await openPage(await launchBrowser(), app.url);
+  const { app, page } = await openApp({ env: { AGENTDESK_REGISTRY_URL: reg.url } });
   await openRegistry(page);
   const banner = page.getByTestId('registry-offline');
   await waitFor(async () => (await banner.count()) === 1, { timeout: 40_000, message: 'the offline banner' });

@@ -6,7 +6,7 @@
 // Registered by run.mjs.
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { test, startApp, launchBrowser, openPage, waitFor } from './lib/harness.mjs';
+import { test, openApp, waitFor } from './lib/harness.mjs';
 import { project, scriptedAgent, send, startSession, turnEnds } from './lib/ui.mjs';
 
 const OPTIONS = [
@@ -36,8 +36,7 @@ test('a rule made on a permission card answers the next request; the Rules and A
   const dir = await project();
   await writeFile(path.join(dir, 'a.txt'), 'a\n');
   await writeFile(path.join(dir, 'b.txt'), 'b\n');
-  const app = await startApp({ env: await scriptedAgent(steps(dir)) });
-  const page = await openPage(await launchBrowser(), app.url);
+  const { app, page } = await openApp({ env: await scriptedAgent(steps(dir)) });
   await startSession(page, dir);
   await send(page, 'read both files');
 

@@ -6,7 +6,7 @@
 // a turn's Changes card and a revert from the window in changes.mjs, the usage view in usage.mjs,
 // permission rules and the audit log in rules.mjs, the ACP registry in registry.mjs;
 // they run after these.
-import { test, run, startApp, launchBrowser, openPage, waitFor } from './lib/harness.mjs';
+import { test, openApp, run, waitFor } from './lib/harness.mjs';
 import { project, send, startSession, stateIs, turnEnds } from './lib/ui.mjs';
 
 // The Demo agent paces itself like a real agent; a short pace keeps the suite quick while still
@@ -14,8 +14,7 @@ import { project, send, startSession, stateIs, turnEnds } from './lib/ui.mjs';
 const env = { AGENTDESK_DEMO_PACE: '15ms' };
 
 test('a demo turn streams, asks permission, ends, and is in the history after a restart', async () => {
-  const app = await startApp({ env });
-  const page = await openPage(await launchBrowser(), app.url);
+  const { app, page } = await openApp({ env });
   await startSession(page, await project());
   await send(page, 'hello from e2e');
 
@@ -43,8 +42,7 @@ test('a demo turn streams, asks permission, ends, and is in the history after a 
 
   // Quit and start again on the same database: the session is in the history and opens.
   await app.stop();
-  const again = await startApp({ env, db: app.db });
-  const page2 = await openPage(await launchBrowser(), again.url);
+  const { app: again, page: page2 } = await openApp({ env, db: app.db });
   const item = page2.getByTestId('history-item');
   await waitFor(async () => (await item.count()) === 1, { message: 'the saved session in the history' });
   const label = await item.textContent();
@@ -57,8 +55,7 @@ test('a demo turn streams, asks permission, ends, and is in the history after a 
 });
 
 test('Stop with a permission open cancels the turn and keeps the session warm', async () => {
-  const app = await startApp({ env });
-  const page = await openPage(await launchBrowser(), app.url);
+  const { app, page } = await openApp({ env });
   await startSession(page, await project());
   await send(page, 'first');
   const permission = page.getByTestId('permission');
@@ -81,8 +78,7 @@ test('Stop with a permission open cancels the turn and keeps the session warm', 
 });
 
 test('a start that cannot work says why in the error banner', async () => {
-  const app = await startApp({ env });
-  const page = await openPage(await launchBrowser(), app.url);
+  const { app, page } = await openApp({ env });
   await waitFor(async () => (await page.locator('[data-testid=agent-option][data-agent-id=demo]').count()) === 1,
     { message: 'the Demo agent in the picker' });
   await page.getByTestId('cwd-input').fill('/no/such/folder');
@@ -104,8 +100,7 @@ async function watchPermissions(page) {
 }
 
 test('session controls: "Edit automatically" and no thoughts run a turn without any permission', async () => {
-  const app = await startApp({ env });
-  const page = await openPage(await launchBrowser(), app.url);
+  const { app, page } = await openApp({ env });
   await startSession(page, await project());
 
   const mode = page.locator('[data-testid=config-option][data-config-id=mode]');
@@ -135,8 +130,7 @@ test('session controls: "Edit automatically" and no thoughts run a turn without 
 });
 
 test('slash commands: "/" lists the agent commands, Esc closes the palette without stopping, /review is sent', async () => {
-  const app = await startApp({ env });
-  const page = await openPage(await launchBrowser(), app.url);
+  const { app, page } = await openApp({ env });
   await startSession(page, await project());
   const input = page.getByTestId('composer-input');
   const palette = page.getByTestId('command-palette');
@@ -178,8 +172,7 @@ test('slash commands: "/" lists the agent commands, Esc closes the palette witho
 });
 
 test('protocol inspector: after a turn it lists initialize (out) and session/prompt', async () => {
-  const app = await startApp({ env });
-  const page = await openPage(await launchBrowser(), app.url);
+  const { app, page } = await openApp({ env });
   await startSession(page, await project());
   await page.getByTestId('inspector-toggle').click();
   const inspector = page.getByTestId('inspector');
@@ -207,8 +200,7 @@ test('protocol inspector: after a turn it lists initialize (out) and session/pro
 });
 
 test('deleting a saved session removes it from the history, also after a reload; the live session goes on', async () => {
-  const app = await startApp({ env });
-  const page = await openPage(await launchBrowser(), app.url);
+  const { app, page } = await openApp({ env });
   await startSession(page, await project());
   await page.locator('[data-testid=config-option][data-config-id=mode]').selectOption('auto');
   await waitFor(async () => (await page.locator('[data-testid=config-option][data-config-id=mode][data-pending]').count()) === 0,

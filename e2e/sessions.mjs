@@ -8,14 +8,13 @@ import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
-import { APP_BIN, test, startApp, launchBrowser, openPage, waitFor } from './lib/harness.mjs';
+import { APP_BIN, test, openApp, waitFor } from './lib/harness.mjs';
 import { allowOnce, liveRows, liveStateIs, project, scriptedAgent, selectLive, send, startSession, stateIs, turnEnds } from './lib/ui.mjs';
 
 const env = { AGENTDESK_DEMO_PACE: '15ms' };
 
 test('two demo sessions at once: each answered after switching, one stopped while the other runs, both in the history', async () => {
-  const app = await startApp({ env });
-  const page = await openPage(await launchBrowser(), app.url);
+  const { app, page } = await openApp({ env });
 
   await startSession(page, await project());
   await send(page, 'alpha');
@@ -73,8 +72,7 @@ test('two demo sessions at once: each answered after switching, one stopped whil
 });
 
 test('Start with a turn running leaves the first session live and answerable', async () => {
-  const app = await startApp({ env });
-  const page = await openPage(await launchBrowser(), app.url);
+  const { app, page } = await openApp({ env });
   await startSession(page, await project());
   await send(page, 'first');
   await liveStateIs(page, 0, 'waiting');
@@ -119,8 +117,7 @@ async function agentsPlaying(script) {
 test('Cancel a start that hangs: the agent is gone, the row too, one calm line and no error', async () => {
   // The Demo agent plays a script that waits for session/new and so never answers initialize.
   const hang = await scriptedAgent([{ expect: 'session/new' }]);
-  const app = await startApp({ env: { ...env, ...hang } });
-  const page = await openPage(await launchBrowser(), app.url);
+  const { app, page } = await openApp({ env: { ...env, ...hang } });
   await waitFor(async () => (await page.locator('[data-testid=agent-option][data-agent-id=demo]').count()) === 1,
     { message: 'the Demo agent in the picker' });
   await page.getByTestId('agent-picker').selectOption('demo');
@@ -156,8 +153,7 @@ test('SIGTERM while a turn waits on a permission quits at once: no question, the
       options: [{ optionId: 'ok', name: 'Allow', kind: 'allow_once' }, { optionId: 'no', name: 'Reject', kind: 'reject_once' }] }, want: 'outcome' },
     { expect: 'session/cancel' },
   ]);
-  const app = await startApp({ env: { ...env, ...asking } });
-  const page = await openPage(await launchBrowser(), app.url);
+  const { app, page } = await openApp({ env: { ...env, ...asking } });
   await startSession(page, await project());
   await send(page, 'write it');
   await waitFor(async () => (await page.getByTestId('permission').count()) === 1, { message: 'the permission card' });

@@ -3,7 +3,7 @@
 // text; the person clicks the running terminal's output, types a line that the command reads,
 // and stops a second command with the card's Ctrl-C; session search finds what a terminal
 // printed. Registered by run.mjs.
-import { test, startApp, launchBrowser, openPage, waitFor } from './lib/harness.mjs';
+import { test, openApp, waitFor } from './lib/harness.mjs';
 import { project, scriptedAgent, send, startSession, turnEnds } from './lib/ui.mjs';
 
 /** Prints colours and markup, then asks for a name and greets it. */
@@ -33,8 +33,7 @@ export const terminalSteps = [
 ];
 
 test('a terminal card shows colours, takes typed input and Ctrl-C, and its output is searchable', async () => {
-  const app = await startApp({ env: await scriptedAgent(terminalSteps) });
-  const page = await openPage(await launchBrowser(), app.url);
+  const { app, page } = await openApp({ env: await scriptedAgent(terminalSteps) });
   await startSession(page, await project());
   await send(page, 'run the greeter');
 

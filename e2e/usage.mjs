@@ -1,14 +1,13 @@
 // The usage ledger after a real demo turn: the history sidebar's Usage button opens the view,
 // which charts the day's turn on a canvas (chart.js) and lists the Demo agent; Back returns to
 // the session. Registered by run.mjs.
-import { test, startApp, launchBrowser, openPage, waitFor } from './lib/harness.mjs';
+import { test, openApp, waitFor } from './lib/harness.mjs';
 import { allowOnce, project, send, startSession, stateIs, turnEnds } from './lib/ui.mjs';
 
 const env = { AGENTDESK_DEMO_PACE: '5ms' };
 
 test('usage: after a demo turn the usage view charts it and lists the agent', async () => {
-  const app = await startApp({ env });
-  const page = await openPage(await launchBrowser(), app.url);
+  const { app, page } = await openApp({ env });
   await startSession(page, await project());
   await send(page, 'count my usage');
   await allowOnce(page);

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"agentdesk/backend/acp"
+	"agentdesk/backend/acp/acptest"
 	"agentdesk/backend/acp/fsys"
 	"agentdesk/backend/acp/schema"
 )
@@ -67,23 +68,23 @@ func TestFoldersConfineToEveryFolder(t *testing.T) {
 	}
 	defer f.Close()
 	for path, want := range map[string]string{filepath.Join(cwd, "main.go"): "main", filepath.Join(lib, "lib.go"): "lib"} {
-		res, err := f.ReadTextFile(params(t, schema.ReadTextFileParams{Path: path}))
+		res, err := f.ReadTextFile(acptest.Params(t, schema.ReadTextFileParams{Path: path}))
 		if err != nil || res.(map[string]string)["content"] != want {
 			t.Fatalf("read %s: %v %v", path, res, err)
 		}
 	}
-	if _, err := f.WriteTextFile(params(t, schema.WriteTextFileParams{Path: filepath.Join(lib, "new", "x.go"), Content: "x"})); err != nil {
+	if _, err := f.WriteTextFile(acptest.Params(t, schema.WriteTextFileParams{Path: filepath.Join(lib, "new", "x.go"), Content: "x"})); err != nil {
 		t.Fatal(err)
 	}
 	if b, err := os.ReadFile(filepath.Join(lib, "new", "x.go")); err != nil || string(b) != "x" {
 		t.Fatalf("write in the additional folder: %q %v", b, err)
 	}
-	_, err = f.ReadTextFile(params(t, schema.ReadTextFileParams{Path: filepath.Join(other, "secret.txt")}))
-	if rpcCode(err) != schema.CodeInvalidParams || !strings.Contains(err.Error(), "outside the session's folders") || !strings.Contains(err.Error(), lib) {
+	_, err = f.ReadTextFile(acptest.Params(t, schema.ReadTextFileParams{Path: filepath.Join(other, "secret.txt")}))
+	if acptest.RPCCode(err) != schema.CodeInvalidParams || !strings.Contains(err.Error(), "outside the session's folders") || !strings.Contains(err.Error(), lib) {
 		t.Fatalf("read outside every folder: %v", err)
 	}
-	_, err = f.ReadTextFile(params(t, schema.ReadTextFileParams{Path: filepath.Join(lib, "..", filepath.Base(other), "secret.txt")}))
-	if rpcCode(err) != schema.CodeInvalidParams {
+	_, err = f.ReadTextFile(acptest.Params(t, schema.ReadTextFileParams{Path: filepath.Join(lib, "..", filepath.Base(other), "secret.txt")}))
+	if acptest.RPCCode(err) != schema.CodeInvalidParams {
 		t.Fatalf("a .. walk out of the additional folder: %v", err)
 	}
 	files := f.FindFiles("", 10)

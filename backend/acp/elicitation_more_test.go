@@ -13,13 +13,9 @@ import (
 // TestElicitAnswerRacesStop: a person's accept and Stop race; exactly one answers the agent,
 // and the entry says which.
 func TestElicitAnswerRacesStop(t *testing.T) {
-	s, ev, j := startElicit(t, acp.ElicitAll(), `
- {"expect":"session/prompt"},
+	s, ev, j := promptElicit(t, acp.ElicitAll(), `
  {"call":"elicitation/create","id":1,"params":{"mode":"form","message":"Q","requestedSchema":{"properties":{"a":{"type":"boolean"}}}},"want":"\"action\":\""},
  {"reply":{"stopReason":"cancelled"}}`)
-	if _, err := s.Prompt("go"); err != nil {
-		t.Fatal(err)
-	}
 	el := elicitIn(t, ev, acp.ElicitOpen)
 	var wg sync.WaitGroup
 	var answerErr error
@@ -53,16 +49,12 @@ func TestElicitAnswerRacesStop(t *testing.T) {
 }
 
 func TestElicitWithdrawnExitAndWrongSession(t *testing.T) {
-	s, ev, j := startElicit(t, acp.ElicitAll(), `
- {"expect":"session/prompt"},
+	_, ev, j := promptElicit(t, acp.ElicitAll(), `
  {"call":"elicitation/create","params":{"sessionId":"other","mode":"form","message":"Q","requestedSchema":{"properties":{}}},"want":"is not this session"},
  {"send":{"jsonrpc":"2.0","id":"w","method":"elicitation/create","params":{"sessionId":"sc1","mode":"form","message":"Withdrawn","requestedSchema":{"properties":{}}}}},
  {"send":{"jsonrpc":"2.0","method":"$/cancel_request","params":{"requestId":"w"}}},
  {"send":{"jsonrpc":"2.0","id":"x","method":"elicitation/create","params":{"sessionId":"sc1","mode":"url","message":"Left open","url":"https://example.com","elicitationId":"x1"}}},
  {"exit":1,"stderr":"gone"}`)
-	if _, err := s.Prompt("go"); err != nil {
-		t.Fatal(err)
-	}
 	if got := elicitIn(t, ev, acp.ElicitInvalid); !strings.Contains(got.Error, `"other"`) {
 		t.Fatalf("wrong session: %+v", got)
 	}

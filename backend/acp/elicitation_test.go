@@ -57,6 +57,17 @@ func startElicit(t *testing.T, modes acp.ElicitModes, steps string) (*acp.Sessio
 	return s, ev, j
 }
 
+// promptElicit starts a scripted agent with modes (startElicit) and prompts "go"; turn is what
+// the agent does once the prompt has arrived.
+func promptElicit(t *testing.T, modes acp.ElicitModes, turn string) (*acp.Session, *events, *wireLog) {
+	t.Helper()
+	s, ev, j := startElicit(t, modes, `{"expect":"session/prompt"},`+turn)
+	if _, err := s.Prompt("go"); err != nil {
+		t.Fatal(err)
+	}
+	return s, ev, j
+}
+
 // elicitIn waits for the upsert of an elicitation entry in state.
 func elicitIn(t *testing.T, ev *events, state string) *acp.Elicitation {
 	t.Helper()
@@ -77,14 +88,10 @@ const formSchema = `{"type":"object","properties":{
  "required":["name"]}`
 
 func TestElicitFormAccept(t *testing.T) {
-	s, ev, j := startElicit(t, acp.ElicitAll(), `
- {"expect":"session/prompt"},
+	s, ev, j := promptElicit(t, acp.ElicitAll(), `
  {"call":"elicitation/create","id":"q-1","params":{"mode":"form","message":"Who are you?","requestedSchema":`+formSchema+`},
   "want":"{\"action\":\"accept\",\"content\":{\"colours\":[\"g\"],\"count\":4,\"name\":\"Ann\",\"token\":\"hunter22\"}}"},
  {"reply":{"stopReason":"end_turn"}}`)
-	if _, err := s.Prompt("go"); err != nil {
-		t.Fatal(err)
-	}
 	el := elicitIn(t, ev, acp.ElicitOpen)
 	if el.RequestID != `"q-1"` || el.Mode != acp.ElicitModeForm || el.Message != "Who are you?" || !strings.Contains(string(el.Schema), `"password"`) {
 		t.Fatalf("open elicitation %+v", el)
@@ -151,14 +158,10 @@ func TestElicitFormAccept(t *testing.T) {
 }
 
 func TestElicitFormDeclineAndCancel(t *testing.T) {
-	s, ev, _ := startElicit(t, acp.ElicitAll(), `
- {"expect":"session/prompt"},
+	s, ev, _ := promptElicit(t, acp.ElicitAll(), `
  {"call":"elicitation/create","id":1,"params":{"mode":"form","message":"Q1","requestedSchema":{"type":"object","properties":{"ok":{"type":"boolean"}}}},"want":"{\"action\":\"decline\"}"},
  {"call":"elicitation/create","id":2,"params":{"mode":"form","message":"Q2","requestedSchema":{"properties":{}}},"want":"{\"action\":\"cancel\"}"},
  {"reply":{"stopReason":"end_turn"}}`)
-	if _, err := s.Prompt("go"); err != nil {
-		t.Fatal(err)
-	}
 	for _, c := range []struct{ action, state string }{{acp.ElicitDecline, acp.ElicitDeclined}, {acp.ElicitCancel, acp.ElicitCancelled}} {
 		el := elicitIn(t, ev, acp.ElicitOpen)
 		if err := s.AnswerElicitation(el.RequestID, c.action, map[string]any{"ignored": true}); err != nil {
@@ -189,7 +192,6 @@ func TestElicitMalformedSchemas(t *testing.T) {
 		{`{"properties":{` + manyProps(elicit.MaxFields+1) + `}}`, "more than the 64 allowed"},
 	}
 	var steps strings.Builder
-	steps.WriteString(`{"expect":"session/prompt"},`)
 	for i, c := range cases {
 		call, _ := json.Marshal(map[string]any{"call": "elicitation/create", "id": i + 1,
 			"params": map[string]any{"mode": "form", "message": "m", "requestedSchema": json.RawMessage(c.schema)},
@@ -198,10 +200,7 @@ func TestElicitMalformedSchemas(t *testing.T) {
 		steps.WriteString(",")
 	}
 	steps.WriteString(`{"reply":{"stopReason":"end_turn"}}`)
-	s, ev, _ := startElicit(t, acp.ElicitAll(), steps.String())
-	if _, err := s.Prompt("go"); err != nil {
-		t.Fatal(err)
-	}
+	_, ev, _ := promptElicit(t, acp.ElicitAll(), steps.String())
 	for _, c := range cases {
 		el := elicitIn(t, ev, acp.ElicitInvalid)
 		b, _ := json.Marshal(el.Error)
@@ -221,14 +220,10 @@ func manyProps(n int) string {
 }
 
 func TestElicitModeNotAdvertised(t *testing.T) {
-	s, ev, j := startElicit(t, acp.ElicitModes{Form: true}, `
- {"expect":"session/prompt"},
+	s, ev, j := promptElicit(t, acp.ElicitModes{Form: true}, `
  {"call":"elicitation/create","params":{"mode":"url","message":"Log in","url":"https://example.com","elicitationId":"e1"},"want":"mode \\\"url\\\" is not supported"},
  {"call":"elicitation/create","params":{"mode":"telepathy","message":"?"},"want":"-32602"},
  {"reply":{"stopReason":"end_turn"}}`)
-	if _, err := s.Prompt("go"); err != nil {
-		t.Fatal(err)
-	}
 	if end := ev.waitFor(t, "turn_end", kind(acp.EventTurnEnd)); end.StopReason != schema.StopEndTurn {
 		t.Fatalf("turn ended %+v", end)
 	}
@@ -250,13 +245,9 @@ func TestElicitNothingAdvertisedByDefault(t *testing.T) {
 }
 
 func TestElicitOpenWhenStopped(t *testing.T) {
-	s, ev, _ := startElicit(t, acp.ElicitAll(), `
- {"expect":"session/prompt"},
+	s, ev, _ := promptElicit(t, acp.ElicitAll(), `
  {"call":"elicitation/create","id":9,"params":{"mode":"form","message":"Q","requestedSchema":{"properties":{"a":{"type":"string"}}}},"want":"{\"action\":\"cancel\"}"},
  {"reply":{"stopReason":"cancelled"}}`)
-	if _, err := s.Prompt("go"); err != nil {
-		t.Fatal(err)
-	}
 	el := elicitIn(t, ev, acp.ElicitOpen)
 	if err := s.Stop(); err != nil {
 		t.Fatal(err)
@@ -273,17 +264,13 @@ func TestElicitOpenWhenStopped(t *testing.T) {
 }
 
 func TestElicitURLAndComplete(t *testing.T) {
-	s, ev, j := startElicit(t, acp.ElicitAll(), `
- {"expect":"session/prompt"},
+	s, ev, j := promptElicit(t, acp.ElicitAll(), `
  {"call":"elicitation/create","id":3,"params":{"mode":"url","message":"Log in","url":"https://bücher.example/login?x=1","elicitationId":"el-1"},"want":"{\"action\":\"accept\"}"},
  {"send":{"jsonrpc":"2.0","method":"elicitation/complete","params":{"elicitationId":"el-1"}}},
  {"send":{"jsonrpc":"2.0","id":4,"method":"elicitation/create","params":{"sessionId":"sc1","mode":"url","message":"Other","url":"http://[::1]:8080/b","elicitationId":"el-2"}}},
  {"send":{"jsonrpc":"2.0","method":"elicitation/complete","params":{"elicitationId":"el-2"}}},
  {"call":"elicitation/create","id":5,"params":{"mode":"url","message":"Bad","url":"javascript:alert(1)","elicitationId":"el-3"},"want":"scheme"},
  {"reply":{"stopReason":"end_turn"}}`)
-	if _, err := s.Prompt("go"); err != nil {
-		t.Fatal(err)
-	}
 	el := elicitIn(t, ev, acp.ElicitOpen)
 	if el.Host != "xn--bcher-kva.example" || el.ElicitationID != "el-1" || el.Mode != acp.ElicitModeURL {
 		t.Fatalf("open url elicitation %+v", el)

@@ -197,26 +197,20 @@ func (e *Entry) clone() Entry {
 	c.Content = append([]ToolContent(nil), e.Content...)
 	c.Plan = append([]schema.PlanEntry(nil), e.Plan...)
 	c.Attachments = append([]attach.Info(nil), e.Attachments...)
-	if e.Usage != nil {
-		u := *e.Usage
-		c.Usage = &u
-	}
-	if e.Boundary != nil {
-		b := *e.Boundary
-		c.Boundary = &b
-	}
-	if e.Notice != nil {
-		n := *e.Notice
-		c.Notice = &n
-	}
-	if e.Compaction != nil {
-		k := *e.Compaction
-		c.Compaction = &k
-	}
+	c.Usage, c.Boundary, c.Notice, c.Compaction = copyOf(e.Usage), copyOf(e.Boundary), copyOf(e.Notice), copyOf(e.Compaction)
 	if e.Elicitation != nil {
 		c.Elicitation = e.Elicitation.clone()
 	}
 	return c
+}
+
+// copyOf is a pointer to a copy of *p, or nil for nil.
+func copyOf[T any](p *T) *T {
+	if p == nil {
+		return nil
+	}
+	c := *p
+	return &c
 }
 
 func toolContent(items []schema.ToolCallContent) []ToolContent {

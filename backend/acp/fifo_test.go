@@ -11,6 +11,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"agentdesk/backend/acp/acptest"
 	"agentdesk/backend/acp/jsonrpc"
 	"agentdesk/backend/acp/schema"
 )
@@ -47,7 +48,7 @@ func TestThousandsOfFIFOReadsAreAllAnswered(t *testing.T) {
 			for _, p := range pending {
 				err := p.Wait(ctx, nil)
 				switch {
-				case rpcCode(err) == schema.CodeInvalidParams && strings.Contains(err.Error(), "FIFO") && strings.Contains(err.Error(), fifo):
+				case acptest.RPCCode(err) == schema.CodeInvalidParams && strings.Contains(err.Error(), "FIFO") && strings.Contains(err.Error(), fifo):
 					n.refused++
 				case strings.Contains(fmt.Sprint(err), "agentdesk is busy"):
 					n.busy++

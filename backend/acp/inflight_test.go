@@ -61,7 +61,7 @@ func TestTerminalCapRefusesOneMoreAndFreesOnExit(t *testing.T) {
 			}
 			ids = append(ids, id)
 		}
-		if _, err := create(); rpcCode(err) != schema.CodeInternalError || !strings.Contains(err.Error(), "64 terminals of this session are still running") {
+		if _, err := create(); acptest.RPCCode(err) != schema.CodeInternalError || !strings.Contains(err.Error(), "64 terminals of this session are still running") {
 			t.Errorf("terminal %d: %v; want refused, the %d still running", acp.MaxTerminals+1, err, acp.MaxTerminals)
 		}
 		p := schema.TerminalParams{SessionID: "p1", TerminalID: ids[0]}
@@ -101,7 +101,7 @@ func TestWaitCapRefusesOneMoreAndAnswersEveryWait(t *testing.T) {
 			waits = append(waits, w)
 		}
 		// Handled in order on the inbound loop: every wait above is pending by now.
-		if err := c.Call(ctx, schema.MethodTerminalWaitForExit, p, nil); rpcCode(err) != schema.CodeInternalError ||
+		if err := c.Call(ctx, schema.MethodTerminalWaitForExit, p, nil); acptest.RPCCode(err) != schema.CodeInternalError ||
 			!strings.Contains(err.Error(), "1024 terminal/wait_for_exit requests of this session are waiting") {
 			t.Errorf("wait %d: %v; want refused as busy", acp.MaxWaiting+1, err)
 		}
@@ -149,7 +149,7 @@ func TestWorkerCapRefusesOneMoreAndAnswersEveryRequest(t *testing.T) {
 			}
 			pending = append(pending, p)
 		}
-		if err := c.Call(ctx, schema.MethodReadTextFile, read, nil); rpcCode(err) != schema.CodeInternalError ||
+		if err := c.Call(ctx, schema.MethodReadTextFile, read, nil); acptest.RPCCode(err) != schema.CodeInternalError ||
 			!strings.Contains(err.Error(), "agentdesk is busy: 16 file and terminal requests of this session are running and 1024 are waiting") {
 			t.Errorf("request %d: %v; want refused as busy", total+1, err)
 		}

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"sync"
 	"testing"
-	"time"
 
+	"agentdesk/backend/acp/acptest"
 	"agentdesk/backend/acp/jsonrpc"
 )
 
@@ -28,15 +28,5 @@ func (j *journal) record(dir jsonrpc.Direction, method string, line []byte) {
 // a hung test reaches.
 func (j *journal) waitFor(t *testing.T, what string, match func(string) bool) string {
 	t.Helper()
-	timeout := time.After(20 * time.Second)
-	for {
-		select {
-		case line := <-j.feed:
-			if match(line) {
-				return line
-			}
-		case <-timeout:
-			t.Fatalf("no %s in the journal", what)
-		}
-	}
+	return acptest.Await(t, j.feed, what+" in the journal", match)
 }

@@ -2,11 +2,9 @@ package acp_test
 
 import (
 	"context"
-	"io"
 	"testing"
 
 	"agentdesk/backend/acp"
-	"agentdesk/backend/acp/acptest"
 	"agentdesk/backend/acp/schema"
 )
 
@@ -39,32 +37,26 @@ const cancellable = `[` + handshake + `
  {"expect":"session/prompt"}, {"reply":{"stopReason":"end_turn"}},
  {"expect":"never"}]`
 
-// startObserved starts a session against the script with obs as its turn observer.
-func startObserved(t *testing.T, steps string, obs acp.TurnObserver) (*acp.Session, *events) {
+// blockedTurn starts a session against the script with a blockedObserver for phase, prompts it
+// and returns once the turn's snapshot of that phase is blocked.
+func blockedTurn(t *testing.T, phase, steps string) (*acp.Session, *events) {
 	t.Helper()
-	sc := script(t, steps)
-	ev := newEvents()
-	s := acp.NewSession(acp.Config{ID: "s1", AgentName: "scripted", Cwd: "/p", Emitter: ev, Logf: t.Logf, Turns: obs,
-		HardStopAfter: -1,
-		Launch: func(context.Context) (acp.Transport, error) {
-			return acptest.Serve(func(in io.Reader, out io.Writer) error { return sc.Run(in, out) }), nil
-		}})
-	t.Cleanup(func() { s.Close() })
-	if err := s.Start(context.Background()); err != nil {
+	obs := &blockedObserver{phase: phase, entered: make(chan struct{})}
+	s, ev := runScript(t, script(t, steps), nil, func(c *acp.Config) {
+		c.Turns = obs
+		c.HardStopAfter = -1
+	})
+	if _, err := s.Prompt("do something"); err != nil {
 		t.Fatal(err)
 	}
+	<-obs.entered
 	return s, ev
 }
 
 // TestStopEndsATurnWhoseSnapshotIsBlocked: Stop pressed while the turn's start snapshot cannot
 // finish ends the snapshot and the turn (cancelled); the next turn runs.
 func TestStopEndsATurnWhoseSnapshotIsBlocked(t *testing.T) {
-	obs := &blockedObserver{phase: "start", entered: make(chan struct{})}
-	s, ev := startObserved(t, cancellable, obs)
-	if _, err := s.Prompt("do something"); err != nil {
-		t.Fatal(err)
-	}
-	<-obs.entered
+	s, ev := blockedTurn(t, "start", cancellable)
 	if err := s.Stop(); err != nil {
 		t.Fatal(err)
 	}
@@ -82,12 +74,7 @@ func TestStopEndsATurnWhoseSnapshotIsBlocked(t *testing.T) {
 // TestHardStopEndsATurnWhoseSnapshotIsBlocked: a hard stop while the turn's end snapshot cannot
 // finish ends the snapshot and the turn (interrupted), and the agent.
 func TestHardStopEndsATurnWhoseSnapshotIsBlocked(t *testing.T) {
-	obs := &blockedObserver{phase: "end", entered: make(chan struct{})}
-	s, ev := startObserved(t, `[`+handshake+`{"expect":"session/prompt"}, {"reply":{"stopReason":"end_turn"}}, {"expect":"never"}]`, obs)
-	if _, err := s.Prompt("do something"); err != nil {
-		t.Fatal(err)
-	}
-	<-obs.entered
+	s, ev := blockedTurn(t, "end", `[`+handshake+`{"expect":"session/prompt"}, {"reply":{"stopReason":"end_turn"}}, {"expect":"never"}]`)
 	if err := s.HardStop(); err != nil {
 		t.Fatal(err)
 	}

@@ -22,14 +22,17 @@ const holdTurn = `
 
 const endTurn = `{"reply":{"stopReason":"end_turn"}}`
 
-// startQueueScript starts a session against init (the initialize reply) and steps, journaling
-// what it sends.
-func startQueueScript(t *testing.T, init, steps string) (*acp.Session, *events, *wireLog) {
+// startHeldTurn starts a session against init (the initialize reply), journaling what it sends,
+// and prompts "first": the agent holds that turn (holdTurn), then plays steps.
+func startHeldTurn(t *testing.T, init, steps string) (*acp.Session, *events, *wireLog) {
 	t.Helper()
 	sc := script(t, `[{"expect":"initialize"}, {"reply":`+init+`},
- {"expect":"session/new"}, {"reply":{"sessionId":"sc1"}},`+steps+`]`)
+ {"expect":"session/new"}, {"reply":{"sessionId":"sc1"}},`+holdTurn+steps+`]`)
 	j := &wireLog{}
 	s, ev := runScript(t, sc, nil, func(c *acp.Config) { c.Journal = j.tap })
+	if _, err := s.Prompt("first"); err != nil {
+		t.Fatal(err)
+	}
 	return s, ev, j
 }
 
@@ -72,12 +75,9 @@ func answer(t *testing.T, s *acp.Session, ev *events) {
 }
 
 func TestQueueOrderAcrossTurns(t *testing.T) {
-	s, ev, j := startQueueScript(t, plainInit, holdTurn+endTurn+`,
+	s, ev, j := startHeldTurn(t, plainInit, endTurn+`,
  {"expect":"session/prompt"}, `+endTurn+`,
  {"expect":"session/prompt"}, `+endTurn)
-	if _, err := s.Prompt("first"); err != nil {
-		t.Fatal(err)
-	}
 	p := ev.waitFor(t, "permission", kind(acp.EventPermission))
 	second, third := queue(t, s, "second"), queue(t, s, "third")
 	q := ev.waitFor(t, "queue", func(e acp.Event) bool { return e.Kind == acp.EventQueue && len(e.Queue) == 2 })
@@ -110,13 +110,10 @@ func TestQueueOrderAcrossTurns(t *testing.T) {
 }
 
 func TestQueueSendNowCancelsThenSends(t *testing.T) {
-	s, ev, _ := startQueueScript(t, plainInit, holdTurn+`
+	s, ev, _ := startHeldTurn(t, plainInit, `
  {"reply":{"stopReason":"cancelled"}},
  {"expect":"session/prompt"}, `+endTurn+`,
  {"expect":"session/prompt"}, `+endTurn)
-	if _, err := s.Prompt("first"); err != nil {
-		t.Fatal(err)
-	}
 	ev.waitFor(t, "permission", kind(acp.EventPermission))
 	a, b := queue(t, s, "a"), queue(t, s, "b")
 	if err := s.SendQueuedNow(b); err != nil {
@@ -135,12 +132,9 @@ func TestQueueSendNowCancelsThenSends(t *testing.T) {
 }
 
 func TestQueueEditAndRemove(t *testing.T) {
-	s, ev, _ := startQueueScript(t, plainInit, holdTurn+endTurn+`,
+	s, ev, _ := startHeldTurn(t, plainInit, endTurn+`,
  {"expect":"session/prompt"}, `+endTurn+`,
  {"expect":"session/prompt"}, `+endTurn)
-	if _, err := s.Prompt("first"); err != nil {
-		t.Fatal(err)
-	}
 	p := ev.waitFor(t, "permission", kind(acp.EventPermission))
 	a, b, c := queue(t, s, "a"), queue(t, s, "b"), queue(t, s, "c")
 	if err := s.EditQueued(b, "B edited"); err != nil {
@@ -174,10 +168,7 @@ func TestQueueEditAndRemove(t *testing.T) {
 }
 
 func TestQueueKeptWhenAgentExits(t *testing.T) {
-	s, ev, j := startQueueScript(t, plainInit, holdTurn+`{"exit":1,"stderr":"boom"}`)
-	if _, err := s.Prompt("first"); err != nil {
-		t.Fatal(err)
-	}
+	s, ev, j := startHeldTurn(t, plainInit, `{"exit":1,"stderr":"boom"}`)
 	p := ev.waitFor(t, "permission", kind(acp.EventPermission))
 	id := queue(t, s, "keep me")
 	if err := s.AnswerPermission(p.RequestID, "ok"); err != nil {

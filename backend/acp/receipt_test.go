@@ -1,9 +1,7 @@
 package acp_test
 
 import (
-	"context"
 	"encoding/json"
-	"io"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -12,7 +10,6 @@ import (
 	"time"
 
 	"agentdesk/backend/acp"
-	"agentdesk/backend/acp/acptest"
 	"agentdesk/backend/acp/receipt"
 	"agentdesk/backend/acp/schema"
 )
@@ -39,18 +36,11 @@ func (c *testClock) advance(d time.Duration) {
 // the clock given.
 func startReceiptScript(t *testing.T, clock *testClock, steps string) (*acp.Session, *events) {
 	t.Helper()
-	sc := script(t, "["+handshake+steps+"]")
-	ev := newEvents()
-	s := acp.NewSession(acp.Config{ID: "s1", AgentName: "scripted", Cwd: t.TempDir(), Emitter: ev, Logf: t.Logf,
-		Elicit: acp.ElicitAll(), Now: clock.Now,
-		Launch: func(context.Context) (acp.Transport, error) {
-			return acptest.Serve(func(in io.Reader, out io.Writer) error { return sc.Run(in, out) }), nil
-		}})
-	t.Cleanup(func() { s.Close() })
-	if err := s.Start(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	return s, ev
+	return runScript(t, script(t, "["+handshake+steps+"]"), nil, func(c *acp.Config) {
+		c.Cwd = t.TempDir()
+		c.Elicit = acp.ElicitAll()
+		c.Now = clock.Now
+	})
 }
 
 // cardID is the entry id of the tool card of the agent's tool call id.

@@ -2,18 +2,10 @@ package acp_test
 
 import (
 	"encoding/json"
-	"testing"
 	"time"
 
-	"agentdesk/backend/acp/acptest"
 	"agentdesk/backend/acp/jsonrpc"
 )
-
-// params and rpcCode: a request's params as JSON, and the JSON-RPC code of an answer's error.
-
-func params(t *testing.T, v any) json.RawMessage { return acptest.Params(t, v) }
-
-func rpcCode(err error) int { return acptest.RPCCode(err) }
 
 // quiet is embedded by the test agents that ignore every notification.
 type quiet struct{}

@@ -110,9 +110,9 @@ func (d *elicitationDesk) complete(elicID string) (entryID string, open *pending
 // when its mode is not enabled or it is malformed (a malformed one is shown, state invalid),
 // else adds its entry and parks it. It never blocks.
 func (s *Session) handleElicitation(req *jsonrpc.Request) {
-	var p ElicitationCreateParams
-	if err := json.Unmarshal(req.Params, &p); err != nil {
-		req.Reply(nil, &jsonrpc.Error{Code: schema.CodeInvalidParams, Message: "invalid elicitation/create params: " + err.Error()})
+	p, err := jsonrpc.DecodeParams[ElicitationCreateParams](MethodElicitationCreate, req.Params)
+	if err != nil {
+		req.Reply(nil, err)
 		return
 	}
 	if p.Mode != ElicitModeForm && p.Mode != ElicitModeURL {

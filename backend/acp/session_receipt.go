@@ -114,8 +114,7 @@ func receiptDecision(title string, d DecisionSummary) receipt.Decision {
 // costLocked notes the session's cost from a usage_update (the base of the next turn's cost).
 func (s *Session) costLocked(u *schema.Usage) {
 	if u != nil && u.Cost != nil {
-		c := *u.Cost
-		s.cost = &c
+		s.cost = copyOf(u.Cost)
 	}
 }
 
@@ -123,8 +122,7 @@ func (s *Session) costLocked(u *schema.Usage) {
 func lastCost(entries []Entry) *schema.Cost {
 	for i := len(entries) - 1; i >= 0; i-- {
 		if u := entries[i].Usage; entries[i].Kind == KindUsage && u != nil && u.Cost != nil {
-			c := *u.Cost
-			return &c
+			return copyOf(u.Cost)
 		}
 	}
 	return nil

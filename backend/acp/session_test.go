@@ -68,17 +68,7 @@ func (e *events) upTo(t *testing.T, seq uint64) []acp.Event {
 // that only a hung test reaches.
 func (e *events) waitFor(t *testing.T, what string, match func(acp.Event) bool) acp.Event {
 	t.Helper()
-	timeout := time.After(20 * time.Second)
-	for {
-		select {
-		case ev := <-e.feed:
-			if match(ev) {
-				return ev
-			}
-		case <-timeout:
-			t.Fatalf("no %s event", what)
-		}
-	}
+	return acptest.Await(t, e.feed, what+" event", match)
 }
 
 // waitForAll waits until each of matches has matched an event, in whatever order they come:

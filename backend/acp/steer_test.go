@@ -17,13 +17,10 @@ import (
 const steeringInit = `{"protocolVersion":1,"agentCapabilities":{},"_meta":{"steering":{"supported":true}}}`
 
 func TestSteerExtensionInjects(t *testing.T) {
-	s, ev, j := startQueueScript(t, steeringInit, holdTurn+`
+	s, ev, j := startHeldTurn(t, steeringInit, `
  {"expect":"_session/steering"}, {"reply":{"outcome":"injected"}},
  {"update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"changing course"}}},
  {"reply":{"stopReason":"end_turn"},"oldest":true}`)
-	if _, err := s.Prompt("first"); err != nil {
-		t.Fatal(err)
-	}
 	answer(t, s, ev)
 	if !s.Snapshot().Controls.CanSteer {
 		t.Fatal("canSteer is false for an agent advertising _meta.steering.supported")
@@ -54,15 +51,12 @@ func TestSteerExtensionInjects(t *testing.T) {
 // was over for the agent) is not; both prompts go as turns of their own after the turn.
 func TestSteerRefusedStaysQueued(t *testing.T) {
 	init := `{"protocolVersion":1,"agentCapabilities":{"_meta":{"steering":{"modes":["queue","steer"]}}}}`
-	s, ev, _ := startQueueScript(t, init, holdTurn+`
+	s, ev, _ := startHeldTurn(t, init, `
  {"expect":"_session/steering"}, {"reply":{"outcome":"failed"}},
  {"expect":"_session/steering"}, {"reply":{"outcome":"promptRequired"}},
  {"reply":{"stopReason":"end_turn"},"oldest":true},
  {"expect":"session/prompt"}, `+endTurn+`,
  {"expect":"session/prompt"}, `+endTurn)
-	if _, err := s.Prompt("first"); err != nil {
-		t.Fatal(err)
-	}
 	answer(t, s, ev)
 	a, b := queue(t, s, "a"), queue(t, s, "b")
 	var refused *acp.SteerRefusedError
@@ -85,14 +79,11 @@ func TestSteerRefusedStaysQueued(t *testing.T) {
 // answer the first end_turn; the turn ends once with the second's answer.
 func TestSteerPromptQueueing(t *testing.T) {
 	init := `{"protocolVersion":1,"agentCapabilities":{"_meta":{"claudeCode":{"promptQueueing":true}}}}`
-	s, ev, j := startQueueScript(t, init, holdTurn+`
+	s, ev, j := startHeldTurn(t, init, `
  {"expect":"session/prompt"},
  {"reply":{"stopReason":"end_turn"},"oldest":true},
  {"update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"on it"}}},
  {"reply":{"stopReason":"end_turn"}}`)
-	if _, err := s.Prompt("first"); err != nil {
-		t.Fatal(err)
-	}
 	answer(t, s, ev)
 	id := queue(t, s, "also this")
 	if steered, err := s.Steer(context.Background(), id); err != nil || !steered {
@@ -116,12 +107,9 @@ func TestSteerPromptQueueing(t *testing.T) {
 }
 
 func TestSteerNeedsARunningTurn(t *testing.T) {
-	s, ev, _ := startQueueScript(t, steeringInit, holdTurn+`
+	s, ev, _ := startHeldTurn(t, steeringInit, `
  {"reply":{"stopReason":"cancelled"}},
  {"expect":"session/prompt"}, `+endTurn)
-	if _, err := s.Prompt("first"); err != nil {
-		t.Fatal(err)
-	}
 	ev.waitFor(t, "permission", kind(acp.EventPermission))
 	id := queue(t, s, "later")
 	if err := s.Stop(); err != nil {
@@ -140,16 +128,13 @@ func TestSteerNeedsARunningTurn(t *testing.T) {
 // are queued, one steered into it; the other is sent as the next turn. The events file is what
 // the frontend tests fold; -update rewrites it and the transcript.
 func TestGoldenQueue(t *testing.T) {
-	s, ev, _ := startQueueScript(t, steeringInit, holdTurn+`
+	s, ev, _ := startHeldTurn(t, steeringInit, `
  {"update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"Working."}}},
  {"expect":"_session/steering"}, {"reply":{"outcome":"injected"}},
  {"reply":{"stopReason":"end_turn"},"oldest":true},
  {"expect":"session/prompt"},
  {"update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"Done."}}},
  `+endTurn)
-	if _, err := s.Prompt("first"); err != nil {
-		t.Fatal(err)
-	}
 	answer(t, s, ev)
 	next := queue(t, s, "then this")
 	steer := queue(t, s, "go left")

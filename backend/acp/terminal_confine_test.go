@@ -47,7 +47,7 @@ func TestTerminalCwdStaysInTheSessionFolder(t *testing.T) {
 		defer req.Reply(schema.PromptResult{StopReason: schema.StopEndTurn}, nil)
 		for _, cwd := range cwds {
 			out, err := runTerminal(c, schema.CreateTerminalParams{Command: "pwd -P", Cwd: cwd})
-			got <- fmt.Sprintf("%d %s%v", rpcCode(err), out, err)
+			got <- fmt.Sprintf("%d %s%v", acptest.RPCCode(err), out, err)
 		}
 	})
 	if _, err := s.Prompt("go"); err != nil {
@@ -123,7 +123,7 @@ func TestTerminalCwdInAnAdditionalFolder(t *testing.T) {
 		defer req.Reply(schema.PromptResult{StopReason: schema.StopEndTurn}, nil)
 		for _, cwd := range []string{lib, other} {
 			out, err := runTerminal(c, schema.CreateTerminalParams{Command: "pwd -P", Cwd: cwd})
-			got <- fmt.Sprintf("%d %s%v", rpcCode(err), out, err)
+			got <- fmt.Sprintf("%d %s%v", acptest.RPCCode(err), out, err)
 		}
 	}, lib)
 	if _, err := s.Prompt("go"); err != nil {

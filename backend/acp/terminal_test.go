@@ -107,7 +107,7 @@ func TestTerminalLifecycle(t *testing.T) {
 		steps <- fmt.Sprintf("output: %q %v %s %v", out.Output, out.Truncated, exitCode(out.ExitStatus), err)
 		steps <- fmt.Sprint("release: ", terminalCall(c, schema.MethodTerminalRelease, id, nil))
 		err = terminalCall(c, schema.MethodTerminalOutput, id, &out)
-		steps <- fmt.Sprint("output after release: ", rpcCode(err), err)
+		steps <- fmt.Sprint("output after release: ", acptest.RPCCode(err), err)
 		sendUpdate(c, `{"sessionUpdate":"tool_call_update","toolCallId":"run","status":"completed"}`)
 	})
 	if _, err := s.Prompt("run it"); err != nil {
@@ -244,7 +244,7 @@ func TestTerminalRefusals(t *testing.T) {
 			{Command: " "},
 		} {
 			_, err := createTerminal(c, p)
-			got <- fmt.Sprint(rpcCode(err), " ", err)
+			got <- fmt.Sprint(acptest.RPCCode(err), " ", err)
 		}
 	})
 	for _, want := range []string{"not an existing folder", "not an existing folder", "needs a command"} {

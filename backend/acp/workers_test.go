@@ -45,7 +45,7 @@ func TestQueuedRequestsAreAnsweredOnClose(t *testing.T) {
 						pending = append(pending, p)
 					}
 					// Answered by the inbound loop after every request before it was handed on.
-					if err := c.Call(context.Background(), "x/ping", nil, nil); rpcCode(err) != schema.CodeMethodNotFound {
+					if err := c.Call(context.Background(), "x/ping", nil, nil); acptest.RPCCode(err) != schema.CodeMethodNotFound {
 						t.Errorf("ping: %v", err)
 					}
 					sent <- pending

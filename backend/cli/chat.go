@@ -1,15 +1,6 @@
 package cli
 
-import (
-	"fmt"
-	"slices"
-	"strings"
-	"time"
-
-	"github.com/spf13/cobra"
-
-	"agentdesk/backend/agents"
-)
+import "github.com/spf13/cobra"
 
 func chatCommand(stdio Stdio) *cobra.Command {
 	var f runFlags
@@ -42,35 +33,18 @@ started, 7 when it needs a login first.`,
   printf 'hello\nnow the tests\n' | agentdesk chat --agent demo --permissions allow`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if f.policy != "ask" && f.policy != "allow" && f.policy != "reject" {
-				return fmt.Errorf("--permissions must be ask, allow or reject, not %q", f.policy)
-			}
-			if f.hardAfter <= 0 {
-				return fmt.Errorf("--hard-stop-after must be longer than 0, e.g. 30s")
-			}
-			if f.cont != "" && (cmd.Flags().Changed("agent") || cmd.Flags().Changed("cwd") || cmd.Flags().Changed("agent-cmd") || f.auth != "") {
-				return fmt.Errorf("--continue talks with the saved session's own agent in its own folder: leave out --agent, --agent-cmd, --cwd and --auth")
-			}
-			f.mcp = slices.DeleteFunc(f.mcp, func(n string) bool { return strings.TrimSpace(n) == "" })
 			f.output = "text"
+			if err := f.check(cmd, "talks with"); err != nil {
+				return err
+			}
 			return result(chat(cmd.Context(), f, stdio))
 		},
 	}
-	fl := cmd.Flags()
-	fl.StringVar(&f.agentID, "agent", agents.DemoID, "agent id (see agentdesk agents)")
-	fl.StringVar(&f.agentCmd, "agent-cmd", "", "start this command line as the agent instead (no shell runs it)")
-	fl.StringVar(&f.cwd, "cwd", ".", "project folder of the session")
-	fl.StringVar(&f.policy, "permissions", "ask", "answer the permission requests no rule decides: ask (inline), allow (allow once) or reject (reject once)")
-	fl.DurationVar(&f.hardAfter, "hard-stop-after", 30*time.Second, "after Ctrl-C, kill an agent that has not ended the turn within this long")
-	fl.StringVar(&f.db, "db", "", "database file")
-	fl.StringVar(&f.auth, "auth", "", "log in with this auth method of the agent first (see the error that lists them)")
-	fl.StringVar(&f.cont, "continue", "", "continue this saved session (an id, or a unique prefix of one: see agentdesk history)")
-	fl.StringArrayVar(&f.mcp, "mcp", nil, `pass exactly this MCP server (repeatable; --mcp "" passes none)`)
-	fl.BoolVar(&f.verbose, "verbose", false, verboseUsage)
-	_ = cmd.RegisterFlagCompletionFunc("agent", completeAgentID)
-	_ = cmd.RegisterFlagCompletionFunc("mcp", completeMCP)
-	_ = cmd.RegisterFlagCompletionFunc("continue", completeSessionID(&f.db))
-	_ = cmd.RegisterFlagCompletionFunc("permissions", cobra.FixedCompletions([]string{"ask", "allow", "reject"}, cobra.ShellCompDirectiveNoFileComp))
-	_ = cmd.MarkFlagDirname("cwd")
+	f.addFlags(cmd, flagWords{
+		agent:       "agent id (see agentdesk agents)",
+		permissions: "answer the permission requests no rule decides: ask (inline), allow (allow once) or reject (reject once)",
+		hardStop:    "after Ctrl-C, kill an agent that has not ended the turn within this long",
+		cont:        "continue this saved session (an id, or a unique prefix of one: see agentdesk history)",
+	})
 	return cmd
 }

@@ -102,6 +102,14 @@ func (c *ptyChat) typeKeys(s string) {
 	}
 }
 
+// exitsOK reads the screen to its end and fails the test unless chat exited with ExitOK.
+func (c *ptyChat) exitsOK() {
+	c.t.Helper()
+	if code := c.wait(); code != ExitOK {
+		c.t.Fatalf("exit %d; the screen:\n%q", code, c.seen)
+	}
+}
+
 // wait reads the screen to its end and returns chat's exit code.
 func (c *ptyChat) wait() int {
 	c.t.Helper()
@@ -132,9 +140,7 @@ func chatScript(t *testing.T, dir string) string {
 	path := filepath.Join(dir, "chat.json")
 	if err := os.WriteFile(path, []byte("["+handshake+`
 	{"update":{"sessionUpdate":"available_commands_update","availableCommands":[{"name":"review","description":"Review the folder"}]}},
-	{"expect":"session/prompt"},
-	{"call":"session/request_permission","params":{"toolCall":{"toolCallId":"t1","title":"Edit a.go","kind":"edit"},
-	  "options":[{"optionId":"a1","name":"Allow","kind":"allow_once"},{"optionId":"r1","name":"Reject","kind":"reject_once"}]},"want":"a1"},
+	{"expect":"session/prompt"},`+askEditA("a1")+`
 	{"update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"first answer"}}},
 	{"reply":{"stopReason":"end_turn"}},
 	{"expect":"session/prompt"},
@@ -206,9 +212,7 @@ func TestChatOnAPseudoTerminal(t *testing.T) {
 	c.expect("\r\n> ")
 	c.typeKeys("\x04")
 	c.expect("; continue it with: agentdesk chat --continue ")
-	if code := c.wait(); code != ExitOK {
-		t.Fatalf("exit %d; the screen:\n%q", code, c.seen)
-	}
+	c.exitsOK()
 	if !sgr.Match(c.seen) {
 		t.Errorf("no colour on a terminal without NO_COLOR:\n%q", c.seen)
 	}
@@ -247,9 +251,7 @@ func TestChatSecondCtrlCLeaves(t *testing.T) {
 	c.typeKeys("\x03")
 	c.expect("Leaving")
 	c.expect("agentdesk chat --continue ")
-	if code := c.wait(); code != ExitOK {
-		t.Fatalf("exit %d; the screen:\n%q", code, c.seen)
-	}
+	c.exitsOK()
 	if m := sgr.Find(c.seen); m != nil {
 		t.Errorf("colour %q despite NO_COLOR:\n%q", m, c.seen)
 	}
@@ -265,9 +267,7 @@ func TestChatCtrlCAtAQuestionStopsTheTurn(t *testing.T) {
 	isolatedConfig(t)
 	dir := t.TempDir()
 	agent := scriptAgent(t, "["+handshake+`
-	{"expect":"session/prompt"},
-	{"call":"session/request_permission","params":{"toolCall":{"toolCallId":"t1","title":"Edit a.go","kind":"edit"},
-	  "options":[{"optionId":"a1","name":"Allow","kind":"allow_once"},{"optionId":"r1","name":"Reject","kind":"reject_once"}]},"want":"cancelled"},
+	{"expect":"session/prompt"},`+askEditA("cancelled")+`
 	{"reply":{"stopReason":"cancelled"}}]`)
 	db := filepath.Join(dir, "h.db")
 	c := startPTYChat(t, nil, "--db", db, "--agent-cmd", agent, "--cwd", t.TempDir())
@@ -281,9 +281,7 @@ func TestChatCtrlCAtAQuestionStopsTheTurn(t *testing.T) {
 	c.expect("\r\n> ")
 	c.typeKeys("\x03")
 	c.expect("agentdesk chat --continue ")
-	if code := c.wait(); code != ExitOK {
-		t.Fatalf("exit %d; the screen:\n%q", code, c.seen)
-	}
+	c.exitsOK()
 	if _, turns := savedTurns(t, db); len(turns) != 1 || turns[0].StopReason != "cancelled" {
 		t.Fatalf("saved turns %+v", turns)
 	}

@@ -14,9 +14,7 @@ func TestChatReadsLinesWhenStdinIsNotATerminal(t *testing.T) {
 	isolatedConfig(t)
 	dir := t.TempDir()
 	agent := scriptAgent(t, "["+handshake+`
-	{"expect":"session/prompt"},
-	{"call":"session/request_permission","params":{"toolCall":{"toolCallId":"t1","title":"Edit a.go","kind":"edit"},
-	  "options":[{"optionId":"a1","name":"Allow","kind":"allow_once"},{"optionId":"r1","name":"Reject","kind":"reject_once"}]},"want":"r1"},
+	{"expect":"session/prompt"},`+askEditA("r1")+`
 	{"update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"first answer"}}},
 	{"reply":{"stopReason":"end_turn"}},
 	{"expect":"session/prompt"},

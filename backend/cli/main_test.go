@@ -55,6 +55,14 @@ const handshake = `
 	{"expect":"initialize"}, {"reply":{"protocolVersion":1,"agentCapabilities":{}}},
 	{"expect":"session/new"}, {"reply":{"sessionId":"x"}},`
 
+// askEditA is the script step in which the agent asks to edit a.go, offering Allow (a1) and
+// Reject (r1), and wants an answer that contains want.
+func askEditA(want string) string {
+	return `
+	{"call":"session/request_permission","params":{"toolCall":{"toolCallId":"t1","title":"Edit a.go","kind":"edit"},
+	  "options":[{"optionId":"a1","name":"Allow","kind":"allow_once"},{"optionId":"r1","name":"Reject","kind":"reject_once"}]},"want":"` + want + `"},`
+}
+
 // scriptAgent writes the acptest script steps to a temp file and returns the --agent-cmd that
 // plays it with this test binary's demo-agent.
 func scriptAgent(t *testing.T, steps string) string {

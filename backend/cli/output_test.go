@@ -22,9 +22,7 @@ func TestRunOutputJSON(t *testing.T) {
 	script := filepath.Join(dir, "turn.json")
 	os.WriteFile(script, []byte("["+handshake+`
 	{"expect":"session/prompt"},
-	{"update":{"sessionUpdate":"agent_thought_chunk","content":{"type":"text","text":"thinking"}}},
-	{"call":"session/request_permission","params":{"toolCall":{"toolCallId":"t1","title":"Edit a.go","kind":"edit"},
-	  "options":[{"optionId":"a1","name":"Allow","kind":"allow_once"},{"optionId":"r1","name":"Reject","kind":"reject_once"}]},"want":"a1"},
+	{"update":{"sessionUpdate":"agent_thought_chunk","content":{"type":"text","text":"thinking"}}},`+askEditA("a1")+`
 	{"update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"done \"quoted\"\n"}}},
 	{"reply":{"stopReason":"end_turn"}}]`), 0o600)
 	self, _ := os.Executable()
@@ -79,8 +77,7 @@ func TestRunExitCodes(t *testing.T) {
 		name, script string
 		want         int
 	}{
-		{"refusal", `[{"expect":"initialize"}, {"reply":{"protocolVersion":1,"agentCapabilities":{}}},
-			{"expect":"session/new"}, {"reply":{"sessionId":"x"}},
+		{"refusal", "[" + handshake + `
 			{"expect":"session/prompt"}, {"reply":{"stopReason":"refusal"}}]`, ExitRefused},
 		{"no start", `[{"expect":"initialize"}, {"error":{"code":-32603,"message":"broken install"}}]`, ExitNoStart},
 	} {

@@ -64,69 +64,99 @@ the agent could not be started, 7 when it needs a login first.`,
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if f.policy != "ask" && f.policy != "allow" && f.policy != "reject" {
-				return fmt.Errorf("--permissions must be ask, allow or reject, not %q", f.policy)
+			if err := f.check(cmd, "runs"); err != nil {
+				return err
 			}
-			if f.output != "text" && f.output != "json" {
-				return fmt.Errorf("--output must be text or json, not %q", f.output)
-			}
-			if f.hardAfter <= 0 {
-				return fmt.Errorf("--hard-stop-after must be longer than 0, e.g. 30s")
-			}
-			if f.cont != "" && (cmd.Flags().Changed("agent") || cmd.Flags().Changed("agent-cmd") || cmd.Flags().Changed("cwd") || f.auth != "") {
-				return fmt.Errorf("--continue runs the saved session's own agent in its own folder: leave out --agent, --agent-cmd, --cwd and --auth")
-			}
-			f.mcp = slices.DeleteFunc(f.mcp, func(n string) bool { return strings.TrimSpace(n) == "" })
 			prompt := strings.TrimSpace(strings.Join(args, " "))
 			return result(runTurn(cmd.Context(), f, prompt, stdio))
 		},
 	}
+	f.addFlags(cmd, flagWords{
+		agent:       "agent id (see the app's agent list)",
+		permissions: "answer the permission requests no rule decides: ask (on this terminal), allow (allow once) or reject (reject once)",
+		hardStop:    "after Stop, kill an agent that has not ended the turn within this long",
+		cont:        "add the turn to this saved session (an id, or a unique prefix of one: see agentdesk history)",
+	})
 	fl := cmd.Flags()
-	fl.StringVar(&f.agentID, "agent", agents.DemoID, "agent id (see the app's agent list)")
+	fl.StringVar(&f.output, "output", "text", "text (a transcript) or json (one event per line, the turn end last)")
+	fl.DurationVar(&f.cancelAfter, "cancel-after", 0, "press Stop after this long (0: never)")
+	_ = cmd.RegisterFlagCompletionFunc("output", cobra.FixedCompletions([]string{"text", "json"}, cobra.ShellCompDirectiveNoFileComp))
+	return cmd
+}
+
+// flagWords are the help texts of the flags run and chat share that each words for itself.
+type flagWords struct{ agent, permissions, hardStop, cont string }
+
+// addFlags registers the flags run and chat share (the session's agent, folder, policy, history,
+// login, continuation, MCP servers and log) with their completions.
+func (f *runFlags) addFlags(cmd *cobra.Command, words flagWords) {
+	fl := cmd.Flags()
+	fl.StringVar(&f.agentID, "agent", agents.DemoID, words.agent)
 	fl.StringVar(&f.agentCmd, "agent-cmd", "", "start this command line as the agent instead (no shell runs it)")
 	fl.StringVar(&f.cwd, "cwd", ".", "project folder of the session")
-	fl.StringVar(&f.output, "output", "text", "text (a transcript) or json (one event per line, the turn end last)")
-	fl.StringVar(&f.policy, "permissions", "ask", "answer the permission requests no rule decides: ask (on this terminal), allow (allow once) or reject (reject once)")
-	fl.DurationVar(&f.cancelAfter, "cancel-after", 0, "press Stop after this long (0: never)")
-	fl.DurationVar(&f.hardAfter, "hard-stop-after", 30*time.Second, "after Stop, kill an agent that has not ended the turn within this long")
+	fl.StringVar(&f.policy, "permissions", "ask", words.permissions)
+	fl.DurationVar(&f.hardAfter, "hard-stop-after", 30*time.Second, words.hardStop)
 	fl.StringVar(&f.db, "db", "", "database file")
 	fl.StringVar(&f.auth, "auth", "", "log in with this auth method of the agent first (see the error that lists them)")
-	fl.StringVar(&f.cont, "continue", "", "add the turn to this saved session (an id, or a unique prefix of one: see agentdesk history)")
+	fl.StringVar(&f.cont, "continue", "", words.cont)
 	fl.StringArrayVar(&f.mcp, "mcp", nil, `pass exactly this MCP server (repeatable; --mcp "" passes none)`)
 	fl.BoolVar(&f.verbose, "verbose", false, verboseUsage)
 	_ = cmd.RegisterFlagCompletionFunc("agent", completeAgentID)
 	_ = cmd.RegisterFlagCompletionFunc("mcp", completeMCP)
-	_ = cmd.RegisterFlagCompletionFunc("output", cobra.FixedCompletions([]string{"text", "json"}, cobra.ShellCompDirectiveNoFileComp))
+	_ = cmd.RegisterFlagCompletionFunc("continue", completeSessionID(&f.db))
 	_ = cmd.RegisterFlagCompletionFunc("permissions", cobra.FixedCompletions([]string{"ask", "allow", "reject"}, cobra.ShellCompDirectiveNoFileComp))
 	_ = cmd.MarkFlagDirname("cwd")
-	return cmd
+}
+
+// check refuses flags that do not go together, in words for the command line, and drops the
+// empty --mcp names. with is what the command does with a continued session's agent ("runs",
+// "talks with"). chat has no --output: it sets it to text first.
+func (f *runFlags) check(cmd *cobra.Command, with string) error {
+	if f.policy != "ask" && f.policy != "allow" && f.policy != "reject" {
+		return fmt.Errorf("--permissions must be ask, allow or reject, not %q", f.policy)
+	}
+	if f.output != "text" && f.output != "json" {
+		return fmt.Errorf("--output must be text or json, not %q", f.output)
+	}
+	if f.hardAfter <= 0 {
+		return fmt.Errorf("--hard-stop-after must be longer than 0, e.g. 30s")
+	}
+	if f.cont != "" && (cmd.Flags().Changed("agent") || cmd.Flags().Changed("agent-cmd") || cmd.Flags().Changed("cwd") || f.auth != "") {
+		return fmt.Errorf("--continue %s the saved session's own agent in its own folder: leave out --agent, --agent-cmd, --cwd and --auth", with)
+	}
+	f.mcp = slices.DeleteFunc(f.mcp, func(n string) bool { return strings.TrimSpace(n) == "" })
+	return nil
 }
 
 // completeAgentID completes --agent from the agents the catalog lists (built-in, installed from
 // the registry, custom).
 func completeAgentID(cmd *cobra.Command, _ []string, _ string) ([]cobra.Completion, cobra.ShellCompDirective) {
-	cat := completionCatalog(cmd)
-	if cat == nil {
-		return nil, cobra.ShellCompDirectiveNoFileComp
-	}
-	var out []cobra.Completion
-	for _, a := range cat.List() {
-		out = append(out, cobra.CompletionWithDesc(a.ID, a.Name))
-	}
-	return out, cobra.ShellCompDirectiveNoFileComp
+	return completeFromCatalog(cmd, func(cat *agents.Catalog) (out []cobra.Completion) {
+		for _, a := range cat.List() {
+			out = append(out, cobra.CompletionWithDesc(a.ID, a.Name))
+		}
+		return out
+	})
 }
 
 // completeMCP completes --mcp from the configured MCP servers.
 func completeMCP(cmd *cobra.Command, _ []string, _ string) ([]cobra.Completion, cobra.ShellCompDirective) {
+	return completeFromCatalog(cmd, func(cat *agents.Catalog) (out []cobra.Completion) {
+		for _, m := range cat.MCPServers() {
+			out = append(out, cobra.CompletionWithDesc(m.Name, m.Transport))
+		}
+		return out
+	})
+}
+
+// completeFromCatalog completes a flag with what list reads from the core's catalog; nothing
+// when the core does not open. File names are never offered.
+func completeFromCatalog(cmd *cobra.Command, list func(*agents.Catalog) []cobra.Completion) ([]cobra.Completion, cobra.ShellCompDirective) {
 	cat := completionCatalog(cmd)
 	if cat == nil {
 		return nil, cobra.ShellCompDirectiveNoFileComp
 	}
-	var out []cobra.Completion
-	for _, m := range cat.MCPServers() {
-		out = append(out, cobra.CompletionWithDesc(m.Name, m.Transport))
-	}
-	return out, cobra.ShellCompDirectiveNoFileComp
+	return list(cat), cobra.ShellCompDirectiveNoFileComp
 }
 
 // completionCatalog is the core's catalog for a completion (no history opened), or nil.

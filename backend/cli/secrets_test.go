@@ -19,9 +19,7 @@ const echoSecret = "sk-live-Q42v9x"
 // echoScript is an agent that names the session after its secret and streams it cut in two.
 func echoScript(t *testing.T) string {
 	t.Helper()
-	s := strings.NewReplacer("SECRET", echoSecret, "HEAD", echoSecret[:5], "TAIL", echoSecret[5:]).Replace(`[
- {"expect":"initialize"}, {"reply":{"protocolVersion":1,"agentCapabilities":{}}},
- {"expect":"session/new"}, {"reply":{"sessionId":"echo-1"}},
+	s := strings.NewReplacer("SECRET", echoSecret, "HEAD", echoSecret[:5], "TAIL", echoSecret[5:]).Replace("[" + handshake + `
  {"expect":"session/prompt"},
  {"update":{"sessionUpdate":"session_info_update","title":"key SECRET"}},
  {"update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"Your key is HEAD"}}},

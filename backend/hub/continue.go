@@ -101,15 +101,7 @@ func (h *Hub) continueClaimed(ctx context.Context, req ContinueRequest, lease *s
 	if err != nil {
 		return nil, SessionInfo{}, err
 	}
-	dir, err := checkFolder(sess.Cwd)
-	if err != nil {
-		return nil, SessionInfo{}, err
-	}
-	dirs, err := checkDirs(dir, sess.Dirs)
-	if err != nil {
-		return nil, SessionInfo{}, err
-	}
-	mcp, err := h.mcpFor(agent.ID, req.MCP)
+	dir, dirs, mcp, err := h.checkPlace(agent.ID, sess.Cwd, sess.Dirs, req.MCP)
 	if err != nil {
 		return nil, SessionInfo{}, err
 	}

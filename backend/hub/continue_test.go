@@ -27,26 +27,28 @@ const twoRuns = `[
 	{"expect":"never"}]`
 
 // savedTwoRunSession opens a history in a fresh folder and a hub over it with agent "a" playing
-// twoRuns, and saves one session of it (runOnce): the start of a test that continues it. The hub
+// twoRuns, and saves one session of it (one turn): the start of a test that continues it. The hub
 // and the history are closed when the test ends.
 func savedTwoRunSession(t *testing.T) (h *Hub, st *store.Store, dir, id string) {
 	t.Helper()
 	dir = t.TempDir()
 	h, st = scriptHub(t, dir, twoRuns)
 	t.Cleanup(func() { h.CloseAll(context.Background()) })
-	return h, st, dir, runOnce(t, h, dir)
+	return h, st, dir, runTurns(t, h, dir, "first")
 }
 
-// runOnce starts a session of h's agent "a" in dir, runs one turn and closes it: a saved
-// session to continue.
-func runOnce(t *testing.T, h *Hub, dir string) string {
+// runTurns starts a session of h's agent "a" in dir, runs a turn for each prompt and closes it:
+// a saved session to continue or branch from. It returns the session's id.
+func runTurns(t *testing.T, h *Hub, dir string, prompts ...string) string {
 	t.Helper()
 	s, states := idleSession(t, h, dir)
-	if _, err := s.Prompt("first"); err != nil {
-		t.Fatal(err)
+	for _, p := range prompts {
+		if _, err := s.Prompt(p); err != nil {
+			t.Fatal(err)
+		}
+		waitState(t, states, acp.StateRunning)
+		waitState(t, states, acp.StateIdle)
 	}
-	waitState(t, states, acp.StateRunning)
-	waitState(t, states, acp.StateIdle)
 	if err := h.Close(context.Background(), s.ID()); err != nil {
 		t.Fatal(err)
 	}

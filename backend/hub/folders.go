@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"agentdesk/backend/acp"
 )
 
 // Broad folders: a session there hands the agent far more than a project (FolderCheck.Broad).
@@ -59,6 +61,25 @@ func checkFolder(dir string) (string, error) {
 		return "", &FolderError{Path: abs, Err: err}
 	}
 	return abs, nil
+}
+
+// checkPlace checks where a session of agentID runs and what it is given: its folder
+// (checkFolder), its additional folders (checkDirs) and the MCP servers named (mcpFor). Start,
+// ContinueSaved and Branch all check these before they launch.
+func (h *Hub) checkPlace(agentID, cwd string, dirs, mcpNames []string) (string, []string, []acp.MCPServer, error) {
+	dir, err := checkFolder(cwd)
+	if err != nil {
+		return "", nil, nil, err
+	}
+	extra, err := checkDirs(dir, dirs)
+	if err != nil {
+		return "", nil, nil, err
+	}
+	mcp, err := h.mcpFor(agentID, mcpNames)
+	if err != nil {
+		return "", nil, nil, err
+	}
+	return dir, extra, mcp, nil
 }
 
 // MaxDirs bounds a session's additional folders.

@@ -71,15 +71,7 @@ func (h *Hub) Fork(ctx context.Context, req ForkRequest, out acp.Emitter) (*acp.
 	if err != nil {
 		return nil, SessionInfo{}, err
 	}
-	dir, err := checkFolder(parent.Cwd)
-	if err != nil {
-		return nil, SessionInfo{}, err
-	}
-	dirs, err := checkDirs(dir, parent.Dirs)
-	if err != nil {
-		return nil, SessionInfo{}, err
-	}
-	mcp, err := h.mcpFor(agent.ID, nil)
+	dir, dirs, mcp, err := h.checkPlace(agent.ID, parent.Cwd, parent.Dirs, nil)
 	if err != nil {
 		return nil, SessionInfo{}, err
 	}

@@ -24,23 +24,6 @@ const branching = `[
 	{"expect":"session/prompt"}, {"reply":{"stopReason":"end_turn"}},
 	{"expect":"never"}]`
 
-// twoTurns runs a session of agent "a" with prompts "first" and "second", and closes it.
-func twoTurns(t *testing.T, h *Hub, dir string) string {
-	t.Helper()
-	s, states := idleSession(t, h, dir)
-	for _, p := range []string{"first", "second"} {
-		if _, err := s.Prompt(p); err != nil {
-			t.Fatal(err)
-		}
-		waitState(t, states, acp.StateRunning)
-		waitState(t, states, acp.StateIdle)
-	}
-	if err := h.Close(context.Background(), s.ID()); err != nil {
-		t.Fatal(err)
-	}
-	return s.ID()
-}
-
 // sent is what the session's journal says it sent with method.
 func sent(t *testing.T, st *store.Store, id, method string) string {
 	t.Helper()
@@ -81,7 +64,7 @@ func TestFork(t *testing.T) {
 			ctx := context.Background()
 			h, st := scriptHub(t, dir, branching, "a", "b")
 			defer h.CloseAll(ctx)
-			parent := twoTurns(t, h, dir)
+			parent := runTurns(t, h, dir, "first", "second")
 			for _, e := range c.env {
 				t.Setenv(e, "1")
 			}
@@ -156,7 +139,7 @@ func TestForkRefused(t *testing.T) {
 	defer st.Close()
 	h := New(st, agentList{scriptAgent(t, dir, "a", branching)}, t.Logf)
 	defer h.CloseAll(ctx)
-	parent := twoTurns(t, h, dir)
+	parent := runTurns(t, h, dir, "first", "second")
 	for _, req := range []ForkRequest{
 		{SessionID: parent, Link: "spoon", Turn: 1},
 		{SessionID: parent, Link: acp.LinkFork, Turn: 3},

@@ -126,15 +126,7 @@ func (h *Hub) Start(req StartRequest, out acp.Emitter) (*acp.Session, SessionInf
 	if strings.TrimSpace(cwd) == "" && agent.Folder != "" {
 		cwd = agent.Folder // a custom agent's default folder
 	}
-	dir, err := checkFolder(cwd)
-	if err != nil {
-		return nil, SessionInfo{}, err
-	}
-	dirs, err := checkDirs(dir, req.Dirs)
-	if err != nil {
-		return nil, SessionInfo{}, err
-	}
-	mcp, err := h.mcpFor(agent.ID, req.MCP)
+	dir, dirs, mcp, err := h.checkPlace(agent.ID, cwd, req.Dirs, req.MCP)
 	if err != nil {
 		return nil, SessionInfo{}, err
 	}

@@ -3,7 +3,6 @@
 package hub
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -43,13 +42,7 @@ func TestFIFOAtInfoExcludeDoesNotHangTurns(t *testing.T) {
 		t.Fatal(err)
 	}
 	h.SetLedger(l)
-	evs := make(chan acp.Event, 256)
-	s, _, err := h.Start(StartRequest{AgentID: "a", Cwd: proj}, acp.EmitterFunc(func(ev acp.Event) { evs <- ev }))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer h.Close(context.Background(), s.ID())
-	waitFor(t, evs, func(ev acp.Event) bool { return ev.Kind == acp.EventState && ev.State == acp.StateIdle })
+	s, evs := startIdle(t, h, proj)
 	for turn := 1; turn <= 2; turn++ {
 		if _, err := s.Prompt("go"); err != nil {
 			t.Fatal(err)

@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
-	"time"
 
 	"agentdesk/backend/acp"
 	"agentdesk/backend/acp/acptest"
@@ -58,20 +57,10 @@ func (l agentList) Find(id string) (agents.Agent, error) { return agents.Find(l,
 // Masker is nil: a fixed list has no secrets.
 func (l agentList) Masker() *agents.Masker { return nil }
 
-// waitFor returns the first event on feed that matches, failing after 20 s.
+// waitFor returns the first event on feed that matches (acptest.Await).
 func waitFor(t *testing.T, feed <-chan acp.Event, match func(acp.Event) bool) acp.Event {
 	t.Helper()
-	timeout := time.After(20 * time.Second)
-	for {
-		select {
-		case ev := <-feed:
-			if match(ev) {
-				return ev
-			}
-		case <-timeout:
-			t.Fatal("timed out waiting for an event")
-		}
-	}
+	return acptest.Await(t, feed, "matching event", match)
 }
 
 // transcriptMarkdown renders entries as the export does, to compare two transcripts.

@@ -78,7 +78,7 @@ func TestContinueLiveInAnotherProcessIsRefused(t *testing.T) {
 	cli.SetOwnerName("agentdesk run")
 	defer window.CloseAll(ctx)
 	defer cli.CloseAll(ctx)
-	id := runOnce(t, window, dir)
+	id := runTurns(t, window, dir, "first")
 	t.Setenv("SECOND", "1")
 	t.Setenv("SUMMARY", "1")
 

@@ -25,12 +25,7 @@ func TestQueueAndSteerAreSavedAsTheyHappened(t *testing.T) {
 		{"reply":{"stopReason":"end_turn"},"oldest":true},
 		{"expect":"session/prompt"}, {"reply":{"stopReason":"end_turn"}}]`)
 	ctx := context.Background()
-	feed := make(chan acp.Event, 256)
-	s, _, err := h.Start(StartRequest{AgentID: "a", Cwd: dir}, acp.EmitterFunc(func(ev acp.Event) { feed <- ev }))
-	if err != nil {
-		t.Fatal(err)
-	}
-	waitFor(t, feed, func(ev acp.Event) bool { return ev.Kind == acp.EventState && ev.State == acp.StateIdle })
+	s, feed := startIdle(t, h, dir)
 	if _, err := s.Prompt("first"); err != nil {
 		t.Fatal(err)
 	}

@@ -25,9 +25,7 @@ func (l maskedAgents) Masker() *agents.Masker { return l.m }
 func TestReceiptIsMasked(t *testing.T) {
 	const secret = "sk-live-receipt-98765"
 	base := t.TempDir()
-	sc := `[
- {"expect":"initialize"}, {"reply":{"protocolVersion":1,"agentCapabilities":{}}},
- {"expect":"session/new"}, {"reply":{"sessionId":"r1"}},
+	sc := `[` + handshake + `
  {"expect":"session/prompt"},
  {"call":"terminal/create","params":{"command":"echo","args":["` + secret + `"]},"want":"term-1"},
  {"call":"terminal/wait_for_exit","params":{"terminalId":"term-1"},"want":"exitCode"},
@@ -39,12 +37,7 @@ func TestReceiptIsMasked(t *testing.T) {
 	st := openTestStore(t, filepath.Join(base, "history.db"))
 	defer st.Close()
 	h := New(st, maskedAgents{agentList{scriptAgent(t, base, "a", sc)}, m}, t.Logf)
-	evs := make(chan acp.Event, 256)
-	s, _, err := h.Start(StartRequest{AgentID: "a", Cwd: base}, acp.EmitterFunc(func(ev acp.Event) { evs <- ev }))
-	if err != nil {
-		t.Fatal(err)
-	}
-	waitFor(t, evs, func(ev acp.Event) bool { return ev.Kind == acp.EventState && ev.State == acp.StateIdle })
+	s, evs := startIdle(t, h, base)
 	if _, err := s.Prompt("go"); err != nil {
 		t.Fatal(err)
 	}

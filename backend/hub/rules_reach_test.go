@@ -45,9 +45,7 @@ func TestRulesSeeEveryPath(t *testing.T) {
 	steps = append(steps,
 		permissionCall("ordinary", `"kind":"read","locations":[{"path":"src/ok.go"}],"rawInput":{"file_path":"src/ok.go"}`, "a1"),
 		permissionCall("delete-unplaceable", `"kind":"delete","rawInput":{"file_path":"~nobody/x"}`, "r1"))
-	sc := `[
- {"expect":"initialize"}, {"reply":{"protocolVersion":1,"agentCapabilities":{}}},
- {"expect":"session/new"}, {"reply":{"sessionId":"r1"}},
+	sc := `[` + handshake + `
  {"expect":"session/prompt"},
  ` + strings.Join(steps, ",\n ") + `,
  {"reply":{"stopReason":"end_turn"}}]`

@@ -45,9 +45,7 @@ func ruleSession(t *testing.T, base, script string) (*Hub, *store.Store, *acp.Se
 // time, counts the firing and is in the audit log; a read outside the folder is asked.
 func TestRuleAnswersBeforeAPrompt(t *testing.T) {
 	base := t.TempDir()
-	sc := `[
- {"expect":"initialize"}, {"reply":{"protocolVersion":1,"agentCapabilities":{}}},
- {"expect":"session/new"}, {"reply":{"sessionId":"r1"}},
+	sc := `[` + handshake + `
  {"expect":"session/prompt"},
  ` + readRequest("t1", filepath.Join(base, "src", "a.go"), "a1") + `,
  ` + readRequest("t2", "src/b.go", "a1") + `,
@@ -126,9 +124,7 @@ func TestRuleAnswersBeforeAPrompt(t *testing.T) {
 // rule asks again.
 func TestMakeRuleFromACard(t *testing.T) {
 	base := t.TempDir()
-	sc := `[
- {"expect":"initialize"}, {"reply":{"protocolVersion":1,"agentCapabilities":{}}},
- {"expect":"session/new"}, {"reply":{"sessionId":"r1"}},
+	sc := `[` + handshake + `
  {"expect":"session/prompt"},
  ` + readRequest("t1", "src/a.go", "a1") + `,
  ` + readRequest("t2", "src/deep/b.go", "a1") + `,

@@ -135,52 +135,38 @@ func orEmpty[T any](s []T) []T {
 // LedgerSnapshots returns session id's snapshots, by turn then phase (start first). It reads
 // committed data only.
 func (s *Store) LedgerSnapshots(ctx context.Context, id string) ([]LedgerSnapshot, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT turn, phase, trees, notes, at FROM ledger_snapshots
-		WHERE session_id = ? ORDER BY turn, phase DESC`, id)
-	if err != nil {
-		return nil, fmt.Errorf("read snapshots of session %q: %w", id, err)
-	}
-	defer rows.Close()
-	var out []LedgerSnapshot
-	for rows.Next() {
+	return queryAll(ctx, s.db, fmt.Sprintf("read snapshots of session %q", id), func(rows *sql.Rows) (LedgerSnapshot, error) {
 		l := LedgerSnapshot{SessionID: id}
 		var trees, notes string
 		var at int64
 		if err := rows.Scan(&l.Turn, &l.Phase, &trees, &notes, &at); err != nil {
-			return nil, fmt.Errorf("read snapshots of session %q: %w", id, err)
+			return l, err
 		}
 		json.Unmarshal([]byte(trees), &l.Trees) // a damaged row reads as no trees
 		json.Unmarshal([]byte(notes), &l.Notes)
 		l.At = fromMillis(at, true)
-		out = append(out, l)
-	}
-	return out, rows.Err()
+		return l, nil
+	}, `SELECT turn, phase, trees, notes, at FROM ledger_snapshots
+		WHERE session_id = ? ORDER BY turn, phase DESC`, id)
 }
 
 // LedgerReverts returns session id's reverts, oldest first.
 func (s *Store) LedgerReverts(ctx context.Context, id string) ([]LedgerRevert, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT id, turn, request, before, after, files, undo_of, undone, at
-		FROM ledger_reverts WHERE session_id = ? ORDER BY at, rowid`, id)
-	if err != nil {
-		return nil, fmt.Errorf("read reverts of session %q: %w", id, err)
-	}
-	defer rows.Close()
-	var out []LedgerRevert
-	for rows.Next() {
+	return queryAll(ctx, s.db, fmt.Sprintf("read reverts of session %q", id), func(rows *sql.Rows) (LedgerRevert, error) {
 		r := LedgerRevert{SessionID: id}
 		var req, before, after, files string
 		var at int64
 		if err := rows.Scan(&r.ID, &r.Turn, &req, &before, &after, &files, &r.UndoOf, &r.Undone, &at); err != nil {
-			return nil, fmt.Errorf("read reverts of session %q: %w", id, err)
+			return r, err
 		}
 		r.Request = []byte(req)
 		json.Unmarshal([]byte(before), &r.Before)
 		json.Unmarshal([]byte(after), &r.After)
 		json.Unmarshal([]byte(files), &r.Files)
 		r.At = fromMillis(at, true)
-		out = append(out, r)
-	}
-	return out, rows.Err()
+		return r, nil
+	}, `SELECT id, turn, request, before, after, files, undo_of, undone, at
+		FROM ledger_reverts WHERE session_id = ? ORDER BY at, rowid`, id)
 }
 
 // FileTouch is one turn of a saved session that changed a file.
@@ -193,24 +179,15 @@ type FileTouch struct {
 
 // FileTouches lists the turns that changed path beneath folder root, newest first, at most limit.
 func (s *Store) FileTouches(ctx context.Context, root, path string, limit int) ([]FileTouch, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT f.session_id, s.title, s.agent_name, f.turn, f.change, f.at
-		FROM ledger_files f JOIN sessions s ON s.id = f.session_id
-		WHERE f.path = ? AND f.root = ? ORDER BY f.at DESC LIMIT ?`, path, root, limit)
-	if err != nil {
-		return nil, fmt.Errorf("sessions that changed %s: %w", path, err)
-	}
-	defer rows.Close()
-	var out []FileTouch
-	for rows.Next() {
+	return queryAll(ctx, s.db, "sessions that changed "+path, func(rows *sql.Rows) (FileTouch, error) {
 		var t FileTouch
 		var at int64
-		if err := rows.Scan(&t.SessionID, &t.Title, &t.AgentName, &t.Turn, &t.Change, &at); err != nil {
-			return nil, fmt.Errorf("sessions that changed %s: %w", path, err)
-		}
+		err := rows.Scan(&t.SessionID, &t.Title, &t.AgentName, &t.Turn, &t.Change, &at)
 		t.At = fromMillis(at, true)
-		out = append(out, t)
-	}
-	return out, rows.Err()
+		return t, err
+	}, `SELECT f.session_id, s.title, s.agent_name, f.turn, f.change, f.at
+		FROM ledger_files f JOIN sessions s ON s.id = f.session_id
+		WHERE f.path = ? AND f.root = ? ORDER BY f.at DESC LIMIT ?`, path, root, limit)
 }
 
 // LedgerTrees returns every tree the history still refers to (snapshots and reverts): what the

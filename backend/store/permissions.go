@@ -81,32 +81,22 @@ func (w *Writer) DecidePermission(sessionID, requestID, outcome, optionID, decid
 // Permissions returns a session's permission requests in the order they were recorded
 // (empty if the session has none or does not exist).
 func (s *Store) Permissions(ctx context.Context, sessionID string) ([]Permission, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT request_id, tool_call_id, title, tool_kind, turn, options,
-		requested_at, outcome, option_id, decided_by, decided_at, rule_id, rule_label
-		FROM permissions WHERE session_id = ? ORDER BY id`, sessionID)
-	if err != nil {
-		return nil, fmt.Errorf("read permissions of session %q: %w", sessionID, err)
-	}
-	defer rows.Close()
-	var out []Permission
-	for rows.Next() {
+	return queryAll(ctx, s.db, fmt.Sprintf("read permissions of session %q", sessionID), func(rows *sql.Rows) (Permission, error) {
 		p := Permission{SessionID: sessionID}
 		var requested int64
 		var outcome, optionID, decidedBy, ruleID, ruleLabel sql.NullString
 		var decided sql.NullInt64
 		if err := rows.Scan(&p.RequestID, &p.ToolCallID, &p.Title, &p.ToolKind, &p.Turn, &p.Options,
 			&requested, &outcome, &optionID, &decidedBy, &decided, &ruleID, &ruleLabel); err != nil {
-			return nil, fmt.Errorf("read permissions of session %q: %w", sessionID, err)
+			return p, err
 		}
 		p.RequestedAt, p.DecidedAt = fromMillis(requested, true), fromMillis(decided.Int64, decided.Valid)
 		p.Outcome, p.OptionID, p.DecidedBy = outcome.String, optionID.String, decidedBy.String
 		p.RuleID, p.RuleLabel = ruleID.String, ruleLabel.String
-		out = append(out, p)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("read permissions of session %q: %w", sessionID, err)
-	}
-	return out, nil
+		return p, nil
+	}, `SELECT request_id, tool_call_id, title, tool_kind, turn, options,
+		requested_at, outcome, option_id, decided_by, decided_at, rule_id, rule_label
+		FROM permissions WHERE session_id = ? ORDER BY id`, sessionID)
 }
 
 type requestPermissionOp struct{ p Permission }

@@ -9,8 +9,7 @@ import (
 )
 
 func TestPermissionsRoundTrip(t *testing.T) {
-	hook, commits := commitLog()
-	s := openTest(t, WithBatch(time.Hour, 1_000_000), hook)
+	s, commits := openBatched(t, 1_000_000)
 	ctx := context.Background()
 	w := s.Writer()
 	requested := s.clock.Now()
@@ -93,8 +92,7 @@ func TestPermissionRepeatedRequestIDReplacesAndSortsLast(t *testing.T) {
 }
 
 func TestPermissionRecordedDecided(t *testing.T) {
-	hook, commits := commitLog()
-	s := openTest(t, WithBatch(time.Hour, 1_000_000), hook)
+	s, commits := openBatched(t, 1_000_000)
 	w := s.Writer()
 	w.CreateSession(Session{ID: "s"})
 	w.RequestPermission(Permission{SessionID: "s", RequestID: "7", Outcome: PermissionSelected, OptionID: "allow",

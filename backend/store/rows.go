@@ -1,7 +1,10 @@
 package store
 
 import (
+	"context"
+	"database/sql"
 	"errors"
+	"fmt"
 	"strings"
 	"time"
 )
@@ -103,6 +106,28 @@ type Summary struct {
 }
 
 // millis converts a time to the stored representation.
+// queryAll runs query on db and scans each row it selects with scan, in order. An error is
+// wrapped once with doing, what the caller was doing ("read the rules").
+func queryAll[T any](ctx context.Context, db *sql.DB, doing string, scan func(*sql.Rows) (T, error), query string, args ...any) ([]T, error) {
+	rows, err := db.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", doing, err)
+	}
+	defer rows.Close()
+	var out []T
+	for rows.Next() {
+		v, err := scan(rows)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", doing, err)
+		}
+		out = append(out, v)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("%s: %w", doing, err)
+	}
+	return out, nil
+}
+
 func millis(t time.Time) int64 { return t.UnixMilli() }
 
 // fromMillis converts a stored time back; NULL (invalid) becomes the zero time.

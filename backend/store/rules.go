@@ -20,28 +20,22 @@ type StoredRule struct {
 
 // Rules returns every permission rule in the order they were made (empty if none).
 func (s *Store) Rules(ctx context.Context) ([]StoredRule, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT id, agent_id, folder, kind, tool, path, command,
-		decision, disabled, created_at, fired, last_fired_at FROM rules ORDER BY position, id`)
-	if err != nil {
-		return nil, fmt.Errorf("read permission rules: %w", err)
-	}
-	defer rows.Close()
-	out := []StoredRule{}
-	for rows.Next() {
+	out, err := queryAll(ctx, s.db, "read permission rules", func(rows *sql.Rows) (StoredRule, error) {
 		var r StoredRule
 		var created int64
 		var last sql.NullInt64
 		if err := rows.Scan(&r.ID, &r.AgentID, &r.Folder, &r.Kind, &r.Tool, &r.Path, &r.Command,
 			&r.Decision, &r.Disabled, &created, &r.Fired, &last); err != nil {
-			return nil, fmt.Errorf("read permission rules: %w", err)
+			return r, err
 		}
 		r.CreatedAt, r.LastFiredAt = fromMillis(created, true), fromMillis(last.Int64, last.Valid)
-		out = append(out, r)
+		return r, nil
+	}, `SELECT id, agent_id, folder, kind, tool, path, command,
+		decision, disabled, created_at, fired, last_fired_at FROM rules ORDER BY position, id`)
+	if err != nil {
+		return nil, err
 	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("read permission rules: %w", err)
-	}
-	return out, nil
+	return orEmpty(out), nil
 }
 
 // SaveRules adds the rules whose ID is new (after every existing rule, in the order given) and

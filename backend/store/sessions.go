@@ -176,25 +176,15 @@ func (s *Store) JournalEnds(ctx context.Context, sessionID string, head, tail in
 
 // messages runs query (its ?1 the session's id, then args) and reads the messages it selects.
 func (s *Store) messages(ctx context.Context, sessionID, query string, args ...any) ([]Message, error) {
-	rows, err := s.db.QueryContext(ctx, query, append([]any{sessionID}, args...)...)
-	if err != nil {
-		return nil, fmt.Errorf("read messages of session %q: %w", sessionID, err)
-	}
-	defer rows.Close()
-	var msgs []Message
-	for rows.Next() {
+	return queryAll(ctx, s.db, fmt.Sprintf("read messages of session %q", sessionID), func(rows *sql.Rows) (Message, error) {
 		m := Message{SessionID: sessionID}
 		var at int64
 		if err := rows.Scan(&m.Direction, &m.Method, &m.JSON, &at); err != nil {
-			return nil, fmt.Errorf("read messages of session %q: %w", sessionID, err)
+			return m, err
 		}
 		m.At = fromMillis(at, true)
-		msgs = append(msgs, m)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("read messages of session %q: %w", sessionID, err)
-	}
-	return msgs, nil
+		return m, nil
+	}, query, append([]any{sessionID}, args...)...)
 }
 
 // DeleteSession deletes a session with its turns, entries, messages, permissions and search

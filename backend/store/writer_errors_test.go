@@ -51,8 +51,7 @@ func TestWriterSurvivesStorageFailures(t *testing.T) {
 		{"read-only", "PRAGMA query_only = 1", "PRAGMA query_only = 0", "attempt to write a readonly database"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			hook, commits := commitLog()
-			s := openTest(t, WithBatch(time.Hour, 1_000_000), hook)
+			s, commits := openBatched(t, 1_000_000)
 			ctx := context.Background()
 			w := s.Writer()
 			w.CreateSession(Session{ID: "s"})

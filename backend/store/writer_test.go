@@ -10,10 +10,12 @@ import (
 
 func ptr(s string) *string { return &s }
 
-// commitLog returns a commit hook and a channel receiving each batch's op count.
-func commitLog() (Option, chan int) {
-	ch := make(chan int, 64)
-	return WithCommitObserver(func(n int) { ch <- n }), ch
+// openBatched opens a test store whose writer commits a batch only at maxOps operations (or a
+// Flush, never on time), and sends each batch's op count on the channel.
+func openBatched(t *testing.T, maxOps int) (testStore, chan int) {
+	t.Helper()
+	commits := make(chan int, 64)
+	return openTest(t, WithBatch(time.Hour, maxOps), WithCommitObserver(func(n int) { commits <- n })), commits
 }
 
 // nextCommit waits for the writer's next batch; the timeout only guards against a hang.
@@ -38,8 +40,7 @@ func noCommitYet(t *testing.T, commits chan int) {
 }
 
 func TestWriterRoundTrip(t *testing.T) {
-	hook, commits := commitLog()
-	s := openTest(t, WithBatch(time.Hour, 1_000_000), hook)
+	s, commits := openBatched(t, 1_000_000)
 	ctx := context.Background()
 	w := s.Writer()
 	created := s.clock.Now()
@@ -155,8 +156,7 @@ func TestUpdateSessionNilLeavesValues(t *testing.T) {
 }
 
 func TestEndTurnAndOutcomeCommitWithoutDelay(t *testing.T) {
-	hook, commits := commitLog()
-	s := openTest(t, WithBatch(time.Hour, 1_000_000), hook)
+	s, commits := openBatched(t, 1_000_000)
 	w := s.Writer()
 	w.CreateSession(Session{ID: "s"})
 	w.StartTurn(Turn{SessionID: "s", Turn: 1, Prompt: "p"})
@@ -187,8 +187,7 @@ func TestEndTurnAndOutcomeCommitWithoutDelay(t *testing.T) {
 }
 
 func TestWriterCommitsAtMaxOps(t *testing.T) {
-	hook, commits := commitLog()
-	s := openTest(t, WithBatch(time.Hour, 3), hook)
+	s, commits := openBatched(t, 3)
 	w := s.Writer()
 	w.CreateSession(Session{ID: "s"})
 	w.UpsertEntry(Entry{SessionID: "s", EntryID: "1"})

@@ -330,6 +330,17 @@ export async function openPage(ctx, url, { timeout = 15_000 } = {}) {
   return page;
 }
 
+/**
+ * Starts the app (startApp's options) and opens its page in a fresh browser (launchBrowser's
+ * options: a viewport, say), as most tests begin.
+ * @returns {Promise<{app: Awaited<ReturnType<typeof startApp>>, page: import('playwright').Page}>}
+ */
+export async function openApp(opts, browser) {
+  const app = await startApp(opts);
+  const page = await openPage(await launchBrowser(browser), app.url);
+  return { app, page };
+}
+
 // ---------------------------------------------------------------------------------------------
 // The runner
 

@@ -1,18 +1,16 @@
 // Issue #5: while the window is not focused, a permission request (or a turn's end) asks for the
 // user's attention through NotifyAttention; focusing the window says AttentionSeen; a click on
 // the notification (attention:focus) brings the permission prompt to the keyboard.
-import { cleanup, fireEvent, screen } from '@testing-library/svelte';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { fireEvent, screen } from '@testing-library/svelte';
+import { describe, expect, it } from 'vitest';
 
-import type { ManualClock } from './lib/clock';
 import type { SessionEvent } from './lib/protocol';
 import { app, emit, ev, runtime, settle } from './test/harness';
 import { SID } from './test/mocks';
-import { historyItem, resetPage, startSession as start, state } from './test/page';
+import { historyItem, pageWithFocus, startSession as start, state } from './test/page';
 
-let clock: ManualClock;
-let focused = true;
-const startSession = () => start(clock);
+const page = pageWithFocus();
+const startSession = () => start(page.clock);
 
 function toolCard(id: string, title: string): SessionEvent {
   return ev({ kind: 'entry', entry: { id, kind: 'tool', turn: 1, toolKind: 'edit', title, status: 'pending' } });
@@ -38,24 +36,13 @@ function goEvent(name: string, payload: unknown): void {
   calls[calls.length - 1][1](payload);
 }
 
-beforeEach(() => {
-  clock = resetPage();
-  focused = true;
-  vi.spyOn(document, 'hasFocus').mockImplementation(() => focused);
-});
-
-afterEach(() => {
-  cleanup();
-  vi.restoreAllMocks();
-});
-
 describe('attention while the window is not focused', () => {
   it('notifies a permission request only while the window is not focused', async () => {
     await startSession();
     emit(state('running'), toolCard('e1', 'Edit main.go'), permission('r1', 'e1', 'Edit main.go'));
     expect(app.NotifyAttention).not.toHaveBeenCalled();
 
-    focused = false;
+    page.focused = false;
     emit(toolCard('e2', 'Run make'), permission('r2', 'e2', 'Run make'));
     expect(app.NotifyAttention).toHaveBeenCalledTimes(1);
     expect(app.NotifyAttention).toHaveBeenCalledWith(SID, 'permission', 'Demo agent', 'Run make');
@@ -63,7 +50,7 @@ describe('attention while the window is not focused', () => {
 
   it("names the tool card when the request has no title of its own", async () => {
     await startSession();
-    focused = false;
+    page.focused = false;
     emit(state('running'), toolCard('e1', 'Delete build/'), permission('r1', 'e1', ''));
     expect(app.NotifyAttention).toHaveBeenCalledWith(SID, 'permission', 'Demo agent', 'Delete build/');
   });
@@ -71,12 +58,12 @@ describe('attention while the window is not focused', () => {
   it('notifies the end of a turn, and says AttentionSeen once when the window gets the focus back', async () => {
     await startSession();
     emit(state('running'), ev({ kind: 'info', title: 'Fix the build' }));
-    focused = false;
+    page.focused = false;
     emit(ev({ kind: 'turn_end', turn: 1, stopReason: 'end_turn' }));
     expect(app.NotifyAttention).toHaveBeenCalledWith(SID, 'finished', 'Demo agent', 'Fix the build');
     expect(app.AttentionSeen).not.toHaveBeenCalled();
 
-    focused = true;
+    page.focused = true;
     window.dispatchEvent(new Event('focus'));
     window.dispatchEvent(new Event('focus'));
     await settle();
@@ -96,7 +83,7 @@ describe('attention while the window is not focused', () => {
     // The person was typing, so the prompt did not take the focus when it appeared.
     const input = screen.getByTestId('composer-input');
     input.focus();
-    focused = false;
+    page.focused = false;
     emit(state('running'), toolCard('e1', 'Edit main.go'), permission('r1', 'e1', 'Edit main.go'));
     expect(document.activeElement).toBe(input);
 
@@ -114,7 +101,7 @@ describe('attention while the window is not focused', () => {
   it('a click on the notification shows the live session when a saved one is open', async () => {
     app.ListHistory.mockImplementation(async () => [historyItem('h1', 'Old one')]);
     await startSession();
-    focused = false;
+    page.focused = false;
     emit(state('running'), toolCard('e1', 'Edit main.go'), permission('r1', 'e1', 'Edit main.go'));
     await fireEvent.click(screen.getAllByTestId('history-item')[0]);
     await settle();

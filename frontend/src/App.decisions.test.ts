@@ -2,30 +2,18 @@
 // pending-decisions button and its list, across live sessions); Cancel during a start (one calm
 // line, no error); a failed start told once, in the session's own view; the notice and the
 // composer's hint agree after an agent exited or was stopped hard.
-import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/svelte';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import App from './App.svelte';
-import type { ManualClock } from './lib/clock';
+import { fireEvent, screen } from '@testing-library/svelte';
+import { describe, expect, it } from 'vitest';
 import { app, emit, settle } from './test/harness';
-import { FOLDER } from './test/mocks';
-import { resetPage } from './test/page';
-import { on, resetSeqs, row, rows } from './test/live';
+import { freshPage } from './test/page';
+import { on, renderLivePage, row, rows, startLive } from './test/live';
 
-let clock: ManualClock;
-beforeEach(() => {
-  clock = resetPage();
-});
-afterEach(() => cleanup());
+const page = freshPage();
 
 const pending = () => screen.getByTestId('pending-decisions');
 const input = () => screen.getByTestId('composer-input') as HTMLTextAreaElement;
 
-async function start(id: string, idle = true) {
-  app.StartSession.mockImplementationOnce(async (agentId: string, cwd: string) => ({ sessionId: id, agentId, agentName: 'Demo agent', cwd }));
-  await fireEvent.click(screen.getByTestId('start-session'));
-  await settle();
-  if (idle) emit(on(id, { kind: 'state', state: 'idle' }));
-}
+const start = (id: string, idle = true) => (idle ? startLive(id, 'idle') : startLive(id));
 
 /** Session `id` runs a turn whose tool call `title` waits for a permission. */
 function ask(id: string, title: string) {
@@ -44,11 +32,7 @@ function ask(id: string, title: string) {
   );
 }
 
-async function renderApp() {
-  resetSeqs();
-  render(App, { props: { clock } });
-  await waitFor(() => expect((screen.getByTestId('cwd-input') as HTMLInputElement).value).toBe(FOLDER));
-}
+const renderApp = () => renderLivePage(page.clock);
 
 describe('the decisions waiting on you', () => {
   it('counts the open permissions of every live session and jumps to each prompt', async () => {

@@ -2,46 +2,23 @@
 // arrived, answered through AnswerElicitation (OpenElicitationURL for a page), and while open it
 // is a decision waiting on the person like a permission request: counted in the header's list,
 // the session row's waiting count and state, and the OS notification while unfocused.
-import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/svelte';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import App from './App.svelte';
-import type { ManualClock } from './lib/clock';
+import { fireEvent, screen } from '@testing-library/svelte';
+import { describe, expect, it } from 'vitest';
 import type { Entry } from './lib/protocol';
 import { elicitationEntry } from './test/elicitation';
 import { app, emit, settle } from './test/harness';
-import { on, resetSeqs, row } from './test/live';
-import { FOLDER } from './test/mocks';
-import { resetPage } from './test/page';
+import { on, renderLivePage, row, startLive } from './test/live';
+import { pageWithFocus } from './test/page';
 
-let clock: ManualClock;
-let focused = true;
-beforeEach(() => {
-  clock = resetPage();
-  focused = true;
-  vi.spyOn(document, 'hasFocus').mockImplementation(() => focused);
-});
-afterEach(() => {
-  cleanup();
-  vi.restoreAllMocks();
-});
+const page = pageWithFocus();
 
 const pending = () => screen.getByTestId('pending-decisions');
 const card = () => screen.getByTestId('elicitation');
 const field = (name: string) =>
   document.querySelector<HTMLElement>(`[data-testid="elicitation-field"][data-name="${name}"]`)!.querySelector<HTMLInputElement>('input, select')!;
 
-async function renderApp() {
-  resetSeqs();
-  render(App, { props: { clock } });
-  await waitFor(() => expect((screen.getByTestId('cwd-input') as HTMLInputElement).value).toBe(FOLDER));
-}
-
-async function start(id: string) {
-  app.StartSession.mockImplementationOnce(async (agentId: string, cwd: string) => ({ sessionId: id, agentId, agentName: 'Demo agent', cwd }));
-  await fireEvent.click(screen.getByTestId('start-session'));
-  await settle();
-  emit(on(id, { kind: 'state', state: 'idle' }), on(id, { kind: 'state', state: 'running' }));
-}
+const renderApp = () => renderLivePage(page.clock);
+const start = (id: string) => startLive(id, 'idle', 'running');
 
 function entry(id: string, e: Entry) {
   emit(on(id, { kind: 'entry', entry: e }));
@@ -52,10 +29,10 @@ describe('elicitations in the window', () => {
     await renderApp();
     await start('one');
     await start('two');
-    focused = false;
+    page.focused = false;
     entry('one', elicitationEntry('form')); // while the other session is shown
     expect(app.NotifyAttention).toHaveBeenCalledWith('one', 'permission', 'Demo agent', 'Set up the deployment');
-    focused = true;
+    page.focused = true;
     expect(pending().dataset.count).toBe('1');
     expect(row('one').dataset.waiting).toBe('1');
     expect(row('one').dataset.state).toBe('waiting');

@@ -2,35 +2,19 @@
 // between them without losing the composer's text, the first session's events still reach it,
 // the actions aim at the shown one, a history row of a live session selects its live row, and a
 // reloaded page adopts the sessions the Go side has (ListLive).
-import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/svelte';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import App from './App.svelte';
-import type { ManualClock } from './lib/clock';
+import { fireEvent, screen } from '@testing-library/svelte';
+import { describe, expect, it } from 'vitest';
 import { app, emit, settle } from './test/harness';
 import { FOLDER, emptySnapshot } from './test/mocks';
-import { resetPage } from './test/page';
-import { on, resetSeqs, row, rows } from './test/live';
+import { freshPage } from './test/page';
+import { on, renderLivePage, row, rows, startLive } from './test/live';
 
-let clock: ManualClock;
-beforeEach(() => {
-  clock = resetPage();
-});
-afterEach(() => cleanup());
+const page = freshPage();
 
 const input = () => screen.getByTestId('composer-input') as HTMLTextAreaElement;
 
-async function start(id: string) {
-  app.StartSession.mockImplementationOnce(async (agentId: string, cwd: string) => ({ sessionId: id, agentId, agentName: 'Demo agent', cwd }));
-  await fireEvent.click(screen.getByTestId('start-session'));
-  await settle();
-  emit(on(id, { kind: 'state', state: 'idle' }));
-}
-
-async function renderApp() {
-  resetSeqs();
-  render(App, { props: { clock } });
-  await waitFor(() => expect((screen.getByTestId('cwd-input') as HTMLInputElement).value).toBe(FOLDER));
-}
+const start = (id: string) => startLive(id, 'idle');
+const renderApp = () => renderLivePage(page.clock);
 
 describe('several live sessions', () => {
   it('Start opens a second session beside the first, which stays live and answerable', async () => {

@@ -99,9 +99,9 @@ func (fs *Folders) outside(p string) *jsonrpc.Error {
 
 // ReadTextFile answers fs/read_text_file (see Folder.ReadTextFile) from the folder the path is in.
 func (fs *Folders) ReadTextFile(params json.RawMessage) (any, error) {
-	var p schema.ReadTextFileParams
-	if err := json.Unmarshal(params, &p); err != nil {
-		return nil, &jsonrpc.Error{Code: schema.CodeInvalidParams, Message: "invalid fs/read_text_file params: " + err.Error()}
+	p, err := jsonrpc.DecodeParams[schema.ReadTextFileParams](schema.MethodReadTextFile, params)
+	if err != nil {
+		return nil, err
 	}
 	f, rel, err := fs.pick(p.Path)
 	if err != nil {
@@ -119,9 +119,9 @@ func (fs *Folders) ReadTextFile(params json.RawMessage) (any, error) {
 
 // WriteTextFile answers fs/write_text_file (see Folder.WriteTextFile) in the folder the path is in.
 func (fs *Folders) WriteTextFile(params json.RawMessage) (any, error) {
-	var p schema.WriteTextFileParams
-	if err := json.Unmarshal(params, &p); err != nil {
-		return nil, &jsonrpc.Error{Code: schema.CodeInvalidParams, Message: "invalid fs/write_text_file params: " + err.Error()}
+	p, err := jsonrpc.DecodeParams[schema.WriteTextFileParams](schema.MethodWriteTextFile, params)
+	if err != nil {
+		return nil, err
 	}
 	f, rel, err := fs.pick(p.Path)
 	if err != nil {

@@ -12,6 +12,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"agentdesk/backend/acp/acptest"
 	"agentdesk/backend/acp/fsys"
 	"agentdesk/backend/acp/schema"
 )
@@ -74,7 +75,7 @@ func swapRace(t *testing.T) {
 	go func() {
 		defer wg.Done()
 		for i := range 2000 {
-			res, err := f.ReadTextFile(params(t, schema.ReadTextFileParams{Path: paths[i%len(paths)]}))
+			res, err := f.ReadTextFile(acptest.Params(t, schema.ReadTextFileParams{Path: paths[i%len(paths)]}))
 			if err == nil && strings.Contains(res.(map[string]string)["content"], secret) {
 				outReads++
 			}
@@ -83,7 +84,7 @@ func swapRace(t *testing.T) {
 	go func() {
 		defer wg.Done()
 		for i := range 2000 {
-			_, _ = f.WriteTextFile(params(t, schema.WriteTextFileParams{Path: writes[i%len(writes)], Content: "written"}))
+			_, _ = f.WriteTextFile(acptest.Params(t, schema.WriteTextFileParams{Path: writes[i%len(writes)], Content: "written"}))
 		}
 	}()
 	wg.Wait()

@@ -12,6 +12,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"agentdesk/backend/acp/acptest"
 	"agentdesk/backend/acp/fsys"
 	"agentdesk/backend/acp/schema"
 )
@@ -49,26 +50,26 @@ func refusesSpecialFiles(t *testing.T) {
 	for path, what := range map[string]string{fifo: "a FIFO", sock: "a socket"} {
 		done := make(chan error, 1)
 		go func() {
-			_, err := f.ReadTextFile(params(t, schema.ReadTextFileParams{Path: path}))
+			_, err := f.ReadTextFile(acptest.Params(t, schema.ReadTextFileParams{Path: path}))
 			done <- err
 		}()
 		select {
 		case err := <-done:
-			if rpcCode(err) != schema.CodeInvalidParams || !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), what) {
+			if acptest.RPCCode(err) != schema.CodeInvalidParams || !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), what) {
 				t.Errorf("read %s: %v, want -32602 naming it and saying it is %s", path, err, what)
 			}
 		case <-time.After(hangGuard):
 			t.Fatalf("the read of %s was never answered", path)
 		}
-		_, err := f.WriteTextFile(params(t, schema.WriteTextFileParams{Path: path, Content: "x"}))
-		if rpcCode(err) != schema.CodeInvalidParams || !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), what) {
+		_, err := f.WriteTextFile(acptest.Params(t, schema.WriteTextFileParams{Path: path, Content: "x"}))
+		if acptest.RPCCode(err) != schema.CodeInvalidParams || !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), what) {
 			t.Errorf("write %s: %v, want -32602 naming it and saying it is %s", path, err, what)
 		}
 	}
 	if st, err := os.Lstat(fifo); err != nil || st.Mode()&os.ModeNamedPipe == 0 {
 		t.Fatalf("the FIFO was replaced: %v, %v", st.Mode(), err)
 	}
-	if _, err := f.ReadTextFile(params(t, schema.ReadTextFileParams{Path: dir})); rpcCode(err) != schema.CodeInvalidParams || !strings.Contains(err.Error(), "a folder") {
+	if _, err := f.ReadTextFile(acptest.Params(t, schema.ReadTextFileParams{Path: dir})); acptest.RPCCode(err) != schema.CodeInvalidParams || !strings.Contains(err.Error(), "a folder") {
 		t.Errorf("read of the folder: %v, want -32602 saying it is a folder", err)
 	}
 }

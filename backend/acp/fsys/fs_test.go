@@ -3,7 +3,6 @@
 package fsys_test
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -14,10 +13,6 @@ import (
 	"agentdesk/backend/acp/fsys"
 	"agentdesk/backend/acp/schema"
 )
-
-func params(t *testing.T, v any) json.RawMessage { return acptest.Params(t, v) }
-
-func rpcCode(err error) int { return acptest.RPCCode(err) }
 
 func TestFolderReadsLinesInside(t *testing.T) {
 	dir := t.TempDir()
@@ -39,7 +34,7 @@ func TestFolderReadsLinesInside(t *testing.T) {
 		{&two, &two, "two\nthree\n"},
 		{nil, &one, "one\n"},
 	} {
-		res, err := f.ReadTextFile(params(t, schema.ReadTextFileParams{Path: path, Line: c.line, Limit: c.limit}))
+		res, err := f.ReadTextFile(acptest.Params(t, schema.ReadTextFileParams{Path: path, Line: c.line, Limit: c.limit}))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -47,8 +42,8 @@ func TestFolderReadsLinesInside(t *testing.T) {
 			t.Errorf("line %v limit %v: %q, want %q", c.line, c.limit, got, c.want)
 		}
 	}
-	_, err = f.ReadTextFile(params(t, schema.ReadTextFileParams{Path: filepath.Join(dir, "missing.txt")}))
-	if rpcCode(err) != schema.CodeResourceNotFound {
+	_, err = f.ReadTextFile(acptest.Params(t, schema.ReadTextFileParams{Path: filepath.Join(dir, "missing.txt")}))
+	if acptest.RPCCode(err) != schema.CodeResourceNotFound {
 		t.Fatalf("missing file: %v, want -32002", err)
 	}
 }
@@ -72,12 +67,12 @@ func TestFolderRefusesPathsOutside(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, p := range []string{outside, filepath.Join(dir, "..", "secret.txt"), filepath.Join(dir, "escape", "secret.txt"), "relative.txt"} {
-		_, err := f.ReadTextFile(params(t, schema.ReadTextFileParams{Path: p}))
-		if rpcCode(err) != schema.CodeInvalidParams || !(strings.Contains(err.Error(), "outside the session folder") || strings.Contains(err.Error(), "not absolute")) {
+		_, err := f.ReadTextFile(acptest.Params(t, schema.ReadTextFileParams{Path: p}))
+		if acptest.RPCCode(err) != schema.CodeInvalidParams || !(strings.Contains(err.Error(), "outside the session folder") || strings.Contains(err.Error(), "not absolute")) {
 			t.Errorf("read %s: %v, want a refusal", p, err)
 		}
-		_, err = f.WriteTextFile(params(t, schema.WriteTextFileParams{Path: p, Content: "x"}))
-		if rpcCode(err) != schema.CodeInvalidParams {
+		_, err = f.WriteTextFile(acptest.Params(t, schema.WriteTextFileParams{Path: p, Content: "x"}))
+		if acptest.RPCCode(err) != schema.CodeInvalidParams {
 			t.Errorf("write %s: %v, want a refusal", p, err)
 		}
 	}
@@ -93,7 +88,7 @@ func TestFolderWritesCreatingParentsAndKeepingMode(t *testing.T) {
 		t.Fatal(err)
 	}
 	nested := filepath.Join(dir, "a", "b", "new.txt")
-	if _, err := f.WriteTextFile(params(t, schema.WriteTextFileParams{Path: nested, Content: "hello"})); err != nil {
+	if _, err := f.WriteTextFile(acptest.Params(t, schema.WriteTextFileParams{Path: nested, Content: "hello"})); err != nil {
 		t.Fatal(err)
 	}
 	if data, err := os.ReadFile(nested); err != nil || string(data) != "hello" {
@@ -103,7 +98,7 @@ func TestFolderWritesCreatingParentsAndKeepingMode(t *testing.T) {
 	if err := os.WriteFile(script, []byte("old"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := f.WriteTextFile(params(t, schema.WriteTextFileParams{Path: script, Content: "new"})); err != nil {
+	if _, err := f.WriteTextFile(acptest.Params(t, schema.WriteTextFileParams{Path: script, Content: "new"})); err != nil {
 		t.Fatal(err)
 	}
 	st, err := os.Stat(script)
@@ -151,10 +146,10 @@ func followsLinksInside(t *testing.T) {
 	for i, p := range []string{"rel", "abs", "absdir/a.txt", "src/loop/loop/a.txt"} {
 		path := filepath.Join(dir, p)
 		content := fmt.Sprint("written ", i)
-		if _, err := f.WriteTextFile(params(t, schema.WriteTextFileParams{Path: path, Content: content})); err != nil {
+		if _, err := f.WriteTextFile(acptest.Params(t, schema.WriteTextFileParams{Path: path, Content: content})); err != nil {
 			t.Fatalf("write %s: %v", p, err)
 		}
-		res, err := f.ReadTextFile(params(t, schema.ReadTextFileParams{Path: path}))
+		res, err := f.ReadTextFile(acptest.Params(t, schema.ReadTextFileParams{Path: path}))
 		if err != nil || res.(map[string]string)["content"] != content {
 			t.Fatalf("read %s: %v, %v", p, res, err)
 		}

@@ -46,6 +46,16 @@ func (e *Error) Error() string {
 	return s
 }
 
+// DecodeParams decodes a request's params into a T. Params that do not decode are an *Error with
+// CodeInvalidParams naming the method ("invalid fs/read_text_file params: …"), for the answer.
+func DecodeParams[T any](method string, params json.RawMessage) (T, error) {
+	var p T
+	if err := json.Unmarshal(params, &p); err != nil {
+		return p, &Error{Code: CodeInvalidParams, Message: "invalid " + method + " params: " + err.Error()}
+	}
+	return p, nil
+}
+
 // envelope is any JSON-RPC message. Presence of ID (len > 0, so `"id": null` counts) and Method
 // classify it: both → request, Method only → notification, ID only → response.
 type envelope struct {

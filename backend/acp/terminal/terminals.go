@@ -130,9 +130,9 @@ func (ts *Set) Create(params json.RawMessage) (any, error) {
 		return nil, errClosing
 	}
 	defer ts.wg.Done()
-	var p schema.CreateTerminalParams
-	if err := json.Unmarshal(params, &p); err != nil {
-		return nil, &jsonrpc.Error{Code: schema.CodeInvalidParams, Message: "invalid terminal/create params: " + err.Error()}
+	p, err := jsonrpc.DecodeParams[schema.CreateTerminalParams](schema.MethodTerminalCreate, params)
+	if err != nil {
+		return nil, err
 	}
 	cmd, err := ts.command(p)
 	if err != nil {

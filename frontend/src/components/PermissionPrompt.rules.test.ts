@@ -2,10 +2,10 @@
 // what it will match; a click makes the rule through MakeFromRequest with the card's session,
 // request, scope and decision. A read-only card offers none; a failure is reported and the card stays.
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/svelte';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { PermissionRequest } from '../lib/protocol';
 import { app, emit, ev } from '../test/harness';
-import { resetPage, startSession, state } from '../test/page';
+import { freshPage, startSession, state } from '../test/page';
 import PermissionPrompt from './PermissionPrompt.svelte';
 
 const LABEL = 'reads in ~/project for Demo agent';
@@ -25,16 +25,11 @@ const request: PermissionRequest = {
   ],
 };
 
-afterEach(() => cleanup());
-
 describe('permission card rules', () => {
-  let clock: ReturnType<typeof resetPage>;
-  beforeEach(() => {
-    clock = resetPage();
-  });
+  const page = freshPage();
 
   it('reveals the rules offered, saying what each matches, and makes the one clicked', async () => {
-    await startSession(clock);
+    await startSession(page.clock);
     emit(state('running'), ev({ kind: 'entry', entry: { id: 't1', kind: 'tool', turn: 1, title: 'Read notes.txt', toolKind: 'read' } }), ev({ kind: 'permission', ...request }));
     expect(screen.queryAllByTestId('permission-rule-option')).toHaveLength(0);
     const toggle = screen.getByTestId('permission-rules-toggle');
@@ -56,7 +51,7 @@ describe('permission card rules', () => {
     app.MakeFromRequest.mockImplementation(async () => {
       throw 'could not make the rule: the disk is full';
     });
-    await startSession(clock);
+    await startSession(page.clock);
     emit(state('running'), ev({ kind: 'permission', ...request }));
     await fireEvent.click(screen.getByTestId('permission-rules-toggle'));
     await fireEvent.click(screen.getAllByTestId('permission-rule-option')[0]);

@@ -33,31 +33,36 @@ export function onSessionEvents(handler: (events: SessionEvent[]) => void): () =
     }
     if (events.length > 0) handler(events);
   });
-  return typeof off === 'function' ? off : () => {};
+  return remover(off);
+}
+
+/** EventsOn's remover; a no-op where the runtime gives none (the tests' mock). */
+function remover(off: unknown): () => void {
+  return typeof off === 'function' ? (off as () => void) : () => {};
+}
+
+/** Calls `handler` with the first payload of each `name` message that `is` accepts; returns the remover. */
+function listen<T>(name: string, is: (v: unknown) => v is T, handler: (v: T) => void): () => void {
+  return remover(
+    EventsOn(name, (...data: unknown[]) => {
+      if (is(data[0])) handler(data[0]);
+    }),
+  );
 }
 
 /** Calls `handler` when saving the history stops or starts working again. Returns the remover. */
 export function onHistoryStatus(handler: (status: HistoryStatus) => void): () => void {
-  const off = EventsOn(HISTORY_STATUS_EVENT, (...data: unknown[]) => {
-    if (isHistoryStatus(data[0])) handler(data[0]);
-  });
-  return typeof off === 'function' ? off : () => {};
+  return listen(HISTORY_STATUS_EVENT, isHistoryStatus, handler);
 }
 
 /** Calls `handler` when the user clicked a notification (the window was raised). Returns the remover. */
 export function onAttentionFocus(handler: (focus: AttentionFocus) => void): () => void {
-  const off = EventsOn(ATTENTION_FOCUS_EVENT, (...data: unknown[]) => {
-    if (isAttentionFocus(data[0])) handler(data[0]);
-  });
-  return typeof off === 'function' ? off : () => {};
+  return listen(ATTENTION_FOCUS_EVENT, isAttentionFocus, handler);
 }
 
 /** Calls `handler` when the window's close waits for the user (turns would be cut short). Returns the remover. */
 export function onQuitRequest(handler: (req: QuitRequest) => void): () => void {
-  const off = EventsOn(QUIT_REQUEST_EVENT, (...data: unknown[]) => {
-    if (isQuitRequest(data[0])) handler(data[0]);
-  });
-  return typeof off === 'function' ? off : () => {};
+  return listen(QUIT_REQUEST_EVENT, isQuitRequest, handler);
 }
 
 /**
@@ -70,10 +75,7 @@ export function onQuitRequest(handler: (req: QuitRequest) => void): () => void {
  */
 export function onFilesDropped(handler: (drop: FilesDropped) => void): () => void {
   OnFileDrop(() => {}, true);
-  const off = EventsOn(FILES_DROPPED_EVENT, (...data: unknown[]) => {
-    if (isFilesDropped(data[0])) handler(data[0]);
-  });
-  return typeof off === 'function' ? off : () => {};
+  return listen(FILES_DROPPED_EVENT, isFilesDropped, handler);
 }
 
 /** The Go side's name for an install's progress (app_registry.go registryProgressEvent). */
@@ -87,11 +89,12 @@ export interface RegistryProgress {
 
 /** Calls `handler` with each step of an install from the registry. Returns the remover. */
 export function onRegistryProgress(handler: (p: RegistryProgress) => void): () => void {
-  const off = EventsOn(REGISTRY_PROGRESS_EVENT, (...data: unknown[]) => {
-    const p = data[0] as RegistryProgress | undefined;
-    if (p && typeof p.id === 'string' && typeof p.step === 'string') handler(p);
-  });
-  return typeof off === 'function' ? off : () => {};
+  return listen(REGISTRY_PROGRESS_EVENT, isRegistryProgress, handler);
+}
+
+function isRegistryProgress(v: unknown): v is RegistryProgress {
+  const p = v as RegistryProgress | undefined;
+  return !!p && typeof p.id === 'string' && typeof p.step === 'string';
 }
 
 const EXTERNAL_URL = /^(https?:|mailto:)/i;

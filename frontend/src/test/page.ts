@@ -1,7 +1,7 @@
-// Shared set-up for the page-level feature tests (App.controls.test.ts, App.panels.test.ts).
+// Shared set-up for the page-level feature tests (freshPage, pageWithFocus, startSession, ...).
 // The wailsjs modules are mocked for every test file (./setup.ts, ./mocks.ts).
-import { fireEvent, render, screen, waitFor } from '@testing-library/svelte';
-import { expect, vi } from 'vitest';
+import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/svelte';
+import { afterEach, beforeEach, expect, vi } from 'vitest';
 import App from '../App.svelte';
 import { manualClock, type ManualClock } from '../lib/clock';
 import type { Controls, HistoryItem, SessionEvent } from '../lib/protocol';
@@ -21,6 +21,34 @@ export function resetPage(): ManualClock {
   runtime.ClipboardSetText.mockReset();
   runtime.ClipboardSetText.mockImplementation(async () => true);
   return manualClock(Date.parse('2026-03-10T12:00:00Z'));
+}
+
+/**
+ * A fresh page before each test of the file, whose window is focused while `focused` is true
+ * (document.hasFocus); after each, the page is cleaned up and the mocks restored. Call at the top
+ * of a test file; read `clock` in the tests.
+ */
+export function pageWithFocus(): { clock: ManualClock; focused: boolean } {
+  const page = Object.assign(freshPage(), { focused: true });
+  beforeEach(() => {
+    page.focused = true;
+    vi.spyOn(document, 'hasFocus').mockImplementation(() => page.focused);
+  });
+  afterEach(() => vi.restoreAllMocks());
+  return page;
+}
+
+/**
+ * A fresh page (resetPage) before each test of the file or describe block it is called in, cleaned
+ * up after each. Read `clock` from what it returns in the tests.
+ */
+export function freshPage(): { clock: ManualClock } {
+  const page = { clock: manualClock(0) };
+  beforeEach(() => {
+    page.clock = resetPage();
+  });
+  afterEach(() => cleanup());
+  return page;
 }
 
 /** Renders the page and starts a Demo agent session (state 'starting'). */

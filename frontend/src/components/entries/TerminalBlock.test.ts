@@ -1,11 +1,9 @@
 // A terminal of ours on a tool card (issue 19): its colours render as spans (the output stays
 // text), and while its command runs the person types into it and sends Ctrl-C from the card.
-import { cleanup, fireEvent, screen, waitFor } from '@testing-library/svelte';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { fireEvent, screen, waitFor } from '@testing-library/svelte';
+import { describe, expect, it } from 'vitest';
 import { app, emit, ev } from '../../test/harness';
-import { resetPage, startSession, state } from '../../test/page';
-
-afterEach(() => cleanup());
+import { freshPage, startSession, state } from '../../test/page';
 
 function terminalCard(terminal: Record<string, unknown>) {
   return ev({
@@ -15,13 +13,10 @@ function terminalCard(terminal: Record<string, unknown>) {
 }
 
 describe('terminal cards', () => {
-  let clock: ReturnType<typeof resetPage>;
-  beforeEach(() => {
-    clock = resetPage();
-  });
+  const page = freshPage();
 
   it('show colours as styled spans and markup as text', async () => {
-    await startSession(clock);
+    await startSession(page.clock);
     emit(state('running'), terminalCard({ output: '\x1b[32mok\x1b[0m <img src=x onerror=alert(1)>\n', exitStatus: { exitCode: 0 } }));
     const out = await screen.findByTestId('terminal-output');
     expect(out.querySelector('span.ansi-green-fg')?.textContent).toBe('ok');
@@ -32,7 +27,7 @@ describe('terminal cards', () => {
   });
 
   it('send what is typed and pasted, in order, and Ctrl-C from the button', async () => {
-    await startSession(clock);
+    await startSession(page.clock);
     emit(state('running'), terminalCard({ output: 'name? ', input: true }));
     const out = await screen.findByTestId('terminal-output');
     expect(screen.getByTestId('terminal-input').textContent).toContain('Click the output to type');
@@ -55,7 +50,7 @@ describe('terminal cards', () => {
   });
 
   it('offers input before the command printed anything, and none once it ended', async () => {
-    await startSession(clock);
+    await startSession(page.clock);
     emit(state('running'), terminalCard({ input: true }));
     expect(await screen.findByTestId('terminal-interrupt')).toBeTruthy();
     emit(terminalCard({ output: 'bye\n', exitStatus: { exitCode: 0 } }));

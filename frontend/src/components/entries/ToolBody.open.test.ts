@@ -1,21 +1,16 @@
 // A tool call's locations open in the person's editor (issue 19): each has an Open button that
 // asks the backend with the shown session, the path and the line (0 without one); a refusal
 // (outside the session's folders) is shown in the error banner.
-import { cleanup, fireEvent, screen, waitFor } from '@testing-library/svelte';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { fireEvent, screen, waitFor } from '@testing-library/svelte';
+import { describe, expect, it } from 'vitest';
 import { app, emit, ev } from '../../test/harness';
-import { resetPage, startSession, state } from '../../test/page';
-
-afterEach(() => cleanup());
+import { freshPage, startSession, state } from '../../test/page';
 
 describe('tool call locations', () => {
-  let clock: ReturnType<typeof resetPage>;
-  beforeEach(() => {
-    clock = resetPage();
-  });
+  const page = freshPage();
 
   it('open in the editor at their line, and a refusal is reported', async () => {
-    await startSession(clock);
+    await startSession(page.clock);
     emit(
       state('running'),
       ev({
