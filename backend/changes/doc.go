@@ -7,6 +7,9 @@
 //     every level, .git/info/exclude, the global excludes file), and never reads, writes or
 //     lists anything inside a .git directory but .git/info/exclude: the user's repository is
 //     never touched.
+//   - agentdesk's own files in a session folder (Options.Own: the history file and its
+//     companions; the ledger's own folder always) are never recorded nor reported changed, so a
+//     session in the home folder or with --db inside the project does not record its history.
 //   - The ignore rules decide what a snapshot starts to record, never what it stops recording:
 //     the ignore files themselves (.gitignore, .ignore, .git/info/exclude) are always recorded,
 //     and so is every name the folder's last snapshot recorded, while it exists. A turn's change

@@ -31,6 +31,10 @@ type Options struct {
 	Global []gitignore.Pattern
 	// Now is the clock (racy-file rule, snapshot times); default time.Now.
 	Now func() time.Time
+	// Own are files and folders of agentdesk's own (the history file and its companions): a
+	// snapshot of a folder that holds them never records them, nor reports them changed. The
+	// ledger's own folder is always one of them.
+	Own []string
 }
 
 // Steps of Ledger.hook.

@@ -275,3 +275,46 @@ func TestCollectKeepsWhatTheHistoryNeeds(t *testing.T) {
 		t.Fatalf("the kept snapshot no longer reads: %v", err)
 	}
 }
+
+// TestOwnFilesAreNeverRecorded: a session folder that holds agentdesk's own files (the history
+// file and its -wal, the ledger itself: a session in the home folder, a --db inside the project)
+// records none of them and never reports them changed; one an older ledger had recorded stays
+// as it was recorded, neither changed nor deleted by a turn, even once it is gone.
+func TestOwnFilesAreNeverRecorded(t *testing.T) {
+	root := t.TempDir()
+	db := filepath.Join(root, "data", "agentdesk.db")
+	write(t, root, "main.go", "package main\n")
+	write(t, root, "data/agentdesk.db", "history v1")
+	write(t, root, "data/agentdesk.db-wal", "wal v1")
+	older, err := Open(filepath.Join(t.TempDir(), "ledger"), Options{}) // before Own: it records the history
+	if err != nil {
+		t.Fatal(err)
+	}
+	recorded := snap(t, older, root)
+
+	l, err := Open(filepath.Join(root, "data", "ledger"), Options{Own: []string{db, db + "-wal", db + "-shm"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := snap(t, l, root)
+	if got := changeList(t, l, root, "", a); strings.Join(got, ",") != "added main.go" {
+		t.Fatalf("the first snapshot records %v, want main.go only", got)
+	}
+	write(t, root, "main.go", "package main // changed\n")
+	write(t, root, "data/agentdesk.db", "history v2")
+	write(t, root, "data/agentdesk.db-shm", "shm")
+	b := snap(t, l, root)
+	if got := changeList(t, l, root, a, b); strings.Join(got, ",") != "modified main.go" {
+		t.Fatalf("changes %v, want main.go only (the history and the ledger's objects are agentdesk's own)", got)
+	}
+
+	older.opt.Own = []string{db, db + "-wal", db + "-shm", l.Dir()} // the other ledger is agentdesk's own too
+	write(t, root, "data/agentdesk.db", "history v3")
+	if err := os.Remove(filepath.Join(root, "data", "agentdesk.db-wal")); err != nil {
+		t.Fatal(err)
+	}
+	c := snap(t, older, root)
+	if got := changeList(t, older, root, recorded, c); strings.Join(got, ",") != "modified main.go" {
+		t.Fatalf("an older ledger's changes %v, want main.go only (its recorded history file neither changed nor deleted)", got)
+	}
+}

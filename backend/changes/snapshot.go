@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 	"syscall"
@@ -85,7 +86,8 @@ func (l *Ledger) snapshot(ctx context.Context, root string) (Snap, error) {
 		return Snap{}, fmt.Errorf("snapshot %s: %w", root, err)
 	}
 	start := l.opt.Now()
-	w := &walker{l: l, ctx: ctx, racy: start.Add(-racyWindow).UnixNano(), slots: make(chan struct{}, walkers)}
+	w := &walker{l: l, ctx: ctx, racy: start.Add(-racyWindow).UnixNano(), slots: make(chan struct{}, walkers),
+		own: ownBeneath(root, append([]string{l.dir}, l.opt.Own...))}
 	base := &rules{patterns: l.opt.Global}
 	if data := w.readInfoExclude(rootFd); data != nil {
 		base = base.with(data, nil)
@@ -142,6 +144,33 @@ func rawFd(f *os.File) (int, error) {
 }
 
 // relPath joins path components; "." for the folder itself.
+// ownBeneath are the paths of own that lie beneath root, relative to it and slash-separated
+// (as relPath writes them); links in either are resolved first, as the walk opens root.
+func ownBeneath(root string, own []string) map[string]bool {
+	resolve := func(p string) string {
+		if r, err := filepath.EvalSymlinks(p); err == nil {
+			return r
+		}
+		if r, err := filepath.EvalSymlinks(filepath.Dir(p)); err == nil { // a -wal not made yet
+			return filepath.Join(r, filepath.Base(p))
+		}
+		return filepath.Clean(p)
+	}
+	root = resolve(root)
+	var in map[string]bool
+	for _, p := range own {
+		rel, err := filepath.Rel(root, resolve(p))
+		if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			continue
+		}
+		if in == nil {
+			in = map[string]bool{}
+		}
+		in[filepath.ToSlash(rel)] = true
+	}
+	return in
+}
+
 func relPath(rel []string) string {
 	if len(rel) == 0 {
 		return "."

@@ -69,7 +69,8 @@ func (w *walker) readIgnoreFile(dir int, p, name string) []byte {
 type walker struct {
 	l     *Ledger
 	ctx   context.Context
-	racy  int64 // files with a later mtime are marked racy
+	own   map[string]bool // agentdesk's own paths beneath the root (Options.Own), relative to it
+	racy  int64           // files with a later mtime are marked racy
 	slots chan struct{}
 
 	files, read, stored atomic.Int64
@@ -154,6 +155,14 @@ func (w *walker) dir(fd int, rel []string, prevHash Hash, prev []entry, rs *rule
 			continue
 		}
 		child := append(rel[:len(rel):len(rel)], n)
+		if w.own[relPath(child)] {
+			// agentdesk's own file, in the folder: as the last snapshot had it (or not at all),
+			// so that it neither shows as changed nor as deleted by a turn.
+			if p := old[n]; p != nil {
+				slots[i].e, slots[i].ok = *p, true
+			}
+			continue
+		}
 		if rs.ignored(child, de.IsDir()) && !keepIgnored(n, old[n]) { // rulefiles.go
 			continue
 		}
@@ -196,6 +205,7 @@ func (w *walker) dir(fd int, rel []string, prevHash Hash, prev []entry, rs *rule
 			out = append(out, *p)
 		}
 	}
+	out = w.keepOwnGone(rel, des, old, out)
 	return w.store(out, prevHash)
 }
 
@@ -352,4 +362,22 @@ func (w *walker) spill(es []entry) error {
 		e.hash, e.inline, e.data = h, false, nil
 	}
 	return nil
+}
+
+// keepOwnGone adds to out the entries of agentdesk's own files (walker.own) that the last
+// snapshot of folder rel had and that are gone now: a turn does not delete them either.
+func (w *walker) keepOwnGone(rel []string, des []fs.DirEntry, old map[string]*entry, out []entry) []entry {
+	if len(w.own) == 0 {
+		return out
+	}
+	listed := make(map[string]bool, len(des))
+	for _, de := range des {
+		listed[de.Name()] = true
+	}
+	for n, p := range old {
+		if !listed[n] && w.own[relPath(append(rel[:len(rel):len(rel)], n))] {
+			out = append(out, *p)
+		}
+	}
+	return out
 }

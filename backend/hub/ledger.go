@@ -190,9 +190,13 @@ func ledgerFiles(fs []schema.ChangedFile) []store.LedgerFile {
 
 // openLedger opens the change ledger of history st: the folder "ledger" beside its database,
 // with the person's own ignore patterns (changes.GlobalIgnores). The window and the command
-// line share it.
+// line share it. The history file and its companions are never recorded as a turn's changes,
+// even in a session folder that holds them (a session in the home folder, a --db inside the
+// project).
 func openLedger(st *store.Store) (*changes.Ledger, error) {
-	return changes.Open(filepath.Join(filepath.Dir(st.Path()), "ledger"), changes.Options{Global: changes.GlobalIgnores()})
+	db := st.Path()
+	own := []string{db, db + "-wal", db + "-shm", db + "-journal", db + ".lock"}
+	return changes.Open(filepath.Join(filepath.Dir(db), "ledger"), changes.Options{Global: changes.GlobalIgnores(), Own: own})
 }
 
 // CollectLedger deletes what the change ledger keeps for sessions no longer in the history
