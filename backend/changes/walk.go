@@ -155,7 +155,7 @@ func (w *walker) dir(fd int, rel []string, prevHash Hash, prev []entry, rs *rule
 			continue
 		}
 		child := append(rel[:len(rel):len(rel)], n)
-		if w.own[relPath(child)] {
+		if len(w.own) > 0 && w.own[relPath(child)] { // no path joined per file when there is none
 			// agentdesk's own file, in the folder: as the last snapshot had it (or not at all),
 			// so that it neither shows as changed nor as deleted by a turn.
 			if p := old[n]; p != nil {
