@@ -9,6 +9,7 @@ import (
 
 	"github.com/wailsapp/wails/v2/pkg/runtime"
 
+	"agentdesk/backend/agents"
 	"agentdesk/backend/export"
 	"agentdesk/backend/store"
 )
@@ -45,7 +46,7 @@ func (h *History) SaveHistoryExport(id, format string) (string, error) {
 	}
 	h.flushHistory()
 	mask := h.catalog.Masker()
-	s, data, err := h.render(id, format)
+	s, data, err := h.render(mask, id, format)
 	if errors.Is(err, store.ErrNotFound) {
 		return "", fmt.Errorf("session %s is not in the history (it may have been deleted)", id)
 	}
@@ -57,7 +58,7 @@ func (h *History) SaveHistoryExport(id, format string) (string, error) {
 	}
 	name := mask.Mask(s.Title)
 	if format == export.Diagnostics {
-		name += " diagnostics"
+		name = export.DiagnosticsTitle(name)
 	}
 	path, err := h.saveDialog(h.ctx, runtime.SaveDialogOptions{
 		Title:                "Save session as " + kind.name,
@@ -79,9 +80,9 @@ func (h *History) SaveHistoryExport(id, format string) (string, error) {
 	return path, nil
 }
 
-// render is saved session id in format (a known one), masked, with the row it was made from.
-func (h *History) render(id, format string) (store.Session, []byte, error) {
-	mask := h.catalog.Masker()
+// render is saved session id in format (a known one), masked with mask, with the row it was
+// made from.
+func (h *History) render(mask *agents.Masker, id, format string) (store.Session, []byte, error) {
 	if format == export.Diagnostics {
 		d, err := h.hub.Diagnose(h.ctx, id)
 		if err != nil {

@@ -48,18 +48,18 @@ func writeDiagnostics(ctx context.Context, db, prefix, file string, stdio Stdio)
 		fmt.Fprintf(stdio.Err, "agentdesk diagnostics: %v\n", err)
 		return ExitUsage
 	}
+	mask := c.Catalog.Masker()
 	d, err := c.Hub.Diagnose(ctx, id)
 	var data []byte
 	if err == nil {
-		data, err = export.DiagnosticArchive(c.Catalog.Masker(), d, time.Now())
+		data, err = export.DiagnosticArchive(mask, d, time.Now())
 	}
 	if err != nil {
 		fmt.Fprintf(stdio.Err, "agentdesk diagnostics: %v\n", err)
 		return ExitFailed
 	}
-	mask := c.Catalog.Masker()
 	if file == "" {
-		file = export.FileName(mask.Mask(d.Session.Title)+" diagnostics", export.DiagnosticsExt)
+		file = export.FileName(export.DiagnosticsTitle(mask.Mask(d.Session.Title)), export.DiagnosticsExt)
 	}
 	file = export.WithExtension(file, export.DiagnosticsExt)
 	if err := export.WriteFileAtomic(file, data); err != nil {

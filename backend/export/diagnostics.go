@@ -21,6 +21,10 @@ const (
 	DiagnosticsExt = "tar.gz"
 )
 
+// DiagnosticsTitle is what a bundle's file is named after, given the session's (masked) title:
+// "<title> diagnostics", so that it stands apart from the session's own export.
+func DiagnosticsTitle(title string) string { return title + " diagnostics" }
+
 // maxJournalMessage is how much of one protocol message a bundle keeps: enough for any
 // handshake or update, not a whole file the agent read.
 const maxJournalMessage = 4 << 10
