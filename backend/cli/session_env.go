@@ -146,6 +146,7 @@ func (e *sessionEnv) open(ctx context.Context, f runFlags, extra []agents.Agent,
 	if f.output == "json" {
 		e.out = newJSONPrinter(maskedOut, maskedErr)
 	}
+	e.out.sharesStderr = sameFile(rawStream(stdio.Out), rawStream(stdio.Err))
 	return true
 }
 
