@@ -112,7 +112,9 @@ func (s *Session) connect(ctx context.Context, reattach bool) (Continued, error)
 		// config options (shown as switches).
 		ClientCapabilities: schema.ClientCapabilities{FS: schema.FSCapabilities{ReadTextFile: true, WriteTextFile: true}, Terminal: true,
 			Auth:        &schema.AuthCapabilities{Terminal: true},
-			Session:     &schema.SessionClientCaps{ConfigOptions: &schema.ConfigOptionCaps{Boolean: &struct{}{}}},
+			Session: &schema.SessionClientCaps{ConfigOptions: &schema.ConfigOptionCaps{Boolean: &struct{}{}},
+				Compaction: &struct{}{}}, // the divider (transcript_notices.go)
+			Subagents: &struct{}{}, // child sessions (session_subagents.go)
 			Elicitation: s.cfg.Elicit.caps()},
 		ClientInfo: s.cfg.ClientInfo,
 	}, &init)
