@@ -43,17 +43,17 @@ type pump struct {
 	out       Emitter
 	logf      func(string, ...any)
 
-	mu     sync.Mutex
-	queue  []queued
-	seq    uint64 // Seq of the last event queued
+	mu    sync.Mutex
+	queue []queued
+	seq   uint64 // Seq of the last event queued
 	// childSeqs: the Seq of the last event queued of each child session (a subagent), whose
 	// events this pump delivers too, numbered apart (pushChild).
 	childSeqs map[string]uint64
-	sealed bool   // the last queued event is in a snapshot: nothing merges into it
-	urgent bool
-	closed bool
-	wake   chan struct{}
-	done   chan struct{} // closed when run has delivered everything and returned
+	sealed    bool // the last queued event is in a snapshot: nothing merges into it
+	urgent    bool
+	closed    bool
+	wake      chan struct{}
+	done      chan struct{} // closed when run has delivered everything and returned
 }
 
 func newPump(sessionID string, out Emitter, logf func(string, ...any)) *pump {
