@@ -28,7 +28,10 @@ type Session struct {
 	AgentSessionID string
 	// AgentCmd is the command line, as typed, of a session whose agent was given as one
 	// (agents.CustomID: `--agent-cmd`); "" for agents the catalog knows by id.
-	AgentCmd  string
+	AgentCmd string
+	// ParentID is, for a subagent session (a child an agent started inside another session), our
+	// id of that session; "" for a session a person started (migration 0013).
+	ParentID  string
 	Cwd       string
 	Dirs      []string // the folders beside Cwd (additional directories), absolute; none: nil
 	Title     string
