@@ -26,7 +26,9 @@ func TestSubagentSessionsAreSavedAsATree(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, ui, func(e acp.Event) bool { return e.Kind == acp.EventState && e.State == acp.StateIdle && e.ParentID == "" })
+	waitFor(t, ui, func(e acp.Event) bool {
+		return e.Kind == acp.EventState && e.State == acp.StateIdle && e.ParentID == ""
+	})
 	if _, err := sess.Prompt("delegate"); err != nil {
 		t.Fatal(err)
 	}
