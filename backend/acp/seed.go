@@ -56,6 +56,13 @@ func RestoreTranscript(entries []Entry) *Transcript {
 			t.plans[e.Turn] = e.ID
 		case KindUsage:
 			t.usages[e.Turn] = e.ID
+		case KindCompaction:
+			if e.Compaction != nil { // a later update of the same compaction changes its divider
+				if t.compactions == nil {
+					t.compactions = map[string]string{}
+				}
+				t.compactions[e.Compaction.ID] = e.ID
+			}
 		}
 	}
 	t.ended = t.turn

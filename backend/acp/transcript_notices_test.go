@@ -91,3 +91,22 @@ func TestCompactionIsOneDividerUpsertedByID(t *testing.T) {
 		t.Errorf("markdown %q", md)
 	}
 }
+
+// A compaction's divider is kept when a session is restored from its saved entries (Continue,
+// Reopen, the history) and a later update of the same compaction changes it in place.
+func TestCompactionDividerIsKeptOnReplay(t *testing.T) {
+	tr := NewTranscript()
+	tr.StartTurn(1, "go")
+	applyJSON(t, tr, `{"sessionUpdate":"compaction_update","compactionId":"c1","status":"in_progress"}`)
+	restored := RestoreTranscript(tr.Entries())
+	applyJSON(t, restored, `{"sessionUpdate":"compaction_update","compactionId":"c1","status":"completed","summary":[{"type":"text","text":"kept"}]}`)
+	var dividers []Compaction
+	for _, e := range restored.Entries() {
+		if e.Kind == KindCompaction {
+			dividers = append(dividers, *e.Compaction)
+		}
+	}
+	if len(dividers) != 1 || dividers[0].Status != "completed" || dividers[0].Summary != "kept" {
+		t.Fatalf("dividers after the restore %+v, want the one divider completed with its summary", dividers)
+	}
+}
