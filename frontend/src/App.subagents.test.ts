@@ -43,6 +43,18 @@ describe('subagents', () => {
     await waitFor(() => expect(app.OpenHistoryPart).toHaveBeenCalledWith('child-e2', expect.any(Number), expect.any(Number)));
   });
 
+  it('offers no Continue on a saved subagent session: its parent runs it', async () => {
+    app.ListHistory.mockImplementation(async () => [{ ...historyItem('c1', 'Explore'), subagentOf: 'p' }, historyItem('p', 'Parent')]);
+    await startSession(page.clock);
+    const rows = await screen.findAllByTestId('history-item');
+    await fireEvent.click(rows.find((r) => r.dataset.sessionId === 'c1')!);
+    await waitFor(() => expect(app.OpenHistoryPart).toHaveBeenCalledWith('c1', expect.any(Number), expect.any(Number)));
+    await settle();
+    expect(screen.queryByTestId('continue-session')).toBeNull();
+    await fireEvent.click(rows.find((r) => r.dataset.sessionId === 'p')!);
+    await waitFor(() => expect(screen.queryByTestId('continue-session')).not.toBeNull());
+  });
+
   it('nests each subagent session under its parent in the sidebar', async () => {
     app.ListHistory.mockImplementation(async () => [
       { ...historyItem('c1', 'Explore'), subagentOf: 'p' },
