@@ -154,6 +154,8 @@ func (e *Entry) SearchText() string {
 		return strings.TrimSpace(e.Notice.Title + "\n" + e.Notice.Description)
 	case KindCompaction:
 		return e.Compaction.Summary
+	case KindSubagent:
+		return strings.TrimSpace(e.Subagent.Title + "\n" + e.Subagent.Description)
 	case KindElicitation:
 		return e.Elicitation.Message
 	}

@@ -286,6 +286,23 @@ func (s *Session) Subagents() []Subagent {
 	return out
 }
 
+// SubagentLine is a child in one line, as the command line and the Markdown export show it:
+// its title ("Subagent" without one), then its state as the agent reported it and why its work
+// stopped: "Explore: idle (cancelled)".
+func SubagentLine(s *Subagent) string {
+	line := s.Title
+	if line == "" {
+		line = "Subagent"
+	}
+	if s.State != "" {
+		line += ": " + s.State
+	}
+	if s.StopReason != "" {
+		line += " (" + s.StopReason + ")"
+	}
+	return line
+}
+
 // changeEvent is the event that announces c.
 func changeEvent(c Change) Event {
 	if c.Entry != nil {

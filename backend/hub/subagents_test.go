@@ -59,7 +59,7 @@ func TestSubagentSessionsAreSavedAsATree(t *testing.T) {
 	for _, e := range entries {
 		texts = append(texts, e.Kind+":"+e.Text)
 	}
-	if len(texts) != 2 || texts[0] != "agent:looking around" || texts[1] != "subagent:" {
+	if len(texts) != 2 || texts[0] != "agent:looking around" || texts[1] != "subagent:Grep" {
 		t.Errorf("the child's entries %q, want its message and its grandchild's card", texts)
 	}
 	_, _, parentEntries, err := st.Session(ctx, info.SessionID)
