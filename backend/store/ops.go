@@ -298,23 +298,13 @@ func (b *batchTx) deleteOne(ctx context.Context, id string) (sql.Result, error) 
 
 // descendants are the ids of session id's subagent sessions at every depth (parent_id).
 func (b *batchTx) descendants(ctx context.Context, id string) ([]string, error) {
-	rows, err := b.tx.QueryContext(ctx, `WITH RECURSIVE tree(id) AS (
+	return queryAll(ctx, b.tx, "list the subagent sessions of "+id, func(rows *sql.Rows) (c string, err error) {
+		err = rows.Scan(&c)
+		return c, err
+	}, `WITH RECURSIVE tree(id) AS (
 			SELECT id FROM sessions WHERE parent_id = ?1 AND id <> ?1
 			UNION SELECT s.id FROM sessions s JOIN tree ON s.parent_id = tree.id)
 		SELECT id FROM tree`, id)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		var c string
-		if err := rows.Scan(&c); err != nil {
-			return nil, err
-		}
-		out = append(out, c)
-	}
-	return out, rows.Err()
 }
 
 func (o *deleteSessionOp) settle(err error) { o.settleAs(o.String(), err) }

@@ -2,9 +2,7 @@ package store
 
 import (
 	"context"
-	"database/sql"
 	"errors"
-	"path/filepath"
 	"testing"
 )
 
@@ -73,30 +71,7 @@ func TestSubagentTree(t *testing.T) {
 // started by a person, and new sessions take a parent.
 func TestSubagentMigration(t *testing.T) {
 	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "old.db")
-	db, err := sql.Open("sqlite", dsn(path))
-	if err != nil {
-		t.Fatal(err)
-	}
-	ms, err := migrations()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, m := range ms {
-		if m.version > 12 {
-			break
-		}
-		if err := apply(ctx, db, m); err != nil {
-			t.Fatalf("%s: %v", m.name, err)
-		}
-	}
-	if _, err := db.Exec(`INSERT INTO sessions (id, agent_id, agent_name, agent_session_id, cwd, title, outcome,
-		created_at, updated_at) VALUES ('old', 'a', 'A', '', '/', 'Old', 'ready', 1, 1)`); err != nil {
-		t.Fatal(err)
-	}
-	if err := db.Close(); err != nil {
-		t.Fatal(err)
-	}
+	path := oldFileWithSession(t, 12)
 	s := openTestAt(t, path)
 	var version int
 	if err := s.db.QueryRow(`PRAGMA user_version`).Scan(&version); err != nil || version < 13 {
