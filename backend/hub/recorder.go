@@ -49,7 +49,8 @@ type recorder struct {
 	// children are the recorders of the subagent sessions the agent started, at every depth, by
 	// their id (recorder_subagents.go); the session's own recorder routes their events. Guarded by mu.
 	children map[string]*recorder
-	child    bool // this records a subagent session: entries, title and state only
+	child    bool   // this records a subagent session: entries, title and state only
+	parentID string // a subagent session's: the session that started it
 }
 
 // turnEndSync bounds how long Record waits for a turn's rows to be committed before its end is

@@ -26,13 +26,17 @@ func (r *recorder) recordTree(ev acp.Event) {
 		sub := ev.Entry.Subagent
 		if _, ok := r.children[sub.SessionID]; !ok {
 			c := &recorder{w: r.w, sessionID: sub.SessionID, agentID: r.agentID, now: r.now, logf: r.logf,
-				seqs: map[string]int{}, outcome: store.OutcomeReady, child: true}
+				seqs: map[string]int{}, outcome: store.OutcomeReady, child: true, parentID: sub.ParentID}
 			r.children[sub.SessionID] = c
-			row := r.base
-			now := r.now()
-			row.ID, row.ParentID, row.Title, row.Outcome, row.CreatedAt, row.UpdatedAt = sub.SessionID, sub.ParentID,
-				cmp.Or(sub.Title, "Subagent"), store.OutcomeReady, now, now
-			r.w.CreateSession(row)
+			if p := r.children[sub.ParentID]; p != nil && p.detached.Load() {
+				c.detached.Store(true) // its parent's saved copy was deleted: nothing to hang it on
+			} else {
+				row := r.base
+				now := r.now()
+				row.ID, row.ParentID, row.Title, row.Outcome, row.CreatedAt, row.UpdatedAt = sub.SessionID, sub.ParentID,
+					cmp.Or(sub.Title, "Subagent"), store.OutcomeReady, now, now
+				r.w.CreateSession(row)
+			}
 		}
 	}
 	host := r
@@ -44,9 +48,32 @@ func (r *recorder) recordTree(ev acp.Event) {
 	case host == nil:
 		r.logf("session %s: an event of subagent %s, which no card announced: not saved", r.sessionID, ev.SessionID)
 	case host.child:
-		host.recordChild(ev)
+		if !host.detached.Load() {
+			host.recordChild(ev)
+		}
 	default:
 		host.record(ev)
+	}
+}
+
+// detachChild stops saving the subagent session id of this session, if it is one, and its own
+// subagents at every depth (the store deleted them with it).
+func (r *recorder) detachChild(id string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	gone := map[string]bool{id: true}
+	for changed := true; changed; { // a child's children are known by their parent's id
+		changed = false
+		for cid, c := range r.children {
+			if !gone[cid] && gone[c.parentID] {
+				gone[cid], changed = true, true
+			}
+		}
+	}
+	for cid := range gone {
+		if c := r.children[cid]; c != nil {
+			c.detached.Store(true)
+		}
 	}
 }
 

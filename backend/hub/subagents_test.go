@@ -79,3 +79,59 @@ func TestSubagentSessionsAreSavedAsATree(t *testing.T) {
 		t.Errorf("%d subagent cards in the parent, want 1", cards)
 	}
 }
+
+// TestDeletedSubagentIsNoLongerSaved: deleting a live session's subagent from the history (Detach,
+// then the store's delete) stops saving it and its own children, with no failed write, while the
+// parent is still saved.
+func TestDeletedSubagentIsNoLongerSaved(t *testing.T) {
+	dir := t.TempDir()
+	h, st := scriptHub(t, dir, "["+handshake+`
+		{"expect":"session/prompt"},
+		{"update":{"sessionUpdate":"subagent_update","sessionId":"k1","title":"Explore"}},
+		{"reply":{"stopReason":"end_turn"}},
+		{"expect":"session/prompt"},
+		{"send":{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"k1","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"after the delete"}}}}},
+		{"send":{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"k1","update":{"sessionUpdate":"subagent_update","sessionId":"k2","title":"Grep"}}}},
+		{"update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"parent goes on"}}},
+		{"reply":{"stopReason":"end_turn"}}]`)
+	ctx := context.Background()
+	ui := make(chan acp.Event, 1000)
+	sess, info, err := h.Start(StartRequest{AgentID: "a", Cwd: dir}, acp.EmitterFunc(func(ev acp.Event) { ui <- ev }))
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, ui, func(e acp.Event) bool {
+		return e.Kind == acp.EventState && e.State == acp.StateIdle && e.ParentID == ""
+	})
+	if _, err := sess.Prompt("one"); err != nil {
+		t.Fatal(err)
+	}
+	card := waitFor(t, ui, func(e acp.Event) bool { return e.Kind == acp.EventEntry && e.Entry.Kind == acp.KindSubagent })
+	waitFor(t, ui, func(e acp.Event) bool { return e.Kind == acp.EventTurnEnd })
+	child := card.Entry.Subagent.SessionID
+	h.Detach(child)
+	if err := st.DeleteSession(ctx, child); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := sess.Prompt("two"); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, ui, func(e acp.Event) bool { return e.Kind == acp.EventTurnEnd })
+	if err := h.CloseAll(ctx); err != nil {
+		t.Fatal(err) // a write the store refused fails the test through openTestStore too
+	}
+	list, err := st.ListSessions(ctx, "", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(list) != 1 || list[0].ID != info.SessionID {
+		t.Fatalf("saved %+v, want only the parent", list)
+	}
+	_, _, entries, err := st.Session(ctx, info.SessionID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if last := entries[len(entries)-1]; last.Text != "parent goes on" {
+		t.Errorf("the parent's last saved entry %q, want it still saved", last.Text)
+	}
+}
