@@ -286,6 +286,23 @@ func (s *Session) Subagents() []Subagent {
 	return out
 }
 
+// settleSubagents marks the cards of children that were working when their session was saved as
+// of unknown state, without cancel: the agent process that ran them is gone, and a continued one
+// announces its children anew (RestoreTranscript).
+func settleSubagents(entries []*Entry) {
+	for _, e := range entries {
+		if e.Subagent == nil {
+			continue
+		}
+		c := *e.Subagent
+		if c.State == SubagentRunning || c.State == SubagentRequiresAction {
+			c.State, c.StopReason = SubagentUnknown, ""
+		}
+		c.Cancel = false
+		e.Subagent = &c
+	}
+}
+
 // SubagentLine is a child in one line, as the command line and the Markdown export show it:
 // its title ("Subagent" without one), then its state as the agent reported it and why its work
 // stopped: "Explore: idle (cancelled)".

@@ -370,3 +370,26 @@ func TestSubagentUnannouncedIsRefusedAndChildIsConfined(t *testing.T) {
 		t.Errorf("%d children, want only the announced one", n)
 	}
 }
+
+// A restored session (Continue, Reopen) keeps its subagent cards, but one that was working reads
+// unknown and offers no cancel: the agent process that ran it is gone.
+func TestRestoredSubagentCardsAreSettled(t *testing.T) {
+	saved := []acp.Entry{
+		{ID: "e1", Kind: acp.KindUser, Turn: 1, Text: "go"},
+		{ID: "e2", Kind: acp.KindSubagent, Turn: 1, Subagent: &acp.Subagent{SessionID: "c1", ParentID: "s1", Title: "Explore", State: acp.SubagentRunning, Cancel: true}},
+		{ID: "e3", Kind: acp.KindSubagent, Turn: 1, Subagent: &acp.Subagent{SessionID: "c2", ParentID: "s1", Title: "Review", State: acp.SubagentIdle, StopReason: "end_turn", Cancel: true}},
+	}
+	got := acp.RestoreTranscript(saved).Entries()
+	if len(got) != 3 {
+		t.Fatalf("%d entries restored, want 3", len(got))
+	}
+	if s := got[1].Subagent; s.State != acp.SubagentUnknown || s.Cancel || s.SessionID != "c1" {
+		t.Errorf("a working child restored as %+v, want unknown without cancel", s)
+	}
+	if s := got[2].Subagent; s.State != acp.SubagentIdle || s.StopReason != "end_turn" || s.Cancel {
+		t.Errorf("a finished child restored as %+v, want it as it was, without cancel", s)
+	}
+	if saved[1].Subagent.State != acp.SubagentRunning {
+		t.Error("restoring changed the saved entries")
+	}
+}
