@@ -21,17 +21,7 @@ func TestSubagentSessionsAreSavedAsATree(t *testing.T) {
 		{"update":{"sessionUpdate":"subagent_update","sessionId":"k1","state":{"state":"idle","stopReason":"end_turn"}}},
 		{"reply":{"stopReason":"end_turn"}}]`)
 	ctx := context.Background()
-	ui := make(chan acp.Event, 1000)
-	sess, info, err := h.Start(StartRequest{AgentID: "a", Cwd: dir}, acp.EmitterFunc(func(ev acp.Event) { ui <- ev }))
-	if err != nil {
-		t.Fatal(err)
-	}
-	waitFor(t, ui, func(e acp.Event) bool {
-		return e.Kind == acp.EventState && e.State == acp.StateIdle && e.ParentID == ""
-	})
-	if _, err := sess.Prompt("delegate"); err != nil {
-		t.Fatal(err)
-	}
+	_, info, ui := startAndPrompt(t, h, dir, "delegate")
 	waitFor(t, ui, func(e acp.Event) bool { return e.Kind == acp.EventTurnEnd })
 	if err := h.CloseAll(ctx); err != nil {
 		t.Fatal(err)
@@ -95,17 +85,7 @@ func TestDeletedSubagentIsNoLongerSaved(t *testing.T) {
 		{"update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"parent goes on"}}},
 		{"reply":{"stopReason":"end_turn"}}]`)
 	ctx := context.Background()
-	ui := make(chan acp.Event, 1000)
-	sess, info, err := h.Start(StartRequest{AgentID: "a", Cwd: dir}, acp.EmitterFunc(func(ev acp.Event) { ui <- ev }))
-	if err != nil {
-		t.Fatal(err)
-	}
-	waitFor(t, ui, func(e acp.Event) bool {
-		return e.Kind == acp.EventState && e.State == acp.StateIdle && e.ParentID == ""
-	})
-	if _, err := sess.Prompt("one"); err != nil {
-		t.Fatal(err)
-	}
+	sess, info, ui := startAndPrompt(t, h, dir, "one")
 	card := waitFor(t, ui, func(e acp.Event) bool { return e.Kind == acp.EventEntry && e.Entry.Kind == acp.KindSubagent })
 	waitFor(t, ui, func(e acp.Event) bool { return e.Kind == acp.EventTurnEnd })
 	child := card.Entry.Subagent.SessionID
@@ -134,4 +114,22 @@ func TestDeletedSubagentIsNoLongerSaved(t *testing.T) {
 	if last := entries[len(entries)-1]; last.Text != "parent goes on" {
 		t.Errorf("the parent's last saved entry %q, want it still saved", last.Text)
 	}
+}
+
+// startAndPrompt starts agent "a" of h in dir and, once it is idle, sends prompt; the events come
+// on the channel returned.
+func startAndPrompt(t *testing.T, h *Hub, dir, prompt string) (*acp.Session, SessionInfo, chan acp.Event) {
+	t.Helper()
+	ui := make(chan acp.Event, 1000)
+	sess, info, err := h.Start(StartRequest{AgentID: "a", Cwd: dir}, acp.EmitterFunc(func(ev acp.Event) { ui <- ev }))
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, ui, func(e acp.Event) bool {
+		return e.Kind == acp.EventState && e.State == acp.StateIdle && e.ParentID == ""
+	})
+	if _, err := sess.Prompt(prompt); err != nil {
+		t.Fatal(err)
+	}
+	return sess, info, ui
 }
