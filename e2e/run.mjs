@@ -249,4 +249,5 @@ await import('./usage.mjs');
 await import('./rules.mjs');
 await import('./registry.mjs');
 await import('./terminals.mjs');
+await import('./subagents.mjs');
 await run();

@@ -119,6 +119,7 @@ type Session struct {
 	queue          promptQueue     // prompts sent during a turn (session_queue.go)
 	steers         steerDesk       // the prompts steered into the running turn (session_steer.go)
 	caps           AgentCapabilities
+	subs           subagentDesk   // the child sessions the agent announced (session_subagents.go)
 	mcpSkipTold    bool           // the notice of MCP servers left out was shown
 	dirsTold       bool           // the notice of additional folders not sent was shown
 	watchDone      chan struct{}  // closed when the current connection's watch has finished

@@ -190,6 +190,11 @@ func (p *printer) entry(e *acp.Entry) {
 		}
 		p.tools[e.ID] = e.Compaction.Status
 		p.line(fmt.Sprintf("── context compaction: %s ──", acp.CompactionStatus(e.Compaction)))
+	case acp.KindSubagent:
+		if line := acp.SubagentLine(e.Subagent); p.tools[e.ID] != line {
+			p.tools[e.ID] = line
+			p.line("[subagent] " + safeLine(line))
+		}
 	case acp.KindElicitation:
 		if p.tools[e.ID] == e.Elicitation.State {
 			return
