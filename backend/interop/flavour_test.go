@@ -1,0 +1,30 @@
+package interop
+
+import (
+	"testing"
+
+	"agentdesk/backend/agents"
+)
+
+// server is a scripted model server as the cases use it.
+type server interface {
+	Seen() []Seen
+	Summary() string
+	Close()
+}
+
+// flavour is what differs from one agent to another in the cases (cases_test.go): how it is
+// started, which model API it talks, and how its model calls its tools.
+type flavour struct {
+	name string
+	// agent is the agent started in permission mode mode against a server at url.
+	agent func(t *testing.T, wire *Tripwire, url, mode string) agents.Agent
+	// serve starts the agent's model API with script and says the URL the agent is given.
+	serve func(Script) (server, string)
+	// ask is the mode that asks before edits and commands; free the mode that asks nothing.
+	ask, free string
+	// write is the model's call that writes content to the file path (absolute).
+	write func(path, content string) Answer
+	// run is the model's call that runs command in the shell.
+	run func(command string) Answer
+}
