@@ -118,6 +118,8 @@ func anthropicAsk(req anthropicRequest) Ask {
 			break
 		}
 	}
+	// Claude Code asks for prompt suggestions after a turn with the tools still offered.
+	ask.Side = ask.Side || strings.HasPrefix(ask.Prompt, "[SUGGESTION MODE")
 	return ask
 }
 

@@ -180,7 +180,7 @@ func TestAContinuedSessionRemembers(t *testing.T) {
 		if err := r.core.Hub.Close(ctx, id); err != nil {
 			t.Fatal(err)
 		}
-		s, _, err := r.core.Hub.ContinueSaved(ctx, hub.ContinueRequest{SessionID: id, RawEvents: true}, acp.EmitterFunc(r.emit))
+		s, _, err := r.core.Hub.ContinueSaved(ctx, hub.ContinueRequest{SessionID: id, RawEvents: true}, r.listen())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -199,6 +199,8 @@ func TestAContinuedSessionRemembers(t *testing.T) {
 				boundary = e.Boundary
 			}
 		}
-		t.Logf("continued as %+v", boundary)
+		if boundary == nil || (boundary.Kind != acp.BoundaryResumed && boundary.Kind != acp.BoundaryReplayed) {
+			t.Errorf("continued as %+v, want the agent's own resume or load", boundary)
+		}
 	})
 }

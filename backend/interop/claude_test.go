@@ -42,7 +42,7 @@ func claude(t *testing.T, wire *Tripwire, url, mode string) agents.Agent {
 func init() {
 	flavours = append(flavours, flavour{name: "claude", agent: claude,
 		serve: func(s Script) (server, string) { a := NewAnthropic(s); return a, a.URL },
-		ask:   "default", free: "acceptEdits",
+		ask:   "default", free: "acceptEdits", priced: true,
 		write: func(path, content string) Answer {
 			return Call("Write", map[string]any{"file_path": path, "content": content})
 		},

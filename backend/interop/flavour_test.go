@@ -23,6 +23,8 @@ type flavour struct {
 	serve func(Script) (server, string)
 	// ask is the mode that asks before edits and commands; free the mode that asks nothing.
 	ask, free string
+	// priced: the agent reports what a turn cost (usage_update cost).
+	priced bool
 	// write is the model's call that writes content to the file path (absolute).
 	write func(path, content string) Answer
 	// run is the model's call that runs command in the shell.

@@ -75,7 +75,7 @@ func newRig(t *testing.T, agent agents.Agent, wire *Tripwire) *rig {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := &rig{t: t, core: core, dir: dir, agent: agent, wire: wire, events: make(chan acp.Event, 1<<14)}
+	r := &rig{t: t, core: core, dir: dir, agent: agent, wire: wire}
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), bound)
 		defer cancel()
@@ -86,13 +86,19 @@ func newRig(t *testing.T, agent agents.Agent, wire *Tripwire) *rig {
 	return r
 }
 
-// emit hands the session's events to the rig's channel.
-func (r *rig) emit(ev acp.Event) { r.events <- ev }
+// listen gives the rig a new event channel and returns the emitter that feeds it: a session
+// started with it is the only one the rig hears from then on (a closed one's late events go to
+// the old channel).
+func (r *rig) listen() acp.Emitter {
+	ch := make(chan acp.Event, 1<<14)
+	r.events = ch
+	return acp.EmitterFunc(func(ev acp.Event) { ch <- ev })
+}
 
 // start starts a session of the rig's agent in its project folder and waits until it is idle.
 func (r *rig) start() *acp.Session {
 	r.t.Helper()
-	s, _, err := r.core.Hub.Start(hub.StartRequest{AgentID: r.agent.ID, Cwd: r.dir, RawEvents: true}, acp.EmitterFunc(r.emit))
+	s, _, err := r.core.Hub.Start(hub.StartRequest{AgentID: r.agent.ID, Cwd: r.dir, RawEvents: true}, r.listen())
 	if err != nil {
 		r.t.Fatal(err)
 	}
