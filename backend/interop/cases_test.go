@@ -86,7 +86,7 @@ func TestAnEditIsAskedForAllowedOrRejectedAndReverted(t *testing.T) {
 			if strings.Contains(a.Prompt, "second") {
 				name = "rejected.txt"
 			}
-			return f.write(filepath.Join(dir, name), "written by the model\n")
+			return f.write(filepath.Join(dir, name), "written by the model\n", true)
 		})
 		s := r.start()
 		end := r.turn(s, "first: write allowed.txt", "allow_once")
@@ -134,7 +134,7 @@ func TestACommandsOutputAndExitCode(t *testing.T) {
 			if a.HasResult {
 				return Say("The command said: " + a.ToolResult)
 			}
-			return f.run("echo interop-output; exit 3")
+			return f.run("echo interop-output; exit 3", true)
 		})
 		s := r.start()
 		end := r.turn(s, "run the command", "allow_once")

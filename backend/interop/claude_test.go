@@ -43,10 +43,10 @@ func init() {
 	flavours = append(flavours, flavour{name: "claude", agent: claude,
 		serve: func(s Script) (server, string) { a := NewAnthropic(s); return a, a.URL },
 		ask:   "default", free: "acceptEdits", priced: true,
-		write: func(path, content string) Answer {
+		write: func(path, content string, _ bool) Answer {
 			return Call("Write", map[string]any{"file_path": path, "content": content})
 		},
-		run: func(command string) Answer {
+		run: func(command string, _ bool) Answer {
 			return Call("Bash", map[string]any{"command": command, "description": "Run the scripted command"})
 		},
 	})

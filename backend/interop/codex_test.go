@@ -59,9 +59,13 @@ plugins = false
 	return agents.Agent{ID: codexID, Name: "Codex", Command: in.Command(), Available: true, Env: env, Version: in.Version}
 }
 
-// codexExec is the model's exec_command call of command; escalated asks to leave the sandbox,
-// which Codex puts to the person unless its mode grants everything.
-func codexExec(command string) Answer {
+// codexExec is the model's exec_command call of command. In the mode that asks it asks to
+// leave the sandbox (require_escalated), which Codex puts to the person; full access refuses
+// such a request ("approval policy is Never"), so there the call asks for nothing.
+func codexExec(command string, asked bool) Answer {
+	if !asked {
+		return Call("exec_command", map[string]any{"cmd": command})
+	}
 	return Call("exec_command", map[string]any{"cmd": command, "sandbox_permissions": "require_escalated",
 		"justification": "The scripted test runs this command."})
 }
@@ -70,8 +74,8 @@ func init() {
 	flavours = append(flavours, flavour{name: "codex", agent: codex,
 		serve: func(s Script) (server, string) { o := NewOpenAI(s); return o, o.URL },
 		ask:   "read-only", free: "agent-full-access",
-		write: func(path, content string) Answer {
-			return codexExec("printf %s " + shellQuote(content) + " > " + shellQuote(path))
+		write: func(path, content string, asked bool) Answer {
+			return codexExec("printf %s "+shellQuote(content)+" > "+shellQuote(path), asked)
 		},
 		run: codexExec,
 	})

@@ -25,8 +25,8 @@ type flavour struct {
 	ask, free string
 	// priced: the agent reports what a turn cost (usage_update cost).
 	priced bool
-	// write is the model's call that writes content to the file path (absolute).
-	write func(path, content string) Answer
-	// run is the model's call that runs command in the shell.
-	run func(command string) Answer
+	// write is the model's call that writes content to the file path (absolute), and run the
+	// one that runs command in the shell: in the mode that asks (asked) or in the free one.
+	write func(path, content string, asked bool) Answer
+	run   func(command string, asked bool) Answer
 }

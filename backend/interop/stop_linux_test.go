@@ -25,7 +25,7 @@ func TestStopDuringALongCommand(t *testing.T) {
 		}
 		r, _ := scripted(t, f, wire, f.ask, func(_ string, a Ask) Answer {
 			if strings.Contains(a.Prompt, "sleep") && !a.HasResult {
-				return f.run("echo $$ > " + fifo + "; exec sleep 600")
+				return f.run("echo $$ > "+fifo+"; exec sleep 600", true)
 			}
 			return Say("Done.")
 		})
