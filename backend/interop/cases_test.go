@@ -57,63 +57,63 @@ func scripted(t *testing.T, f flavour, wire *Tripwire, mode string, script func(
 
 // TestAReplyArrives: a prompt reaches the model through the agent, the model's words reach the
 // transcript, the turn ends with end_turn and its receipt has the tokens the model reported.
-func TestAReplyArrives(t *testing.T) {
-	each(t, func(t *testing.T, f flavour, wire *Tripwire) {
-		r, _ := scripted(t, f, wire, f.ask, func(_ string, a Ask) Answer {
-			return Say("Hello from the scripted model (" + a.Prompt + ").")
-		})
-		s := r.start()
-		end := r.turn(s, "say hello", "")
-		if end.StopReason != "end_turn" || !strings.Contains(agentText(s), "Hello from the scripted model (say hello).") {
-			t.Fatalf("stop %q, transcript:\n%s", end.StopReason, dump(s))
-		}
-		if tk := end.Receipt.Tokens; tk == nil || tk.Output < int64(Usage.Output) {
-			t.Errorf("the receipt's tokens are %+v, want the model's output tokens (%d) at least", tk, Usage.Output)
-		}
+func TestAReplyArrives(t *testing.T) { each(t, aReply) }
+
+func aReply(t *testing.T, f flavour, wire *Tripwire) {
+	r, _ := scripted(t, f, wire, f.ask, func(_ string, a Ask) Answer {
+		return Say("Hello from the scripted model (" + a.Prompt + ").")
 	})
+	s := r.start()
+	end := r.turn(s, "say hello", "")
+	if end.StopReason != "end_turn" || !strings.Contains(agentText(s), "Hello from the scripted model (say hello).") {
+		t.Fatalf("stop %q, transcript:\n%s", end.StopReason, dump(s))
+	}
+	if tk := end.Receipt.Tokens; tk == nil || tk.Output < int64(Usage.Output) {
+		t.Errorf("the receipt's tokens are %+v, want the model's output tokens (%d) at least", tk, Usage.Output)
+	}
 }
 
 // TestAnEditIsAskedForAllowedOrRejectedAndReverted: in a mode that asks, the agent asks before
 // writing a file; allowed, the file is written, the change ledger lists it in the turn's
 // receipt and reverting the turn removes it; rejected, nothing is written.
-func TestAnEditIsAskedForAllowedOrRejectedAndReverted(t *testing.T) {
-	each(t, func(t *testing.T, f flavour, wire *Tripwire) {
-		r, _ := scripted(t, f, wire, f.ask, func(dir string, a Ask) Answer {
-			if a.HasResult {
-				return Say("The tool said: " + a.ToolResult)
-			}
-			name := "allowed.txt"
-			if strings.Contains(a.Prompt, "second") {
-				name = "rejected.txt"
-			}
-			return f.write(filepath.Join(dir, name), "written by the model\n", true)
-		})
-		s := r.start()
-		end := r.turn(s, "first: write allowed.txt", "allow_once")
-		allowed := filepath.Join(r.dir, "allowed.txt")
-		if got, err := os.ReadFile(allowed); err != nil || string(got) != "written by the model\n" {
-			t.Fatalf("allowed.txt: %q, %v\ntranscript:\n%s", got, err, dump(s))
-		}
-		if len(end.Receipt.Decisions) != 1 || end.Receipt.Changes == nil || !listed(end.Receipt.Changes.Files, "allowed.txt") {
-			t.Errorf("the receipt has decisions %+v and changes %+v, want one decision and allowed.txt", end.Receipt.Decisions, end.Receipt.Changes)
-		}
+func TestAnEditIsAskedForAllowedOrRejectedAndReverted(t *testing.T) { each(t, anEdit) }
 
-		end = r.turn(s, "second: write rejected.txt", "reject_once")
-		if _, err := os.Stat(filepath.Join(r.dir, "rejected.txt")); !os.IsNotExist(err) {
-			t.Fatalf("rejected.txt was written (%v)", err)
+func anEdit(t *testing.T, f flavour, wire *Tripwire) {
+	r, _ := scripted(t, f, wire, f.ask, func(dir string, a Ask) Answer {
+		if a.HasResult {
+			return Say("The tool said: " + a.ToolResult)
 		}
-		if len(end.Receipt.Decisions) != 1 || end.Receipt.Decisions[0].Kind != "reject_once" {
-			t.Errorf("the second receipt's decisions are %+v, want one rejection", end.Receipt.Decisions)
+		name := "allowed.txt"
+		if strings.Contains(a.Prompt, "second") {
+			name = "rejected.txt"
 		}
-
-		plan, err := r.core.Hub.Revert(context.Background(), changes.RevertRequest{SessionID: s.ID(), Turn: 1, Scope: changes.ScopeTurn}, true)
-		if err != nil || !plan.Done {
-			t.Fatalf("revert turn 1: %+v, %v", plan, err)
-		}
-		if _, err := os.Stat(allowed); !os.IsNotExist(err) {
-			t.Fatalf("allowed.txt is still there after the revert (%v)", err)
-		}
+		return f.write(filepath.Join(dir, name), "written by the model\n", true)
 	})
+	s := r.start()
+	end := r.turn(s, "first: write allowed.txt", "allow_once")
+	allowed := filepath.Join(r.dir, "allowed.txt")
+	if got, err := os.ReadFile(allowed); err != nil || string(got) != "written by the model\n" {
+		t.Fatalf("allowed.txt: %q, %v\ntranscript:\n%s", got, err, dump(s))
+	}
+	if len(end.Receipt.Decisions) != 1 || end.Receipt.Changes == nil || !listed(end.Receipt.Changes.Files, "allowed.txt") {
+		t.Errorf("the receipt has decisions %+v and changes %+v, want one decision and allowed.txt", end.Receipt.Decisions, end.Receipt.Changes)
+	}
+
+	end = r.turn(s, "second: write rejected.txt", "reject_once")
+	if _, err := os.Stat(filepath.Join(r.dir, "rejected.txt")); !os.IsNotExist(err) {
+		t.Fatalf("rejected.txt was written (%v)", err)
+	}
+	if len(end.Receipt.Decisions) != 1 || end.Receipt.Decisions[0].Kind != "reject_once" {
+		t.Errorf("the second receipt's decisions are %+v, want one rejection", end.Receipt.Decisions)
+	}
+
+	plan, err := r.core.Hub.Revert(context.Background(), changes.RevertRequest{SessionID: s.ID(), Turn: 1, Scope: changes.ScopeTurn}, true)
+	if err != nil || !plan.Done {
+		t.Fatalf("revert turn 1: %+v, %v", plan, err)
+	}
+	if _, err := os.Stat(allowed); !os.IsNotExist(err) {
+		t.Fatalf("allowed.txt is still there after the revert (%v)", err)
+	}
 }
 
 // listed reports whether files has one at path.
@@ -128,28 +128,28 @@ func listed(files []schema.ChangedFile, path string) bool {
 
 // TestACommandsOutputAndExitCode: a command the model runs (allowed) reaches the transcript
 // with its output, and the receipt with its exit code.
-func TestACommandsOutputAndExitCode(t *testing.T) {
-	each(t, func(t *testing.T, f flavour, wire *Tripwire) {
-		r, _ := scripted(t, f, wire, f.ask, func(_ string, a Ask) Answer {
-			if a.HasResult {
-				return Say("The command said: " + a.ToolResult)
-			}
-			return f.run("echo interop-output; exit 3", true)
-		})
-		s := r.start()
-		end := r.turn(s, "run the command", "allow_once")
-		var shown bool
-		for _, e := range tools(s) {
-			shown = shown || strings.Contains(toolText(e), "interop-output")
+func TestACommandsOutputAndExitCode(t *testing.T) { each(t, aCommand) }
+
+func aCommand(t *testing.T, f flavour, wire *Tripwire) {
+	r, _ := scripted(t, f, wire, f.ask, func(_ string, a Ask) Answer {
+		if a.HasResult {
+			return Say("The command said: " + a.ToolResult)
 		}
-		if !shown {
-			t.Errorf("no tool card shows the command's output:\n%s", dump(s))
-		}
-		cmds := end.Receipt.Commands
-		if len(cmds) != 1 || cmds[0].ExitCode == nil || *cmds[0].ExitCode != 3 {
-			t.Fatalf("the receipt's commands are %+v, want one that exited 3\n%s", cmds, dump(s))
-		}
+		return f.run("echo interop-output; exit 3", true)
 	})
+	s := r.start()
+	end := r.turn(s, "run the command", "allow_once")
+	var shown bool
+	for _, e := range tools(s) {
+		shown = shown || strings.Contains(toolText(e), "interop-output")
+	}
+	if !shown {
+		t.Errorf("no tool card shows the command's output:\n%s", dump(s))
+	}
+	cmds := end.Receipt.Commands
+	if len(cmds) != 1 || cmds[0].ExitCode == nil || *cmds[0].ExitCode != 3 {
+		t.Fatalf("the receipt's commands are %+v, want one that exited 3\n%s", cmds, dump(s))
+	}
 }
 
 // toolText is what a tool card shows as text: its content's text and terminal output.

@@ -25,7 +25,7 @@ func TestModesAndModelsArePickers(t *testing.T) {
 		if c == nil || c.Modes == nil {
 			t.Fatalf("no modes advertised: %+v", c)
 		}
-		t.Logf("modes: current %q of %v; models: %v; config options: %v", c.Modes.CurrentModeID, modeIDs(c.Modes), modelIDs(c.Models), optionIDs(c.ConfigOptions))
+		t.Logf("modes: current %q of %v; %d models; config options: %v", c.Modes.CurrentModeID, modeIDs(c.Modes), len(modelIDs(c.Models)), optionIDs(c.ConfigOptions))
 		if c.Modes.CurrentModeID != f.ask || !slices.Contains(modeIDs(c.Modes), f.free) {
 			t.Errorf("modes: current %q of %v, want %q current and %q offered", c.Modes.CurrentModeID, modeIDs(c.Modes), f.ask, f.free)
 		}
