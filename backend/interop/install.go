@@ -24,7 +24,9 @@ func npmEntry(id, name, pkg, version string) registry.Entry {
 }
 
 // RequireEnv, set to 1, makes a missing agent a failure instead of a skip, and lets the tests
-// install the pinned agents from the npm registry first (`make interop`).
+// install the pinned agents from the npm registry first (`make interop`); set to 0, the tests
+// skip even with the agents installed (make test's `go test ./...`, which runs them in a step
+// of their own).
 const RequireEnv = "AGENTDESK_INTEROP"
 
 // CacheDir is where the agents are installed: $AGENTDESK_INTEROP_CACHE, else
