@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
+	"sync/atomic"
 	"testing"
 
 	"agentdesk/backend/agents"
@@ -50,4 +52,52 @@ func init() {
 			return Call("Bash", map[string]any{"command": command, "description": "Run the scripted command"})
 		},
 	})
+}
+
+// TestClaudesAutoModeAsksItsClassifierNotThePerson: in Claude Code's "auto" mode (its default
+// when settings name none) no permission reaches agentdesk: the agent asks the model API itself
+// (a "security monitor" prompt wanting <severity>N</severity>) and runs the command when the
+// verdict is harmless, or blocks it — without asking anyone — when the verdict cannot be read.
+func TestClaudesAutoModeAsksItsClassifierNotThePerson(t *testing.T) {
+	for _, c := range []struct {
+		name, verdict string
+		runs          bool
+	}{{"harmless", "<severity>0</severity>", true}, {"unreadable", "no idea", false}} {
+		t.Run(c.name, func(t *testing.T) {
+			wire, err := NewTripwire()
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer wire.Close()
+			var asked atomic.Int32
+			srv := NewAnthropic(func(a Ask) Answer {
+				switch {
+				case strings.Contains(a.System, "security monitor"):
+					asked.Add(1)
+					return Say(c.verdict)
+				case a.Side:
+					return Say("Interop session")
+				case a.HasResult:
+					return Say("Done.")
+				}
+				return Call("Bash", map[string]any{"command": "echo ran > ran.txt; exit 3", "description": "Write ran.txt"})
+			})
+			defer srv.Close()
+			r := newRig(t, claude(t, wire, srv.URL, "auto"), wire)
+			s := r.start()
+			if mode := s.Snapshot().Controls.Modes.CurrentModeID; mode != "auto" {
+				t.Fatalf("the session is in %q, want auto", mode)
+			}
+			end := r.turn(s, "write ran.txt", "") // a permission request fails the test
+			_, statErr := os.Stat(filepath.Join(r.dir, "ran.txt"))
+			if asked.Load() == 0 || len(end.Receipt.Decisions) != 0 || (statErr == nil) != c.runs {
+				t.Fatalf("classifier asked %d times, decisions %+v, ran.txt: %v; want it asked, no decision, run %v\n%s",
+					asked.Load(), end.Receipt.Decisions, statErr, c.runs, srv.Summary())
+			}
+			if cmds := end.Receipt.Commands; c.runs && (len(cmds) != 1 || cmds[0].ExitCode == nil || *cmds[0].ExitCode != 3) {
+				t.Errorf("the receipt's commands are %+v, want one that exited 3", cmds)
+			}
+			noEscape(t, wire)
+		})
+	}
 }
