@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -211,3 +212,8 @@ func noEscape(t *testing.T, w *Tripwire) {
 		t.Errorf("the agent tried to reach %d address(es) beyond 127.0.0.1: %q", len(hits), hits)
 	}
 }
+
+// atomicBool's once is true for its first caller only.
+type atomicBool struct{ done atomic.Bool }
+
+func (b *atomicBool) once() bool { return b.done.CompareAndSwap(false, true) }
