@@ -2,12 +2,8 @@ package interop
 
 import (
 	"encoding/json"
-	"fmt"
-	"io"
 	"net/http"
-	"net/http/httptest"
 	"strings"
-	"sync/atomic"
 )
 
 // Anthropic is a scripted Anthropic Messages API on 127.0.0.1 (an httptest server): what Claude
@@ -17,25 +13,15 @@ import (
 // usage, message_stop), else as one JSON message; POST /v1/messages/count_tokens answers a count;
 // anything else is answered 404 in the API's error shape. Every request is kept (Seen).
 type Anthropic struct {
-	journal
-	URL    string
-	srv    *httptest.Server
-	script Script
-	ids    atomic.Int64
+	base
+	URL string
 }
 
 // NewAnthropic starts the server with script; Close stops it.
 func NewAnthropic(script Script) *Anthropic {
-	a := &Anthropic{script: script}
-	a.srv = httptest.NewServer(http.HandlerFunc(a.serve))
-	a.URL = a.srv.URL
+	a := &Anthropic{base: base{script: script}}
+	a.URL = a.start(a.serve)
 	return a
-}
-
-// Close stops the server, ending any reply still open.
-func (a *Anthropic) Close() {
-	a.srv.CloseClientConnections()
-	a.srv.Close()
 }
 
 // anthropicRequest is what the server reads of a Messages request.
@@ -59,8 +45,7 @@ type anthropicBlock struct {
 }
 
 func (a *Anthropic) serve(w http.ResponseWriter, r *http.Request) {
-	body, _ := io.ReadAll(io.LimitReader(r.Body, 8<<20))
-	seen := Seen{Method: r.Method, Path: r.URL.Path, Body: cut(body)}
+	body, seen := a.read(r)
 	switch {
 	case r.Method == http.MethodPost && r.URL.Path == "/v1/messages/count_tokens":
 		a.add(seen)
@@ -81,10 +66,7 @@ func (a *Anthropic) serve(w http.ResponseWriter, r *http.Request) {
 			a.whole(w, req.Model, answer)
 		}
 	default:
-		a.add(seen)
-		w.Header().Set("Content-Type", "application/json")
-		w.WriteHeader(http.StatusNotFound)
-		fmt.Fprintf(w, `{"type":"error","error":{"type":"not_found_error","message":"the scripted server has no %s %s"}}`, r.Method, r.URL.Path)
+		a.notFound(w, seen, `{"type":"error","error":{"type":"not_found_error","message":%q}}`)
 	}
 }
 
@@ -153,7 +135,7 @@ func (a *Anthropic) blocks(ans Answer) []map[string]any {
 		out = append(out, map[string]any{"type": "text", "text": ans.Text})
 	}
 	if ans.Tool != "" {
-		out = append(out, map[string]any{"type": "tool_use", "id": fmt.Sprintf("toolu_%04d", a.ids.Add(1)), "name": ans.Tool, "input": ans.Input})
+		out = append(out, map[string]any{"type": "tool_use", "id": a.id("toolu"), "name": ans.Tool, "input": ans.Input})
 	}
 	return out
 }
@@ -167,7 +149,7 @@ func stopReason(ans Answer) string {
 
 // whole answers a request that asked for no stream.
 func (a *Anthropic) whole(w http.ResponseWriter, model string, ans Answer) {
-	writeJSON(w, map[string]any{"id": fmt.Sprintf("msg_%04d", a.ids.Add(1)), "type": "message", "role": "assistant", "model": model,
+	writeJSON(w, map[string]any{"id": a.id("msg"), "type": "message", "role": "assistant", "model": model,
 		"content": a.blocks(ans), "stop_reason": stopReason(ans), "stop_sequence": nil, "usage": anthropicUsage(Usage.Output)})
 }
 
@@ -177,7 +159,7 @@ func (a *Anthropic) stream(w http.ResponseWriter, r *http.Request, model string,
 	w.Header().Set("Cache-Control", "no-cache")
 	ev := newSSE(w)
 	ev.send("message_start", map[string]any{"type": "message_start", "message": map[string]any{
-		"id": fmt.Sprintf("msg_%04d", a.ids.Add(1)), "type": "message", "role": "assistant", "model": model,
+		"id": a.id("msg"), "type": "message", "role": "assistant", "model": model,
 		"content": []any{}, "stop_reason": nil, "stop_sequence": nil, "usage": anthropicUsage(1)}})
 	for i, b := range a.blocks(ans) {
 		switch b["type"] {

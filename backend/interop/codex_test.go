@@ -15,9 +15,9 @@ import (
 const codexID = "interop-codex"
 
 // codex is the installed Codex adapter with a CODEX_HOME of its own whose config.toml points it
-// at the scripted Responses API at url, and starts it in mode (one of codex-acp's modes). The model's name is one Codex has
-// no metadata for: it then offers its classic function tools (exec_command…), which the
-// script calls; its known models take their tools another way.
+// at the scripted Responses API at url, started in mode (one of codex-acp's modes). The model's
+// name is one Codex has no metadata for: it then offers its classic function tools
+// (exec_command…), which the script calls; its known models take their tools another way.
 func codex(t *testing.T, wire *Tripwire, url, mode string) agents.Agent {
 	t.Helper()
 	in := installed(t, Pinned.Codex)

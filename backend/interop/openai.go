@@ -2,12 +2,8 @@ package interop
 
 import (
 	"encoding/json"
-	"fmt"
-	"io"
 	"net/http"
-	"net/http/httptest"
 	"strings"
-	"sync/atomic"
 )
 
 // OpenAI is a scripted OpenAI Responses API on 127.0.0.1 (an httptest server): what Codex talks
@@ -17,25 +13,15 @@ import (
 // usage); GET <base>/models lists one model; anything else is answered 404. Every request is kept
 // (Seen).
 type OpenAI struct {
-	journal
-	URL    string // the base URL (…/v1) a provider's base_url names
-	srv    *httptest.Server
-	script Script
-	ids    atomic.Int64
+	base
+	URL string // the base URL (…/v1) a provider's base_url names
 }
 
 // NewOpenAI starts the server with script; Close stops it.
 func NewOpenAI(script Script) *OpenAI {
-	o := &OpenAI{script: script}
-	o.srv = httptest.NewServer(http.HandlerFunc(o.serve))
-	o.URL = o.srv.URL + "/v1"
+	o := &OpenAI{base: base{script: script}}
+	o.URL = o.start(o.serve) + "/v1"
 	return o
-}
-
-// Close stops the server, ending any reply still open.
-func (o *OpenAI) Close() {
-	o.srv.CloseClientConnections()
-	o.srv.Close()
 }
 
 // openaiRequest is what the server reads of a Responses request.
@@ -55,8 +41,7 @@ type openaiItem struct {
 }
 
 func (o *OpenAI) serve(w http.ResponseWriter, r *http.Request) {
-	body, _ := io.ReadAll(io.LimitReader(r.Body, 8<<20))
-	seen := Seen{Method: r.Method, Path: r.URL.Path, Body: cut(body)}
+	body, seen := o.read(r)
 	switch {
 	case r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/responses"):
 		var req openaiRequest
@@ -72,10 +57,7 @@ func (o *OpenAI) serve(w http.ResponseWriter, r *http.Request) {
 		o.add(seen)
 		writeJSON(w, map[string]any{"object": "list", "data": []any{map[string]any{"id": "scripted", "object": "model", "owned_by": "agentdesk"}}})
 	default:
-		o.add(seen)
-		w.Header().Set("Content-Type", "application/json")
-		w.WriteHeader(http.StatusNotFound)
-		fmt.Fprintf(w, `{"error":{"message":"the scripted server has no %s %s","type":"not_found"}}`, r.Method, r.URL.Path)
+		o.notFound(w, seen, `{"error":{"message":%q,"type":"not_found"}}`)
 	}
 }
 
@@ -136,7 +118,7 @@ func outputText(raw json.RawMessage) string {
 func (o *OpenAI) stream(w http.ResponseWriter, r *http.Request, model string, ans Answer) {
 	w.Header().Set("Content-Type", "text/event-stream")
 	ev := newSSE(w)
-	id := fmt.Sprintf("resp_%04d", o.ids.Add(1))
+	id := o.id("resp")
 	send := func(typ string, fields map[string]any) {
 		fields["type"] = typ
 		ev.send(typ, fields)
@@ -144,7 +126,7 @@ func (o *OpenAI) stream(w http.ResponseWriter, r *http.Request, model string, an
 	send("response.created", map[string]any{"response": map[string]any{"id": id, "object": "response", "status": "in_progress", "model": model, "output": []any{}}})
 	var output []any
 	if ans.Text != "" {
-		msgID := fmt.Sprintf("msg_%04d", o.ids.Add(1))
+		msgID := o.id("msg")
 		idx := len(output)
 		send("response.output_item.added", map[string]any{"output_index": idx, "item": map[string]any{"type": "message", "id": msgID, "role": "assistant", "status": "in_progress", "content": []any{}}})
 		send("response.content_part.added", map[string]any{"output_index": idx, "item_id": msgID, "content_index": 0, "part": map[string]any{"type": "output_text", "text": ""}})
@@ -157,8 +139,8 @@ func (o *OpenAI) stream(w http.ResponseWriter, r *http.Request, model string, an
 		output = append(output, item)
 	}
 	if ans.Tool != "" {
-		callID := fmt.Sprintf("call_%04d", o.ids.Add(1))
-		itemID := fmt.Sprintf("fc_%04d", o.ids.Add(1))
+		callID := o.id("call")
+		itemID := o.id("fc")
 		args, _ := json.Marshal(ans.Input)
 		idx := len(output)
 		send("response.output_item.added", map[string]any{"output_index": idx, "item": map[string]any{"type": "function_call", "id": itemID, "call_id": callID, "name": ans.Tool, "arguments": "", "status": "in_progress"}})

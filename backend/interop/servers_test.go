@@ -141,3 +141,31 @@ func TestTheTripwireCountsEveryConnection(t *testing.T) {
 }
 
 func str(v any) string { s, _ := v.(string); return s }
+
+// TestAnUnknownRequestIsAnsweredInTheAPIsErrorShapeAndKept: a request the server has no
+// answer for gets 404 with the API's error object naming it, and is in the journal.
+func TestAnUnknownRequestIsAnsweredInTheAPIsErrorShapeAndKept(t *testing.T) {
+	a, o := NewAnthropic(func(Ask) Answer { return Say("") }), NewOpenAI(func(Ask) Answer { return Say("") })
+	defer a.Close()
+	defer o.Close()
+	for _, c := range []struct {
+		url  string
+		seen func() []Seen
+	}{{a.URL + "/v1/organizations/x", a.Seen}, {o.URL + "/files", o.Seen}} {
+		resp, err := http.Get(c.url)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var body struct {
+			Error struct{ Message string } `json:"error"`
+		}
+		err = json.NewDecoder(resp.Body).Decode(&body)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusNotFound || err != nil || !strings.Contains(body.Error.Message, "has no GET") {
+			t.Errorf("%s: %d, %+v, %v", c.url, resp.StatusCode, body, err)
+		}
+		if seen := c.seen(); len(seen) != 1 || seen[0].Method != http.MethodGet {
+			t.Errorf("%s: seen %+v", c.url, seen)
+		}
+	}
+}
