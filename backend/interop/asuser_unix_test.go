@@ -13,8 +13,8 @@ import (
 )
 
 // TestTheAgentsAsAUser: the agents reply, ask before an edit and run a command for a person
-// who is not root, as they do for root (CI), where Claude Code needs IS_SANDBOX. As root the
-// test runs itself again as nobody, over a copy of the cache nobody can read (hard links).
+// who is not root, as they do for root (CI). As root the test runs itself again as nobody, over
+// a copy of the cache nobody can read (hard links).
 func TestTheAgentsAsAUser(t *testing.T) {
 	if os.Geteuid() == 0 {
 		// Not t.TempDir: its parent is private to root.

@@ -4,11 +4,14 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
 
+	"agentdesk/backend/acp"
 	"agentdesk/backend/agents"
+	"agentdesk/backend/hub"
 )
 
 // claudeID is the id the rig gives Claude Code (not the preset's: this one is the cached install).
@@ -33,11 +36,6 @@ func claude(t *testing.T, wire *Tripwire, url, mode string) agents.Agent {
 		"CLAUDE_CONFIG_DIR="+cfg,
 		// What Claude Code would otherwise reach on its own: telemetry, error reports, updates.
 		"DISABLE_TELEMETRY=1", "DISABLE_ERROR_REPORTING=1", "DISABLE_AUTOUPDATER=1", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1")
-	if os.Geteuid() == 0 {
-		// As root, Claude Code refuses to start a session in any mode (bypass_root) unless it
-		// is told it runs in a sandbox (docs/acp.md): CI runs as root in a throwaway container.
-		env = append(env, "IS_SANDBOX=1")
-	}
 	return agents.Agent{ID: claudeID, Name: "Claude Code", Command: in.Command(), Available: true, Env: env, Version: in.Version}
 }
 
@@ -96,6 +94,56 @@ func TestClaudesAutoModeAsksItsClassifierNotThePerson(t *testing.T) {
 			}
 			if cmds := end.Receipt.Commands; c.runs && (len(cmds) != 1 || cmds[0].ExitCode == nil || *cmds[0].ExitCode != 3) {
 				t.Errorf("the receipt's commands are %+v, want one that exited 3", cmds)
+			}
+			noEscape(t, wire)
+		})
+	}
+}
+
+// TestClaudeAsRoot: as root Claude Code opens a session without IS_SANDBOX (bypass is not
+// offered) and with IS_SANDBOX=1 (it is); with IS_SANDBOX set to anything else its adapter offers
+// the bypass its CLI refuses, and it refuses to open a session at all, in any mode
+// ("bypass_root"): agentdesk's failed start says what to do.
+func TestClaudeAsRoot(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("only root is refused")
+	}
+	for _, c := range []struct {
+		name, env string
+		starts    bool
+		bypass    bool
+	}{{"without IS_SANDBOX", "", true, false}, {"IS_SANDBOX=1", "IS_SANDBOX=1", true, true}, {"IS_SANDBOX=yes", "IS_SANDBOX=yes", false, false}} {
+		t.Run(c.name, func(t *testing.T) {
+			wire, err := NewTripwire()
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer wire.Close()
+			srv := NewAnthropic(func(Ask) Answer { return Say("unused") })
+			defer srv.Close()
+			agent := claude(t, wire, srv.URL, "default")
+			if c.env != "" {
+				agent.Env = append(agent.Env, c.env)
+			}
+			r := newRig(t, agent, wire)
+			s, _, err := r.core.Hub.Start(hub.StartRequest{AgentID: agent.ID, Cwd: r.dir, RawEvents: true}, r.listen())
+			if err != nil {
+				t.Fatal(err)
+			}
+			ev := r.await("the start's end", func(ev acp.Event) bool {
+				return ev.Kind == acp.EventState && (ev.State == acp.StateFailed || ev.State == acp.StateIdle)
+			})
+			if !c.starts {
+				if ev.State != acp.StateFailed || !strings.Contains(ev.Message, "root") || !strings.Contains(ev.Message, "IS_SANDBOX") {
+					t.Fatalf("state %s: %q; want a failed start that says what to do", ev.State, ev.Message)
+				}
+				return
+			}
+			if ev.State != acp.StateIdle {
+				t.Fatalf("state %s: %q, want the session open", ev.State, ev.Message)
+			}
+			if modes := modeIDs(s.Snapshot().Controls.Modes); slices.Contains(modes, "bypassPermissions") != c.bypass {
+				t.Errorf("modes %v; bypass offered: want %v", modes, c.bypass)
 			}
 			noEscape(t, wire)
 		})
