@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -26,10 +27,7 @@ func TestTheCommandLineRunsAndContinuesTheRealAgent(t *testing.T) {
 		})
 		defer srv.Close()
 		agent := f.agent(t, wire, url, f.ask)
-		for _, kv := range agent.Env { // an --agent-cmd agent runs in agentdesk's own environment
-			k, v, _ := strings.Cut(kv, "=")
-			t.Setenv(k, v)
-		}
+		onlyEnv(t, agent.Env) // an --agent-cmd agent runs in agentdesk's own environment
 		db, proj := filepath.Join(t.TempDir(), "history.db"), t.TempDir()
 		line := shellQuote(agent.Command)
 		end, id := runJSON(t, "--db", db, "--cwd", proj, "--agent-cmd", line, "--output", "json", "remember the word kumquat")
@@ -71,4 +69,22 @@ func runJSON(t *testing.T, args ...string) (acp.Event, string) {
 		}
 	}
 	return end, end.SessionID
+}
+
+// onlyEnv makes env this process's whole environment until the test ends: nothing of the
+// person's (a key, IS_SANDBOX=yes) reaches an agent that inherits it.
+func onlyEnv(t *testing.T, env []string) {
+	saved := os.Environ()
+	t.Cleanup(func() {
+		os.Clearenv()
+		for _, kv := range saved {
+			k, v, _ := strings.Cut(kv, "=")
+			os.Setenv(k, v)
+		}
+	})
+	os.Clearenv()
+	for _, kv := range env {
+		k, v, _ := strings.Cut(kv, "=")
+		os.Setenv(k, v)
+	}
 }
