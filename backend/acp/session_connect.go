@@ -141,7 +141,7 @@ func (s *Session) connect(ctx context.Context, reattach bool) (Continued, error)
 	}
 	if err != nil {
 		return "", s.failStart(ctx, began, method,
-			fmt.Errorf("open a session with %s in %s: %w", s.cfg.AgentName, s.cfg.Cwd, s.explain(err)), err)
+			withStartupHint(fmt.Errorf("open a session with %s in %s: %w", s.cfg.AgentName, s.cfg.Cwd, s.explain(err)), err), err)
 	}
 	return how, nil
 }

@@ -1,0 +1,80 @@
+package interop
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"agentdesk/backend/registry"
+)
+
+// Pinned are the agents the suite runs, at the versions it was written against. Each installs
+// from the npm registry with registry.Installer, the installer the window uses: the exact
+// version, npm's lock file with every tarball's hash, and the command's sha256 checked before
+// each start.
+var Pinned = struct{ Claude, Codex registry.Entry }{
+	Claude: npmEntry("claude-agent-acp", "Claude Code", "@agentclientprotocol/claude-agent-acp", "0.101.0"),
+	Codex:  npmEntry("codex-acp", "Codex", "@agentclientprotocol/codex-acp", "2.6.0"),
+}
+
+func npmEntry(id, name, pkg, version string) registry.Entry {
+	return registry.Entry{ID: id, Name: name, Version: version,
+		Distribution: registry.Distribution{Npx: &registry.Package{Package: pkg + "@" + version}}}
+}
+
+// RequireEnv, set to 1, makes a missing agent a failure instead of a skip, and lets the tests
+// install the pinned agents from the npm registry first (`make interop`); set to 0, the tests
+// skip even with the agents installed (make test's `go test ./...`, which runs them in a step
+// of their own).
+const RequireEnv = "AGENTDESK_INTEROP"
+
+// CacheDir is where the agents are installed: $AGENTDESK_INTEROP_CACHE, else
+// $XDG_CACHE_HOME/agentdesk/interop (~/.cache/…). It is outside the repository and kept between
+// runs: an install is done once, then reused while its command's hash still matches.
+func CacheDir() (string, error) {
+	if d := os.Getenv("AGENTDESK_INTEROP_CACHE"); d != "" {
+		return d, nil
+	}
+	base, err := os.UserCacheDir()
+	if err != nil {
+		return "", fmt.Errorf("no cache folder for the interop agents (set AGENTDESK_INTEROP_CACHE): %w", err)
+	}
+	return filepath.Join(base, "agentdesk", "interop"), nil
+}
+
+// Installer is the registry installer over CacheDir.
+func Installer() (*registry.Installer, error) {
+	dir, err := CacheDir()
+	if err != nil {
+		return nil, err
+	}
+	return &registry.Installer{Root: dir}, nil
+}
+
+// Installed is e's install in the cache when it is there at e's version and unchanged; the
+// error says why not.
+func Installed(e registry.Entry) (registry.Install, error) {
+	in, err := Installer()
+	if err != nil {
+		return registry.Install{}, err
+	}
+	got, err := in.Current(e.ID)
+	if err == nil && got.Version != e.Version {
+		err = fmt.Errorf("%s %s is installed, not %s", e.ID, got.Version, e.Version)
+	}
+	return got, err
+}
+
+// Install installs e into the cache unless it is there already (a no-op then): npm reaches the
+// registry it is configured with, and nothing else.
+func Install(ctx context.Context, e registry.Entry) (registry.Install, error) {
+	if got, err := Installed(e); err == nil {
+		return got, nil
+	}
+	in, err := Installer()
+	if err != nil {
+		return registry.Install{}, err
+	}
+	return in.Install(ctx, e)
+}
