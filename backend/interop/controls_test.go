@@ -2,6 +2,7 @@ package interop
 
 import (
 	"context"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -18,8 +19,9 @@ func TestModesAndModelsArePickers(t *testing.T) {
 			if a.HasResult {
 				return Say("Written.")
 			}
-			return f.write(dir+"/free.txt", "no question asked\n", false)
+			return f.write(filepath.Join(dir, "free.txt"), "no question asked\n", false)
 		})
+		existing(t, f, filepath.Join(r.dir, "free.txt"))
 		s := r.start()
 		c := s.Snapshot().Controls
 		if c == nil || c.Modes == nil {

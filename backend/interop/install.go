@@ -13,14 +13,17 @@ import (
 // from the npm registry with registry.Installer, the installer the window uses: the exact
 // version, npm's lock file with every tarball's hash, and the command's sha256 checked before
 // each start.
-var Pinned = struct{ Claude, Codex registry.Entry }{
-	Claude: npmEntry("claude-agent-acp", "Claude Code", "@agentclientprotocol/claude-agent-acp", "0.101.0"),
-	Codex:  npmEntry("codex-acp", "Codex", "@agentclientprotocol/codex-acp", "2.6.0"),
+var Pinned = struct{ Claude, Codex, Gemini, Opencode registry.Entry }{
+	Claude:   npmEntry("claude-agent-acp", "Claude Code", "@agentclientprotocol/claude-agent-acp", "0.101.0"),
+	Codex:    npmEntry("codex-acp", "Codex", "@agentclientprotocol/codex-acp", "2.6.0"),
+	Gemini:   npmEntry("gemini-cli", "Gemini CLI", "@google/gemini-cli", "0.61.0", "--acp"),
+	Opencode: npmEntry("opencode", "opencode", "opencode-ai", "1.18.33", "acp"),
 }
 
-func npmEntry(id, name, pkg, version string) registry.Entry {
+// npmEntry is the registry entry of npm package pkg at version, started with args.
+func npmEntry(id, name, pkg, version string, args ...string) registry.Entry {
 	return registry.Entry{ID: id, Name: name, Version: version,
-		Distribution: registry.Distribution{Npx: &registry.Package{Package: pkg + "@" + version}}}
+		Distribution: registry.Distribution{Npx: &registry.Package{Package: pkg + "@" + version, Args: args}}}
 }
 
 // RequireEnv, set to 1, makes a missing agent a failure instead of a skip, and lets the tests

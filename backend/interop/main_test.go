@@ -14,7 +14,7 @@ import (
 // interop), saying how long each took; otherwise the tests of an agent not in the cache skip.
 func TestMain(m *testing.M) {
 	if required() {
-		for _, e := range []registry.Entry{Pinned.Claude, Pinned.Codex} {
+		for _, e := range []registry.Entry{Pinned.Claude, Pinned.Codex, Pinned.Gemini, Pinned.Opencode} {
 			began := time.Now()
 			in, err := Install(context.Background(), e)
 			if err != nil {

@@ -187,3 +187,26 @@ func TestCostOnlyWhenItGrew(t *testing.T) {
 		}
 	}
 }
+
+// TestTokensFromGeminisQuota: an answer without usage whose _meta carries quota.token_count
+// (Gemini CLI 0.61) gives the receipt those tokens; usage, when there, wins; a _meta without
+// counts (or negative ones) gives none.
+func TestTokensFromGeminisQuota(t *testing.T) {
+	quota := json.RawMessage(`{"quota":{"token_count":{"input_tokens":1200,"output_tokens":34},"model_usage":[{"model":"gemini-2.5-flash"}]}}`)
+	for _, c := range []struct {
+		name        string
+		usage, meta json.RawMessage
+		want        *Tokens
+	}{
+		{"quota only", nil, quota, &Tokens{Input: 1200, Output: 34, Total: 1234}},
+		{"usage wins", json.RawMessage(`{"inputTokens":4,"outputTokens":1}`), quota, &Tokens{Input: 4, Output: 1, Total: 5}},
+		{"no counts", nil, json.RawMessage(`{"quota":{"token_count":{"input_tokens":0,"output_tokens":0}}}`), nil},
+		{"negative", nil, json.RawMessage(`{"quota":{"token_count":{"input_tokens":-5,"output_tokens":2}}}`), &Tokens{Output: 2, Total: 2}},
+		{"other meta", nil, json.RawMessage(`{"quota":"none"}`), nil},
+	} {
+		r := NewDraft(nil).Finish(Ending{StopReason: "end_turn", Began: time.Unix(1, 0), End: time.Unix(2, 0), Usage: c.usage, Meta: c.meta})
+		if !reflect.DeepEqual(r.Tokens, c.want) {
+			t.Errorf("%s: tokens %+v, want %+v", c.name, r.Tokens, c.want)
+		}
+	}
+}
