@@ -122,7 +122,8 @@ func TestCommandLineBounded(t *testing.T) {
 
 // TestReportedExitCode: an execute card that failed with no terminal gets the exit code its
 // own words report first ("Exit code 3" in rawOutput, as Claude Code's Bash tool says it, or
-// leading its text); a completed card, or a number later in the output, says nothing of it.
+// leading its text); a completed card, or a number later in the output, says nothing of it;
+// rawOutput's metadata.exit (opencode's bash, completed or failed) is the code.
 func TestReportedExitCode(t *testing.T) {
 	for _, c := range []struct {
 		name string
@@ -134,6 +135,9 @@ func TestReportedExitCode(t *testing.T) {
 		{"completed", Card{RawOutput: json.RawMessage(`"Exit code 3"`)}, nil},
 		{"mid-output", Card{Failed: true, Text: "boom\nExit code 3"}, nil},
 		{"no number", Card{Failed: true, Text: "Exit code unknown"}, nil},
+		{"metadata", Card{RawOutput: json.RawMessage(`{"output":"x\n","metadata":{"output":"x\n","exit":3,"truncated":false}}`)}, intp(3)},
+		{"metadata 0", Card{RawOutput: json.RawMessage(`{"metadata":{"exit":0}}`)}, intp(0)},
+		{"metadata without exit", Card{RawOutput: json.RawMessage(`{"metadata":{"exit":"3"}}`)}, nil},
 	} {
 		d := NewDraft(nil)
 		c.card.EntryID, c.card.ToolKind, c.card.Title = "e1", "execute", "./check.sh"
