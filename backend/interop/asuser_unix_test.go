@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"testing"
 
-	"agentdesk/backend/registry"
 	"agentdesk/internal/asnobody"
 )
 
@@ -26,7 +25,7 @@ func TestTheAgentsAsAUser(t *testing.T) {
 		if err := os.Chmod(cache, 0o1777); err != nil { // nobody makes Codex's homes in it
 			t.Fatal(err)
 		}
-		for _, e := range []registry.Entry{Pinned.Claude, Pinned.Codex, Pinned.Gemini, Pinned.Opencode} {
+		for _, e := range WantedPinned() {
 			in := installed(t, e)
 			if err := linkTree(filepath.Dir(in.Dir), filepath.Join(cache, e.ID)); err != nil {
 				t.Fatalf("copy %s for nobody: %v", e.Name, err)

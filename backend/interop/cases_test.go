@@ -17,10 +17,14 @@ import (
 // flavours are the agents every case runs against (claude_test.go, codex_test.go).
 var flavours []flavour
 
-// each runs body once per flavour, as a subtest named for it, with a tripwire of its own that
+// each runs body once per flavour (those Wanted; a case the flavour cannot run skips, saying
+// why), as a subtest named for it, with a tripwire of its own that
 // must see no connection by the end.
 func each(t *testing.T, body func(t *testing.T, f flavour, wire *Tripwire)) {
 	for _, f := range flavours {
+		if !Wanted(f.name) {
+			continue
+		}
 		why := f.skip[t.Name()]
 		t.Run(f.name, func(t *testing.T) {
 			if why != "" {

@@ -32,6 +32,9 @@ type flavour struct {
 	// existing, when not "", says why the agent cannot create a file: the edit cases give it
 	// one to write over (content before), and a revert puts that back.
 	existing string
+	// cacheless: the agent reports no cached tokens (Gemini CLI's quota counts input and
+	// output only).
+	cacheless bool
 	// skip says, by test name, why the agent cannot run a case (what it does not offer).
 	skip map[string]string
 }

@@ -54,7 +54,7 @@ func gemini(t *testing.T, wire *Tripwire, url, mode string) agents.Agent {
 func init() {
 	flavours = append(flavours, flavour{name: "gemini", agent: gemini,
 		serve: func(s Script) (server, string) { g := NewGemini(s); return g, g.URL },
-		ask:   "default", free: "autoEdit",
+		ask:   "default", free: "autoEdit", cacheless: true,
 		write: func(path, content string, _ bool) Answer {
 			return Call("write_file", map[string]any{"file_path": path, "content": content})
 		},
