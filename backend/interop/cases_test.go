@@ -214,6 +214,9 @@ func TestAContinuedSessionRemembers(t *testing.T) {
 		if err := r.core.Hub.Close(ctx, id); err != nil {
 			t.Fatal(err)
 		}
+		if f.settle != nil {
+			f.settle(t, r)
+		}
 		s, _, err := r.core.Hub.ContinueSaved(ctx, hub.ContinueRequest{SessionID: id, RawEvents: true}, r.listen())
 		if err != nil {
 			t.Fatal(err)

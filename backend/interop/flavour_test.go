@@ -35,6 +35,9 @@ type flavour struct {
 	// cacheless: the agent reports no cached tokens (Gemini CLI's quota counts input and
 	// output only).
 	cacheless bool
+	// settle, when set, runs between closing a session and continuing it: what time would do
+	// for a session continued later (Gemini CLI: its session file moved back a minute).
+	settle func(t *testing.T, r *rig)
 	// skip says, by test name, why the agent cannot run a case (what it does not offer).
 	skip map[string]string
 }
