@@ -38,7 +38,7 @@ flake:      ## flake hunt: go test -race -count=$(COUNT) per package (PKG=./back
 e2e:        ## headless Chromium against the dev-tag binary
 	scripts/e2e.sh
 
-interop:    ## the real Claude Code and Codex, offline, against scripted model servers (installs them once into ~/.cache)
+interop:    ## the real Claude Code, Codex, Gemini CLI and opencode, offline, against scripted model servers (installs them once into ~/.cache)
 	scripts/interop.sh
 
 smoke:      ## real-window self-test of the production binary

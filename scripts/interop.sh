@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
-# `make interop`: the real agents offline. Installs Claude Code (claude-agent-acp) and Codex
-# (codex-acp) at their pinned versions from the npm registry into a cache outside the repository
-# (${AGENTDESK_INTEROP_CACHE:-${XDG_CACHE_HOME:-~/.cache}/agentdesk/interop}; once, then reused)
+# `make interop`: the real agents offline. Installs Claude Code (claude-agent-acp), Codex
+# (codex-acp), Gemini CLI and opencode at their pinned versions from the npm registry into a cache
+# outside the repository (${AGENTDESK_INTEROP_CACHE:-${XDG_CACHE_HOME:-~/.cache}/agentdesk/interop};
+# once, then reused)
 # and runs backend/interop: each agent driven through agentdesk's core against scripted model
 # servers on 127.0.0.1. Nothing but the npm registry (at install) and 127.0.0.1 is reached.
 #
 #   scripts/interop.sh [GO TEST ARGS]   e.g. scripts/interop.sh -run 'TestStop/claude'
+#   AGENTDESK_INTEROP_AGENTS=claude,codex scripts/interop.sh   only those agents (make test)
 set -euo pipefail
 # shellcheck source=scripts/env.sh
 source "$(dirname "$0")/env.sh"

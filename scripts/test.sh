@@ -68,8 +68,9 @@ AGENTDESK_INTEROP=0 go test "${GO_TEST_FLAGS[@]}" -race -count=1 ./...
 
 begin "interop: the real Claude Code and Codex against scripted model servers"
 # About a minute and a half on 2 cores with a warm npm cache (install included); a clean
-# machine fetches the two agents from the npm registry once (docs/development.md).
-"$ROOT/scripts/interop.sh"
+# machine fetches the two agents from the npm registry once (docs/development.md). Gemini CLI
+# and opencode add about two minutes more: `make interop` runs all four.
+AGENTDESK_INTEROP_AGENTS=claude,codex "$ROOT/scripts/interop.sh"
 
 begin "frontend: svelte-check + vitest"
 (cd frontend && npm run --silent check && npm run --silent test)

@@ -2,7 +2,6 @@ package acp
 
 import (
 	"context"
-	"encoding/json"
 	"time"
 
 	"agentdesk/backend/acp/receipt"
@@ -70,11 +69,11 @@ func (s *Session) cancelObserverLocked() {
 }
 
 // receiptLocked builds the receipt of a turn that ends now, with the tokens of the agent's
-// answer and what the turn's draft gathered, and drops the draft; endTurn calls it with s.mu
+// answer res and what the turn's draft gathered, and drops the draft; endTurn calls it with s.mu
 // held, after every open request of the turn was closed.
-func (s *Session) receiptLocked(ts TurnSummary, te turnEnd, usage json.RawMessage) *receipt.Receipt {
+func (s *Session) receiptLocked(ts TurnSummary, te turnEnd, res schema.PromptResult) *receipt.Receipt {
 	r := s.draft.Finish(receipt.Ending{StopReason: ts.StopReason, Changes: te.changes, Began: te.began, End: s.now(),
-		Usage: usage, Cost: s.cost, Question: s.tr.question})
+		Usage: res.Usage, Meta: res.Meta, Cost: s.cost, Question: s.tr.question})
 	s.draft = nil
 	return r
 }

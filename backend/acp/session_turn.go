@@ -223,7 +223,7 @@ func (s *Session) endTurn(turn int, res schema.PromptResult, err error, te turnE
 		s.pushChange(c)
 	}
 	reqs := s.takePermissionsLocked()
-	ts.Receipt = s.receiptLocked(ts, te, res.Usage)
+	ts.Receipt = s.receiptLocked(ts, te, res)
 	s.turns = append(s.turns, ts)
 	s.steers.turnOver()
 	s.turnActive = false

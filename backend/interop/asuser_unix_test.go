@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"testing"
 
-	"agentdesk/backend/registry"
 	"agentdesk/internal/asnobody"
 )
 
@@ -26,7 +25,7 @@ func TestTheAgentsAsAUser(t *testing.T) {
 		if err := os.Chmod(cache, 0o1777); err != nil { // nobody makes Codex's homes in it
 			t.Fatal(err)
 		}
-		for _, e := range []registry.Entry{Pinned.Claude, Pinned.Codex} {
+		for _, e := range WantedPinned() {
 			in := installed(t, e)
 			if err := linkTree(filepath.Dir(in.Dir), filepath.Join(cache, e.ID)); err != nil {
 				t.Fatalf("copy %s for nobody: %v", e.Name, err)
@@ -41,7 +40,9 @@ func TestTheAgentsAsAUser(t *testing.T) {
 	each(t, func(t *testing.T, f flavour, wire *Tripwire) {
 		aReply(t, f, wire)
 		anEdit(t, f, wire)
-		aCommand(t, f, wire)
+		if f.skip["TestACommandsOutputAndExitCode"] == "" {
+			aCommand(t, f, wire)
+		}
 	})
 }
 

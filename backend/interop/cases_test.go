@@ -17,11 +17,19 @@ import (
 // flavours are the agents every case runs against (claude_test.go, codex_test.go).
 var flavours []flavour
 
-// each runs body once per flavour, as a subtest named for it, with a tripwire of its own that
+// each runs body once per flavour (those Wanted; a case the flavour cannot run skips, saying
+// why), as a subtest named for it, with a tripwire of its own that
 // must see no connection by the end.
 func each(t *testing.T, body func(t *testing.T, f flavour, wire *Tripwire)) {
 	for _, f := range flavours {
+		if !Wanted(f.name) {
+			continue
+		}
+		why := f.skip[t.Name()]
 		t.Run(f.name, func(t *testing.T) {
+			if why != "" {
+				t.Skip(why)
+			}
 			wire, err := NewTripwire()
 			if err != nil {
 				t.Fatal(err)
@@ -89,9 +97,10 @@ func anEdit(t *testing.T, f flavour, wire *Tripwire) {
 		}
 		return f.write(filepath.Join(dir, name), "written by the model\n", true)
 	})
+	allowed, rejected := filepath.Join(r.dir, "allowed.txt"), filepath.Join(r.dir, "rejected.txt")
+	existing(t, f, allowed, rejected)
 	s := r.start()
 	end := r.turn(s, "first: write allowed.txt", "allow_once")
-	allowed := filepath.Join(r.dir, "allowed.txt")
 	if got, err := os.ReadFile(allowed); err != nil || string(got) != "written by the model\n" {
 		t.Fatalf("allowed.txt: %q, %v\ntranscript:\n%s", got, err, dump(s))
 	}
@@ -100,8 +109,8 @@ func anEdit(t *testing.T, f flavour, wire *Tripwire) {
 	}
 
 	end = r.turn(s, "second: write rejected.txt", "reject_once")
-	if _, err := os.Stat(filepath.Join(r.dir, "rejected.txt")); !os.IsNotExist(err) {
-		t.Fatalf("rejected.txt was written (%v)", err)
+	if !unwritten(t, f, rejected) {
+		t.Fatal("rejected.txt was written")
 	}
 	if len(end.Receipt.Decisions) != 1 || end.Receipt.Decisions[0].Kind != "reject_once" {
 		t.Errorf("the second receipt's decisions are %+v, want one rejection", end.Receipt.Decisions)
@@ -111,9 +120,34 @@ func anEdit(t *testing.T, f flavour, wire *Tripwire) {
 	if err != nil || !plan.Done {
 		t.Fatalf("revert turn 1: %+v, %v", plan, err)
 	}
-	if _, err := os.Stat(allowed); !os.IsNotExist(err) {
-		t.Fatalf("allowed.txt is still there after the revert (%v)", err)
+	if !unwritten(t, f, allowed) {
+		t.Fatal("allowed.txt is still written after the revert")
 	}
+}
+
+// existing gives paths the content before when f cannot create a file (flavour.existing).
+func existing(t *testing.T, f flavour, paths ...string) {
+	t.Helper()
+	if f.existing == "" {
+		return
+	}
+	t.Logf("the files exist first: %s", f.existing)
+	for _, p := range paths {
+		if err := os.WriteFile(p, []byte(before), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// unwritten reports whether path is as it was before the model wrote (absent, or holding
+// before for a flavour that cannot create files).
+func unwritten(t *testing.T, f flavour, path string) bool {
+	t.Helper()
+	got, err := os.ReadFile(path)
+	if f.existing == "" {
+		return os.IsNotExist(err)
+	}
+	return err == nil && string(got) == before
 }
 
 // listed reports whether files has one at path.
@@ -179,6 +213,9 @@ func TestAContinuedSessionRemembers(t *testing.T) {
 		id := s.ID()
 		if err := r.core.Hub.Close(ctx, id); err != nil {
 			t.Fatal(err)
+		}
+		if f.settle != nil {
+			f.settle(t, r)
 		}
 		s, _, err := r.core.Hub.ContinueSaved(ctx, hub.ContinueRequest{SessionID: id, RawEvents: true}, r.listen())
 		if err != nil {

@@ -30,6 +30,9 @@ func TestTheCommandLineRunsAndContinuesTheRealAgent(t *testing.T) {
 		onlyEnv(t, agent.Env) // an --agent-cmd agent runs in agentdesk's own environment
 		db, proj := filepath.Join(t.TempDir(), "history.db"), t.TempDir()
 		line := shellQuote(agent.Command)
+		for _, arg := range agent.Args { // gemini --acp, opencode acp
+			line += " " + shellQuote(arg)
+		}
 		end, id := runJSON(t, "--db", db, "--cwd", proj, "--agent-cmd", line, "--output", "json", "remember the word kumquat")
 		if end.StopReason != "end_turn" || id == "" {
 			t.Fatalf("run: %+v (session %q)", end, id)

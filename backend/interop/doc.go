@@ -1,8 +1,10 @@
-// Package interop runs the real agents — Claude Code (claude-agent-acp) and Codex (codex-acp) at
-// the versions in Pinned — offline, through agentdesk's own core, against scripted model
-// servers on 127.0.0.1: Anthropic's Messages API (NewAnthropic) and OpenAI's Responses API
-// (NewOpenAI), each answering every request from a Script ("asked X, call tool Y; given its
-// result, say Z"). Its tests are the suite `make interop` runs; this file's code is only theirs.
+// Package interop runs the real agents — Claude Code (claude-agent-acp), Codex (codex-acp), Gemini
+// CLI and opencode at the versions in Pinned — offline, through agentdesk's own core, against
+// scripted model servers on 127.0.0.1: Anthropic's Messages API (NewAnthropic), OpenAI's Responses
+// API (NewOpenAI), the Gemini API (NewGemini) and OpenAI-compatible Chat Completions
+// (NewChatCompletions), each answering every request from a Script ("asked X, call tool Y; given
+// its result, say Z"). Its tests are the suite `make interop` runs (AGENTDESK_INTEROP_AGENTS picks
+// agents: `make test` runs Claude Code and Codex); this file's code is only theirs.
 //
 // Guarantees:
 //

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 
 	"agentdesk/backend/registry"
 )
@@ -13,14 +15,17 @@ import (
 // from the npm registry with registry.Installer, the installer the window uses: the exact
 // version, npm's lock file with every tarball's hash, and the command's sha256 checked before
 // each start.
-var Pinned = struct{ Claude, Codex registry.Entry }{
-	Claude: npmEntry("claude-agent-acp", "Claude Code", "@agentclientprotocol/claude-agent-acp", "0.101.0"),
-	Codex:  npmEntry("codex-acp", "Codex", "@agentclientprotocol/codex-acp", "2.6.0"),
+var Pinned = struct{ Claude, Codex, Gemini, Opencode registry.Entry }{
+	Claude:   npmEntry("claude-agent-acp", "Claude Code", "@agentclientprotocol/claude-agent-acp", "0.101.0"),
+	Codex:    npmEntry("codex-acp", "Codex", "@agentclientprotocol/codex-acp", "2.6.0"),
+	Gemini:   npmEntry("gemini-cli", "Gemini CLI", "@google/gemini-cli", "0.61.0", "--acp"),
+	Opencode: npmEntry("opencode", "opencode", "opencode-ai", "1.18.33", "acp"),
 }
 
-func npmEntry(id, name, pkg, version string) registry.Entry {
+// npmEntry is the registry entry of npm package pkg at version, started with args.
+func npmEntry(id, name, pkg, version string, args ...string) registry.Entry {
 	return registry.Entry{ID: id, Name: name, Version: version,
-		Distribution: registry.Distribution{Npx: &registry.Package{Package: pkg + "@" + version}}}
+		Distribution: registry.Distribution{Npx: &registry.Package{Package: pkg + "@" + version, Args: args}}}
 }
 
 // RequireEnv, set to 1, makes a missing agent a failure instead of a skip, and lets the tests
@@ -28,6 +33,38 @@ func npmEntry(id, name, pkg, version string) registry.Entry {
 // skip even with the agents installed (make test's `go test ./...`, which runs them in a step
 // of their own).
 const RequireEnv = "AGENTDESK_INTEROP"
+
+// AgentsEnv, when set, limits the suite to the agents it names (flavour names, comma-separated:
+// "claude,codex", what `make test` runs); unset, every pinned agent runs (`make interop`).
+const AgentsEnv = "AGENTDESK_INTEROP_AGENTS"
+
+// Wanted reports whether the agent of flavour name runs (AgentsEnv).
+func Wanted(name string) bool {
+	v := os.Getenv(AgentsEnv)
+	return v == "" || slices.Contains(strings.Split(v, ","), name)
+}
+
+// pinnedByName are the pinned agents under their flavours' names.
+func pinnedByName() []struct {
+	Name  string
+	Entry registry.Entry
+} {
+	return []struct {
+		Name  string
+		Entry registry.Entry
+	}{{"claude", Pinned.Claude}, {"codex", Pinned.Codex}, {"gemini", Pinned.Gemini}, {"opencode", Pinned.Opencode}}
+}
+
+// WantedPinned are the pinned agents that run (Wanted).
+func WantedPinned() []registry.Entry {
+	var out []registry.Entry
+	for _, p := range pinnedByName() {
+		if Wanted(p.Name) {
+			out = append(out, p.Entry)
+		}
+	}
+	return out
+}
 
 // CacheDir is where the agents are installed: $AGENTDESK_INTEROP_CACHE, else
 // $XDG_CACHE_HOME/agentdesk/interop (~/.cache/…). It is outside the repository and kept between

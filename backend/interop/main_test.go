@@ -6,15 +6,14 @@ import (
 	"os"
 	"testing"
 	"time"
-
-	"agentdesk/backend/registry"
 )
 
-// TestMain installs the pinned agents into the cache first when AGENTDESK_INTEROP=1 (make
-// interop), saying how long each took; otherwise the tests of an agent not in the cache skip.
+// TestMain installs the pinned agents (those Wanted) into the cache first when
+// AGENTDESK_INTEROP=1 (make interop), saying how long each took; otherwise the tests of an agent
+// not in the cache skip.
 func TestMain(m *testing.M) {
 	if required() {
-		for _, e := range []registry.Entry{Pinned.Claude, Pinned.Codex} {
+		for _, e := range WantedPinned() {
 			began := time.Now()
 			in, err := Install(context.Background(), e)
 			if err != nil {

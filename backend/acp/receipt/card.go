@@ -23,7 +23,8 @@ type Card struct {
 	Terminals []CardTerminal
 	// Failed (the card's status), RawOutput and Text (its first text content) are where an
 	// agent that runs commands without a terminal says how one ended: Claude Code's Bash tool
-	// fails with rawOutput "Exit code 3" and the same words leading its text.
+	// fails with rawOutput "Exit code 3" and the same words leading its text; opencode's bash
+	// completes with rawOutput {"metadata": {"exit": 3}}.
 	Failed    bool
 	RawOutput json.RawMessage
 	Text      string
@@ -135,12 +136,16 @@ func executeCommand(rawInput json.RawMessage, title string) (command string, fro
 }
 
 // exit is how the terminal the card shows ended (ours, or one the agent runs itself and
-// reports in _meta), else the exit code a failed card's own words report; nil while unknown.
+// reports in _meta), else the exit code its rawOutput's metadata names, else the one a failed
+// card's own words report; nil while unknown.
 func (c Card) exit() *schema.TerminalExitStatus {
 	for _, t := range c.Terminals {
 		if t.Exit != nil {
 			return t.Exit
 		}
+	}
+	if code, ok := metadataExit(c.RawOutput); ok {
+		return &schema.TerminalExitStatus{ExitCode: &code}
 	}
 	if !c.Failed {
 		return nil // a completed card without a terminal does not say it exited 0
@@ -157,6 +162,20 @@ func (c Card) exit() *schema.TerminalExitStatus {
 		}
 	}
 	return nil
+}
+
+// metadataExit is the exit code in rawOutput's metadata.exit, where opencode's bash tool
+// (1.18) reports it on a call that completes whatever the code; false when there is none.
+func metadataExit(rawOutput json.RawMessage) (int, bool) {
+	var out struct {
+		Metadata struct {
+			Exit *int `json:"exit"`
+		} `json:"metadata"`
+	}
+	if len(rawOutput) == 0 || rawOutput[0] != '{' || json.Unmarshal(rawOutput, &out) != nil || out.Metadata.Exit == nil {
+		return 0, false
+	}
+	return *out.Metadata.Exit, true
 }
 
 // reportedExit is how an agent's failed command reports its exit code in words at the start of

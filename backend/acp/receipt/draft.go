@@ -123,7 +123,9 @@ type Ending struct {
 	// Usage is the usage of the agent's answer to session/prompt (raw; absent or unreadable: no
 	// tokens). Cost is the session's cost now (nil: never reported).
 	Usage json.RawMessage
-	Cost  *schema.Cost
+	// Meta is that answer's _meta, read for tokens only when Usage has none (promptTokens).
+	Meta json.RawMessage
+	Cost *schema.Cost
 	// Question says how the elicitation of entry id ended; false when the entry is gone.
 	Question func(entryID string) (Question, bool)
 }
@@ -134,6 +136,9 @@ func (d *Draft) Finish(e Ending) *Receipt {
 	r := &Receipt{StopReason: e.StopReason, Changes: e.Changes,
 		StartedAt: e.Began.UnixMilli(), EndedAt: e.End.UnixMilli(), WallMs: e.End.Sub(e.Began).Milliseconds(),
 		Tokens: promptTokens(e.Usage)}
+	if r.Tokens == nil {
+		r.Tokens = quotaTokens(e.Meta)
+	}
 	if d == nil {
 		return r
 	}
@@ -161,6 +166,27 @@ func (d *Draft) Finish(e Ending) *Receipt {
 		}
 	}
 	return r
+}
+
+// quotaTokens reads the tokens Gemini CLI (0.61) reports in its session/prompt answer's
+// _meta.quota.token_count instead of usage; nil when absent or unreadable.
+func quotaTokens(meta json.RawMessage) *Tokens {
+	var m struct {
+		Quota struct {
+			TokenCount struct {
+				Input  int64 `json:"input_tokens"`
+				Output int64 `json:"output_tokens"`
+			} `json:"token_count"`
+		} `json:"quota"`
+	}
+	if len(meta) == 0 || json.Unmarshal(meta, &m) != nil {
+		return nil
+	}
+	c := m.Quota.TokenCount
+	if c.Input <= 0 && c.Output <= 0 {
+		return nil
+	}
+	return &Tokens{Input: max(c.Input, 0), Output: max(c.Output, 0), Total: max(c.Input, 0) + max(c.Output, 0)}
 }
 
 // promptTokens reads the usage of a session/prompt answer; nil when absent or unreadable.

@@ -122,7 +122,8 @@ func TestCommandLineBounded(t *testing.T) {
 
 // TestReportedExitCode: an execute card that failed with no terminal gets the exit code its
 // own words report first ("Exit code 3" in rawOutput, as Claude Code's Bash tool says it, or
-// leading its text); a completed card, or a number later in the output, says nothing of it.
+// leading its text); a completed card, or a number later in the output, says nothing of it;
+// rawOutput's metadata.exit (opencode's bash, completed or failed) is the code.
 func TestReportedExitCode(t *testing.T) {
 	for _, c := range []struct {
 		name string
@@ -134,6 +135,9 @@ func TestReportedExitCode(t *testing.T) {
 		{"completed", Card{RawOutput: json.RawMessage(`"Exit code 3"`)}, nil},
 		{"mid-output", Card{Failed: true, Text: "boom\nExit code 3"}, nil},
 		{"no number", Card{Failed: true, Text: "Exit code unknown"}, nil},
+		{"metadata", Card{RawOutput: json.RawMessage(`{"output":"x\n","metadata":{"output":"x\n","exit":3,"truncated":false}}`)}, intp(3)},
+		{"metadata 0", Card{RawOutput: json.RawMessage(`{"metadata":{"exit":0}}`)}, intp(0)},
+		{"metadata without exit", Card{RawOutput: json.RawMessage(`{"metadata":{"exit":"3"}}`)}, nil},
 	} {
 		d := NewDraft(nil)
 		c.card.EntryID, c.card.ToolKind, c.card.Title = "e1", "execute", "./check.sh"
@@ -184,6 +188,29 @@ func TestCostOnlyWhenItGrew(t *testing.T) {
 		r := NewDraft(c.start).Finish(Ending{Cost: c.end, Question: none})
 		if !reflect.DeepEqual(r.Cost, c.want) {
 			t.Errorf("from %+v to %+v: cost %+v, want %+v", c.start, c.end, r.Cost, c.want)
+		}
+	}
+}
+
+// TestTokensFromGeminisQuota: an answer without usage whose _meta carries quota.token_count
+// (Gemini CLI 0.61) gives the receipt those tokens; usage, when there, wins; a _meta without
+// counts (or negative ones) gives none.
+func TestTokensFromGeminisQuota(t *testing.T) {
+	quota := json.RawMessage(`{"quota":{"token_count":{"input_tokens":1200,"output_tokens":34},"model_usage":[{"model":"gemini-2.5-flash"}]}}`)
+	for _, c := range []struct {
+		name        string
+		usage, meta json.RawMessage
+		want        *Tokens
+	}{
+		{"quota only", nil, quota, &Tokens{Input: 1200, Output: 34, Total: 1234}},
+		{"usage wins", json.RawMessage(`{"inputTokens":4,"outputTokens":1}`), quota, &Tokens{Input: 4, Output: 1, Total: 5}},
+		{"no counts", nil, json.RawMessage(`{"quota":{"token_count":{"input_tokens":0,"output_tokens":0}}}`), nil},
+		{"negative", nil, json.RawMessage(`{"quota":{"token_count":{"input_tokens":-5,"output_tokens":2}}}`), &Tokens{Output: 2, Total: 2}},
+		{"other meta", nil, json.RawMessage(`{"quota":"none"}`), nil},
+	} {
+		r := NewDraft(nil).Finish(Ending{StopReason: "end_turn", Began: time.Unix(1, 0), End: time.Unix(2, 0), Usage: c.usage, Meta: c.meta})
+		if !reflect.DeepEqual(r.Tokens, c.want) {
+			t.Errorf("%s: tokens %+v, want %+v", c.name, r.Tokens, c.want)
 		}
 	}
 }

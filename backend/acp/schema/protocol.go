@@ -147,6 +147,9 @@ type PromptParams struct {
 type PromptResult struct {
 	StopReason string          `json:"stopReason"`
 	Usage      json.RawMessage `json:"usage,omitempty"`
+	// Meta is the answer's _meta: where Gemini CLI reports a turn's tokens (quota.token_count)
+	// instead of usage.
+	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
 // CancelParams is the session/cancel notification.
