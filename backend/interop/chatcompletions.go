@@ -3,11 +3,8 @@ package interop
 import (
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
-	"net/http/httptest"
 	"strings"
-	"sync/atomic"
 )
 
 // ChatCompletions is a scripted OpenAI-compatible Chat Completions API on 127.0.0.1 (an
@@ -18,25 +15,15 @@ import (
 // [DONE]), else as one completion; GET <base>/models lists one model; anything else is answered
 // 404. Every request is kept (Seen).
 type ChatCompletions struct {
-	journal
-	URL    string // the base URL (…/v1) a provider's baseURL names
-	srv    *httptest.Server
-	script Script
-	ids    atomic.Int64
+	base
+	URL string // the base URL (…/v1) a provider's baseURL names
 }
 
 // NewChatCompletions starts the server with script; Close stops it.
 func NewChatCompletions(script Script) *ChatCompletions {
-	c := &ChatCompletions{script: script}
-	c.srv = httptest.NewServer(http.HandlerFunc(c.serve))
-	c.URL = c.srv.URL + "/v1"
+	c := &ChatCompletions{base: base{script: script}}
+	c.URL = c.start(c.serve) + "/v1"
 	return c
-}
-
-// Close stops the server, ending any reply still open.
-func (c *ChatCompletions) Close() {
-	c.srv.CloseClientConnections()
-	c.srv.Close()
 }
 
 // chatRequest is what the server reads of a Chat Completions request.
@@ -51,8 +38,7 @@ type chatRequest struct {
 }
 
 func (c *ChatCompletions) serve(w http.ResponseWriter, r *http.Request) {
-	body, _ := io.ReadAll(io.LimitReader(r.Body, 8<<20))
-	seen := Seen{Method: r.Method, Path: r.URL.Path, Body: cut(body)}
+	body, seen := c.read(r)
 	switch {
 	case r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/chat/completions"):
 		var req chatRequest
@@ -73,10 +59,7 @@ func (c *ChatCompletions) serve(w http.ResponseWriter, r *http.Request) {
 		c.add(seen)
 		writeJSON(w, map[string]any{"object": "list", "data": []any{map[string]any{"id": "scripted", "object": "model", "owned_by": "agentdesk"}}})
 	default:
-		c.add(seen)
-		w.Header().Set("Content-Type", "application/json")
-		w.WriteHeader(http.StatusNotFound)
-		fmt.Fprintf(w, `{"error":{"message":"the scripted server has no %s %s","type":"not_found"}}`, r.Method, r.URL.Path)
+		c.notFound(w, seen, `{"error":{"message":%q,"type":"not_found"}}`)
 	}
 }
 
@@ -137,10 +120,10 @@ func (c *ChatCompletions) whole(w http.ResponseWriter, model string, ans Answer)
 	msg := map[string]any{"role": "assistant", "content": ans.Text}
 	if ans.Tool != "" {
 		args, _ := json.Marshal(ans.Input)
-		msg["tool_calls"] = []any{map[string]any{"id": fmt.Sprintf("call_%04d", c.ids.Add(1)), "type": "function",
+		msg["tool_calls"] = []any{map[string]any{"id": c.id("call"), "type": "function",
 			"function": map[string]any{"name": ans.Tool, "arguments": string(args)}}}
 	}
-	writeJSON(w, map[string]any{"id": fmt.Sprintf("chatcmpl-%04d", c.ids.Add(1)), "object": "chat.completion", "model": model,
+	writeJSON(w, map[string]any{"id": c.id("chatcmpl"), "object": "chat.completion", "model": model,
 		"choices": []any{map[string]any{"index": 0, "message": msg, "finish_reason": finishReason(ans)}}, "usage": chatUsage()})
 }
 
@@ -148,7 +131,7 @@ func (c *ChatCompletions) whole(w http.ResponseWriter, model string, ans Answer)
 func (c *ChatCompletions) stream(w http.ResponseWriter, r *http.Request, model string, ans Answer) {
 	w.Header().Set("Content-Type", "text/event-stream")
 	ev := newSSE(w)
-	id := fmt.Sprintf("chatcmpl-%04d", c.ids.Add(1))
+	id := c.id("chatcmpl")
 	chunk := func(delta map[string]any, finish any) map[string]any {
 		return map[string]any{"id": id, "object": "chat.completion.chunk", "model": model,
 			"choices": []any{map[string]any{"index": 0, "delta": delta, "finish_reason": finish}}}
@@ -164,7 +147,7 @@ func (c *ChatCompletions) stream(w http.ResponseWriter, r *http.Request, model s
 		for i, piece := range halves(string(args)) {
 			call := map[string]any{"index": 0, "function": map[string]any{"arguments": piece}}
 			if i == 0 {
-				call["id"], call["type"] = fmt.Sprintf("call_%04d", c.ids.Add(1)), "function"
+				call["id"], call["type"] = c.id("call"), "function"
 				call["function"] = map[string]any{"name": ans.Tool, "arguments": piece}
 			}
 			ev.send("", chunk(map[string]any{"tool_calls": []any{call}}, nil))

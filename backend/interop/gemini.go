@@ -2,12 +2,8 @@ package interop
 
 import (
 	"encoding/json"
-	"fmt"
-	"io"
 	"net/http"
-	"net/http/httptest"
 	"strings"
-	"sync/atomic"
 )
 
 // Gemini is a scripted Gemini API (generativelanguage v1beta) on 127.0.0.1 (an httptest
@@ -17,25 +13,15 @@ import (
 // usageMetadata); :generateContent answers the same as one response; :countTokens answers a
 // count; anything else is answered 404 in the API's error shape. Every request is kept (Seen).
 type Gemini struct {
-	journal
-	URL    string // the base URL GOOGLE_GEMINI_BASE_URL names
-	srv    *httptest.Server
-	script Script
-	ids    atomic.Int64
+	base
+	URL string // the base URL GOOGLE_GEMINI_BASE_URL names
 }
 
 // NewGemini starts the server with script; Close stops it.
 func NewGemini(script Script) *Gemini {
-	g := &Gemini{script: script}
-	g.srv = httptest.NewServer(http.HandlerFunc(g.serve))
-	g.URL = g.srv.URL
+	g := &Gemini{base: base{script: script}}
+	g.URL = g.start(g.serve)
 	return g
-}
-
-// Close stops the server, ending any reply still open.
-func (g *Gemini) Close() {
-	g.srv.CloseClientConnections()
-	g.srv.Close()
 }
 
 // geminiRequest is what the server reads of a generateContent request.
@@ -62,8 +48,7 @@ type geminiContent struct {
 }
 
 func (g *Gemini) serve(w http.ResponseWriter, r *http.Request) {
-	body, _ := io.ReadAll(io.LimitReader(r.Body, 8<<20))
-	seen := Seen{Method: r.Method, Path: r.URL.Path, Body: cut(body)}
+	body, seen := g.read(r)
 	model, method, _ := strings.Cut(strings.TrimPrefix(r.URL.Path, "/v1beta/models/"), ":")
 	if r.Method != http.MethodPost || !strings.HasPrefix(r.URL.Path, "/v1beta/models/") {
 		method = ""
@@ -93,10 +78,7 @@ func (g *Gemini) serve(w http.ResponseWriter, r *http.Request) {
 			writeJSON(w, g.chunk(model, g.parts(answer), true))
 		}
 	default:
-		g.add(seen)
-		w.Header().Set("Content-Type", "application/json")
-		w.WriteHeader(http.StatusNotFound)
-		fmt.Fprintf(w, `{"error":{"code":404,"message":"the scripted server has no %s %s","status":"NOT_FOUND"}}`, r.Method, r.URL.Path)
+		g.notFound(w, seen, `{"error":{"code":404,"message":%q,"status":"NOT_FOUND"}}`)
 	}
 }
 
@@ -152,7 +134,7 @@ func (g *Gemini) parts(ans Answer) []map[string]any {
 	}
 	if ans.Tool != "" {
 		out = append(out, map[string]any{"functionCall": map[string]any{
-			"id": fmt.Sprintf("call_%04d", g.ids.Add(1)), "name": ans.Tool, "args": ans.Input}})
+			"id": g.id("call"), "name": ans.Tool, "args": ans.Input}})
 	}
 	return out
 }
@@ -160,7 +142,7 @@ func (g *Gemini) parts(ans Answer) []map[string]any {
 // chunk is a GenerateContentResponse with parts; the last one has the finish reason and usage.
 func (g *Gemini) chunk(model string, parts []map[string]any, last bool) map[string]any {
 	cand := map[string]any{"index": 0, "content": map[string]any{"role": "model", "parts": parts}}
-	resp := map[string]any{"candidates": []any{cand}, "modelVersion": model, "responseId": fmt.Sprintf("resp_%04d", g.ids.Add(1))}
+	resp := map[string]any{"candidates": []any{cand}, "modelVersion": model, "responseId": g.id("resp")}
 	if last {
 		cand["finishReason"] = "STOP"
 		resp["usageMetadata"] = map[string]any{"promptTokenCount": Usage.Input, "candidatesTokenCount": Usage.Output,
