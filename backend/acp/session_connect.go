@@ -227,12 +227,15 @@ func refused(ctx context.Context, err error) bool {
 func (s *Session) callOpen(ctx context.Context, conn *jsonrpc.Conn, method string, reattach bool) (Continued, error) {
 	s.mu.Lock()
 	oldID := s.agentSessionID
-	mcp, dirs := s.mcpServersLocked(), s.dirsForAgentLocked()
-	var params any = schema.NewSessionParams{Cwd: s.cfg.Cwd, MCPServers: mcp, AdditionalDirectories: dirs}
+	mcp, dirs, rules := s.mcpServersLocked(), s.dirsForAgentLocked(), s.systemPromptLocked()
+	var params any = schema.NewSessionParams{Cwd: s.cfg.Cwd, MCPServers: mcp, AdditionalDirectories: dirs, SystemPrompt: rules}
 	open := func(sessionID string) map[string]any {
 		p := map[string]any{"sessionId": sessionID, "cwd": s.cfg.Cwd, "mcpServers": mcp}
 		if len(dirs) > 0 {
 			p["additionalDirectories"] = dirs
+		}
+		if rules != nil {
+			p["systemPrompt"] = rules
 		}
 		return p
 	}
@@ -297,7 +300,7 @@ func (s *Session) callOpen(ctx context.Context, conn *jsonrpc.Conn, method strin
 // features is what the window may offer of the agent's own (Controls.AgentFeatures).
 func (c AgentCapabilities) features() *AgentFeatures {
 	return &AgentFeatures{ListSessions: c.sessionCap("list"), DeleteSessions: c.sessionCap("delete"),
-		Logout: objectCap(c.Auth, "logout")}
+		Logout: objectCap(c.Auth, "logout"), SystemPrompt: c.sessionCap("systemPrompt")}
 }
 
 // canResume reports sessionCapabilities.resume.

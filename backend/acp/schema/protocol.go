@@ -123,7 +123,21 @@ type NewSessionParams struct {
 	// AdditionalDirectories: the session's other folders, absolute (schema 1.21), sent only to an
 	// agent that advertises sessionCapabilities.additionalDirectories.
 	AdditionalDirectories []string `json:"additionalDirectories,omitempty"`
+	// SystemPrompt: the person's house rules (schema 1.35), sent only to an agent that advertises
+	// sessionCapabilities.systemPrompt; load, resume and fork carry it too.
+	SystemPrompt *SystemPrompt `json:"systemPrompt,omitempty"`
 }
+
+// SystemPrompt is client-provided system-level instructions for a session (schema 1.35):
+// content is never empty and holds text blocks only.
+type SystemPrompt struct {
+	Mode    string         `json:"mode"` // SystemPromptAppend, or "override" where advertised
+	Content []ContentBlock `json:"content"`
+}
+
+// SystemPromptAppend adds the content to the agent's own instructions; every agent that
+// advertises sessionCapabilities.systemPrompt takes it.
+const SystemPromptAppend = "append"
 
 // NewSessionResult carries the agent's session id and what the user may pick for the session.
 type NewSessionResult struct {

@@ -1,0 +1,59 @@
+package hub
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"agentdesk/backend/acp"
+	"agentdesk/backend/agents"
+)
+
+// House rules saved for an agent in a folder reach session/new of the next session there as
+// systemPrompt, and are saved in the journal as sent; rules over the bound or for a missing
+// folder are refused with words that say what to do, and blank ones delete them.
+func TestHouseRulesReachTheNextSession(t *testing.T) {
+	dir := t.TempDir()
+	ctx := context.Background()
+	st := openTestStore(t, filepath.Join(dir, "history.db"))
+	defer st.Close()
+	agent := scriptAgent(t, dir, "a", `[{"expect":"initialize"},
+ {"reply":{"protocolVersion":1,"agentCapabilities":{"sessionCapabilities":{"systemPrompt":{}}}}},
+ {"expect":"session/new"}, {"reply":{"sessionId":"m1"}}]`)
+	cat := agents.NewCatalog([]agents.Agent{agent}, nil, &agents.ConfigFile{Path: filepath.Join(dir, "agents.json")},
+		agents.OpenSecrets(filepath.Join(dir, "secrets")))
+	h := New(st, cat, t.Logf)
+	defer h.CloseAll(ctx)
+
+	if _, err := h.SetHouseRules(ctx, "a", dir, strings.Repeat("x", acp.MaxSystemPrompt+1)); err == nil || !strings.Contains(err.Error(), "shorten") {
+		t.Fatalf("rules over the bound: %v", err)
+	}
+	if _, err := h.SetHouseRules(ctx, "a", filepath.Join(dir, "gone"), "x"); err == nil || !strings.Contains(err.Error(), "gone") {
+		t.Fatalf("rules for a missing folder: %v", err)
+	}
+	saved, err := h.SetHouseRules(ctx, "a", dir+"/", "Answer in French.\r\nNever push.")
+	if err != nil || saved.Text != "Answer in French.\nNever push." || saved.Folder != dir || saved.Saved == "" {
+		t.Fatalf("saved %+v, %v", saved, err)
+	}
+	s, _ := idleSession(t, h, dir)
+	if err := st.Writer().Flush(ctx); err != nil {
+		t.Fatal(err)
+	}
+	msgs, err := st.Messages(ctx, s.ID())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var newLine string
+	for _, m := range msgs {
+		if m.Method == "session/new" && strings.Contains(string(m.JSON), `"params"`) {
+			newLine = string(m.JSON)
+		}
+	}
+	if !strings.Contains(newLine, `"systemPrompt":{"mode":"append","content":[{"type":"text","text":"Answer in French.\nNever push."}]}`) {
+		t.Fatalf("session/new as saved does not carry the house rules: %s", newLine)
+	}
+	if cleared, err := h.SetHouseRules(ctx, "a", dir, "  \n"); err != nil || cleared.Text != "" || cleared.Saved != "" {
+		t.Fatalf("blank rules: %+v, %v", cleared, err)
+	}
+}
