@@ -1,11 +1,15 @@
 package acp_test
 
 import (
+	"context"
 	"encoding/json"
+	"io"
 	"strings"
 	"testing"
 
 	"agentdesk/backend/acp"
+	"agentdesk/backend/acp/acptest"
+	"agentdesk/backend/acp/demoagent"
 )
 
 // The house rules go as systemPrompt (append mode, one text block) on session/new, load and
@@ -87,5 +91,35 @@ func TestSystemPromptIsBounded(t *testing.T) {
 	}
 	if got := p.SystemPrompt.Content[0].Text; len(got) > acp.MaxSystemPrompt || len(got) < acp.MaxSystemPrompt-1 || strings.ContainsRune(got, '\uFFFD') {
 		t.Fatalf("sent %d bytes, want at most %d on a character boundary", len(got), acp.MaxSystemPrompt)
+	}
+}
+
+// The Demo agent takes house rules and says so in its first answer, so the window's editor can be
+// seen to reach an agent offline (e2e).
+func TestDemoAgentTakesHouseRules(t *testing.T) {
+	ev := newEvents()
+	s := acp.NewSession(acp.Config{ID: "s1", AgentName: "Demo agent", Cwd: t.TempDir(), Emitter: ev, Logf: t.Logf,
+		SystemPrompt: "Answer in French.\nNever push.",
+		Launch: func(context.Context) (acp.Transport, error) {
+			return acptest.Serve(func(in io.Reader, out io.Writer) error { return demoagent.Serve(in, out, 0) }), nil
+		}})
+	t.Cleanup(func() { s.Close() })
+	if err := s.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if f := s.Snapshot().Controls.AgentFeatures; f == nil || !f.SystemPrompt {
+		t.Fatalf("the Demo agent does not advertise systemPrompt: %+v", f)
+	}
+	if _, err := s.Prompt("hi"); err != nil {
+		t.Fatal(err)
+	}
+	answerNext(t, s, ev, "allow_once")
+	ev.waitFor(t, "turn_end", kind(acp.EventTurnEnd))
+	found := false
+	for _, e := range s.Snapshot().Entries {
+		found = found || e.Kind == acp.KindAgent && strings.Contains(e.Text, `the first says: "Answer in French."`)
+	}
+	if !found {
+		t.Fatalf("the Demo agent did not acknowledge the house rules: %+v", s.Snapshot().Entries)
 	}
 }

@@ -81,10 +81,11 @@ func (a *Agent) HandleRequest(req *jsonrpc.Request) {
 		a.elicit = p.ClientCapabilities.Elicitation
 		a.mu.Unlock()
 		req.Reply(map[string]any{
-			"protocolVersion":   schema.ProtocolVersion,
-			"agentCapabilities": map[string]any{"loadSession": false, "promptCapabilities": map[string]any{"image": true, "embeddedContext": true}},
-			"authMethods":       []any{},
-			"agentInfo":         schema.Implementation{Name: "agentdesk-demo", Title: "Demo agent", Version: "1.0.0"},
+			"protocolVersion": schema.ProtocolVersion,
+			"agentCapabilities": map[string]any{"loadSession": false, "promptCapabilities": map[string]any{"image": true, "embeddedContext": true},
+				"sessionCapabilities": map[string]any{"systemPrompt": map[string]any{}}},
+			"authMethods": []any{},
+			"agentInfo":   schema.Implementation{Name: "agentdesk-demo", Title: "Demo agent", Version: "1.0.0"},
 		}, nil)
 	case schema.MethodSessionNew:
 		var p schema.NewSessionParams
@@ -94,7 +95,7 @@ func (a *Agent) HandleRequest(req *jsonrpc.Request) {
 		}
 		a.mu.Lock()
 		id := fmt.Sprintf("demo-%d", len(a.sessions)+1)
-		st := &settings{cwd: p.Cwd, mode: modeAsk, thinking: true}
+		st := &settings{cwd: p.Cwd, mode: modeAsk, thinking: true, houseRules: systemPromptText(p.SystemPrompt)}
 		a.sessions[id] = st
 		opts := st.configOptions()
 		a.mu.Unlock()

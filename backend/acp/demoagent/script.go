@@ -43,6 +43,7 @@ func (s *script) run() string {
 			return s.stream("agent_thought_chunk", fmt.Sprintf("The user asked: %q. I'll look at the folder %s first, then propose a small edit and run the checks.", s.prompt, base))
 		},
 		s.acknowledge,
+		s.followHouseRules,
 		func() bool { return s.plan("in_progress", "pending", "pending") },
 		s.listFolder,
 		func() bool { return s.plan("completed", "in_progress", "pending") },

@@ -377,6 +377,8 @@ export interface AgentFeatures {
   listSessions?: boolean;
   deleteSessions?: boolean;
   logout?: boolean;
+  /** The agent takes house rules as a system prompt (sessionCapabilities.systemPrompt). */
+  systemPrompt?: boolean;
 }
 
 export interface ConfigOption {

@@ -4,6 +4,7 @@ export namespace acp {
 	    listSessions?: boolean;
 	    deleteSessions?: boolean;
 	    logout?: boolean;
+	    systemPrompt?: boolean;
 	}
 	export interface Boundary {
 	    kind: string;
@@ -332,6 +333,13 @@ export namespace hub {
 	    ruleLabel: string;
 	    requestedAt: string;
 	    decidedAt: string;
+	}
+	export interface HouseRules {
+	    agentId: string;
+	    folder: string;
+	    text: string;
+	    saved: string;
+	    max: number;
 	}
 	export interface RuleInfo {
 	    id: string;
