@@ -57,14 +57,17 @@ type Entry struct {
 	Steered bool `json:"steered,omitempty"`
 
 	// tool
-	ToolCallID string            `json:"toolCallId,omitempty"`
-	ToolKind   string            `json:"toolKind,omitempty"`
-	Title      string            `json:"title,omitempty"`
-	Status     string            `json:"status,omitempty"`
-	Locations  []schema.Location `json:"locations,omitempty"`
-	Content    []ToolContent     `json:"content,omitempty"`
-	RawInput   json.RawMessage   `json:"rawInput,omitempty"`
-	RawOutput  json.RawMessage   `json:"rawOutput,omitempty"`
+	ToolCallID string `json:"toolCallId,omitempty"`
+	ToolKind   string `json:"toolKind,omitempty"`
+	Title      string `json:"title,omitempty"`
+	// ToolName is the tool's own name (schema 1.35 tool-call name), one plain line of at most
+	// MaxToolName bytes (plainLine); "" when the agent sends none. Rules match it (rules.Rule.Tool).
+	ToolName  string            `json:"toolName,omitempty"`
+	Status    string            `json:"status,omitempty"`
+	Locations []schema.Location `json:"locations,omitempty"`
+	Content   []ToolContent     `json:"content,omitempty"`
+	RawInput  json.RawMessage   `json:"rawInput,omitempty"`
+	RawOutput json.RawMessage   `json:"rawOutput,omitempty"`
 
 	Plan  []schema.PlanEntry `json:"plan,omitempty"`
 	Usage *schema.Usage      `json:"usage,omitempty"`

@@ -196,6 +196,9 @@ func (t *Transcript) UpsertTool(f schema.ToolCallFields, create bool) Change {
 	if f.Title != nil {
 		e.Title = *f.Title
 	}
+	if len(f.Name) > 0 {
+		e.ToolName = toolName(f.Name, e.ToolName)
+	}
 	if f.Kind != nil {
 		e.ToolKind = *f.Kind
 	}

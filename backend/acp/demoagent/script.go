@@ -137,7 +137,7 @@ func (s *script) toolID(name string) string { return fmt.Sprintf("%s-%d", name, 
 // listFolder is a read tool call with the folder's real listing (read-only).
 func (s *script) listFolder() bool {
 	id := s.toolID("list")
-	if !s.update(map[string]any{"sessionUpdate": "tool_call", "toolCallId": id, "title": "List " + filepath.Base(s.cwd),
+	if !s.update(map[string]any{"sessionUpdate": "tool_call", "toolCallId": id, "title": "List " + filepath.Base(s.cwd), "name": "list_folder",
 		"kind": "read", "status": "in_progress", "locations": []schema.Location{{Path: s.cwd}},
 		"rawInput": map[string]any{"path": s.cwd}}) || !s.pause() {
 		return false
@@ -173,7 +173,7 @@ func (s *script) proposeEdit() (allowed, ok bool) {
 	diff := map[string]any{"type": "diff", "path": path, "oldText": old,
 		"newText": old + "\n- Tried the agentdesk demo agent: thoughts, plans, tools and permissions.\n"}
 	line := 1
-	if !s.update(map[string]any{"sessionUpdate": "tool_call", "toolCallId": id, "title": "Edit " + noteFile,
+	if !s.update(map[string]any{"sessionUpdate": "tool_call", "toolCallId": id, "title": "Edit " + noteFile, "name": "edit_file",
 		"kind": "edit", "status": "pending", "locations": []schema.Location{{Path: path, Line: &line}},
 		"content": []any{diff}}) || !s.pause() {
 		return false, false
@@ -220,7 +220,7 @@ func (s *script) finishEdit(id string, diff map[string]any, allowed bool) bool {
 // terminal of the client's when it runs them, else as text.
 func (s *script) runChecks() bool {
 	id := s.toolID("check")
-	if !s.update(map[string]any{"sessionUpdate": "tool_call", "toolCallId": id, "title": "Run go test ./...",
+	if !s.update(map[string]any{"sessionUpdate": "tool_call", "toolCallId": id, "title": "Run go test ./...", "name": "run_command",
 		"kind": "execute", "status": "in_progress", "rawInput": map[string]any{"command": "go test ./..."}}) {
 		return false
 	}

@@ -240,6 +240,8 @@ export interface Entry {
   /** tool: the agent's own tool call id (permissions refer to the entry id, not to this). */
   toolCallId?: string | null;
   toolKind?: string | null;
+  /** tool: the tool's own name (ACP 1.35), one plain line cleaned in Go; absent when the agent sends none. */
+  toolName?: string | null;
   title?: string | null;
   status?: ToolStatus | null;
   locations?: Location[] | null;
