@@ -1,7 +1,8 @@
 // What the person gives an agent beside a prompt: the house rules of an agent in a folder (ACP's
-// client system prompt), edited from the start page and the agent menu, reaching the Demo agent.
+// client system prompt), edited from the start page and the agent menu, reaching the Demo agent;
+// and the agent's suggested next prompts, as chips under the composer.
 import { test, openApp, waitFor } from './lib/harness.mjs';
-import { allowOnce, project, send, stateIs, turnEnds } from './lib/ui.mjs';
+import { allowOnce, project, send, startSession, stateIs, turnEnds } from './lib/ui.mjs';
 
 const env = { AGENTDESK_DEMO_PACE: '15ms' };
 
@@ -32,4 +33,23 @@ test('house rules written before a start reach the agent, and the agent menu sho
   await waitFor(async () => (await field.inputValue()) === 'Answer in French.\nNever push to main.', { message: 'the saved rules' });
   if ((await page.getByTestId('system-prompt-unsupported').count()) !== 0) throw new Error('the Demo agent takes house rules');
   await page.getByTestId('system-prompt-cancel').click();
+});
+
+test('a suggested prompt fills the composer when clicked, and goes when the next turn starts', async () => {
+  const { page } = await openApp({ env });
+  await startSession(page, await project());
+  await send(page, 'hello');
+  await allowOnce(page);
+  await turnEnds(page, 'end_turn');
+  const chips = page.getByTestId('prompt-suggestion');
+  await waitFor(async () => (await chips.count()) === 2, { message: 'two suggestion chips' });
+  const text = await chips.first().textContent();
+  await chips.first().click();
+  const input = page.getByTestId('composer-input');
+  if ((await input.inputValue()) !== text) throw new Error(`the composer holds ${await input.inputValue()}, not ${text}`);
+  if ((await page.locator('[data-testid=entry][data-kind=user]').count()) !== 1) throw new Error('a click sent the suggestion');
+  await page.getByTestId('send').click();
+  await waitFor(async () => (await chips.count()) === 0, { message: 'the chips go when the turn starts' });
+  await allowOnce(page);
+  await turnEnds(page, 'end_turn', 2);
 });

@@ -19,6 +19,10 @@ type Controls struct {
 	// CanSteer: a prompt can be steered into the running turn (Session.Steer; the agent
 	// advertises _session/steering or prompt queueing).
 	CanSteer bool `json:"canSteer,omitempty"`
+	// Suggestions are the agent's predicted next prompts, oldest first (at most MaxSuggestions,
+	// each one plain line), shown as chips under the composer; cleared when a turn starts
+	// (session_suggestions.go).
+	Suggestions []string `json:"suggestions,omitempty"`
 }
 
 // AgentFeatures says which of the agent's own features the window may offer: its saved

@@ -80,6 +80,8 @@ func (h *connHandler) HandleNotification(method string, params json.RawMessage) 
 		}
 	case MethodElicitationComplete:
 		h.s.completeElicitation(params)
+	case MethodClaudeSDKMessage:
+		h.s.suggest(params)
 	default:
 		h.s.cfg.Logf("%s: ignored notification %q", h.s.cfg.AgentName, method)
 	}

@@ -78,6 +78,7 @@ func (s *script) run() string {
 				"This demo runs offline. Connect a real agent to do real work.", base, noteFile, verdict))
 		},
 		s.usage,
+		s.suggestNext,
 	}
 	for _, step := range steps {
 		if !step() {

@@ -373,6 +373,8 @@ export interface Controls {
   agentFeatures?: AgentFeatures | null;
   /** A queued prompt can be steered into the running turn (the agent offers steering). */
   canSteer?: boolean;
+  /** The agent's predicted next prompts, oldest first: at most three plain lines, cleared when a turn starts. */
+  suggestions?: string[] | null;
 }
 
 export interface AgentFeatures {

@@ -32,6 +32,7 @@ export namespace acp {
 	    promptCapabilities?: schema.PromptCapabilities;
 	    agentFeatures?: AgentFeatures;
 	    canSteer?: boolean;
+	    suggestions?: string[];
 	}
 	export interface DecisionSummary {
 	    requestId: string;
@@ -88,6 +89,7 @@ export namespace acp {
 	    toolCallId?: string;
 	    toolKind?: string;
 	    title?: string;
+	    toolName?: string;
 	    status?: string;
 	    locations?: schema.Location[];
 	    content?: ToolContent[];
