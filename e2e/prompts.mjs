@@ -52,4 +52,9 @@ test('a suggested prompt fills the composer when clicked, and goes when the next
   await waitFor(async () => (await chips.count()) === 0, { message: 'the chips go when the turn starts' });
   await allowOnce(page);
   await turnEnds(page, 'end_turn', 2);
+
+  // The Demo agent answered auth/status after its initialize: the picker says so once it reads the list again.
+  await page.getByTestId('agent-picker').focus();
+  const demo = page.locator('[data-testid=agent-option][data-agent-id=demo]');
+  await waitFor(async () => (await demo.getAttribute('data-sign-in')) === 'no sign-in needed', { message: 'the sign-in state in the picker' });
 });

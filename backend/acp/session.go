@@ -75,6 +75,10 @@ type Config struct {
 	// MaxSystemPrompt bytes; "" none): sent as systemPrompt on session/new, load, resume and fork
 	// when the agent advertises sessionCapabilities.systemPrompt (session_systemprompt.go).
 	SystemPrompt string
+	// OnAuthStatus, when set, is given the agent's sign-in state whenever it says it (auth/status
+	// after initialize, its updates; session_authstatus.go), from the inbound loop or a goroutine
+	// of its own. It must not block.
+	OnAuthStatus func(AuthStatus)
 
 	serveHook func(method string) // tests: runs on a worker before each fs/* and terminal/create
 }

@@ -127,6 +127,7 @@ func (s *Session) connect(ctx context.Context, reattach bool) (Continued, error)
 	init.AgentCapabilities.steer = init.steerMode()
 	s.authMethods, s.caps = methods, init.AgentCapabilities
 	s.unlock()
+	s.askAuthStatus(conn, init.AgentCapabilities)
 	if s.cfg.AuthMethod != "" {
 		method = MethodAuthenticate
 		if err := s.authenticate(ctx, methods); err != nil {

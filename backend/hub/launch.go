@@ -50,6 +50,7 @@ func (h *Hub) launch(l launch, out acp.Emitter) (*acp.Session, SessionInfo) {
 		},
 	}
 	cfg.SystemPrompt = h.houseRulesFor(l.agent.ID, l.dir)
+	cfg.OnAuthStatus = func(st acp.AuthStatus) { h.noteAuthStatus(l.agent.ID, st) }
 	sessionRules := h.sessionRulesFor(l.agent, l.dir, l.dirs)
 	cfg.Rules = sessionRules
 	emitter := out

@@ -83,7 +83,7 @@ func (a *Agent) HandleRequest(req *jsonrpc.Request) {
 		req.Reply(map[string]any{
 			"protocolVersion": schema.ProtocolVersion,
 			"agentCapabilities": map[string]any{"loadSession": false, "promptCapabilities": map[string]any{"image": true, "embeddedContext": true},
-				"sessionCapabilities": map[string]any{"systemPrompt": map[string]any{}}},
+				"sessionCapabilities": map[string]any{"systemPrompt": map[string]any{}}, "auth": map[string]any{"status": map[string]any{}}},
 			"authMethods": []any{},
 			"agentInfo":   schema.Implementation{Name: "agentdesk-demo", Title: "Demo agent", Version: "1.0.0"},
 		}, nil)
@@ -102,6 +102,8 @@ func (a *Agent) HandleRequest(req *jsonrpc.Request) {
 		req.Reply(schema.NewSessionResult{SessionID: id, ConfigOptions: opts}, nil)
 		_ = a.conn.Notify(schema.MethodSessionUpdate, map[string]any{"sessionId": id,
 			"update": map[string]any{"sessionUpdate": schema.UpdateAvailableCommands, "availableCommands": commands}})
+	case "auth/status": // it runs offline: nothing to sign in to
+		req.Reply(map[string]any{"state": "not_required"}, nil)
 	case schema.MethodSetConfigOption:
 		a.setConfigOption(req)
 	case schema.MethodSessionPrompt:

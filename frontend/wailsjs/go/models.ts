@@ -382,6 +382,7 @@ export namespace main {
 	    custom: boolean;
 	    folder?: string;
 	    version?: string;
+	    signIn?: string;
 	}
 	export interface AgentSettings {
 	    id: string;
