@@ -69,8 +69,10 @@ type Entry struct {
 	RawInput  json.RawMessage   `json:"rawInput,omitempty"`
 	RawOutput json.RawMessage   `json:"rawOutput,omitempty"`
 
-	Plan  []schema.PlanEntry `json:"plan,omitempty"`
-	Usage *schema.Usage      `json:"usage,omitempty"`
+	Plan []schema.PlanEntry `json:"plan,omitempty"`
+	// PlanDoc: a plan by id (plan_update; transcript_plans.go), nil for the one plan of a turn.
+	PlanDoc *PlanDoc      `json:"planDoc,omitempty"`
+	Usage   *schema.Usage `json:"usage,omitempty"`
 
 	// unknown: the update kind (or "<update>/<content type>") and the raw JSON.
 	UpdateKind string          `json:"updateKind,omitempty"`
@@ -201,6 +203,7 @@ func (e *Entry) clone() Entry {
 	c.Plan = append([]schema.PlanEntry(nil), e.Plan...)
 	c.Attachments = append([]attach.Info(nil), e.Attachments...)
 	c.Usage, c.Boundary, c.Notice, c.Compaction = copyOf(e.Usage), copyOf(e.Boundary), copyOf(e.Notice), copyOf(e.Compaction)
+	c.PlanDoc = copyOf(e.PlanDoc)
 	if e.Elicitation != nil {
 		c.Elicitation = e.Elicitation.clone()
 	}

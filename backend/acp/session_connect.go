@@ -113,7 +113,7 @@ func (s *Session) connect(ctx context.Context, reattach bool) (Continued, error)
 		ClientCapabilities: schema.ClientCapabilities{FS: schema.FSCapabilities{ReadTextFile: true, WriteTextFile: true}, Terminal: true,
 			Auth:        &schema.AuthCapabilities{Terminal: true},
 			Session:     &schema.SessionClientCaps{ConfigOptions: &schema.ConfigOptionCaps{Boolean: &struct{}{}}},
-			Elicitation: s.cfg.Elicit.caps()},
+			Elicitation: s.cfg.Elicit.caps(), Plan: &struct{}{}},
 		ClientInfo: s.cfg.ClientInfo,
 	}, &init)
 	if err != nil {

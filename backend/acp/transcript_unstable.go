@@ -67,6 +67,8 @@ func (t *Transcript) unstable(u schema.Update) (Change, bool) {
 		return t.add(&Entry{Kind: KindNotice, Notice: &n}), true
 	case UpdateCompaction, UpdateCompactionSummaryChunk:
 		return t.compaction(u)
+	case UpdatePlanUpdate, UpdatePlanRemoved:
+		return t.planByID(u) // transcript_plans.go
 	}
 	return Change{}, false
 }

@@ -68,6 +68,8 @@ type ClientCapabilities struct {
 	Session  *SessionClientCaps `json:"session,omitempty"`
 	// Elicitation: the elicitation/create modes the client renders (elicitation.go).
 	Elicitation *ElicitationCaps `json:"elicitation,omitempty"`
+	// Plan: {} when the client renders plans by id (plan_update, plan_removed; schema 1.35).
+	Plan *struct{} `json:"plan,omitempty"`
 }
 
 // SessionClientCaps says which session features the client renders. Agents offer boolean

@@ -250,6 +250,8 @@ export interface Entry {
   rawInput?: unknown;
   rawOutput?: unknown;
   plan?: PlanItem[] | null;
+  /** plan: a plan by id (ACP 1.35 plan_update), changed in place; absent for the one plan of a turn. */
+  planDoc?: PlanDoc | null;
   usage?: Usage | null;
   /** unknown: the update kind the Go side did not recognise, with its raw JSON. */
   updateKind?: string | null;
@@ -375,6 +377,15 @@ export interface Controls {
   canSteer?: boolean;
   /** The agent's predicted next prompts, oldest first: at most three plain lines, cleared when a turn starts. */
   suggestions?: string[] | null;
+}
+
+/** A plan by id: its type, its Markdown or its file's URI (text, never opened), whether the agent removed it. */
+export interface PlanDoc {
+  id: string;
+  type: string;
+  markdown?: string;
+  uri?: string;
+  removed?: boolean;
 }
 
 export interface AgentFeatures {

@@ -65,6 +65,13 @@ export namespace acp {
 	    title: string;
 	    description?: string;
 	}
+	export interface PlanDoc {
+	    id: string;
+	    type: string;
+	    markdown?: string;
+	    uri?: string;
+	    removed?: boolean;
+	}
 	export interface ToolContent {
 	    type: string;
 	    text?: string;
@@ -96,6 +103,7 @@ export namespace acp {
 	    rawInput?: number[];
 	    rawOutput?: number[];
 	    plan?: schema.PlanEntry[];
+	    planDoc?: PlanDoc;
 	    usage?: schema.Usage;
 	    updateKind?: string;
 	    raw?: number[];
@@ -127,6 +135,7 @@ export namespace acp {
 	    toolKind?: string;
 	    ruleOptions?: RuleOption[];
 	}
+	
 	export interface QueuedPrompt {
 	    id: string;
 	    text: string;
