@@ -18,10 +18,15 @@ func suggestion(sid, text string) string {
 // message and a bidi override are not shown; a turn's start clears them.
 func TestPromptSuggestionsBoundedCleanAndClearedByATurn(t *testing.T) {
 	long := `"` + strings.Repeat("x", 2*acp.MaxSuggestionText) + `"`
-	s, ev := startScript(t, suggestion("sc1", `"first"`)+suggestion("other", `"not ours"`)+
+	// Sent during a turn, as claude-agent-acp sends them at its end: the agent session id is known.
+	s, ev := startScript(t, `{"expect":"session/prompt"},`+suggestion("sc1", `"first"`)+suggestion("other", `"not ours"`)+
 		`{"send":{"jsonrpc":"2.0","method":"_claude/sdkMessage","params":{"sessionId":"sc1","message":{"type":"result"}}}},`+
 		suggestion("sc1", `"Run the\u202e tests\n"`)+suggestion("sc1", long)+suggestion("sc1", `"first"`)+`
+ {"reply":{"stopReason":"end_turn"}},
  {"expect":"session/prompt"}, {"reply":{"stopReason":"end_turn"}}`)
+	if _, err := s.Prompt("one"); err != nil {
+		t.Fatal(err)
+	}
 	info := ev.waitFor(t, "three suggestions", func(e acp.Event) bool {
 		return e.Kind == acp.EventInfo && e.Controls != nil && len(e.Controls.Suggestions) == 3 && e.Controls.Suggestions[2] == "first"
 	})
@@ -29,7 +34,8 @@ func TestPromptSuggestionsBoundedCleanAndClearedByATurn(t *testing.T) {
 	if got[0] != "Run the tests" || len(got[1]) > acp.MaxSuggestionText || !strings.HasSuffix(got[1], "…") {
 		t.Fatalf("suggestions %q", got)
 	}
-	if _, err := s.Prompt("go"); err != nil {
+	ev.waitFor(t, "turn_end", kind(acp.EventTurnEnd))
+	if _, err := s.Prompt("two"); err != nil {
 		t.Fatal(err)
 	}
 	ev.waitFor(t, "suggestions cleared", func(e acp.Event) bool {
