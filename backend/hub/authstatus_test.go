@@ -2,26 +2,20 @@ package hub
 
 import (
 	"context"
-	"path/filepath"
 	"testing"
 
 	"agentdesk/backend/acp"
-	"agentdesk/backend/agents"
 )
 
 // An agent's sign-in state, as a session of it says it (here claude-agent-acp's
 // _auth/status_update, before session/new answers), is kept for that agent for the picker.
 func TestAuthStatusKeptPerAgent(t *testing.T) {
 	dir := t.TempDir()
-	ctx := context.Background()
-	agent := scriptAgent(t, dir, "a", `[{"expect":"initialize"}, {"reply":{"protocolVersion":1,"agentCapabilities":{}}},
+	h, _ := scriptHub(t, dir, `[{"expect":"initialize"}, {"reply":{"protocolVersion":1,"agentCapabilities":{}}},
  {"expect":"session/new"},
  {"send":{"jsonrpc":"2.0","method":"_auth/status_update","params":{"authStatus":{"kind":"subscription","label":"Claude Max","account":{"email":"me@example.com"}}}}},
  {"reply":{"sessionId":"m1"}}]`)
-	cat := agents.NewCatalog([]agents.Agent{agent}, nil, &agents.ConfigFile{Path: filepath.Join(dir, "agents.json")},
-		agents.OpenSecrets(filepath.Join(dir, "secrets")))
-	h := New(nil, cat, t.Logf)
-	defer h.CloseAll(ctx)
+	defer h.CloseAll(context.Background())
 	if _, ok := h.AuthStatusOf("a"); ok {
 		t.Fatal("a state before any session said one")
 	}

@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"agentdesk/backend/acp"
-	"agentdesk/backend/agents"
 )
 
 // House rules saved for an agent in a folder reach session/new of the next session there as
@@ -16,15 +15,10 @@ import (
 func TestHouseRulesReachTheNextSession(t *testing.T) {
 	dir := t.TempDir()
 	ctx := context.Background()
-	st := openTestStore(t, filepath.Join(dir, "history.db"))
-	defer st.Close()
-	agent := scriptAgent(t, dir, "a", `[{"expect":"initialize"},
+	h, st := scriptHub(t, dir, `[{"expect":"initialize"},
  {"reply":{"protocolVersion":1,"agentCapabilities":{"sessionCapabilities":{"systemPrompt":{}}}}},
  {"expect":"session/new"}, {"reply":{"sessionId":"m1"}}]`)
-	cat := agents.NewCatalog([]agents.Agent{agent}, nil, &agents.ConfigFile{Path: filepath.Join(dir, "agents.json")},
-		agents.OpenSecrets(filepath.Join(dir, "secrets")))
-	h := New(st, cat, t.Logf)
-	defer h.CloseAll(ctx)
+	defer h.CloseAll(context.Background())
 
 	if _, err := h.SetHouseRules(ctx, "a", dir, strings.Repeat("x", acp.MaxSystemPrompt+1)); err == nil || !strings.Contains(err.Error(), "shorten") {
 		t.Fatalf("rules over the bound: %v", err)

@@ -2,11 +2,9 @@ package hub
 
 import (
 	"context"
-	"path/filepath"
 	"testing"
 
 	"agentdesk/backend/acp"
-	"agentdesk/backend/agents"
 )
 
 // A person's rename of a live session goes to an agent that takes titles; the title it stored is
@@ -14,19 +12,14 @@ import (
 func TestRenamePushedAndKeptOverTheAgentsTitles(t *testing.T) {
 	dir := t.TempDir()
 	ctx := context.Background()
-	st := openTestStore(t, filepath.Join(dir, "history.db"))
-	defer st.Close()
-	agent := scriptAgent(t, dir, "a", `[{"expect":"initialize"},
+	h, st := scriptHub(t, dir, `[{"expect":"initialize"},
  {"reply":{"protocolVersion":1,"agentCapabilities":{"sessionCapabilities":{"title":{}}}}},
  {"expect":"session/new"}, {"reply":{"sessionId":"m1"}},
  {"expect":"session/set_title"}, {"reply":{"title":"Fix the build (trimmed)"}},
  {"expect":"session/prompt"},
  {"update":{"sessionUpdate":"session_info_update","title":"The agent's own title"}},
  {"reply":{"stopReason":"end_turn"}}]`)
-	cat := agents.NewCatalog([]agents.Agent{agent}, nil, &agents.ConfigFile{Path: filepath.Join(dir, "agents.json")},
-		agents.OpenSecrets(filepath.Join(dir, "secrets")))
-	h := New(st, cat, t.Logf)
-	defer h.CloseAll(ctx)
+	defer h.CloseAll(context.Background())
 	s, states := idleSession(t, h, dir)
 
 	h.Renamed(s.ID())
