@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"agentdesk/backend/acp"
+	"agentdesk/backend/store"
 )
 
 // House rules saved for an agent in a folder reach session/new of the next session there as
@@ -31,23 +32,32 @@ func TestHouseRulesReachTheNextSession(t *testing.T) {
 		t.Fatalf("saved %+v, %v", saved, err)
 	}
 	s, _ := idleSession(t, h, dir)
-	if err := st.Writer().Flush(ctx); err != nil {
-		t.Fatal(err)
-	}
-	msgs, err := st.Messages(ctx, s.ID())
-	if err != nil {
-		t.Fatal(err)
-	}
-	var newLine string
-	for _, m := range msgs {
-		if m.Method == "session/new" && strings.Contains(string(m.JSON), `"params"`) {
-			newLine = string(m.JSON)
-		}
-	}
+	newLine := savedRequest(t, st, s.ID(), "session/new")
 	if !strings.Contains(newLine, `"systemPrompt":{"mode":"append","content":[{"type":"text","text":"Answer in French.\nNever push."}]}`) {
 		t.Fatalf("session/new as saved does not carry the house rules: %s", newLine)
 	}
 	if cleared, err := h.SetHouseRules(ctx, "a", dir, "  \n"); err != nil || cleared.Text != "" || cleared.Saved != "" {
 		t.Fatalf("blank rules: %+v, %v", cleared, err)
 	}
+}
+
+// savedRequest is the line of session id's request method as the history's journal saved it
+// (flushed first), "" when there is none.
+func savedRequest(t *testing.T, st *store.Store, id, method string) string {
+	t.Helper()
+	ctx := context.Background()
+	if err := st.Writer().Flush(ctx); err != nil {
+		t.Fatal(err)
+	}
+	msgs, err := st.Messages(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	line := ""
+	for _, m := range msgs {
+		if m.Method == method && strings.Contains(string(m.JSON), `"params"`) {
+			line = string(m.JSON)
+		}
+	}
+	return line
 }
