@@ -6,6 +6,7 @@ import (
 	"log"
 	"strings"
 
+	"agentdesk/backend/acp"
 	"agentdesk/backend/agents"
 )
 
@@ -29,6 +30,9 @@ type AgentInfo struct {
 
 	// Version is the installed version of an agent from the ACP registry, else "".
 	Version string `json:"version,omitempty"`
+	// SignIn is the agent's sign-in state as it last said it in a session of this run, in words
+	// for the picker ("signed in: Work", "not signed in"); "" when it has not said (authNote).
+	SignIn string `json:"signIn,omitempty"`
 }
 
 // AgentSettings is a custom agent as the editor shows and saves it.
@@ -63,7 +67,7 @@ func (ags *Agents) ListAgents() ([]AgentInfo, error) {
 	out := []AgentInfo{}
 	for _, ag := range ags.catalog.List() {
 		out = append(out, AgentInfo{ID: ag.ID, Name: ag.Name, Available: ag.Available, Reason: ag.Reason,
-			Custom: ag.Custom, Folder: ag.Folder, Version: ag.Version})
+			Custom: ag.Custom, Folder: ag.Folder, Version: ag.Version, SignIn: authNote(ags.hub.AuthStatusOf(ag.ID))})
 	}
 	return out, nil
 }
@@ -151,4 +155,21 @@ func (ags *Agents) ImportZedAgents(text string) (ImportResult, error) {
 		skipped = []string{}
 	}
 	return ImportResult{Added: added, Skipped: skipped}, nil
+}
+
+// authNote words an agent's sign-in state for the picker; "" when it is not known.
+func authNote(st acp.AuthStatus, ok bool) string {
+	switch {
+	case !ok:
+		return ""
+	case st.State == acp.AuthAuthenticated && st.Label != "":
+		return "signed in: " + st.Label
+	case st.State == acp.AuthAuthenticated:
+		return "signed in"
+	case st.State == acp.AuthUnauthenticated:
+		return "not signed in"
+	case st.State == acp.AuthNotRequired:
+		return "no sign-in needed"
+	}
+	return ""
 }

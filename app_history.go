@@ -172,7 +172,8 @@ func (h *History) DeleteHistory(id string) error {
 }
 
 // RenameHistory gives a saved (or live) session the user's title; the agent's titles no longer
-// replace it.
+// replace it. A live session's agent that takes titles (session/set_title) is told it first, and
+// the title it stored is kept; it may wait for that agent up to 10 s.
 func (h *History) RenameHistory(id, title string) error {
 	if h.store == nil {
 		return h.dbErr
@@ -182,6 +183,7 @@ func (h *History) RenameHistory(id, title string) error {
 		return errors.New("a session needs a title: type one, or press Esc to keep the old one")
 	}
 	h.hub.Renamed(id)
+	title = h.hub.PushTitle(h.ctx, id, title)
 	if err := h.store.RenameSession(h.ctx, id, h.catalog.Masker().Mask(title)); err != nil { // saved masked, as all text
 		return fmt.Errorf("could not rename session %s: %w", id, err)
 	}

@@ -19,14 +19,20 @@ type Controls struct {
 	// CanSteer: a prompt can be steered into the running turn (Session.Steer; the agent
 	// advertises _session/steering or prompt queueing).
 	CanSteer bool `json:"canSteer,omitempty"`
+	// Suggestions are the agent's predicted next prompts, oldest first (at most MaxSuggestions,
+	// each one plain line), shown as chips under the composer; cleared when a turn starts
+	// (session_suggestions.go).
+	Suggestions []string `json:"suggestions,omitempty"`
 }
 
 // AgentFeatures says which of the agent's own features the window may offer: its saved
-// sessions (session/list, session/delete) and logging out (logout).
+// sessions (session/list, session/delete), logging out (logout) and taking the person's house
+// rules as a system prompt (sessionCapabilities.systemPrompt).
 type AgentFeatures struct {
 	ListSessions   bool `json:"listSessions,omitempty"`
 	DeleteSessions bool `json:"deleteSessions,omitempty"`
 	Logout         bool `json:"logout,omitempty"`
+	SystemPrompt   bool `json:"systemPrompt,omitempty"`
 }
 
 // changed returns a changed copy of *p (nil when p is nil). Modes and Models are replaced this

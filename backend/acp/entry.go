@@ -57,17 +57,22 @@ type Entry struct {
 	Steered bool `json:"steered,omitempty"`
 
 	// tool
-	ToolCallID string            `json:"toolCallId,omitempty"`
-	ToolKind   string            `json:"toolKind,omitempty"`
-	Title      string            `json:"title,omitempty"`
-	Status     string            `json:"status,omitempty"`
-	Locations  []schema.Location `json:"locations,omitempty"`
-	Content    []ToolContent     `json:"content,omitempty"`
-	RawInput   json.RawMessage   `json:"rawInput,omitempty"`
-	RawOutput  json.RawMessage   `json:"rawOutput,omitempty"`
+	ToolCallID string `json:"toolCallId,omitempty"`
+	ToolKind   string `json:"toolKind,omitempty"`
+	Title      string `json:"title,omitempty"`
+	// ToolName is the tool's own name (schema 1.35 tool-call name), one plain line of at most
+	// MaxToolName bytes (plainLine); "" when the agent sends none. Rules match it (rules.Rule.Tool).
+	ToolName  string            `json:"toolName,omitempty"`
+	Status    string            `json:"status,omitempty"`
+	Locations []schema.Location `json:"locations,omitempty"`
+	Content   []ToolContent     `json:"content,omitempty"`
+	RawInput  json.RawMessage   `json:"rawInput,omitempty"`
+	RawOutput json.RawMessage   `json:"rawOutput,omitempty"`
 
-	Plan  []schema.PlanEntry `json:"plan,omitempty"`
-	Usage *schema.Usage      `json:"usage,omitempty"`
+	Plan []schema.PlanEntry `json:"plan,omitempty"`
+	// PlanDoc: a plan by id (plan_update; transcript_plans.go), nil for the one plan of a turn.
+	PlanDoc *PlanDoc      `json:"planDoc,omitempty"`
+	Usage   *schema.Usage `json:"usage,omitempty"`
 
 	// unknown: the update kind (or "<update>/<content type>") and the raw JSON.
 	UpdateKind string          `json:"updateKind,omitempty"`
@@ -204,6 +209,7 @@ func (e *Entry) clone() Entry {
 	c.Attachments = append([]attach.Info(nil), e.Attachments...)
 	c.Usage, c.Boundary, c.Notice, c.Compaction = copyOf(e.Usage), copyOf(e.Boundary), copyOf(e.Notice), copyOf(e.Compaction)
 	c.Subagent = copyOf(e.Subagent)
+	c.PlanDoc = copyOf(e.PlanDoc)
 	if e.Elicitation != nil {
 		c.Elicitation = e.Elicitation.clone()
 	}

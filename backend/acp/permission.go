@@ -97,6 +97,8 @@ const (
 type PermissionQuery struct {
 	Kind  string // the tool call's ACP kind ("" when the agent gave none)
 	Title string
+	// Name is the tool's own name (Entry.ToolName), "" when the agent sent none.
+	Name string
 	// Paths are the paths the tool call names in its ACP fields: its locations, then its diffs'
 	// paths, each once, as the agent wrote them (absolute, relative to the session folder, or
 	// `~/…`, `$HOME/…`, a `file:` URI, for the rules to resolve or refuse).

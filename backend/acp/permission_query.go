@@ -14,7 +14,7 @@ import (
 // command line — never the card's title, never cut short: a rule must see every word it would
 // allow.
 func permissionQuery(e *Entry, options []OptionSummary) PermissionQuery {
-	q := PermissionQuery{Kind: e.ToolKind, Title: e.Title, Options: options}
+	q := PermissionQuery{Kind: e.ToolKind, Title: e.Title, Name: e.ToolName, Options: options}
 	seen := map[string]bool{}
 	addPath := func(p string) {
 		if p = strings.TrimSpace(p); p != "" && !seen[p] {

@@ -54,7 +54,9 @@ func RestoreTranscript(entries []Entry) *Transcript {
 		case KindTool:
 			t.tools[e.ToolCallID] = e.ID
 		case KindPlan:
-			t.plans[e.Turn] = e.ID
+			if e.PlanDoc == nil { // a plan by id is found by its id (transcript_plans.go)
+				t.plans[e.Turn] = e.ID
+			}
 		case KindUsage:
 			t.usages[e.Turn] = e.ID
 		case KindCompaction:

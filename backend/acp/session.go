@@ -71,6 +71,14 @@ type Config struct {
 	// AgentVersion is the agent's installed version when known (agents from the ACP
 	// registry), for snapshots: the session header shows it.
 	AgentVersion string
+	// SystemPrompt is the person's house rules for this agent and folder (at most
+	// MaxSystemPrompt bytes; "" none): sent as systemPrompt on session/new, load, resume and fork
+	// when the agent advertises sessionCapabilities.systemPrompt (session_systemprompt.go).
+	SystemPrompt string
+	// OnAuthStatus, when set, is given the agent's sign-in state whenever it says it (auth/status
+	// after initialize, its updates; session_authstatus.go), from the inbound loop or a goroutine
+	// of its own. It must not block.
+	OnAuthStatus func(AuthStatus)
 
 	serveHook func(method string) // tests: runs on a worker before each fs/* and terminal/create
 }
@@ -88,42 +96,43 @@ type Session struct {
 	pump     *pump
 	checking bool // unlock checks the invariants (tests)
 
-	mu             sync.Mutex
-	state          State
-	stateMsg       string
-	tr             *Transcript
-	perms          permissionDesk  // permission requests parked, decisions made (session_permission.go)
-	elicits        elicitationDesk // open and accepted elicitations (session_elicitation.go)
-	turns          []TurnSummary
-	title          string
-	agentSessionID string
-	authMethods    []AuthMethod
-	loginNeeded    *AuthRequiredError // the last turn failed for want of a login (LoginNeeded)
-	controls       Controls
-	early          []json.RawMessage // session/update params that arrived before session/new returned
-	earlyBytes     int               // the size of early
-	earlyDropped   int               // updates dropped beyond MaxEarlyUpdates/MaxEarlyBytes
-	transport      Transport
-	conn           *jsonrpc.Conn
-	handler        *connHandler    // the current connection's: its workers are shut by Close
-	turnActive     bool            // runTurn is running: state is running or cancelling
-	promptSent     bool            // the running turn's session/prompt is on the wire: Stop may cancel it
-	hardStopped    bool            // the agent was killed during a turn: it ends interrupted
-	closing        bool            // Close was called: the exit is ours, not news
-	replaying      bool            // session/resume or session/load is running: what the agent replays is not news
-	replay         *replayed       // session/load's replay, folded apart (session_reopen.go); nil otherwise
-	pendingSummary string          // the summary the next session/prompt carries before the person's text
-	allowedFiles   map[string]bool // real paths outside the folders the person chose to attach (AllowFile)
-	draft          *receipt.Draft  // the running turn's receipt as it is gathered (session_receipt.go); nil between turns
-	cost           *schema.Cost    // the session's cost as the agent last reported it (usage_update); nil until it does
-	queue          promptQueue     // prompts sent during a turn (session_queue.go)
-	steers         steerDesk       // the prompts steered into the running turn (session_steer.go)
-	caps           AgentCapabilities
-	subs           subagentDesk   // the child sessions the agent announced (session_subagents.go)
-	mcpSkipTold    bool           // the notice of MCP servers left out was shown
-	dirsTold       bool           // the notice of additional folders not sent was shown
-	watchDone      chan struct{}  // closed when the current connection's watch has finished
-	turnWG         sync.WaitGroup // the running turn's goroutine (runTurn): Close waits for it
+	mu               sync.Mutex
+	state            State
+	stateMsg         string
+	tr               *Transcript
+	perms            permissionDesk  // permission requests parked, decisions made (session_permission.go)
+	elicits          elicitationDesk // open and accepted elicitations (session_elicitation.go)
+	turns            []TurnSummary
+	title            string
+	agentSessionID   string
+	authMethods      []AuthMethod
+	loginNeeded      *AuthRequiredError // the last turn failed for want of a login (LoginNeeded)
+	controls         Controls
+	early            []json.RawMessage // session/update params that arrived before session/new returned
+	earlyBytes       int               // the size of early
+	earlyDropped     int               // updates dropped beyond MaxEarlyUpdates/MaxEarlyBytes
+	transport        Transport
+	conn             *jsonrpc.Conn
+	handler          *connHandler    // the current connection's: its workers are shut by Close
+	turnActive       bool            // runTurn is running: state is running or cancelling
+	promptSent       bool            // the running turn's session/prompt is on the wire: Stop may cancel it
+	hardStopped      bool            // the agent was killed during a turn: it ends interrupted
+	closing          bool            // Close was called: the exit is ours, not news
+	replaying        bool            // session/resume or session/load is running: what the agent replays is not news
+	replay           *replayed       // session/load's replay, folded apart (session_reopen.go); nil otherwise
+	pendingSummary   string          // the summary the next session/prompt carries before the person's text
+	allowedFiles     map[string]bool // real paths outside the folders the person chose to attach (AllowFile)
+	draft            *receipt.Draft  // the running turn's receipt as it is gathered (session_receipt.go); nil between turns
+	cost             *schema.Cost    // the session's cost as the agent last reported it (usage_update); nil until it does
+	queue            promptQueue     // prompts sent during a turn (session_queue.go)
+	steers           steerDesk       // the prompts steered into the running turn (session_steer.go)
+	caps             AgentCapabilities
+	subs             subagentDesk   // the child sessions the agent announced (session_subagents.go)
+	mcpSkipTold      bool           // the notice of MCP servers left out was shown
+	dirsTold         bool           // the notice of additional folders not sent was shown
+	systemPromptTold bool           // the notice of house rules not sent was shown
+	watchDone        chan struct{}  // closed when the current connection's watch has finished
+	turnWG           sync.WaitGroup // the running turn's goroutine (runTurn): Close waits for it
 
 	// connGen counts the agent processes this session started or gave up on: Continue moves it
 	// on before it launches the next one, so the old process's watcher can tell that its exit

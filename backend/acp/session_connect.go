@@ -114,8 +114,8 @@ func (s *Session) connect(ctx context.Context, reattach bool) (Continued, error)
 			Auth: &schema.AuthCapabilities{Terminal: true},
 			Session: &schema.SessionClientCaps{ConfigOptions: &schema.ConfigOptionCaps{Boolean: &struct{}{}},
 				Compaction: &struct{}{}}, // the divider (transcript_notices.go)
-			Subagents:   &struct{}{}, // child sessions (session_subagents.go)
-			Elicitation: s.cfg.Elicit.caps()},
+			Subagents:   &struct{}{},                             // child sessions (session_subagents.go)
+			Elicitation: s.cfg.Elicit.caps(), Plan: &struct{}{}}, // plans by id (transcript_plans.go)
 		ClientInfo: s.cfg.ClientInfo,
 	}, &init)
 	if err != nil {
@@ -129,6 +129,7 @@ func (s *Session) connect(ctx context.Context, reattach bool) (Continued, error)
 	init.AgentCapabilities.steer = init.steerMode()
 	s.authMethods, s.caps = methods, init.AgentCapabilities
 	s.unlock()
+	s.askAuthStatus(conn, init.AgentCapabilities)
 	if s.cfg.AuthMethod != "" {
 		method = MethodAuthenticate
 		if err := s.authenticate(ctx, methods); err != nil {
@@ -229,12 +230,15 @@ func refused(ctx context.Context, err error) bool {
 func (s *Session) callOpen(ctx context.Context, conn *jsonrpc.Conn, method string, reattach bool) (Continued, error) {
 	s.mu.Lock()
 	oldID := s.agentSessionID
-	mcp, dirs := s.mcpServersLocked(), s.dirsForAgentLocked()
-	var params any = schema.NewSessionParams{Cwd: s.cfg.Cwd, MCPServers: mcp, AdditionalDirectories: dirs}
+	mcp, dirs, rules := s.mcpServersLocked(), s.dirsForAgentLocked(), s.systemPromptLocked()
+	var params any = schema.NewSessionParams{Cwd: s.cfg.Cwd, MCPServers: mcp, AdditionalDirectories: dirs, SystemPrompt: rules}
 	open := func(sessionID string) map[string]any {
 		p := map[string]any{"sessionId": sessionID, "cwd": s.cfg.Cwd, "mcpServers": mcp}
 		if len(dirs) > 0 {
 			p["additionalDirectories"] = dirs
+		}
+		if rules != nil {
+			p["systemPrompt"] = rules
 		}
 		return p
 	}
@@ -299,7 +303,7 @@ func (s *Session) callOpen(ctx context.Context, conn *jsonrpc.Conn, method strin
 // features is what the window may offer of the agent's own (Controls.AgentFeatures).
 func (c AgentCapabilities) features() *AgentFeatures {
 	return &AgentFeatures{ListSessions: c.sessionCap("list"), DeleteSessions: c.sessionCap("delete"),
-		Logout: objectCap(c.Auth, "logout")}
+		Logout: objectCap(c.Auth, "logout"), SystemPrompt: c.sessionCap("systemPrompt")}
 }
 
 // canResume reports sessionCapabilities.resume.

@@ -83,6 +83,10 @@ func (h *connHandler) HandleNotification(method string, params json.RawMessage) 
 		}
 	case MethodElicitationComplete:
 		h.s.completeElicitation(params)
+	case MethodClaudeSDKMessage:
+		h.s.suggest(params)
+	case MethodAuthStatusUpdate, MethodAuthStatusClaude:
+		h.s.authStatusUpdate(method, params)
 	default:
 		h.s.cfg.Logf("%s: ignored notification %q", h.s.cfg.AgentName, method)
 	}

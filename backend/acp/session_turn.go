@@ -96,6 +96,7 @@ func (s *Session) startTurnLocked(text string, extra []schema.ContentBlock, info
 	turn := s.tr.Turn() + 1
 	s.pushChange(s.tr.StartTurn(turn, text, infos...))
 	s.turnActive = true
+	s.clearSuggestionsLocked()
 	s.draft = receipt.NewDraft(s.cost)
 	s.setStateLocked(StateRunning, "")
 	if s.pendingSummary != "" {

@@ -106,7 +106,9 @@ func (t *Transcript) Adopt(entries []Entry) []Change {
 		case KindTool:
 			t.tools[e.ToolCallID] = c.Entry.ID
 		case KindPlan:
-			t.plans[t.turn] = c.Entry.ID
+			if e.PlanDoc == nil { // a plan by id is found by its id (transcript_plans.go)
+				t.plans[t.turn] = c.Entry.ID
+			}
 		case KindUsage:
 			t.usages[t.turn] = c.Entry.ID
 		}
@@ -195,6 +197,9 @@ func (t *Transcript) UpsertTool(f schema.ToolCallFields, create bool) Change {
 	}
 	if f.Title != nil {
 		e.Title = *f.Title
+	}
+	if len(f.Name) > 0 {
+		e.ToolName = toolName(f.Name, e.ToolName)
 	}
 	if f.Kind != nil {
 		e.ToolKind = *f.Kind

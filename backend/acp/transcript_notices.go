@@ -69,6 +69,8 @@ func (t *Transcript) notices(u schema.Update) (Change, bool) {
 		return t.add(&Entry{Kind: KindNotice, Notice: &n}), true
 	case UpdateCompaction, UpdateCompactionSummaryChunk:
 		return t.compaction(u)
+	case UpdatePlanUpdate, UpdatePlanRemoved:
+		return t.planByID(u) // transcript_plans.go
 	}
 	return Change{}, false
 }

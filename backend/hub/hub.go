@@ -34,14 +34,15 @@ type Hub struct {
 	mu        sync.Mutex
 	sessions  map[string]*acp.Session
 	recorders map[string]*recorder
-	leases    map[string]*store.Lease  // each live session's claim in the store (owner.go)
-	ownerName string                   // how this process is named in another's refusal (SetOwnerName)
-	starts    map[string]*startOutcome // how each session's start ended (auth.go)
-	started   uint64                   // sessions started so far: orders List
-	elicit    acp.ElicitModes          // the elicitation modes new sessions serve (SetElicit)
-	ledger    *changes.Ledger          // where saved sessions record their turns' changes (SetLedger)
-	reverting revertLocks              // one revert at a time per session and per folder (revertlock.go)
-	rules     *ruleBook                // the person's permission rules (rules.go)
+	leases    map[string]*store.Lease   // each live session's claim in the store (owner.go)
+	ownerName string                    // how this process is named in another's refusal (SetOwnerName)
+	starts    map[string]*startOutcome  // how each session's start ended (auth.go)
+	started   uint64                    // sessions started so far: orders List
+	elicit    acp.ElicitModes           // the elicitation modes new sessions serve (SetElicit)
+	ledger    *changes.Ledger           // where saved sessions record their turns' changes (SetLedger)
+	reverting revertLocks               // one revert at a time per session and per folder (revertlock.go)
+	rules     *ruleBook                 // the person's permission rules (rules.go)
+	auth      map[string]acp.AuthStatus // each agent's sign-in state, as it last said (authstatus.go)
 }
 
 // SetElicit sets the elicitation modes the sessions started from now on advertise and serve

@@ -49,6 +49,8 @@ func (h *Hub) launch(l launch, out acp.Emitter) (*acp.Session, SessionInfo) {
 			return supervise.Start(supervise.Command{Path: l.agent.Command, Args: l.agent.Args, Env: env, Dir: l.dir})
 		},
 	}
+	cfg.SystemPrompt = h.houseRulesFor(l.agent.ID, l.dir)
+	cfg.OnAuthStatus = func(st acp.AuthStatus) { h.noteAuthStatus(l.agent.ID, st) }
 	sessionRules := h.sessionRulesFor(l.agent, l.dir, l.dirs)
 	cfg.Rules = sessionRules
 	emitter := out

@@ -40,19 +40,7 @@ func TestStartPassesCatalogMCPServers(t *testing.T) {
 	}
 
 	s, _ := idleSession(t, h, dir)
-	if err := st.Writer().Flush(ctx); err != nil {
-		t.Fatal(err)
-	}
-	msgs, err := st.Messages(ctx, s.ID())
-	if err != nil {
-		t.Fatal(err)
-	}
-	var newLine string
-	for _, m := range msgs {
-		if m.Method == "session/new" && strings.Contains(string(m.JSON), `"params"`) {
-			newLine = string(m.JSON)
-		}
-	}
+	newLine := savedRequest(t, st, s.ID(), "session/new")
 	if !strings.Contains(newLine, `"name":"web"`) || !strings.Contains(newLine, "mcp.example.com") {
 		t.Fatalf("session/new as saved does not pass the server: %s", newLine)
 	}

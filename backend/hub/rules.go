@@ -81,7 +81,7 @@ type sessionRules struct {
 var _ acp.PermissionRules = (*sessionRules)(nil)
 
 func (s *sessionRules) request(q acp.PermissionQuery) rules.Request {
-	return rules.Request{AgentID: s.agent.ID, Folders: s.folders, Home: s.book.home, Kind: q.Kind, Tool: q.Title,
+	return rules.Request{AgentID: s.agent.ID, Folders: s.folders, Home: s.book.home, Kind: q.Kind, Tool: q.Title, Name: q.Name,
 		Paths: q.Paths, Input: q.Input, Command: q.Command}
 }
 

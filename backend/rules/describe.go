@@ -30,7 +30,7 @@ func Describe(r Rule, agentName, home string) string {
 	var b strings.Builder
 	b.WriteString(subject)
 	if r.Tool != "" {
-		b.WriteString(" titled “" + r.Tool + "”")
+		b.WriteString(" by “" + r.Tool + "”")
 	}
 	if r.Command != "" {
 		b.WriteString(" starting `" + r.Command + "`")

@@ -19,7 +19,10 @@ type Request struct {
 	// ("": such paths cannot be placed).
 	Home string
 	Kind string
+	// Tool is the tool call's title; Name its tool's own name (ACP 1.35), "" when the agent sent
+	// none. A rule's Tool is compared with Name when there is one, else with Tool (toolOf).
 	Tool string
+	Name string
 	// Paths are the paths the tool call names in its ACP fields (its locations, its diffs):
 	// absolute, relative to the working folder, `~/…`, `$HOME/…` or `file:` URIs.
 	Paths []string
@@ -69,7 +72,7 @@ func matches(r Rule, req Request, pl placement, folder func(string) string) bool
 	if r.Kind != "" && r.Kind != req.Kind {
 		return false
 	}
-	if r.Tool != "" && r.Tool != req.Tool {
+	if r.Tool != "" && r.Tool != toolOf(req) {
 		return false
 	}
 	if r.Folder != "" && !inFolder(folder(r.Folder), req, pl) {
@@ -141,4 +144,14 @@ func cleanGlob(g string) (string, error) {
 		return "", errors.New("the path glob " + g + " is not a valid pattern")
 	}
 	return g, nil
+}
+
+// toolOf is what a rule's Tool is compared with: the tool's own name, stable across calls
+// ("Bash"), when the agent sends one, else the call's title as before. A call with a name is not
+// matched on its title: the name is what the tool is, the title what it says it does.
+func toolOf(req Request) string {
+	if req.Name != "" {
+		return req.Name
+	}
+	return req.Tool
 }

@@ -126,3 +126,30 @@ func TestOptionFor(t *testing.T) {
 		t.Fatal("an unknown decision picked an option")
 	}
 }
+
+// A rule's tool is the tool's own name (ACP 1.35) when the call has one, else its title: a call
+// named Bash whatever its title matches a rule for Bash, a call named otherwise does not even when
+// its title says Bash, and a call without a name is matched on its title as before.
+func TestMatchToolName(t *testing.T) {
+	proj := t.TempDir()
+	rules := []Rule{{ID: "bash", Tool: "Bash", Decision: Allow}}
+	for _, c := range []struct {
+		name      string
+		tool, was string
+		want      string
+	}{
+		{"named Bash, any title", "Bash", "Run go test ./...", "bash"},
+		{"named otherwise, titled Bash", "Read", "Bash", ""},
+		{"no name, titled Bash", "", "Bash", "bash"},
+		{"no name, another title", "", "Run ls", ""},
+		{"a look-alike name", "Bаsh", "Run ls", ""},
+	} {
+		got := ""
+		if r := Match(rules, Request{Folders: []string{proj}, Name: c.tool, Tool: c.was}); r != nil {
+			got = r.ID
+		}
+		if got != c.want {
+			t.Errorf("%s: matched %q, want %q", c.name, got, c.want)
+		}
+	}
+}

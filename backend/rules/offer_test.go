@@ -81,7 +81,7 @@ func TestDescribe(t *testing.T) {
 		{Rule{AgentID: "claude", Folder: "/home/ana/src/app", Kind: "read"}, "reads in ~/src/app for Claude Code"},
 		{Rule{Folder: "/srv/app", Kind: "execute", Command: "go test"}, "commands starting `go test` in /srv/app for any agent"},
 		{Rule{AgentID: "claude", Kind: "edit", Path: "src/**"}, "edits of src/** in any project for Claude Code"},
-		{Rule{Tool: "Fetch page"}, "every tool call titled “Fetch page” in any project for any agent"},
+		{Rule{Tool: "Fetch page"}, "every tool call by “Fetch page” in any project for any agent"},
 	} {
 		if got := Describe(c.r, map[string]string{"claude": "Claude Code"}[c.r.AgentID], "/home/ana"); got != c.want {
 			t.Errorf("Describe(%+v) = %q, want %q", c.r, got, c.want)

@@ -48,7 +48,8 @@ type Rule struct {
 	Folder string `json:"folder,omitempty"`
 	// Kind is the ACP tool kind (read, edit, delete, move, search, execute, think, fetch, other).
 	Kind string `json:"kind,omitempty"`
-	// Tool is the tool's title as the agent sends it, matched whole.
+	// Tool is the tool's own name as the agent sends it (ACP 1.35 tool-call name: "Bash"), or
+	// for a call without a name its title, matched whole.
 	Tool string `json:"tool,omitempty"`
 	// Path is a glob (doublestar: `**` spans folders) relative to Folder (no Folder: to the
 	// session folder that holds the path).

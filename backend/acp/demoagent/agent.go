@@ -86,10 +86,11 @@ func (a *Agent) HandleRequest(req *jsonrpc.Request) {
 		a.subagents = p.ClientCapabilities.Subagents != nil
 		a.mu.Unlock()
 		req.Reply(map[string]any{
-			"protocolVersion":   schema.ProtocolVersion,
-			"agentCapabilities": map[string]any{"loadSession": false, "promptCapabilities": map[string]any{"image": true, "embeddedContext": true}},
-			"authMethods":       []any{},
-			"agentInfo":         schema.Implementation{Name: "agentdesk-demo", Title: "Demo agent", Version: "1.0.0"},
+			"protocolVersion": schema.ProtocolVersion,
+			"agentCapabilities": map[string]any{"loadSession": false, "promptCapabilities": map[string]any{"image": true, "embeddedContext": true},
+				"sessionCapabilities": map[string]any{"systemPrompt": map[string]any{}}, "auth": map[string]any{"status": map[string]any{}}},
+			"authMethods": []any{},
+			"agentInfo":   schema.Implementation{Name: "agentdesk-demo", Title: "Demo agent", Version: "1.0.0"},
 		}, nil)
 	case schema.MethodSessionNew:
 		var p schema.NewSessionParams
@@ -99,13 +100,15 @@ func (a *Agent) HandleRequest(req *jsonrpc.Request) {
 		}
 		a.mu.Lock()
 		id := fmt.Sprintf("demo-%d", len(a.sessions)+1)
-		st := &settings{cwd: p.Cwd, mode: modeAsk, thinking: true}
+		st := &settings{cwd: p.Cwd, mode: modeAsk, thinking: true, houseRules: systemPromptText(p.SystemPrompt)}
 		a.sessions[id] = st
 		opts := st.configOptions()
 		a.mu.Unlock()
 		req.Reply(schema.NewSessionResult{SessionID: id, ConfigOptions: opts}, nil)
 		_ = a.conn.Notify(schema.MethodSessionUpdate, map[string]any{"sessionId": id,
 			"update": map[string]any{"sessionUpdate": schema.UpdateAvailableCommands, "availableCommands": commands}})
+	case "auth/status": // it runs offline: nothing to sign in to
+		req.Reply(map[string]any{"state": "not_required"}, nil)
 	case schema.MethodSetConfigOption:
 		a.setConfigOption(req)
 	case schema.MethodSessionPrompt:

@@ -46,6 +46,7 @@ func (s *script) run() string {
 			return s.stream("agent_thought_chunk", fmt.Sprintf("The user asked: %q. I'll look at the folder %s first, then propose a small edit and run the checks.", s.prompt, base))
 		},
 		s.acknowledge,
+		s.followHouseRules,
 		func() bool { return s.plan("in_progress", "pending", "pending") },
 		s.listFolder,
 		func() bool { return s.plan("completed", "in_progress", "pending") },
@@ -80,6 +81,7 @@ func (s *script) run() string {
 				"This demo runs offline. Connect a real agent to do real work.", base, noteFile, verdict))
 		},
 		s.usage,
+		s.suggestNext,
 	}
 	for _, step := range steps {
 		if !step() {
@@ -139,7 +141,7 @@ func (s *script) toolID(name string) string { return fmt.Sprintf("%s-%d", name, 
 // listFolder is a read tool call with the folder's real listing (read-only).
 func (s *script) listFolder() bool {
 	id := s.toolID("list")
-	if !s.update(map[string]any{"sessionUpdate": "tool_call", "toolCallId": id, "title": "List " + filepath.Base(s.cwd),
+	if !s.update(map[string]any{"sessionUpdate": "tool_call", "toolCallId": id, "title": "List " + filepath.Base(s.cwd), "name": "list_folder",
 		"kind": "read", "status": "in_progress", "locations": []schema.Location{{Path: s.cwd}},
 		"rawInput": map[string]any{"path": s.cwd}}) || !s.pause() {
 		return false
@@ -175,7 +177,7 @@ func (s *script) proposeEdit() (allowed, ok bool) {
 	diff := map[string]any{"type": "diff", "path": path, "oldText": old,
 		"newText": old + "\n- Tried the agentdesk demo agent: thoughts, plans, tools and permissions.\n"}
 	line := 1
-	if !s.update(map[string]any{"sessionUpdate": "tool_call", "toolCallId": id, "title": "Edit " + noteFile,
+	if !s.update(map[string]any{"sessionUpdate": "tool_call", "toolCallId": id, "title": "Edit " + noteFile, "name": "edit_file",
 		"kind": "edit", "status": "pending", "locations": []schema.Location{{Path: path, Line: &line}},
 		"content": []any{diff}}) || !s.pause() {
 		return false, false
@@ -222,7 +224,7 @@ func (s *script) finishEdit(id string, diff map[string]any, allowed bool) bool {
 // terminal of the client's when it runs them, else as text.
 func (s *script) runChecks() bool {
 	id := s.toolID("check")
-	if !s.update(map[string]any{"sessionUpdate": "tool_call", "toolCallId": id, "title": "Run go test ./...",
+	if !s.update(map[string]any{"sessionUpdate": "tool_call", "toolCallId": id, "title": "Run go test ./...", "name": "run_command",
 		"kind": "execute", "status": "in_progress", "rawInput": map[string]any{"command": "go test ./..."}}) {
 		return false
 	}

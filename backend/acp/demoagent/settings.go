@@ -14,7 +14,8 @@ type settings struct {
 	cwd         string
 	mode        string // "ask" | "auto"
 	thinking    bool
-	alwaysAllow bool // the user chose "Always allow" for edits in this session
+	alwaysAllow bool   // the user chose "Always allow" for edits in this session
+	houseRules  string // the client's system prompt of session/new, text only (houserules.go)
 }
 
 const (

@@ -70,6 +70,8 @@ type ClientCapabilities struct {
 	Elicitation *ElicitationCaps `json:"elicitation,omitempty"`
 	// Subagents: the client shows the child sessions an agent exposes (subagent_update).
 	Subagents *struct{} `json:"subagents,omitempty"`
+	// Plan: {} when the client renders plans by id (plan_update, plan_removed; schema 1.35).
+	Plan *struct{} `json:"plan,omitempty"`
 }
 
 // SessionClientCaps says which session features the client renders. Agents offer boolean
@@ -127,7 +129,21 @@ type NewSessionParams struct {
 	// AdditionalDirectories: the session's other folders, absolute (schema 1.21), sent only to an
 	// agent that advertises sessionCapabilities.additionalDirectories.
 	AdditionalDirectories []string `json:"additionalDirectories,omitempty"`
+	// SystemPrompt: the person's house rules (schema 1.35), sent only to an agent that advertises
+	// sessionCapabilities.systemPrompt; load, resume and fork carry it too.
+	SystemPrompt *SystemPrompt `json:"systemPrompt,omitempty"`
 }
+
+// SystemPrompt is client-provided system-level instructions for a session (schema 1.35):
+// content is never empty and holds text blocks only.
+type SystemPrompt struct {
+	Mode    string         `json:"mode"` // SystemPromptAppend, or "override" where advertised
+	Content []ContentBlock `json:"content"`
+}
+
+// SystemPromptAppend adds the content to the agent's own instructions; every agent that
+// advertises sessionCapabilities.systemPrompt takes it.
+const SystemPromptAppend = "append"
 
 // NewSessionResult carries the agent's session id and what the user may pick for the session.
 type NewSessionResult struct {

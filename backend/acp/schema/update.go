@@ -45,14 +45,17 @@ type ChunkUpdate struct {
 // ToolCallFields is a tool call or a patch of one. Pointer and nil-slice fields distinguish
 // "absent" (leave as is) from "present" (replace), as tool_call_update requires.
 type ToolCallFields struct {
-	ToolCallID string             `json:"toolCallId"`
-	Title      *string            `json:"title,omitempty"`
-	Kind       *string            `json:"kind,omitempty"`
-	Status     *string            `json:"status,omitempty"`
-	Content    *[]ToolCallContent `json:"content,omitempty"`
-	Locations  *[]Location        `json:"locations,omitempty"`
-	RawInput   json.RawMessage    `json:"rawInput,omitempty"`
-	RawOutput  json.RawMessage    `json:"rawOutput,omitempty"`
+	ToolCallID string  `json:"toolCallId"`
+	Title      *string `json:"title,omitempty"`
+	// Name is the tool's own name (schema 1.35: "Bash", "read_file"), a string or null; raw, so
+	// that a value of another type is ignored (acp's UpsertTool) rather than failing the update.
+	Name      json.RawMessage    `json:"name,omitempty"`
+	Kind      *string            `json:"kind,omitempty"`
+	Status    *string            `json:"status,omitempty"`
+	Content   *[]ToolCallContent `json:"content,omitempty"`
+	Locations *[]Location        `json:"locations,omitempty"`
+	RawInput  json.RawMessage    `json:"rawInput,omitempty"`
+	RawOutput json.RawMessage    `json:"rawOutput,omitempty"`
 	// Meta stays raw until the transcript reads a terminal from it (decodeToolMeta): an
 	// unexpected shape is ignored there, never an error of the update or the permission request.
 	Meta json.RawMessage `json:"_meta,omitempty"`
@@ -123,6 +126,7 @@ type wireUpdate struct {
 
 	ToolCallID string          `json:"toolCallId"`
 	Title      *string         `json:"title"`
+	Name       json.RawMessage `json:"name"`
 	ToolKind   *string         `json:"kind"`
 	Status     *string         `json:"status"`
 	Locations  *[]Location     `json:"locations"`
@@ -211,7 +215,7 @@ func fromWire(w *wireUpdate) (Update, error) {
 			u.Chunk.Content.Raw = json.RawMessage(w.Content)
 		}
 	case UpdateToolCall, UpdateToolCallUpdate:
-		u.ToolCall = &ToolCallFields{ToolCallID: w.ToolCallID, Title: w.Title, Kind: w.ToolKind, Status: w.Status,
+		u.ToolCall = &ToolCallFields{ToolCallID: w.ToolCallID, Title: w.Title, Name: w.Name, Kind: w.ToolKind, Status: w.Status,
 			Locations: w.Locations, RawInput: w.RawInput, RawOutput: w.RawOutput, Meta: w.Meta}
 		if len(w.Content) > 0 && string(w.Content) != "null" {
 			var items []ToolCallContent

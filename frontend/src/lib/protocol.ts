@@ -258,6 +258,8 @@ export interface Entry {
   /** tool: the agent's own tool call id (permissions refer to the entry id, not to this). */
   toolCallId?: string | null;
   toolKind?: string | null;
+  /** tool: the tool's own name (ACP 1.35), one plain line cleaned in Go; absent when the agent sends none. */
+  toolName?: string | null;
   title?: string | null;
   status?: ToolStatus | null;
   locations?: Location[] | null;
@@ -266,6 +268,8 @@ export interface Entry {
   rawInput?: unknown;
   rawOutput?: unknown;
   plan?: PlanItem[] | null;
+  /** plan: a plan by id (ACP 1.35 plan_update), changed in place; absent for the one plan of a turn. */
+  planDoc?: PlanDoc | null;
   usage?: Usage | null;
   /** unknown: the update kind the Go side did not recognise, with its raw JSON. */
   updateKind?: string | null;
@@ -392,12 +396,25 @@ export interface Controls {
   agentFeatures?: AgentFeatures | null;
   /** A queued prompt can be steered into the running turn (the agent offers steering). */
   canSteer?: boolean;
+  /** The agent's predicted next prompts, oldest first: at most three plain lines, cleared when a turn starts. */
+  suggestions?: string[] | null;
+}
+
+/** A plan by id: its type, its Markdown or its file's URI (text, never opened), whether the agent removed it. */
+export interface PlanDoc {
+  id: string;
+  type: string;
+  markdown?: string;
+  uri?: string;
+  removed?: boolean;
 }
 
 export interface AgentFeatures {
   listSessions?: boolean;
   deleteSessions?: boolean;
   logout?: boolean;
+  /** The agent takes house rules as a system prompt (sessionCapabilities.systemPrompt). */
+  systemPrompt?: boolean;
 }
 
 export interface ConfigOption {

@@ -112,6 +112,8 @@ export function appMock() {
     })),
     DeleteAgentSession: vi.fn(async (_sessionId: string, _agentSessionId: string) => {}),
     LogoutAgent: vi.fn(async (_sessionId: string) => {}),
+    HouseRules: vi.fn(async (agentId: string, folder: string) => ({ agentId, folder, text: '', saved: '', max: 32768 })),
+    SaveHouseRules: vi.fn(async (agentId: string, folder: string, text: string) => ({ agentId, folder, text, saved: text ? '2026-12-07T14:00:00Z' : '', max: 32768 })),
     Snapshot: vi.fn(async (id: string) => emptySnapshot(id)),
     ListHistory: vi.fn(async (_query: string): Promise<HistoryItem[]> => []),
     OpenHistory: vi.fn(async (id: string) => emptySnapshot(id, { state: '' })),

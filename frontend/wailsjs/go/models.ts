@@ -4,6 +4,7 @@ export namespace acp {
 	    listSessions?: boolean;
 	    deleteSessions?: boolean;
 	    logout?: boolean;
+	    systemPrompt?: boolean;
 	}
 	export interface Boundary {
 	    kind: string;
@@ -31,6 +32,7 @@ export namespace acp {
 	    promptCapabilities?: schema.PromptCapabilities;
 	    agentFeatures?: AgentFeatures;
 	    canSteer?: boolean;
+	    suggestions?: string[];
 	}
 	export interface DecisionSummary {
 	    requestId: string;
@@ -73,6 +75,13 @@ export namespace acp {
 	    title: string;
 	    description?: string;
 	}
+	export interface PlanDoc {
+	    id: string;
+	    type: string;
+	    markdown?: string;
+	    uri?: string;
+	    removed?: boolean;
+	}
 	export interface ToolContent {
 	    type: string;
 	    text?: string;
@@ -97,12 +106,14 @@ export namespace acp {
 	    toolCallId?: string;
 	    toolKind?: string;
 	    title?: string;
+	    toolName?: string;
 	    status?: string;
 	    locations?: schema.Location[];
 	    content?: ToolContent[];
 	    rawInput?: number[];
 	    rawOutput?: number[];
 	    plan?: schema.PlanEntry[];
+	    planDoc?: PlanDoc;
 	    usage?: schema.Usage;
 	    updateKind?: string;
 	    raw?: number[];
@@ -135,6 +146,7 @@ export namespace acp {
 	    toolKind?: string;
 	    ruleOptions?: RuleOption[];
 	}
+	
 	export interface QueuedPrompt {
 	    id: string;
 	    text: string;
@@ -345,6 +357,13 @@ export namespace hub {
 	    requestedAt: string;
 	    decidedAt: string;
 	}
+	export interface HouseRules {
+	    agentId: string;
+	    folder: string;
+	    text: string;
+	    saved: string;
+	    max: number;
+	}
 	export interface RuleInfo {
 	    id: string;
 	    agentId: string;
@@ -384,6 +403,7 @@ export namespace main {
 	    custom: boolean;
 	    folder?: string;
 	    version?: string;
+	    signIn?: string;
 	}
 	export interface AgentSettings {
 	    id: string;

@@ -34,3 +34,24 @@ describe('PlanEntry', () => {
     expect(root.querySelector('[data-status="in_progress"] .sr')?.textContent).toBe('(not finished)');
   });
 });
+
+describe('plans by id', () => {
+  it('renders a Markdown plan sanitised, a file plan as text, and marks a removed one', () => {
+    render(PlanEntry, {
+      props: { entry: { id: 'e1', kind: 'plan', turn: 1, planDoc: { id: 'p1', type: 'markdown', markdown: '# Steps\n<img src=x onerror=alert(1)>' } } },
+    });
+    const card = screen.getByTestId('entry');
+    expect(card.dataset.planId).toBe('p1');
+    expect(card.querySelector('h1')?.textContent).toBe('Steps');
+    expect(card.querySelector('img[onerror]')).toBeNull();
+    cleanup();
+    render(PlanEntry, {
+      props: { entry: { id: 'e2', kind: 'plan', turn: 1, planDoc: { id: 'p2', type: 'file', uri: 'file:///p/<b>PLAN</b>.md', removed: true } } },
+    });
+    const file = screen.getByTestId('entry');
+    expect(file.textContent).toContain('file:///p/<b>PLAN</b>.md');
+    expect(file.querySelector('b')).toBeNull();
+    expect(file.dataset.removed).toBe('true');
+    expect(file.textContent).toContain('removed');
+  });
+});

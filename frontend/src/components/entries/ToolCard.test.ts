@@ -59,3 +59,14 @@ describe('tool card status', () => {
     expect(screen.getByTestId('permission-decision').textContent).toContain('Rejected');
   });
 });
+
+describe('tool card name', () => {
+  it("shows the tool's own name beside its kind, as text, and nothing when there is none", () => {
+    render(ToolCard, { props: { entry: { ...card([]), toolName: '<b>Bash</b>' } } });
+    expect(screen.getByTestId('tool-name').textContent).toBe('<b>Bash</b>');
+    expect(document.querySelector('[data-testid=tool-name] b')).toBeNull();
+    cleanup();
+    render(ToolCard, { props: { entry: card([]) } });
+    expect(screen.queryByTestId('tool-name')).toBeNull();
+  });
+});

@@ -18,6 +18,10 @@ export function GetAgent(arg1) {
   return window['go']['main']['Agents']['GetAgent'](arg1);
 }
 
+export function HouseRules(arg1, arg2) {
+  return window['go']['main']['Agents']['HouseRules'](arg1, arg2);
+}
+
 export function ImportZedAgents(arg1) {
   return window['go']['main']['Agents']['ImportZedAgents'](arg1);
 }
@@ -32,6 +36,10 @@ export function ListMCPServers() {
 
 export function SaveAgent(arg1) {
   return window['go']['main']['Agents']['SaveAgent'](arg1);
+}
+
+export function SaveHouseRules(arg1, arg2, arg3) {
+  return window['go']['main']['Agents']['SaveHouseRules'](arg1, arg2, arg3);
 }
 
 export function SaveMCPServer(arg1) {
