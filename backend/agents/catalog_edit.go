@@ -61,11 +61,7 @@ func (c *Catalog) Save(cu Custom, values map[string]string) (Custom, string, err
 	if err != nil {
 		return cu, aside, err
 	}
-	for _, v := range old.Env {
-		if v.Secret && !wasSecret(cu, v.Name) {
-			_ = c.secrets.Delete(cu.ID, v.Name)
-		}
-	}
+	c.dropSecretsLocked(cu.ID, old.Env, cu.Env)
 	return cu, aside, nil
 }
 
@@ -181,8 +177,6 @@ func (c *Catalog) freeIDLocked(base string) string {
 	}
 	return id
 }
-
-func wasSecret(cu Custom, name string) bool { return secretIn(cu.Env, name) }
 
 // secretIn reports whether vars holds name as a secret.
 func secretIn(vars []EnvVar, name string) bool {
