@@ -1,6 +1,7 @@
 package agents
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -97,7 +98,8 @@ func (c *Catalog) Delete(id string) error {
 // SetLoginSecrets stores the values an env_var login asked for as secrets of agent id (a
 // preset or a custom agent); Find puts them in its environment from then on.
 func (c *Catalog) SetLoginSecrets(id string, values map[string]string) error {
-	if _, err := Find(c.List(), id); err != nil {
+	var unknown *UnknownError
+	if _, err := Find(c.List(), id); errors.As(err, &unknown) { // an agent not installed yet may keep secrets
 		return err
 	}
 	c.mu.Lock()

@@ -74,7 +74,11 @@ func (c *Catalog) SaveOverride(o Override, values map[string]string) (string, er
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	old, _ := c.overrideLocked(o.ID)
-	if err := c.checkSecretsLocked(o.ID, o.Env, old.Env, values); err != nil {
+	kept := slices.Clone(old.Env) // a value a login stored under the name counts as stored
+	for _, n := range c.cfg.LoginSecrets[o.ID] {
+		kept = append(kept, EnvVar{Name: n, Secret: true})
+	}
+	if err := c.checkSecretsLocked(o.ID, o.Env, kept, values); err != nil {
 		return "", err
 	}
 	stored, err := c.storeSecretsLocked(o.ID, o.Env, values)
