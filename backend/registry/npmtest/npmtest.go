@@ -184,3 +184,11 @@ func tarball(t testing.TB, files map[string]string) []byte {
 	gz.Close()
 	return buf.Bytes()
 }
+
+// DemoScript is a Package.Script whose bin starts the calling test binary as the Demo agent
+// (`<test binary> demo-agent`, which the binary must answer as the app's own does), so an
+// installed package speaks ACP.
+func DemoScript(string) string {
+	self, _ := filepath.Abs(os.Args[0])
+	return "#!/bin/sh\nexec '" + self + "' demo-agent \"$@\"\n"
+}
