@@ -52,7 +52,7 @@ type AgentSettings struct {
 	Env     []AgentEnvVar `json:"env"`
 	Folder  string        `json:"folder"`
 	// Version is a preset override's package version ("": the pinned one); unused for custom agents.
-	Version string `json:"version"`
+	Version string `json:"version,omitempty"`
 }
 
 // AgentEnvVar is one variable in the editor. A secret's Value is never sent to the page

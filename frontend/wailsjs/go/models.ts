@@ -159,6 +159,20 @@ export namespace acp {
 
 }
 
+export namespace agents {
+	
+	export interface PresetState {
+	    package?: string;
+	    pinned?: string;
+	    installable?: boolean;
+	    updateTo?: string;
+	    own?: boolean;
+	    ownFound?: string;
+	    overridden?: boolean;
+	}
+
+}
+
 export namespace attach {
 	
 	export interface Attachment {
@@ -372,6 +386,7 @@ export namespace main {
 	    custom: boolean;
 	    folder?: string;
 	    version?: string;
+	    preset?: agents.PresetState;
 	}
 	export interface AgentSettings {
 	    id: string;
@@ -380,6 +395,7 @@ export namespace main {
 	    args: string;
 	    env: AgentEnvVar[];
 	    folder: string;
+	    version?: string;
 	}
 	export interface AuditFilter {
 	    sessionId: string;

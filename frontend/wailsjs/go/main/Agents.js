@@ -18,8 +18,16 @@ export function GetAgent(arg1) {
   return window['go']['main']['Agents']['GetAgent'](arg1);
 }
 
+export function GetPresetOverride(arg1) {
+  return window['go']['main']['Agents']['GetPresetOverride'](arg1);
+}
+
 export function ImportZedAgents(arg1) {
   return window['go']['main']['Agents']['ImportZedAgents'](arg1);
+}
+
+export function InstallPreset(arg1) {
+  return window['go']['main']['Agents']['InstallPreset'](arg1);
 }
 
 export function ListAgents() {
@@ -30,10 +38,18 @@ export function ListMCPServers() {
   return window['go']['main']['Agents']['ListMCPServers']();
 }
 
+export function ResetPreset(arg1) {
+  return window['go']['main']['Agents']['ResetPreset'](arg1);
+}
+
 export function SaveAgent(arg1) {
   return window['go']['main']['Agents']['SaveAgent'](arg1);
 }
 
 export function SaveMCPServer(arg1) {
   return window['go']['main']['Agents']['SaveMCPServer'](arg1);
+}
+
+export function SavePresetOverride(arg1) {
+  return window['go']['main']['Agents']['SavePresetOverride'](arg1);
 }
