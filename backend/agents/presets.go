@@ -90,7 +90,8 @@ func (c *Catalog) SetPresetInstalls(src PresetInstalls) { c.presetInstalls = src
 // here, once, by Preset.Resolve.
 type PresetState struct {
 	Package string `json:"package,omitempty"` // the npm package agentdesk installs, "" if none
-	// Pinned is the version Install and Update put in place: the override's, else this build's pin.
+	// Pinned is the version Install and Update put in place: the override's, else this build's
+	// pin ("" for a preset without a package).
 	Pinned string `json:"pinned,omitempty"`
 	// Installable: not installed yet, and agentdesk can install Package at Pinned.
 	Installable bool `json:"installable,omitempty"`
@@ -135,7 +136,7 @@ func (p Preset) Resolve(base []string, o Override, in PresetInstall) Agent {
 	}
 	switch {
 	case o.Command != "" || p.Package == "":
-		st.Own, st.Pinned = true, ""
+		st.Own = true
 		a.Command, a.Args = p.Command, args(p.Args)
 		if o.Command != "" {
 			a.Command = expandHome(o.Command)
