@@ -9,11 +9,12 @@ import (
 	"testing"
 
 	"agentdesk/backend/agents"
+	"agentdesk/backend/registry/npmtest"
 )
 
 // fixturePreset is a preset whose package is the npm fixture's, pinned at version with the
 // integrity the fixture publishes for it.
-func fixturePreset(f interface{ Integrity(string, string) string }, version string) agents.Preset {
+func fixturePreset(f *npmtest.Server, version string) agents.Preset {
 	return agents.Preset{ID: "claude", Name: "Claude Code", Command: "claude-agent-acp", Package: fixturePkg.Name,
 		Version: version, Integrity: f.Integrity(fixturePkg.Name, version), Bin: fixturePkg.Bin, PackageArgs: []string{"--acp"}}
 }
@@ -59,14 +60,21 @@ func TestPresetRefusesAPinnedIntegrityItDoesNotGet(t *testing.T) {
 	}
 }
 
-func TestPresetRefusesATamperedTarball(t *testing.T) {
+// installedPreset serves 1.0.0 and 1.1.0 of the fixture and installs the preset pinned at 1.0.0.
+func installedPreset(t *testing.T) (*npmtest.Server, *Installer, Presets) {
+	t.Helper()
 	f := newNpmFixture(t, "1.0.0", "1.1.0")
 	inst := npmInstaller(t, f)
 	ps := Presets{Installer: inst}
-	ctx := context.Background()
-	if _, err := ps.Install(ctx, fixturePreset(f, "1.0.0"), ""); err != nil {
+	if _, err := ps.Install(context.Background(), fixturePreset(f, "1.0.0"), ""); err != nil {
 		t.Fatal(err)
 	}
+	return f, inst, ps
+}
+
+func TestPresetRefusesATamperedTarball(t *testing.T) {
+	f, _, ps := installedPreset(t)
+	ctx := context.Background()
 	f.Tamper(fixturePkg.Name, "1.1.0") // served bytes differ from the packument's integrity
 	if _, err := ps.Install(ctx, fixturePreset(f, "1.0.0"), "1.1.0"); err == nil || !strings.Contains(err.Error(), "npm could not install @fixture/agent@1.1.0") {
 		t.Fatalf("a tampered tarball was installed: %v", err)
@@ -77,13 +85,8 @@ func TestPresetRefusesATamperedTarball(t *testing.T) {
 }
 
 func TestPresetUpdateMovesOnlyWhenAsked(t *testing.T) {
-	f := newNpmFixture(t, "1.0.0", "1.1.0")
-	inst := npmInstaller(t, f)
-	ps := Presets{Installer: inst}
+	f, inst, ps := installedPreset(t)
 	ctx := context.Background()
-	if _, err := ps.Install(ctx, fixturePreset(f, "1.0.0"), ""); err != nil {
-		t.Fatal(err)
-	}
 	// A newer build pins 1.1.0: the installed 1.0.0 still runs, and an update to 1.1.0 is offered.
 	newer := fixturePreset(f, "1.1.0")
 	a := newer.Resolve(os.Environ(), agents.Override{}, ps.Installed("claude"))
