@@ -3,7 +3,7 @@
 # WEBKIT_TAG=webkit2_41 make ... builds against WebKitGTK 4.1 (Debian 13 / Ubuntu 24.04);
 # make package builds for 4.1 whatever WEBKIT_TAG says (PACKAGE_WEBKIT=4.0 for a 4.0 package).
 
-.PHONY: run test build build-dev package package-test bench bindings docs e2e smoke setup clean icon flake
+.PHONY: run test build build-dev package package-test bench bindings docs e2e interop smoke setup clean icon flake
 
 run:        ## set up, build and run the app (under Xvfb when there is no display)
 	scripts/run.sh
@@ -37,6 +37,9 @@ flake:      ## flake hunt: go test -race -count=$(COUNT) per package (PKG=./back
 
 e2e:        ## headless Chromium against the dev-tag binary
 	scripts/e2e.sh
+
+interop:    ## the real Claude Code and Codex, offline, against scripted model servers (installs them once into ~/.cache)
+	scripts/interop.sh
 
 smoke:      ## real-window self-test of the production binary
 	scripts/smoke.sh

@@ -10,6 +10,7 @@ import (
 	"github.com/wailsapp/wails/v2/pkg/runtime"
 
 	"agentdesk/backend/agents"
+	"agentdesk/backend/atomicfile"
 	"agentdesk/backend/export"
 	"agentdesk/backend/store"
 )
@@ -74,7 +75,7 @@ func (h *History) SaveHistoryExport(id, format string) (string, error) {
 		return "", nil // cancelled
 	}
 	path = export.WithExtension(path, kind.ext)
-	if err := export.WriteFileAtomic(path, data); err != nil {
+	if err := atomicfile.Write(path, data, 0o644); err != nil {
 		return "", errors.New(export.DescribeSaveError(path, err))
 	}
 	return path, nil

@@ -54,6 +54,9 @@ type HistoryItem struct {
 	ParentDeleted bool   `json:"parentDeleted,omitempty"`
 	LinkKind      string `json:"linkKind,omitempty"`
 	Forks         int    `json:"forks,omitempty"`
+	// SubagentOf is, for a subagent session (a child an agent started inside another session),
+	// the id of that session: the sidebar nests it there.
+	SubagentOf string `json:"subagentOf,omitempty"`
 }
 
 // historyListLimit bounds ListHistory: the page says when a list is cut there (its LIST_LIMIT).
@@ -74,7 +77,7 @@ func (h *History) ListHistory(query string) ([]HistoryItem, error) {
 	for _, r := range rows {
 		out = append(out, HistoryItem{ID: r.ID, Title: h.catalog.Masker().Mask(r.Title), AgentID: r.AgentID, AgentName: r.AgentName, Cwd: r.Cwd,
 			CreatedAt: r.CreatedAt.Format(time.RFC3339), UpdatedAt: r.UpdatedAt.Format(time.RFC3339),
-			Outcome: r.Outcome, Turns: r.Turns, Snippet: hub.MaskSnippet(h.catalog.Masker(), r.Snippet)})
+			Outcome: r.Outcome, Turns: r.Turns, Snippet: hub.MaskSnippet(h.catalog.Masker(), r.Snippet), SubagentOf: r.ParentID})
 	}
 	return h.withLinks(out), nil
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/wailsapp/wails/v2/pkg/runtime"
 
+	"agentdesk/backend/atomicfile"
 	"agentdesk/backend/export"
 	"agentdesk/backend/hub"
 	"agentdesk/backend/rules"
@@ -110,7 +111,7 @@ func (r *Rules) SaveExport() (string, error) {
 		return "", err
 	}
 	path = export.WithExtension(path, "json")
-	if err := export.WriteFileAtomic(path, data); err != nil {
+	if err := atomicfile.Write(path, data, 0o644); err != nil {
 		return "", errors.New(export.DescribeSaveError(path, err))
 	}
 	return path, nil

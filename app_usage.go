@@ -7,6 +7,7 @@ import (
 
 	"github.com/wailsapp/wails/v2/pkg/runtime"
 
+	"agentdesk/backend/atomicfile"
 	"agentdesk/backend/export"
 	"agentdesk/backend/store"
 )
@@ -94,7 +95,7 @@ func (h *History) SaveUsageCSV(since, by string) (string, error) {
 		return "", nil // cancelled
 	}
 	path = export.WithExtension(path, "csv")
-	if err := export.WriteFileAtomic(path, data); err != nil {
+	if err := atomicfile.Write(path, data, 0o644); err != nil {
 		return "", errors.New(export.DescribeSaveError(path, err))
 	}
 	return path, nil

@@ -12,7 +12,7 @@ import (
 	"github.com/wailsapp/wails/v2/pkg/runtime"
 
 	"agentdesk/backend/agents"
-	"agentdesk/backend/export"
+	"agentdesk/backend/atomicfile"
 )
 
 // The window's size, position and maximised state, kept between runs in window.json beside
@@ -98,7 +98,7 @@ func saveWindowState(st windowState) error {
 		return fmt.Errorf("save the window's size: %w", err)
 	}
 	data, _ := json.Marshal(st) // plain ints and bools always marshal
-	if err := export.WriteFileAtomic(path, data); err != nil {
+	if err := atomicfile.Write(path, data, 0o644); err != nil {
 		return fmt.Errorf("save the window's size: %w", err)
 	}
 	return nil

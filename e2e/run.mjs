@@ -251,4 +251,5 @@ await import('./rules.mjs');
 await import('./registry.mjs');
 await import('./presets.mjs');
 await import('./terminals.mjs');
+await import('./subagents.mjs');
 await run();

@@ -80,9 +80,12 @@ type Entry struct {
 	// boundary: how the session was continued.
 	Boundary *Boundary `json:"boundary,omitempty"`
 
-	// notice, compaction: unstable kinds real agents send (transcript_unstable.go).
+	// notice, compaction: banners and dividers (transcript_notices.go).
 	Notice     *Notice     `json:"notice,omitempty"`
 	Compaction *Compaction `json:"compaction,omitempty"`
+
+	// subagent: a child session the agent started (session_subagents.go).
+	Subagent *Subagent `json:"subagent,omitempty"`
 
 	// elicitation: the agent's question and how it was answered (transcript_elicitation.go).
 	Elicitation *Elicitation `json:"elicitation,omitempty"`
@@ -151,6 +154,8 @@ func (e *Entry) SearchText() string {
 		return strings.TrimSpace(e.Notice.Title + "\n" + e.Notice.Description)
 	case KindCompaction:
 		return e.Compaction.Summary
+	case KindSubagent:
+		return strings.TrimSpace(e.Subagent.Title + "\n" + e.Subagent.Description)
 	case KindElicitation:
 		return e.Elicitation.Message
 	}
@@ -198,6 +203,7 @@ func (e *Entry) clone() Entry {
 	c.Plan = append([]schema.PlanEntry(nil), e.Plan...)
 	c.Attachments = append([]attach.Info(nil), e.Attachments...)
 	c.Usage, c.Boundary, c.Notice, c.Compaction = copyOf(e.Usage), copyOf(e.Boundary), copyOf(e.Notice), copyOf(e.Compaction)
+	c.Subagent = copyOf(e.Subagent)
 	if e.Elicitation != nil {
 		c.Elicitation = e.Elicitation.clone()
 	}

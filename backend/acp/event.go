@@ -38,9 +38,13 @@ const (
 // session in Seq order, Seq +1 per event. Its JSON is mirrored by frontend/src/lib/protocol.ts
 // and pinned by testdata/events. Which fields are set depends on Kind.
 type Event struct {
-	SessionID string    `json:"sessionId"`
-	Seq       uint64    `json:"seq"`
-	Kind      EventKind `json:"kind"`
+	SessionID string `json:"sessionId"`
+	// ParentID is set on the events of a child session (a subagent): our id of the session that
+	// announced it. Such a child's events are state (its work state as the agent reports it, with
+	// StopReason), info (its title) and its transcript's entry and chunk events.
+	ParentID string    `json:"parentId,omitempty"`
+	Seq      uint64    `json:"seq"`
+	Kind     EventKind `json:"kind"`
 
 	State   State  `json:"state,omitempty"`   // state
 	Message string `json:"message,omitempty"` // state, turn_end: why

@@ -77,6 +77,12 @@ func EntryMarkdown(e *Entry) string {
 		if e.Compaction.Summary != "" {
 			b.WriteString("\nSummary kept by the agent:\n\n" + quote(e.Compaction.Summary) + "\n")
 		}
+	case KindSubagent:
+		fmt.Fprintf(&b, "## Subagent: %s\n", oneLine(SubagentLine(e.Subagent)))
+		if e.Subagent.Description != "" {
+			b.WriteString("\n" + quote(e.Subagent.Description) + "\n")
+		}
+		fmt.Fprintf(&b, "\nIts transcript is saved as session `%s`.\n", e.Subagent.SessionID)
 	case KindElicitation:
 		elicitationMarkdown(&b, e.Elicitation)
 	case KindError:

@@ -1,6 +1,7 @@
 package acp
 
 import (
+	"cmp"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -42,14 +43,17 @@ type pump struct {
 	out       Emitter
 	logf      func(string, ...any)
 
-	mu     sync.Mutex
-	queue  []queued
-	seq    uint64 // Seq of the last event queued
-	sealed bool   // the last queued event is in a snapshot: nothing merges into it
-	urgent bool
-	closed bool
-	wake   chan struct{}
-	done   chan struct{} // closed when run has delivered everything and returned
+	mu    sync.Mutex
+	queue []queued
+	seq   uint64 // Seq of the last event queued
+	// childSeqs: the Seq of the last event queued of each child session (a subagent), whose
+	// events this pump delivers too, numbered apart (pushChild).
+	childSeqs map[string]uint64
+	sealed    bool // the last queued event is in a snapshot: nothing merges into it
+	urgent    bool
+	closed    bool
+	wake      chan struct{}
+	done      chan struct{} // closed when run has delivered everything and returned
 }
 
 func newPump(sessionID string, out Emitter, logf func(string, ...any)) *pump {
@@ -69,7 +73,18 @@ func LateEvents() uint64 { return lateEvents.Load() }
 // push numbers e and queues it. A chunk for the same entry as the last queued event, a chunk not
 // sealed by a snapshot, is merged into it and takes no number. After close, e is reported
 // (LateEvents, the log) and dropped.
-func (p *pump) push(e Event) {
+func (p *pump) push(e Event) { p.enqueue(e) }
+
+// pushChild numbers e in the stream of the child session id (a subagent, whose parent is
+// parentID): its own Seq from 1, delivered by this pump's goroutine in order with the session's
+// own events, so the Emitter still sees one goroutine and a child's card before its events.
+func (p *pump) pushChild(id, parentID string, e Event) {
+	e.SessionID, e.ParentID = id, parentID
+	p.enqueue(e)
+}
+
+// enqueue is push: e.SessionID set names a child's stream, else e is the session's.
+func (p *pump) enqueue(e Event) {
 	p.mu.Lock()
 	if p.closed {
 		p.mu.Unlock()
@@ -79,7 +94,7 @@ func (p *pump) push(e Event) {
 	}
 	if n := len(p.queue); e.Kind == EventChunk && n > 0 && !p.sealed {
 		last := &p.queue[n-1]
-		if last.mark == nil && last.ev.Kind == EventChunk && last.ev.EntryID == e.EntryID {
+		if last.mark == nil && last.ev.Kind == EventChunk && last.ev.EntryID == e.EntryID && last.ev.SessionID == cmp.Or(e.SessionID, p.sessionID) {
 			if last.buf == nil { // the second chunk: from now on the text grows in buf
 				last.buf = append(make([]byte, 0, 2*(len(last.ev.Text)+len(e.Text))), last.ev.Text...)
 				last.ev.Text = ""
@@ -89,8 +104,16 @@ func (p *pump) push(e Event) {
 			return
 		}
 	}
-	p.seq++
-	e.Seq, e.SessionID = p.seq, p.sessionID
+	if e.SessionID != "" {
+		if p.childSeqs == nil {
+			p.childSeqs = map[string]uint64{}
+		}
+		p.childSeqs[e.SessionID]++
+		e.Seq = p.childSeqs[e.SessionID]
+	} else {
+		p.seq++
+		e.Seq, e.SessionID = p.seq, p.sessionID
+	}
 	p.queue = append(p.queue, queued{ev: e}) // a lone chunk keeps its string: no copy of a huge one
 	p.sealed = false
 	if e.Kind != EventChunk && e.Kind != EventEntry {

@@ -35,7 +35,8 @@ func (s *Session) decisionLocked(p *pendingPermission, outcome, optionID, decide
 // next entry id follows the greatest saved "e<n>" (new ids never collide with saved ones), the
 // turn is the last saved one, each tool call's latest card, each turn's plan and usage are
 // known again, and every saved turn counts as ended (a late update does not reopen a card;
-// an elicitation left open reads cancelled: the agent that asked is gone).
+// an elicitation left open reads cancelled: the agent that asked is gone; so is the agent that ran
+// a subagent, whose card no longer claims it works).
 func RestoreTranscript(entries []Entry) *Transcript {
 	t := NewTranscript()
 	for i := range entries {
@@ -56,10 +57,18 @@ func RestoreTranscript(entries []Entry) *Transcript {
 			t.plans[e.Turn] = e.ID
 		case KindUsage:
 			t.usages[e.Turn] = e.ID
+		case KindCompaction:
+			if e.Compaction != nil { // a later update of the same compaction changes its divider
+				if t.compactions == nil {
+					t.compactions = map[string]string{}
+				}
+				t.compactions[e.Compaction.ID] = e.ID
+			}
 		}
 	}
 	t.ended = t.turn
 	settleElicitations(t.entries)
+	settleSubagents(t.entries)
 	return t
 }
 

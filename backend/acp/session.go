@@ -120,6 +120,7 @@ type Session struct {
 	steers         steerDesk       // the prompts steered into the running turn (session_steer.go)
 	caps           AgentCapabilities
 	agentInfo      *schema.Implementation // initialize's agentInfo, or nil (RunningVersion)
+	subs           subagentDesk           // the child sessions the agent announced (session_subagents.go)
 	mcpSkipTold    bool                   // the notice of MCP servers left out was shown
 	dirsTold       bool                   // the notice of additional folders not sent was shown
 	watchDone      chan struct{}          // closed when the current connection's watch has finished

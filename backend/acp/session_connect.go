@@ -111,8 +111,10 @@ func (s *Session) connect(ctx context.Context, reattach bool) (Continued, error)
 		// logins (the app shows the command and can open a terminal window for it) and boolean
 		// config options (shown as switches).
 		ClientCapabilities: schema.ClientCapabilities{FS: schema.FSCapabilities{ReadTextFile: true, WriteTextFile: true}, Terminal: true,
-			Auth:        &schema.AuthCapabilities{Terminal: true},
-			Session:     &schema.SessionClientCaps{ConfigOptions: &schema.ConfigOptionCaps{Boolean: &struct{}{}}},
+			Auth: &schema.AuthCapabilities{Terminal: true},
+			Session: &schema.SessionClientCaps{ConfigOptions: &schema.ConfigOptionCaps{Boolean: &struct{}{}},
+				Compaction: &struct{}{}}, // the divider (transcript_notices.go)
+			Subagents:   &struct{}{}, // child sessions (session_subagents.go)
 			Elicitation: s.cfg.Elicit.caps()},
 		ClientInfo: s.cfg.ClientInfo,
 	}, &init)
@@ -144,7 +146,7 @@ func (s *Session) connect(ctx context.Context, reattach bool) (Continued, error)
 	}
 	if err != nil {
 		return "", s.failStart(ctx, began, method,
-			fmt.Errorf("open a session with %s in %s: %w", s.cfg.AgentName, s.cfg.Cwd, s.explain(err)), err)
+			withStartupHint(fmt.Errorf("open a session with %s in %s: %w", s.cfg.AgentName, s.cfg.Cwd, s.explain(err)), err), err)
 	}
 	return how, nil
 }

@@ -146,7 +146,7 @@ func (s *Session) handleElicitation(req *jsonrpc.Request) {
 	}
 
 	s.mu.Lock()
-	if invalid == nil && p.SessionID != "" && p.SessionID != s.agentSessionID {
+	if invalid == nil && !s.knownSessionLocked(p.SessionID) { // a child's is asked in the session's view
 		invalid = fmt.Errorf("sessionId %q is not this session", p.SessionID)
 	}
 	over := s.state == StateCancelling || s.state == StateExited || s.state == StateFailed

@@ -43,6 +43,9 @@ func (s *Session) newConnHandler(tr Transport) *connHandler {
 // workers; a permission request is parked until answered; the others are answered at once,
 // those for capabilities we do not advertise with -32601.
 func (h *connHandler) HandleRequest(req *jsonrpc.Request) {
+	if req.Method != MethodElicitationCreate && h.s.refuseUnknownSession(req) {
+		return // only this session's and its announced children's requests are served (an elicitation says why itself)
+	}
 	switch req.Method {
 	case schema.MethodReadTextFile, schema.MethodWriteTextFile:
 		h.work.submit(req, func() (any, error) { return h.serveFile(req) })
@@ -153,14 +156,24 @@ func (s *Session) applyUpdateLocked(params json.RawMessage) {
 		s.cfg.Logf("%s: skipped a session/update that does not decode: %v", s.cfg.AgentName, err)
 		return
 	}
-	if sessionID != s.agentSessionID {
-		s.cfg.Logf("%s: skipped a session/update for unknown session %q", s.cfg.AgentName, sessionID)
-		return
-	}
 	if err != nil {
 		// A known kind with fields of the wrong shape: show it raw rather than lose it.
 		u = schema.Update{Kind: "invalid " + u.Kind, Raw: u.Raw} // never typed: rendered as unknown
 		s.cfg.Logf("%s: %v", s.cfg.AgentName, err)
+	}
+	if sessionID != s.agentSessionID {
+		// A child the agent announced gets its own updates (session_subagents.go); any other id
+		// is refused.
+		if c := s.subagentFor(sessionID); c != nil {
+			s.applySubagentUpdateLocked(c, u)
+			return
+		}
+		s.cfg.Logf("%s: skipped a session/update for unknown session %q", s.cfg.AgentName, cutText(sessionID, maxSubagentID))
+		return
+	}
+	if u.Kind == UpdateSubagent && !s.replaying {
+		s.subagentUpdateLocked(nil, u)
+		return
 	}
 	if u.IsMetadata() {
 		s.applyMetaLocked(u)

@@ -1,6 +1,7 @@
 package acp
 
 import (
+	"cmp"
 	"encoding/json"
 	"maps"
 	"slices"
@@ -16,6 +17,7 @@ type pendingPermission struct {
 	req     *jsonrpc.Request
 	summary PermissionSummary
 	query   PermissionQuery // what it asks of the rules (OpenPermission)
+	child   string          // our id of the subagent that asks; "" the session itself
 }
 
 // permissionDesk is the session's permission requests: those parked until someone answers
@@ -111,15 +113,22 @@ func (s *Session) handlePermission(req *jsonrpc.Request) {
 		return
 	}
 	s.mu.Lock()
-	change := s.tr.UpsertTool(p.ToolCall, false)
-	s.pushChange(change)
-	s.toolCardLocked(change.Entry.ID)
-	sum := PermissionSummary{
-		RequestID:  strings.TrimSpace(string(req.ID)),
-		ToolCallID: change.Entry.ID,
-		Title:      change.Entry.Title,
-		ToolKind:   change.Entry.ToolKind,
+	var sum PermissionSummary
+	var change Change
+	child := s.subagentFor(p.SessionID)
+	if child != nil {
+		// Asked inside a subagent: its card goes into the child's transcript, and the person is
+		// asked in the session's view, the card named by the child (session_subagents.go).
+		change = child.tr.UpsertTool(p.ToolCall, false)
+		child.out.push(changeEvent(change))
+		sum.Title = cmp.Or(child.info.Title, "Subagent") + ": " + change.Entry.Title
+	} else {
+		change = s.tr.UpsertTool(p.ToolCall, false)
+		s.pushChange(change)
+		s.toolCardLocked(change.Entry.ID)
+		sum.ToolCallID, sum.Title = change.Entry.ID, change.Entry.Title
 	}
+	sum.RequestID, sum.ToolKind = strings.TrimSpace(string(req.ID)), change.Entry.ToolKind
 	for _, o := range p.Options {
 		sum.Options = append(sum.Options, OptionOf(o.OptionID, o.Name, o.Kind))
 	}
@@ -149,7 +158,11 @@ func (s *Session) handlePermission(req *jsonrpc.Request) {
 		req.Reply(schema.RequestPermissionResult{Outcome: schema.PermissionOutcome{Outcome: "selected", OptionID: rule.OptionID}}, nil)
 		return
 	}
-	s.perms.open[sum.RequestID] = &pendingPermission{req: req, summary: sum, query: q}
+	pending := &pendingPermission{req: req, summary: sum, query: q}
+	if child != nil {
+		pending.child = child.info.SessionID
+	}
+	s.perms.open[sum.RequestID] = pending
 	s.waitTickLocked()
 	s.pushEvent(Event{Kind: EventPermission, RequestID: sum.RequestID, ToolCallID: sum.ToolCallID,
 		Title: sum.Title, Options: sum.Options, ToolKind: sum.ToolKind, RuleOptions: sum.RuleOptions})

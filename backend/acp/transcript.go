@@ -43,7 +43,7 @@ type Transcript struct {
 	nTerms   int
 	ownTerms map[string]*agentTerminalState // terminals the agent runs itself (transcript_meta.go)
 
-	compactions map[string]string // compaction id → its entry id (transcript_unstable.go)
+	compactions map[string]string // compaction id → its entry id (transcript_notices.go)
 }
 
 // NewTranscript returns an empty transcript at turn 0 (updates before the first prompt).
@@ -137,7 +137,7 @@ func (t *Transcript) Apply(u schema.Update) []Change {
 	case u.IsMetadata():
 		return nil
 	default:
-		if c, ok := t.unstable(u); ok {
+		if c, ok := t.notices(u); ok {
 			return []Change{c}
 		}
 		return []Change{t.unknown(u.Kind, u.Raw)}

@@ -10,6 +10,8 @@ import (
 	"regexp"
 	"strings"
 	"time"
+
+	"agentdesk/backend/atomicfile"
 )
 
 // Custom is an agent the user defined (in the agent editor, or imported from Zed's settings).
@@ -126,36 +128,10 @@ func (f *ConfigFile) Save(c Config) (aside string, err error) {
 	if err != nil {
 		return aside, fmt.Errorf("save your custom agents: %w", err)
 	}
-	if err := WriteFileAtomic(f.Path, append(raw, '\n')); err != nil {
+	if err := atomicfile.Write(f.Path, append(raw, '\n'), 0o600); err != nil {
 		return aside, fmt.Errorf("save your custom agents to %s: %w", f.Path, err)
 	}
 	return aside, nil
-}
-
-// WriteFileAtomic replaces path with data, mode 0600: readers see the old file or the new one,
-// never a part, and a crash leaves one of the two.
-func WriteFileAtomic(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name()) // a no-op once renamed
-	if err := tmp.Chmod(0o600); err != nil {
-		tmp.Close()
-		return err
-	}
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
 }
 
 var (

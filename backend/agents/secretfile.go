@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"sync"
 	"time"
+
+	"agentdesk/backend/atomicfile"
 )
 
 // FileSecrets keeps secrets in a JSON file of mode 0600 (in a 0700 folder), written atomically:
@@ -58,7 +60,7 @@ func (f *FileSecrets) save(s secretFile, loadErr error) error {
 	if err != nil {
 		return err
 	}
-	return WriteFileAtomic(f.Path, append(raw, '\n'))
+	return atomicfile.Write(f.Path, append(raw, '\n'), 0o600)
 }
 
 // Get returns the stored value, or an error wrapping ErrNoSecret.

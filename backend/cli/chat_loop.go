@@ -164,7 +164,7 @@ func (c *chatLoop) waitStarted() (bool, int) {
 			case acp.StateIdle:
 				return true, ExitOK
 			case acp.StateFailed, acp.StateExited:
-				fmt.Fprintf(c.env.stderr, "agentdesk chat: %s\n", ev.Message)
+				c.env.out.fail(c.env.stderr, "chat", ev.Message)
 				return false, ExitNoStart
 			}
 		case <-progress.C:
@@ -276,7 +276,7 @@ func (c *chatLoop) turnEnded(ev acp.Event) int {
 		return ExitOK
 	}
 	if ev.Message != "" {
-		fmt.Fprintf(c.env.stderr, "agentdesk chat: %s\n", ev.Message)
+		c.env.out.fail(c.env.stderr, "chat", ev.Message)
 	}
 	if ev.StopReason == schema.StopRefusal {
 		return ExitRefused

@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"agentdesk/backend/acp"
+	"agentdesk/backend/atomicfile"
 	"agentdesk/backend/export"
 )
 
@@ -62,7 +63,7 @@ func writeDiagnostics(ctx context.Context, db, prefix, file string, stdio Stdio)
 		file = export.FileName(export.DiagnosticsTitle(mask.Mask(d.Session.Title)), export.DiagnosticsExt)
 	}
 	file = export.WithExtension(file, export.DiagnosticsExt)
-	if err := export.WriteFileAtomic(file, data); err != nil {
+	if err := atomicfile.Write(file, data, 0o644); err != nil {
 		fmt.Fprintf(stdio.Err, "agentdesk diagnostics: %s\n", export.DescribeSaveError(file, err))
 		return ExitFailed
 	}

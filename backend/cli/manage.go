@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"agentdesk/backend/agents"
+	"agentdesk/backend/atomicfile"
 	"agentdesk/backend/export"
 	"agentdesk/backend/hub"
 	"agentdesk/backend/store"
@@ -42,7 +43,7 @@ unique prefix of it will do.`,
 			if code := showSession(cmd.Context(), db, format, args[0], &b, stdio.Err); code != ExitOK {
 				return result(code)
 			}
-			if err := export.WriteFileAtomic(export.WithExtension(file, format), []byte(b.String())); err != nil {
+			if err := atomicfile.Write(export.WithExtension(file, format), []byte(b.String()), 0o644); err != nil {
 				fmt.Fprintf(stdio.Err, "agentdesk export: %s\n", export.DescribeSaveError(file, err))
 				return result(ExitFailed)
 			}

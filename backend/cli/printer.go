@@ -27,11 +27,27 @@ type printer struct {
 	ended   bool              // the turn's stop reason is printed; the CLI's transcript is over
 	// hideUser leaves out the person's prompts: chat's line editor has shown them as typed.
 	hideUser bool
+	// told holds the error texts printed as transcript lines; sharesStderr is set when stdout
+	// and stderr reach the same file (a terminal, one pipe), so a failure told is not said twice.
+	told         map[string]bool
+	sharesStderr bool
 }
 
 func newPrinter(w io.Writer) *printer {
 	safe := safeWriter{w} // termsafe.go: an agent's text never writes escapes to the terminal
-	return &printer{w: safe, ask: safe, own: w, tools: map[string]string{}, titles: map[string]string{}}
+	return &printer{w: safe, ask: safe, own: w, tools: map[string]string{}, titles: map[string]string{}, told: map[string]bool{}}
+}
+
+// fail says on stderr, as command who, that the session failed with msg (a failed start, a
+// turn's error) — unless the transcript already showed msg on the file stderr goes to too, so
+// that a person reads a failure once, not as an error line, a state line and a complaint.
+func (p *printer) fail(stderr io.Writer, who, msg string) {
+	p.mu.Lock()
+	told := p.sharesStderr && p.told[msg]
+	p.mu.Unlock()
+	if !told {
+		fmt.Fprintf(stderr, "agentdesk %s: %s\n", who, msg)
+	}
 }
 
 // newJSONPrinter writes each event as one line of JSON to w (the event contract, as the window
@@ -118,7 +134,7 @@ func (p *printer) print(ev acp.Event) {
 		}
 		p.line(fmt.Sprintf("[permission] %s: %s", safeLine(title), safeLine(decision))) // one line: a title cannot forge a decision
 	case acp.EventState:
-		if ev.Message != "" {
+		if ev.Message != "" && !p.told[ev.Message] { // a failed start's error line said it
 			p.line(fmt.Sprintf("[%s] %s", ev.State, ev.Message))
 		}
 	}
@@ -174,6 +190,11 @@ func (p *printer) entry(e *acp.Entry) {
 		}
 		p.tools[e.ID] = e.Compaction.Status
 		p.line(fmt.Sprintf("── context compaction: %s ──", acp.CompactionStatus(e.Compaction)))
+	case acp.KindSubagent:
+		if line := acp.SubagentLine(e.Subagent); p.tools[e.ID] != line {
+			p.tools[e.ID] = line
+			p.line("[subagent] " + safeLine(line))
+		}
 	case acp.KindElicitation:
 		if p.tools[e.ID] == e.Elicitation.State {
 			return
@@ -183,6 +204,7 @@ func (p *printer) entry(e *acp.Entry) {
 	case acp.KindUnknown:
 		p.line(fmt.Sprintf("[unsupported update: %s]", e.UpdateKind))
 	case acp.KindError:
+		p.told[e.Text] = true
 		p.line("[error] " + e.Text)
 		if e.Stderr != "" {
 			p.line("[stderr]\n" + e.Stderr)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"agentdesk/backend/atomicfile"
 	"agentdesk/backend/export"
 )
 
@@ -109,7 +110,7 @@ func rulesExportCommand(run runner) *cobra.Command {
 		if file == "" {
 			return writeJSONText(out, data)
 		}
-		if err := export.WriteFileAtomic(file, data); err != nil {
+		if err := atomicfile.Write(file, data, 0o644); err != nil {
 			return fmt.Errorf("%s", export.DescribeSaveError(file, err))
 		}
 		return nil

@@ -3,6 +3,7 @@ package cli
 import (
 	"encoding/json"
 	"io"
+	"os"
 
 	"agentdesk/backend/agents"
 )
@@ -68,6 +69,19 @@ func rawStream(w io.Writer) io.Writer {
 		return s.raw
 	}
 	return w
+}
+
+// sameFile reports whether a and b are open files of one file (one terminal, one pipe): what is
+// written on one is read beside what is written on the other.
+func sameFile(a, b io.Writer) bool {
+	fa, okA := a.(*os.File)
+	fb, okB := b.(*os.File)
+	if !okA || !okB {
+		return false
+	}
+	sa, errA := fa.Stat()
+	sb, errB := fb.Stat()
+	return errA == nil && errB == nil && os.SameFile(sa, sb)
 }
 
 // writeJSON writes v as one line of JSON on w through escapeJSON: a script decodes the text

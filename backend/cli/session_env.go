@@ -64,6 +64,14 @@ func openSession(ctx context.Context, who string, f runFlags, stdio Stdio, watch
 		if watch != nil {
 			watch(ev)
 		}
+		if ev.ParentID != "" {
+			// A subagent's own events: its card in the parent's output says what it does, and
+			// its transcript is saved under its own id; only the JSON stream carries them.
+			if e.out.json {
+				e.out.print(ev)
+			}
+			return
+		}
 		e.out.print(ev)
 		if ev.Kind == acp.EventPermission || ev.Kind == acp.EventTurnEnd || ev.Kind == acp.EventState || openElicitation(ev) {
 			select {
@@ -146,6 +154,7 @@ func (e *sessionEnv) open(ctx context.Context, f runFlags, extra []agents.Agent,
 	if f.output == "json" {
 		e.out = newJSONPrinter(maskedOut, maskedErr)
 	}
+	e.out.sharesStderr = sameFile(rawStream(stdio.Out), rawStream(stdio.Err))
 	return true
 }
 

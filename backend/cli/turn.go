@@ -61,7 +61,7 @@ func driveTurn(sess *acp.Session, agentName, prompt, policy string, cancelAfter 
 					}
 				}
 				if ev.State == acp.StateFailed || (ev.State == acp.StateExited && !sent) {
-					fmt.Fprintf(stderr, "agentdesk run: %s\n", ev.Message)
+					stdout.fail(stderr, "run", ev.Message)
 					return ExitNoStart
 				}
 			case acp.EventPermission:
@@ -77,7 +77,7 @@ func driveTurn(sess *acp.Session, agentName, prompt, policy string, cancelAfter 
 					return ExitOK
 				}
 				if ev.Message != "" {
-					fmt.Fprintf(stderr, "agentdesk run: %s\n", ev.Message)
+					stdout.fail(stderr, "run", ev.Message)
 				}
 				if ev.StopReason == schema.StopRefusal {
 					return ExitRefused

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -71,5 +72,35 @@ func TestCLITellsHowToLogIn(t *testing.T) {
 	want := "run `" + self + " auth login` in a terminal, then run again without --auth" // the agent's program, the method's args
 	if code != ExitLogin || !strings.Contains(errOut.String(), want) {
 		t.Fatalf("exit %d, stderr:\n%s\nwant %q", code, errOut.String(), want)
+	}
+}
+
+// TestAFailedStartIsToldOnce: on one terminal (stdout and stderr the same file) a start the
+// agent refuses shows its error once, then what to do, not as an error line, a state line and a
+// complaint on stderr; with the streams apart, stderr still says it.
+func TestAFailedStartIsToldOnce(t *testing.T) {
+	dir := t.TempDir()
+	agent := scriptAgent(t, `[
+		{"expect":"initialize"}, {"reply":{"protocolVersion":1,"agentCapabilities":{},"authMethods":[
+			{"id":"browser","name":"Log in with a browser"}]}},
+		{"expect":"session/new"}, {"error":{"code":-32000,"message":"Authentication required"}}]`)
+	args := []string{"--db", dir + "/c.db", "--agent-cmd", agent, "--cwd", dir, "hi"}
+	both, err := os.Create(filepath.Join(dir, "terminal"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer both.Close()
+	if code := runCLI(args, strings.NewReader(""), both, both); code != ExitLogin {
+		t.Fatalf("exit %d", code)
+	}
+	shown, _ := os.ReadFile(both.Name())
+	if n := strings.Count(string(shown), "Authentication required"); n != 1 ||
+		!strings.Contains(string(shown), "log in: run again with --auth METHOD_ID (browser)") {
+		t.Fatalf("the error shown %d times:\n%s", n, shown)
+	}
+	var out, errOut bytes.Buffer
+	if code := runCLI(args, strings.NewReader(""), &out, &errOut); code != ExitLogin ||
+		strings.Count(out.String(), "Authentication required") != 1 || strings.Count(errOut.String(), "Authentication required") != 1 {
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out.String(), errOut.String())
 	}
 }

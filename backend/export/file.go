@@ -72,41 +72,6 @@ func WithExtension(path, ext string) string {
 	return path + "." + ext
 }
 
-// WriteFileAtomic replaces path with data, readable by everyone (0644): it writes a temporary
-// file in the same folder, syncs it and renames it over path, so path is never left half
-// written and an existing file stays as it was when anything fails. The temporary file is
-// removed on failure. Errors keep the *fs.PathError or errno for DescribeSaveError.
-func WriteFileAtomic(path string, data []byte) (err error) {
-	dir := filepath.Dir(path)
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return fmt.Errorf("create a temporary file in %s: %w", dir, err)
-	}
-	tmp := f.Name()
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(tmp)
-		}
-	}()
-	if _, err = f.Write(data); err != nil {
-		return fmt.Errorf("write %s: %w", tmp, err)
-	}
-	if err = f.Chmod(0o644); err != nil {
-		return fmt.Errorf("chmod %s: %w", tmp, err)
-	}
-	if err = f.Sync(); err != nil {
-		return fmt.Errorf("sync %s: %w", tmp, err)
-	}
-	if err = f.Close(); err != nil {
-		return fmt.Errorf("close %s: %w", tmp, err)
-	}
-	if err = os.Rename(tmp, path); err != nil {
-		return fmt.Errorf("rename %s to %s: %w", tmp, path, err)
-	}
-	return nil
-}
-
 // DescribeSaveError is the one user message for an export that could not be written to path:
 // what went wrong, in words, and what to do.
 func DescribeSaveError(path string, err error) string {

@@ -157,12 +157,17 @@ func (h *Hub) Session(id string) (*acp.Session, error) {
 	return s, nil
 }
 
-// Detach stops saving a live session (its saved copy was deleted); it keeps running.
+// Detach stops saving a live session, or a subagent session of one, whose saved copy was deleted
+// (with its subagent sessions, which the store deletes with it); it keeps running.
 func (h *Hub) Detach(id string) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if rec, ok := h.recorders[id]; ok {
 		rec.detached.Store(true)
+		return
+	}
+	for _, rec := range h.recorders {
+		rec.detachChild(id)
 	}
 }
 

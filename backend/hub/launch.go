@@ -57,6 +57,7 @@ func (h *Hub) launch(l launch, out acp.Emitter) (*acp.Session, SessionInfo) {
 	}
 	if l.rec != nil {
 		l.rec.mask = h.agents.Masker()
+		l.rec.base = store.Session{AgentID: l.agent.ID, AgentCmd: l.rec.agentCmd, AgentName: l.agent.Name, Cwd: l.dir, Dirs: l.dirs}
 		cfg.Journal = l.rec.Journal
 		emitter = recordThen{l.rec, out}
 	}

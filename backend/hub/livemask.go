@@ -30,8 +30,9 @@ type liveMasker struct {
 // streamed is the message chunks grow: the entry as last sent whole, and its unmasked text so
 // far (appended in place: a long reply costs no quadratic copying).
 type streamed struct {
-	e    acp.Entry
-	text []byte
+	session string // whose (the session's, or a subagent's: their entry ids may be the same)
+	e       acp.Entry
+	text    []byte
 }
 
 func newLiveMasker(m *agents.Masker) *liveMasker {
@@ -47,16 +48,16 @@ func (l *liveMasker) event(ev acp.Event) acp.Event {
 	case acp.EventEntry:
 		switch ev.Entry.Kind {
 		case acp.KindUser, acp.KindAgent, acp.KindThought: // the kinds chunks grow
-			l.open = &streamed{e: *ev.Entry, text: []byte(ev.Entry.Text)}
+			l.open = &streamed{session: ev.SessionID, e: *ev.Entry, text: []byte(ev.Entry.Text)}
 		default:
-			if l.open != nil && l.open.e.ID == ev.Entry.ID {
+			if l.open != nil && l.open.e.ID == ev.Entry.ID && l.open.session == ev.SessionID {
 				l.open = nil
 			}
 		}
 		return maskEvent(l.m, ev)
 	case acp.EventChunk:
 		o := l.open
-		if o == nil || o.e.ID != ev.EntryID {
+		if o == nil || o.e.ID != ev.EntryID || o.session != ev.SessionID {
 			return maskEvent(l.m, ev)
 		}
 		tail := string(o.text[max(0, len(o.text)-l.m.Longest()+1):])
@@ -66,7 +67,7 @@ func (l *liveMasker) event(ev acp.Event) acp.Event {
 		}
 		whole := o.e
 		whole.Text = string(o.text)
-		return maskEvent(l.m, acp.Event{SessionID: ev.SessionID, Seq: ev.Seq, Kind: acp.EventEntry, Entry: &whole})
+		return maskEvent(l.m, acp.Event{SessionID: ev.SessionID, ParentID: ev.ParentID, Seq: ev.Seq, Kind: acp.EventEntry, Entry: &whole})
 	default:
 		return maskEvent(l.m, ev)
 	}

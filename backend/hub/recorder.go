@@ -43,6 +43,14 @@ type recorder struct {
 
 	detached atomic.Bool // the saved copy was deleted: record nothing more
 	titled   atomic.Bool // the user named the session: the agent's titles no longer apply
+
+	// base is the session's row as created (agent, folders): a subagent session's row copies it.
+	base store.Session
+	// children are the recorders of the subagent sessions the agent started, at every depth, by
+	// their id (recorder_subagents.go); the session's own recorder routes their events. Guarded by mu.
+	children map[string]*recorder
+	child    bool   // this records a subagent session: entries, title and state only
+	parentID string // a subagent session's: the session that started it
 }
 
 // turnEndSync bounds how long Record waits for a turn's rows to be committed before its end is
@@ -61,6 +69,10 @@ func newRecorder(w *store.Writer, sessionID string, agent agents.Agent, now func
 // than turnEndSync is logged and left to catch up; the turn's end is then passed on regardless.
 func (r *recorder) Record(ev acp.Event) {
 	if r.detached.Load() {
+		return
+	}
+	if ev.ParentID != "" || (ev.Kind == acp.EventEntry && ev.Entry.Kind == acp.KindSubagent) {
+		r.recordTree(ev)
 		return
 	}
 	r.record(ev)

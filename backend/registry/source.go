@@ -11,7 +11,7 @@ import (
 	"path/filepath"
 	"time"
 
-	"agentdesk/backend/agents"
+	"agentdesk/backend/atomicfile"
 )
 
 // Where a Listing's index came from.
@@ -156,7 +156,7 @@ func (s *Source) writeCache(raw []byte, meta cacheMeta) {
 	if s.Dir == "" || os.MkdirAll(s.Dir, 0o700) != nil {
 		return
 	}
-	if agents.WriteFileAtomic(filepath.Join(s.Dir, "index.json"), raw) == nil {
+	if atomicfile.Write(filepath.Join(s.Dir, "index.json"), raw, 0o600) == nil {
 		s.writeMeta(meta)
 	}
 }
@@ -166,6 +166,6 @@ func (s *Source) writeMeta(meta cacheMeta) {
 		return
 	}
 	if raw, err := json.Marshal(meta); err == nil {
-		_ = agents.WriteFileAtomic(filepath.Join(s.Dir, "index.meta.json"), raw)
+		_ = atomicfile.Write(filepath.Join(s.Dir, "index.meta.json"), raw, 0o600)
 	}
 }

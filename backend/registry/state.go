@@ -12,7 +12,7 @@ import (
 	"regexp"
 	"time"
 
-	"agentdesk/backend/agents"
+	"agentdesk/backend/atomicfile"
 )
 
 var (
@@ -97,7 +97,7 @@ func (i *Installer) save(id string, st state) error {
 	if err != nil {
 		return err
 	}
-	return agents.WriteFileAtomic(filepath.Join(i.agentDir(id), "state.json"), append(raw, '\n'))
+	return atomicfile.Write(filepath.Join(i.agentDir(id), "state.json"), append(raw, '\n'), 0o600)
 }
 
 func randomSuffix() string {

@@ -55,30 +55,7 @@ func TestSessionLinks(t *testing.T) {
 // its sessions, which then take links.
 func TestLinksMigration(t *testing.T) {
 	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "old.db")
-	db, err := sql.Open("sqlite", dsn(path))
-	if err != nil {
-		t.Fatal(err)
-	}
-	ms, err := migrations()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, m := range ms {
-		if m.version > 5 {
-			break
-		}
-		if err := apply(ctx, db, m); err != nil {
-			t.Fatalf("%s: %v", m.name, err)
-		}
-	}
-	if _, err := db.Exec(`INSERT INTO sessions (id, agent_id, agent_name, agent_session_id, cwd, title, outcome,
-		created_at, updated_at) VALUES ('old', 'a', 'A', '', '/', 'Old', 'ready', 1, 1)`); err != nil {
-		t.Fatal(err)
-	}
-	if err := db.Close(); err != nil {
-		t.Fatal(err)
-	}
+	path := oldFileWithSession(t, 5)
 	s := openTestAt(t, path)
 	var version int
 	if err := s.db.QueryRow(`PRAGMA user_version`).Scan(&version); err != nil || version < 7 {
@@ -94,4 +71,36 @@ func TestLinksMigration(t *testing.T) {
 	if len(links["old"].Children) != 1 || links["new"].Parent == nil || links["new"].Parent.Kind != LinkContinueAgent {
 		t.Fatalf("links after the migration: %+v", links)
 	}
+}
+
+// oldFileWithSession writes a history file at schema version (its migrations up to that one)
+// holding one session, "old", as a file an older agentdesk left, and returns its path.
+func oldFileWithSession(t *testing.T, version int) string {
+	t.Helper()
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "old.db")
+	db, err := sql.Open("sqlite", dsn(path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ms, err := migrations()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range ms {
+		if m.version > version {
+			break
+		}
+		if err := apply(ctx, db, m); err != nil {
+			t.Fatalf("%s: %v", m.name, err)
+		}
+	}
+	if _, err := db.Exec(`INSERT INTO sessions (id, agent_id, agent_name, agent_session_id, cwd, title, outcome,
+		created_at, updated_at) VALUES ('old', 'a', 'A', '', '/', 'Old', 'ready', 1, 1)`); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return path
 }

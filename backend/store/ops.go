@@ -86,9 +86,9 @@ func (o *createSessionOp) String() string { return fmt.Sprintf("create session %
 func (o *createSessionOp) exec(ctx context.Context, b *batchTx) error {
 	s := o.s
 	_, err := b.exec(ctx, `INSERT INTO sessions (id, agent_id, agent_name, agent_session_id,
-		cwd, dirs, title, outcome, created_at, updated_at, agent_cmd) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		cwd, dirs, title, outcome, created_at, updated_at, agent_cmd, parent_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		s.ID, s.AgentID, s.AgentName, s.AgentSessionID, s.Cwd, joinDirs(s.Dirs), s.Title, s.Outcome,
-		millis(s.CreatedAt), millis(s.UpdatedAt), s.AgentCmd)
+		millis(s.CreatedAt), millis(s.UpdatedAt), s.AgentCmd, s.ParentID)
 	return err
 }
 
@@ -270,15 +270,41 @@ type deleteSessionOp struct {
 func (o *deleteSessionOp) String() string { return fmt.Sprintf("delete session %q", o.id) }
 
 func (o *deleteSessionOp) exec(ctx context.Context, b *batchTx) error {
-	if err := b.unindexSession(ctx, o.id); err != nil {
+	// Its subagent sessions go with it, at every depth (a child is part of its parent's work).
+	children, err := b.descendants(ctx, o.id)
+	if err != nil {
 		return err
 	}
-	delete(b.msgSeq, o.id) // a session created again under this id starts its journal at 1
-	res, err := b.exec(ctx, `DELETE FROM sessions WHERE id = ?`, o.id)
+	for _, id := range children {
+		if _, err := b.deleteOne(ctx, id); err != nil {
+			return err
+		}
+	}
+	res, err := b.deleteOne(ctx, o.id)
 	if err != nil {
 		return err
 	}
 	return o.found(res)
+}
+
+// deleteOne deletes session id's row, its search index rows and what hangs on it (cascades).
+func (b *batchTx) deleteOne(ctx context.Context, id string) (sql.Result, error) {
+	if err := b.unindexSession(ctx, id); err != nil {
+		return nil, err
+	}
+	delete(b.msgSeq, id) // a session created again under this id starts its journal at 1
+	return b.exec(ctx, `DELETE FROM sessions WHERE id = ?`, id)
+}
+
+// descendants are the ids of session id's subagent sessions at every depth (parent_id).
+func (b *batchTx) descendants(ctx context.Context, id string) ([]string, error) {
+	return queryAll(ctx, b.tx, "list the subagent sessions of "+id, func(rows *sql.Rows) (c string, err error) {
+		err = rows.Scan(&c)
+		return c, err
+	}, `WITH RECURSIVE tree(id) AS (
+			SELECT id FROM sessions WHERE parent_id = ?1 AND id <> ?1
+			UNION SELECT s.id FROM sessions s JOIN tree ON s.parent_id = tree.id)
+		SELECT id FROM tree`, id)
 }
 
 func (o *deleteSessionOp) settle(err error) { o.settleAs(o.String(), err) }

@@ -28,7 +28,10 @@ type Session struct {
 	AgentSessionID string
 	// AgentCmd is the command line, as typed, of a session whose agent was given as one
 	// (agents.CustomID: `--agent-cmd`); "" for agents the catalog knows by id.
-	AgentCmd  string
+	AgentCmd string
+	// ParentID is, for a subagent session (a child an agent started inside another session), our
+	// id of that session; "" for a session a person started (migration 0013).
+	ParentID  string
 	Cwd       string
 	Dirs      []string // the folders beside Cwd (additional directories), absolute; none: nil
 	Title     string
@@ -106,9 +109,14 @@ type Summary struct {
 }
 
 // millis converts a time to the stored representation.
-// queryAll runs query on db and scans each row it selects with scan, in order. An error is
-// wrapped once with doing, what the caller was doing ("read the rules").
-func queryAll[T any](ctx context.Context, db *sql.DB, doing string, scan func(*sql.Rows) (T, error), query string, args ...any) ([]T, error) {
+// querier is *sql.DB or *sql.Tx.
+type querier interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+}
+
+// queryAll runs query on db (the database, or a transaction) and scans each row it selects with
+// scan, in order. An error is wrapped once with doing, what the caller was doing ("read the rules").
+func queryAll[T any](ctx context.Context, db querier, doing string, scan func(*sql.Rows) (T, error), query string, args ...any) ([]T, error) {
 	rows, err := db.QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", doing, err)

@@ -15,7 +15,7 @@ func scanSession(r rowScanner, s *Session, extra ...any) error {
 	var created, updated int64
 	var dirs string
 	dest := append([]any{&s.ID, &s.AgentID, &s.AgentName, &s.AgentSessionID, &s.Cwd, &dirs, &s.Title,
-		&s.Outcome, &created, &updated, &s.AgentCmd}, extra...)
+		&s.Outcome, &created, &updated, &s.AgentCmd, &s.ParentID}, extra...)
 	if err := r.Scan(dest...); err != nil {
 		return err
 	}
@@ -188,7 +188,7 @@ func (s *Store) messages(ctx context.Context, sessionID, query string, args ...a
 }
 
 // DeleteSession deletes a session with its turns, entries, messages, permissions and search
-// index rows. It goes through the writer, after every operation queued before it, and blocks
+// index rows, and its subagent sessions (Session.ParentID) at every depth with theirs. It goes through the writer, after every operation queued before it, and blocks
 // until it is committed (or ctx is done; the deletion still happens). It returns an error
 // wrapping ErrNotFound if there is no such session, or ErrClosed after Close.
 func (s *Store) DeleteSession(ctx context.Context, id string) error {

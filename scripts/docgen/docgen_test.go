@@ -160,7 +160,7 @@ func TestPackagesAndLayersFollowTheImports(t *testing.T) {
 }
 
 // TestTestidsFromLiteralsPropsAndExpressions: ids written as literals, made from a prop (by its
-// users' values and its default), named in an expression or a template literal are listed with
+// users' values and its default) or a snippet's parameter (by its render calls), named in an expression or a template literal are listed with
 // the components that set them; a selector in a script is not an id; the suites that quote an
 // id read it.
 func TestTestidsFromLiteralsPropsAndExpressions(t *testing.T) {
@@ -177,6 +177,9 @@ func TestTestidsFromLiteralsPropsAndExpressions(t *testing.T) {
 <li data-testid={f.conflict ? 'revert-conflict' : 'revert-plan-file'}></li>
 <button data-testid={` + "`usage-range-${r.since}`" + `}>x</button>
 <p data-testid="plain">p</p>
+{@render toggle('snip-open', on, () => go(1, 2))}
+{@render toggle("snip-close", off, f)}
+{#snippet toggle(testid: string, on: boolean, onclick: () => void)}<button data-testid={testid} {onclick}></button>{/snippet}
 `,
 		"frontend/src/Parent.test.ts": "screen.getByTestId('mcp-env-add'); q('[data-testid=\"plain\"]'); t(`usage-range-${x}`);\n",
 		"e2e/a.mjs":                   "await page.click('[data-testid=\"agent-env-add\"]');\n",
@@ -194,6 +197,8 @@ func TestTestidsFromLiteralsPropsAndExpressions(t *testing.T) {
 		"| `plain` | `Parent` | vitest |\n" +
 		"| `revert-conflict` | `Parent` | smoke |\n" +
 		"| `revert-plan-file` | `Parent` |  |\n" +
+		"| `snip-close` | `Parent` |  |\n" +
+		"| `snip-open` | `Parent` |  |\n" +
 		"| `usage-range-{…}` | `Parent` | vitest |\n"
 	if table != want {
 		t.Fatalf("testids table:\n%s\nwant:\n%s", table, want)

@@ -43,7 +43,8 @@ type component struct {
 
 // testidTable is one row per data-testid: the components that set it and the suites that read it.
 // An id a prop names is read from where the component is used ("{testid}-add" with testid="mcp-env"
-// is mcp-env-add) or from the prop's default; an id made at run time shows {…} for that part.
+// is mcp-env-add) or from the prop's default, an id a snippet's parameter names from the snippet's
+// render calls; an id made at run time shows {…} for that part.
 func testidTable(root string) (string, error) {
 	comps, err := components(filepath.Join(root, "frontend", "src"))
 	if err != nil {
@@ -64,8 +65,9 @@ func testidTable(root string) (string, error) {
 	}
 	where := map[string]map[string]bool{} // id → components
 	for _, c := range comps {
+		passed := snippetArgs(c.markup, usages[c.name])
 		for _, v := range testidValues(c.markup) {
-			for _, id := range expand(v, c, usages[c.name]) {
+			for _, id := range expand(v, c, passed) {
 				if where[id] == nil {
 					where[id] = map[string]bool{}
 				}

@@ -3,7 +3,9 @@
 // thoughts, a plan, a read tool call, an edit with a diff guarded by a permission request,
 // terminal output (from a terminal of the client's when it offers them: a shell that only
 // prints), a Markdown reply and usage — paced like a real agent, and it honours session/cancel
-// at every step. It never writes to disk: the edit is shown, not applied.
+// at every step. Asked to, it also shows what the client may be shown beside a turn: a form or a
+// link to open (elicit.go), a context compaction (/compact) and two subagent sessions
+// ("subagents": subagents.go), one of which the client may cancel alone. It never writes to disk: the edit is shown, not applied.
 package demoagent
 
 import (
@@ -33,6 +35,8 @@ type Agent struct {
 	ready    chan struct{}           // closed once conn is set: the inbound loop may start before that
 	terminal bool                    // the client runs terminals (its initialize said so)
 	elicit   *schema.ElicitationCaps // the elicitation modes the client advertised (elicit.go)
+	// subagents: the client shows subagent sessions (subagents.go).
+	subagents bool
 }
 
 var _ jsonrpc.Handler = (*Agent)(nil)
@@ -79,6 +83,7 @@ func (a *Agent) HandleRequest(req *jsonrpc.Request) {
 		a.mu.Lock()
 		a.terminal = p.ClientCapabilities.Terminal
 		a.elicit = p.ClientCapabilities.Elicitation
+		a.subagents = p.ClientCapabilities.Subagents != nil
 		a.mu.Unlock()
 		req.Reply(map[string]any{
 			"protocolVersion":   schema.ProtocolVersion,

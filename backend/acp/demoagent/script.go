@@ -34,6 +34,9 @@ func (s *script) run() string {
 	if reason, ok := s.elicitTurn(); ok {
 		return reason
 	}
+	if strings.Contains(strings.ToLower(s.prompt), promptSubagents) {
+		return s.subagentsTurn()
+	}
 	base := filepath.Base(s.cwd)
 	steps := []func() bool{
 		func() bool {

@@ -68,12 +68,16 @@ type ClientCapabilities struct {
 	Session  *SessionClientCaps `json:"session,omitempty"`
 	// Elicitation: the elicitation/create modes the client renders (elicitation.go).
 	Elicitation *ElicitationCaps `json:"elicitation,omitempty"`
+	// Subagents: the client shows the child sessions an agent exposes (subagent_update).
+	Subagents *struct{} `json:"subagents,omitempty"`
 }
 
 // SessionClientCaps says which session features the client renders. Agents offer boolean
 // config options only to clients that say they render them (the UI shows them as switches).
 type SessionClientCaps struct {
 	ConfigOptions *ConfigOptionCaps `json:"configOptions,omitempty"`
+	// Compaction: the client shows compaction_update and compaction_summary_chunk.
+	Compaction *struct{} `json:"compaction,omitempty"`
 }
 
 // ConfigOptionCaps lists the config option types the client renders besides select; an

@@ -40,6 +40,7 @@ export type EntryKind =
   | 'boundary'
   | 'notice'
   | 'compaction'
+  | 'subagent'
   | 'elicitation';
 
 /** A `notice` entry: something the agent wants seen outside the conversation. Severity is the agent's word. */
@@ -47,6 +48,23 @@ export interface Notice {
   severity?: 'info' | 'warning' | 'error' | (string & {}) | null;
   title: string;
   description?: string | null;
+}
+
+/**
+ * A `subagent` entry: a child session the agent started (acp.Subagent), changed in place as the
+ * agent reports it. `sessionId` is agentdesk's id of the child: its saved session opens by it.
+ */
+export interface Subagent {
+  sessionId: string;
+  parentId: string;
+  agentSessionId: string;
+  title?: string | null;
+  description?: string | null;
+  /** running | idle | requires_action | unknown | newer; absent: not reported. */
+  state?: string | null;
+  stopReason?: string | null;
+  /** The agent lets this child's work be cancelled (Sessions.CancelSubagent). */
+  cancel?: boolean | null;
 }
 
 /** A `compaction` entry: where the agent compacted its context, with the summary it kept. */
@@ -259,6 +277,7 @@ export interface Entry {
   boundary?: Boundary | null;
   notice?: Notice | null;
   compaction?: Compaction | null;
+  subagent?: Subagent | null;
   elicitation?: Elicitation | null;
 }
 
@@ -309,6 +328,8 @@ export type StopReason =
 
 interface EventBase {
   sessionId: string;
+  /** A subagent's events: its parent's id (the page shows a child through its parent's card and its saved copy). */
+  parentId?: string;
   seq: number;
 }
 

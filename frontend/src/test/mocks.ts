@@ -95,6 +95,7 @@ export function appMock() {
     Steer: vi.fn(async (_sessionId: string, _itemId: string) => {}),
     Stop: vi.fn(async () => {}),
     HardStop: vi.fn(async () => {}),
+    CancelSubagent: vi.fn(async (_sessionId: string, _subagentId: string) => {}),
     ContinueSession: vi.fn(async () => 'resumed'),
     HistoryNotice: vi.fn(async () => ''),
     HistoryStatus: vi.fn(async () => ({ saving: true })),

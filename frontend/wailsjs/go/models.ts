@@ -58,6 +58,16 @@ export namespace acp {
 	    answer?: {[key: string]: any};
 	    answeredBy?: string;
 	}
+	export interface Subagent {
+	    sessionId: string;
+	    parentId: string;
+	    agentSessionId: string;
+	    title?: string;
+	    description?: string;
+	    state?: string;
+	    stopReason?: string;
+	    cancel?: boolean;
+	}
 	export interface Notice {
 	    severity?: string;
 	    title: string;
@@ -101,6 +111,7 @@ export namespace acp {
 	    boundary?: Boundary;
 	    notice?: Notice;
 	    compaction?: Compaction;
+	    subagent?: Subagent;
 	    elicitation?: Elicitation;
 	}
 	
@@ -155,6 +166,7 @@ export namespace acp {
 	    queue?: QueuedPrompt[];
 	    agentVersion?: string;
 	}
+	
 	
 
 }
@@ -457,6 +469,7 @@ export namespace main {
 	    parentDeleted?: boolean;
 	    linkKind?: string;
 	    forks?: number;
+	    subagentOf?: string;
 	}
 	export interface HistoryPart {
 	    snapshot: acp.Snapshot;

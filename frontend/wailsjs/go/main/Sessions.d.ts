@@ -16,6 +16,8 @@ export function BrowseFolder(arg1:string):Promise<string>;
 
 export function CancelStart(arg1:string):Promise<void>;
 
+export function CancelSubagent(arg1:string,arg2:string):Promise<void>;
+
 export function CheckFolder(arg1:string):Promise<main.FolderCheck>;
 
 export function ChooseFileElsewhere(arg1:string):Promise<fsys.FolderFile>;

@@ -22,6 +22,10 @@ export function CancelStart(arg1) {
   return window['go']['main']['Sessions']['CancelStart'](arg1);
 }
 
+export function CancelSubagent(arg1, arg2) {
+  return window['go']['main']['Sessions']['CancelSubagent'](arg1, arg2);
+}
+
 export function CheckFolder(arg1) {
   return window['go']['main']['Sessions']['CheckFolder'](arg1);
 }

@@ -7,9 +7,11 @@ import (
 	"agentdesk/backend/acp/schema"
 )
 
-// Unstable update kinds real agents send (schema 1.21 lists them as unstable). They are read
-// only when their shape is the expected one; otherwise they stay unknown entries with their raw
-// JSON, as any kind we do not know. The journal keeps every one raw either way.
+// Update kinds that show outside the conversation: notices and context compactions (unstable in
+// schema 1.21, stable since 1.35; agents send compaction updates only to a client that advertises
+// clientCapabilities.session.compaction, which agentdesk does). They are read only when their
+// shape is the expected one; otherwise they stay unknown entries with their raw JSON, as any kind
+// we do not know. The journal keeps every one raw either way.
 const (
 	UpdateNotice                 = "notice"
 	UpdateCompaction             = "compaction_update"
@@ -38,7 +40,7 @@ type Notice struct {
 // compaction_summary_chunk and is replaced by a compaction_update that carries one.
 type Compaction struct {
 	ID      string `json:"id"`
-	Status  string `json:"status,omitempty"` // the agent's: in_progress, completed, failed, …; "" before one is reported
+	Status  string `json:"status,omitempty"` // the agent's: in_progress, completed, failed, cancelled, …
 	Summary string `json:"summary,omitempty"`
 	Error   string `json:"error,omitempty"`
 }
@@ -53,9 +55,9 @@ func (t *Transcript) AddNotice(n Notice) Change {
 // maxNoticeText bounds a notice's title and description: a banner is not a transcript.
 const maxNoticeText = 4 << 10
 
-// unstable reduces a notice or compaction update; ok is false when u is not one of them or its
+// notices reduces a notice or compaction update; ok is false when u is not one of them or its
 // shape is not the expected one (the caller keeps it as an unknown entry).
-func (t *Transcript) unstable(u schema.Update) (Change, bool) {
+func (t *Transcript) notices(u schema.Update) (Change, bool) {
 	switch u.Kind {
 	case UpdateNotice:
 		var n Notice
@@ -109,7 +111,8 @@ func (t *Transcript) compaction(u schema.Update) (Change, bool) {
 	return Change{Entry: &out}, true
 }
 
-// compactionEntry finds the entry of compaction id, or adds it.
+// compactionEntry finds the entry of compaction id, or adds it in progress (a summary chunk may
+// come first: the schema has it create an in-progress compaction).
 func (t *Transcript) compactionEntry(id string) *Entry {
 	if t.compactions == nil {
 		t.compactions = map[string]string{}
@@ -118,7 +121,7 @@ func (t *Transcript) compactionEntry(id string) *Entry {
 		return t.entries[t.byID[eid]]
 	}
 	t.open = ""
-	e := t.insert(&Entry{Kind: KindCompaction, Compaction: &Compaction{ID: id}})
+	e := t.insert(&Entry{Kind: KindCompaction, Compaction: &Compaction{ID: id, Status: "in_progress"}})
 	t.compactions[id] = e.ID
 	return e
 }

@@ -55,7 +55,7 @@ func TestNoticeTextIsBounded(t *testing.T) {
 
 // A compaction is one divider, placed by its first update and changed in place by the later
 // ones; summary chunks grow its summary, and a summary chunk before any update creates it
-// with no status yet.
+// in progress (schema 1.35: "a first-seen ID creates an in-progress compaction").
 func TestCompactionIsOneDividerUpsertedByID(t *testing.T) {
 	tr := NewTranscript()
 	tr.StartTurn(1, "go")
@@ -77,7 +77,7 @@ func TestCompactionIsOneDividerUpsertedByID(t *testing.T) {
 	if es[1].Kind != KindCompaction || c1.ID != "c1" || c1.Status != "completed" || c1.Summary != "Kept: the plan." {
 		t.Errorf("c1 %+v", c1)
 	}
-	if c2 := es[3].Compaction; c2.ID != "c2" || c2.Status != "" || c2.Summary != "early" {
+	if c2 := es[3].Compaction; c2.ID != "c2" || c2.Status != "in_progress" || c2.Summary != "early" {
 		t.Errorf("c2 %+v", c2)
 	}
 	if c3 := es[4].Compaction; c3.Status != "failed" || c3.Error != "context too large" || c3.Summary != "" {
@@ -89,5 +89,24 @@ func TestCompactionIsOneDividerUpsertedByID(t *testing.T) {
 	md := EntryMarkdown(&es[1])
 	if !strings.Contains(md, "Context compacted (completed)") || !strings.Contains(md, "Kept: the plan.") {
 		t.Errorf("markdown %q", md)
+	}
+}
+
+// A compaction's divider is kept when a session is restored from its saved entries (Continue,
+// Reopen, the history) and a later update of the same compaction changes it in place.
+func TestCompactionDividerIsKeptOnReplay(t *testing.T) {
+	tr := NewTranscript()
+	tr.StartTurn(1, "go")
+	applyJSON(t, tr, `{"sessionUpdate":"compaction_update","compactionId":"c1","status":"in_progress"}`)
+	restored := RestoreTranscript(tr.Entries())
+	applyJSON(t, restored, `{"sessionUpdate":"compaction_update","compactionId":"c1","status":"completed","summary":[{"type":"text","text":"kept"}]}`)
+	var dividers []Compaction
+	for _, e := range restored.Entries() {
+		if e.Kind == KindCompaction {
+			dividers = append(dividers, *e.Compaction)
+		}
+	}
+	if len(dividers) != 1 || dividers[0].Status != "completed" || dividers[0].Summary != "kept" {
+		t.Fatalf("dividers after the restore %+v, want the one divider completed with its summary", dividers)
 	}
 }

@@ -32,6 +32,7 @@ describe('compaction', () => {
   it('is a divider saying what happened, with the summary kept collapsed', () => {
     render(EntryView, { props: { entry: compaction({ id: 'c1', status: 'completed', summary: 'Kept: the plan.' }) } });
     const el = screen.getByRole('separator');
+    expect(el.dataset.testid).toBe('compaction');
     expect(el.dataset.status).toBe('completed');
     expect(el.getAttribute('aria-label')).toBe('Context compacted');
     const details = el.querySelector('details');
