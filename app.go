@@ -138,6 +138,8 @@ func (a *App) init(ctx context.Context) error {
 		log.Printf("agentdesk: turns' changes will not be recorded: %v", c.LedgerErr)
 	}
 	a.registry.attach(c.Registry, c.Installer)
+	a.agents.presets = c.Presets
+	a.agents.attachPresets()
 	c.WatchHistory(func(st hub.HistoryStatus) { a.emit(a.ctx, historyStatusEvent, HistoryStatus(st)) })
 	return a.dbErr
 }

@@ -8,15 +8,17 @@ import (
 
 	"agentdesk/backend/acp"
 	"agentdesk/backend/agents"
+	"agentdesk/backend/registry"
 )
 
 // Agents is the bound service of the agent catalog (backend/agents): the picker's list and the
 // agent editor (custom agents, kept in agents.json; their secrets, in the keyring or else a
-// 0600 file; Zed import). Its verbs may wait on the keyring, never on an agent. Secret values
+// 0600 file; Zed import; the presets' overrides and pinned installs: app_presets.go). Its verbs may wait on the keyring, never on an agent. Secret values
 // go one way only, from the page to the store: what the page reads back is whether a secret
 // is set, never its value.
 type Agents struct {
 	*core
+	presets registry.Presets // installs the presets' packages (app_presets.go)
 }
 
 // AgentInfo is an agent the picker lists.
@@ -28,11 +30,22 @@ type AgentInfo struct {
 	Custom    bool   `json:"custom"`           // the user's own: it can be edited and deleted
 	Folder    string `json:"folder,omitempty"` // a custom agent's default project folder
 
-	// Version is the installed version of an agent from the ACP registry, else "".
+	// Version is the installed version of an agent from the ACP registry or of a preset's
+	// package, else "".
 	Version string `json:"version,omitempty"`
 	// SignIn is the agent's sign-in state as it last said it in a session of this run, in words
 	// for the picker ("signed in: Work", "not signed in"); "" when it has not said (authNote).
 	SignIn string `json:"signIn,omitempty"`
+	// Preset is a preset's package, its pin and what the user made of it (install, update,
+	// override); nil for other agents.
+	Preset *agents.PresetState `json:"preset,omitempty"`
+}
+
+// info is ag as the picker lists it, with its sign-in state as this run last heard it.
+func (ags *Agents) info(ag agents.Agent) AgentInfo {
+	return AgentInfo{ID: ag.ID, Name: ag.Name, Available: ag.Available, Reason: ag.Reason,
+		Custom: ag.Custom, Folder: ag.Folder, Version: ag.Version, Preset: ag.Preset,
+		SignIn: authNote(ags.hub.AuthStatusOf(ag.ID))}
 }
 
 // AgentSettings is a custom agent as the editor shows and saves it.
@@ -43,6 +56,8 @@ type AgentSettings struct {
 	Args    string        `json:"args"` // one line, split as a shell would, without expanding anything
 	Env     []AgentEnvVar `json:"env"`
 	Folder  string        `json:"folder"`
+	// Version is a preset override's package version ("": the pinned one); unused for custom agents.
+	Version string `json:"version,omitempty"`
 }
 
 // AgentEnvVar is one variable in the editor. A secret's Value is never sent to the page
@@ -66,8 +81,7 @@ type ImportResult struct {
 func (ags *Agents) ListAgents() ([]AgentInfo, error) {
 	out := []AgentInfo{}
 	for _, ag := range ags.catalog.List() {
-		out = append(out, AgentInfo{ID: ag.ID, Name: ag.Name, Available: ag.Available, Reason: ag.Reason,
-			Custom: ag.Custom, Folder: ag.Folder, Version: ag.Version, SignIn: authNote(ags.hub.AuthStatusOf(ag.ID))})
+		out = append(out, ags.info(ag))
 	}
 	return out, nil
 }
@@ -87,16 +101,8 @@ func (ags *Agents) GetAgent(id string) (AgentSettings, error) {
 	if err != nil {
 		return AgentSettings{}, err
 	}
-	s := AgentSettings{ID: cu.ID, Name: cu.Name, Command: cu.Command, Args: agents.JoinArgs(cu.Args),
-		Env: []AgentEnvVar{}, Folder: cu.Folder}
-	for _, v := range cu.Env {
-		ev := AgentEnvVar{Name: v.Name, Value: v.Value, Secret: v.Secret}
-		if v.Secret {
-			ev.Value, ev.IsSet = "", ags.catalog.IsSet(cu.ID, v.Name)
-		}
-		s.Env = append(s.Env, ev)
-	}
-	return s, nil
+	return AgentSettings{ID: cu.ID, Name: cu.Name, Command: cu.Command, Args: agents.JoinArgs(cu.Args),
+		Env: ags.envForEditor(cu.ID, cu.Env), Folder: cu.Folder}, nil
 }
 
 // SaveAgent adds (ID "") or replaces a custom agent and stores its secret values; it returns
@@ -108,16 +114,8 @@ func (ags *Agents) SaveAgent(s AgentSettings) (AgentInfo, error) {
 		return AgentInfo{}, err
 	}
 	cu := agents.Custom{ID: s.ID, Name: s.Name, Command: s.Command, Args: args, Folder: strings.TrimSpace(s.Folder)}
-	values := map[string]string{}
-	for _, v := range s.Env {
-		if strings.TrimSpace(v.Name) == "" && v.Value == "" {
-			continue // an empty row of the editor
-		}
-		cu.Env = append(cu.Env, agents.EnvVar{Name: strings.TrimSpace(v.Name), Value: v.Value, Secret: v.Secret})
-		if v.Secret && (v.Value != "" || !v.IsSet) { // blank and set: keep the stored value
-			values[strings.TrimSpace(v.Name)] = v.Value
-		}
-	}
+	var values map[string]string
+	cu.Env, values = envFromEditor(s.Env)
 	saved, aside, err := ags.catalog.Save(cu, values)
 	if err != nil {
 		return AgentInfo{}, err
@@ -125,8 +123,37 @@ func (ags *Agents) SaveAgent(s AgentSettings) (AgentInfo, error) {
 	if aside != "" {
 		log.Printf("agentdesk: your unreadable agents file was kept as %s", aside)
 	}
-	ag := ags.catalog.Resolve(saved)
-	return AgentInfo{ID: ag.ID, Name: ag.Name, Available: ag.Available, Reason: ag.Reason, Custom: true, Folder: ag.Folder}, nil
+	return ags.info(ags.catalog.Resolve(saved)), nil
+}
+
+// envFromEditor is the editor's variable rows as stored (empty rows dropped) and the secret
+// values to store (a blank secret that is set keeps its stored value).
+func envFromEditor(rows []AgentEnvVar) ([]agents.EnvVar, map[string]string) {
+	var env []agents.EnvVar
+	values := map[string]string{}
+	for _, v := range rows {
+		if strings.TrimSpace(v.Name) == "" && v.Value == "" {
+			continue // an empty row of the editor
+		}
+		env = append(env, agents.EnvVar{Name: strings.TrimSpace(v.Name), Value: v.Value, Secret: v.Secret})
+		if v.Secret && (v.Value != "" || !v.IsSet) {
+			values[strings.TrimSpace(v.Name)] = v.Value
+		}
+	}
+	return env, values
+}
+
+// envForEditor is vars as the editor shows them: a secret says only whether owner has it stored.
+func (ags *Agents) envForEditor(owner string, vars []agents.EnvVar) []AgentEnvVar {
+	out := []AgentEnvVar{}
+	for _, v := range vars {
+		ev := AgentEnvVar{Name: v.Name, Value: v.Value, Secret: v.Secret}
+		if v.Secret {
+			ev.Value, ev.IsSet = "", ags.catalog.IsSet(owner, v.Name)
+		}
+		out = append(out, ev)
+	}
+	return out
 }
 
 // DeleteAgent deletes a custom agent and its secrets. Its saved sessions stay in the history.

@@ -79,21 +79,10 @@ func (ags *Agents) DeleteMCPServer(name string) error {
 // mcpSettings is m for the editor: secrets say only whether they are set.
 func (ags *Agents) mcpSettings(m agents.MCPServer) MCPSettings {
 	owner := agents.MCPSecretOwner(m.Name)
-	rows := func(vars []agents.EnvVar) []AgentEnvVar {
-		out := []AgentEnvVar{}
-		for _, v := range vars {
-			ev := AgentEnvVar{Name: v.Name, Value: v.Value, Secret: v.Secret}
-			if v.Secret {
-				ev.Value, ev.IsSet = "", ags.catalog.IsSet(owner, v.Name)
-			}
-			out = append(out, ev)
-		}
-		return out
-	}
 	list := m.Agents
 	if list == nil {
 		list = []string{}
 	}
 	return MCPSettings{Name: m.Name, Was: m.Name, Transport: m.Transport, Command: m.Command, Args: agents.JoinArgs(m.Args),
-		Env: rows(m.Env), URL: m.URL, Headers: rows(m.Headers), Agents: list, Disabled: m.Disabled}
+		Env: ags.envForEditor(owner, m.Env), URL: m.URL, Headers: ags.envForEditor(owner, m.Headers), Agents: list, Disabled: m.Disabled}
 }

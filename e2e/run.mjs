@@ -4,7 +4,8 @@
 // and hardstop.mjs, custom agents and logins in agents.mjs, a long saved session opening in
 // parts in history.mjs, several live sessions in sessions.mjs, the top bar's folders in folders.mjs,
 // a turn's Changes card and a revert from the window in changes.mjs, the usage view in usage.mjs,
-// permission rules and the audit log in rules.mjs, the ACP registry in registry.mjs, house rules in prompts.mjs;
+// permission rules and the audit log in rules.mjs, the ACP registry in registry.mjs, presets'
+// overrides and install question in presets.mjs, house rules in prompts.mjs;
 // they run after these.
 import { test, openApp, run, waitFor } from './lib/harness.mjs';
 import { project, send, startSession, stateIs, turnEnds } from './lib/ui.mjs';
@@ -248,6 +249,7 @@ await import('./changes.mjs');
 await import('./usage.mjs');
 await import('./rules.mjs');
 await import('./registry.mjs');
+await import('./presets.mjs');
 await import('./terminals.mjs');
 await import('./subagents.mjs');
 await import('./prompts.mjs');

@@ -17,7 +17,7 @@ const (
 	EventPermission     EventKind = "permission"
 	EventPermissionDone EventKind = "permission_done"
 	EventTurnEnd        EventKind = "turn_end"
-	EventInfo           EventKind = "info"  // the session's title and controls changed
+	EventInfo           EventKind = "info"  // the session's title, controls or agent version changed
 	EventQueue          EventKind = "queue" // the queued prompts changed: Queue is the whole queue
 )
 
@@ -74,6 +74,8 @@ type Event struct {
 	Receipt    *receipt.Receipt `json:"receipt,omitempty"`    // turn_end: what the turn did
 
 	Controls *Controls `json:"controls,omitempty"` // info (with Title): the whole current set
+	// AgentVersion is info's version of the agent (RunningVersion), "" while none is known.
+	AgentVersion string `json:"agentVersion,omitempty"`
 
 	Queue []QueuedPrompt `json:"queue,omitempty"` // queue: the whole current queue, in order (absent: empty)
 }

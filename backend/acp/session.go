@@ -127,12 +127,13 @@ type Session struct {
 	queue            promptQueue     // prompts sent during a turn (session_queue.go)
 	steers           steerDesk       // the prompts steered into the running turn (session_steer.go)
 	caps             AgentCapabilities
-	subs             subagentDesk   // the child sessions the agent announced (session_subagents.go)
-	mcpSkipTold      bool           // the notice of MCP servers left out was shown
-	dirsTold         bool           // the notice of additional folders not sent was shown
-	systemPromptTold bool           // the notice of house rules not sent was shown
-	watchDone        chan struct{}  // closed when the current connection's watch has finished
-	turnWG           sync.WaitGroup // the running turn's goroutine (runTurn): Close waits for it
+	agentInfo        *schema.Implementation // initialize's agentInfo, or nil (RunningVersion)
+	subs             subagentDesk           // the child sessions the agent announced (session_subagents.go)
+	mcpSkipTold      bool                   // the notice of MCP servers left out was shown
+	dirsTold         bool                   // the notice of additional folders not sent was shown
+	systemPromptTold bool                   // the notice of house rules not sent was shown
+	watchDone        chan struct{}          // closed when the current connection's watch has finished
+	turnWG           sync.WaitGroup         // the running turn's goroutine (runTurn): Close waits for it
 
 	// connGen counts the agent processes this session started or gave up on: Continue moves it
 	// on before it launches the next one, so the old process's watcher can tell that its exit

@@ -128,6 +128,11 @@ func (s *Session) connect(ctx context.Context, reattach bool) (Continued, error)
 	s.mu.Lock()
 	init.AgentCapabilities.steer = init.steerMode()
 	s.authMethods, s.caps = methods, init.AgentCapabilities
+	before := RunningVersion(s.cfg.AgentVersion, s.agentInfo)
+	s.agentInfo = init.AgentInfo
+	if RunningVersion(s.cfg.AgentVersion, s.agentInfo) != before {
+		s.pushInfoLocked() // the header learns the agent's own version
+	}
 	s.unlock()
 	s.askAuthStatus(conn, init.AgentCapabilities)
 	if s.cfg.AuthMethod != "" {

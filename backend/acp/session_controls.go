@@ -53,12 +53,12 @@ func (s *Session) applyMetaLocked(u schema.Update) {
 	s.pushInfoLocked()
 }
 
-// pushInfoLocked announces the title and controls. The event shares Modes and Models with
+// pushInfoLocked announces the title, the controls and the agent's version (RunningVersion). The event shares Modes and Models with
 // s.controls, so those are never written in place (see changed): the pump serialises events
 // without s.mu.
 func (s *Session) pushInfoLocked() {
 	c := s.controls
-	s.pushEvent(Event{Kind: EventInfo, Title: s.title, Controls: &c})
+	s.pushEvent(Event{Kind: EventInfo, Title: s.title, Controls: &c, AgentVersion: RunningVersion(s.cfg.AgentVersion, s.agentInfo)})
 }
 
 // SetMode switches the legacy mode. It waits for the agent's answer.

@@ -35,7 +35,8 @@ type Snapshot struct {
 	Controls    *Controls           `json:"controls,omitempty"`
 	Queue       []QueuedPrompt      `json:"queue,omitempty"` // the prompts waiting to be sent, in order
 
-	// AgentVersion is Config.AgentVersion: the installed version of a registry agent, or "".
+	// AgentVersion is the agent's version as shown (RunningVersion): the installed one (a preset's
+	// package, a registry agent), else the one it sent in initialize, else "".
 	AgentVersion string `json:"agentVersion,omitempty"`
 }
 
@@ -76,7 +77,7 @@ func (s *Session) Checkpoint(fn func(snap Snapshot)) {
 func (s *Session) snapshotLocked() Snapshot {
 	snap := Snapshot{
 		SessionID: s.cfg.ID, Seq: s.pump.at(), State: s.state, Message: s.stateMsg,
-		AgentName: s.cfg.AgentName, AgentVersion: s.cfg.AgentVersion, Cwd: s.cfg.Cwd, Dirs: slices.Clone(s.cfg.Dirs), Title: s.title,
+		AgentName: s.cfg.AgentName, AgentVersion: RunningVersion(s.cfg.AgentVersion, s.agentInfo), Cwd: s.cfg.Cwd, Dirs: slices.Clone(s.cfg.Dirs), Title: s.title,
 		Entries: s.tr.Entries(), Turns: append([]TurnSummary{}, s.turns...), Permissions: s.perms.summaries(),
 		Decisions: append([]DecisionSummary{}, s.perms.decisions...),
 	}

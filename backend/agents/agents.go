@@ -1,7 +1,9 @@
 // Package agents knows which ACP agents can be started and how: the built-in Demo agent (this
-// binary in its demo-agent mode), presets for well-known agents and the user's custom agents
-// (agents.json, see ConfigFile; imported from Zed's settings by ParseZed), each marked available
-// only when its command is found on the login shell's PATH. It keeps the agents' secrets
+// binary in its demo-agent mode), presets for well-known agents (presets.go: each pinned at one
+// version of its npm package, run from the copy installed of it, never through npx; the user's
+// override of a preset changes its arguments, environment, folder, version or command) and the
+// user's custom agents (agents.json, see ConfigFile; imported from Zed's settings by ParseZed),
+// each marked available only when its command is found on the login shell's PATH. It keeps the agents' secrets
 // (SecretStore: the OS keyring, else a 0600 file) and masks their values (Masker). It starts
 // nothing itself, except a terminal window the user asked for (RunInTerminal).
 //
@@ -37,64 +39,27 @@ type Agent struct {
 	// Env is the agent's whole environment (the base environment List was given); nil means
 	// this process's own.
 	Env []string `json:"-"`
-	// Version is the installed version of an agent from the ACP registry, else "".
+	// Version is the installed version of an agent from the ACP registry or of a preset's
+	// pinned package, else "" (an agent started from its own command: its version is unknown
+	// until it says it in initialize).
 	Version string `json:"version,omitempty"`
+	// Preset describes a preset's package and what the user made of it; nil for other agents.
+	Preset *PresetState `json:"preset,omitempty"`
 	// Line is the command line as typed of an agent given as one (CustomID, FromCommandLine),
 	// variables unexpanded; the history keeps it so that continuing starts the same command.
 	Line string `json:"-"`
 }
 
-// preset is a well-known agent: its own command, and the npx package that runs it when that
-// command is not installed (docs/acp.md).
-type preset struct {
-	id, name string
-	command  string
-	args     []string
-	npx      string   // package@version run with npx -y when command is missing ("" if none)
-	npxArgs  []string // the agent's arguments after the package
-}
-
-// presets are the usual launch commands of well-known ACP agents. npx always gets -y: without
-// it, npx asks "Ok to proceed?" on stdin, which is the protocol pipe.
-var presets = []preset{
-	{id: "claude", name: "Claude Code", command: "claude-agent-acp", npx: "@agentclientprotocol/claude-agent-acp@latest"},
-	{id: "codex", name: "Codex", command: "codex-acp", npx: "@agentclientprotocol/codex-acp@latest"},
-	{id: "gemini", name: "Gemini CLI", command: "gemini", args: []string{"--acp"},
-		npx: "@google/gemini-cli@latest", npxArgs: []string{"--acp"}},
-	{id: "opencode", name: "opencode", command: "opencode", args: []string{"acp"},
-		npx: "opencode-ai@latest", npxArgs: []string{"acp"}},
-	{id: "qwen", name: "Qwen Code", command: "qwen", args: []string{"--acp", "--experimental-skills"},
-		npx: "@qwen-code/qwen-code@latest", npxArgs: []string{"--acp", "--experimental-skills"}},
-	{id: "copilot", name: "GitHub Copilot", command: "copilot", args: []string{"--acp", "--stdio"},
-		npx: "@github/copilot-language-server@latest", npxArgs: []string{"--acp"}},
-	{id: "goose", name: "Goose", command: "goose", args: []string{"acp"}},
-	{id: "kiro", name: "Kiro", command: "kiro-cli", args: []string{"acp"}},
-}
-
-// List returns the Demo agent, run as self (this binary's path) with demoArgs, then the presets,
-// each resolved on the PATH of env (the agents' base environment; nil: this process's own): its
-// own command when installed, else through npx when Node.js is, else unavailable with the reason.
+// List returns the Demo agent, run as self (this binary's path) with demoArgs, then the presets
+// (presets.go) resolved on env (the agents' base environment; nil: this process's own) as they
+// are before anything is installed or overridden: a preset with an npm package is then "not
+// installed", one without runs its own command when it is on env's PATH. The catalog resolves
+// them again with what is installed and the user's overrides (Catalog.List).
 func List(self string, demoArgs []string, env []string) []Agent {
 	out := []Agent{{ID: DemoID, Name: "Demo agent (offline)", Command: self,
 		Args: append([]string{"demo-agent"}, demoArgs...), Available: true, Env: env}}
-	path := os.Getenv("PATH")
-	if env != nil {
-		path = Getenv(env, "PATH")
-	}
-	npx, npxErr := LookPath("npx", path)
 	for _, p := range presets {
-		a := Agent{ID: p.id, Name: p.name, Command: p.command, Args: p.args, Env: env}
-		switch cmd, err := LookPath(p.command, path); {
-		case err == nil:
-			a.Command, a.Available = cmd, true
-		case p.npx != "" && npxErr == nil:
-			a.Command, a.Args, a.Available = npx, append([]string{"-y", p.npx}, p.npxArgs...), true
-		case p.npx != "":
-			a.Reason = fmt.Sprintf("needs Node.js: neither %q nor npx is on PATH", p.command)
-		default:
-			a.Reason = fmt.Sprintf("command %q not found on PATH", p.command)
-		}
-		out = append(out, a)
+		out = append(out, p.Resolve(env, Override{}, PresetInstall{}))
 	}
 	return out
 }

@@ -35,23 +35,26 @@ func find(t *testing.T, list []Agent, id string) Agent {
 }
 
 func TestPresetsResolveOnTheGivenPath(t *testing.T) {
-	installed := binDir(t, "claude-agent-acp", "gemini")
-	node := binDir(t, "npx")
+	installed := binDir(t, "claude-agent-acp", "kiro-cli")
+	node := binDir(t, "npx", "node")
 	env := []string{"PATH=relative/dir:" + installed + ":" + node, "HOME=/home/me"}
 	list := List("/opt/agentdesk", []string{"--pace", "1s"}, env)
 
 	if d := list[0]; d.ID != DemoID || !d.Available || d.Command != "/opt/agentdesk" || !reflect.DeepEqual(d.Args, []string{"demo-agent", "--pace", "1s"}) {
 		t.Errorf("demo agent %+v", d)
 	}
-	if c := find(t, list, "claude"); !c.Available || c.Command != filepath.Join(installed, "claude-agent-acp") || len(c.Args) != 0 {
-		t.Errorf("claude, installed: %+v", c)
+	// A preset with a package runs only its installed copy: not installed, it says how to
+	// install it (and that its own command is there to choose), and never falls back to npx.
+	c := find(t, list, "claude")
+	if c.Available || !c.Preset.Installable || c.Preset.Pinned != "0.101.0" || c.Preset.OwnFound != filepath.Join(installed, "claude-agent-acp") ||
+		!strings.Contains(c.Reason, "agentdesk agents install claude") || strings.Contains(c.Command, "npx") {
+		t.Errorf("claude, not installed: %+v %+v", c, c.Preset)
 	}
-	if g := find(t, list, "gemini"); g.Command != filepath.Join(installed, "gemini") || !reflect.DeepEqual(g.Args, []string{"--acp"}) {
-		t.Errorf("gemini, installed: %+v", g)
+	if x := find(t, list, "codex"); x.Available || x.Preset.OwnFound != "" || strings.Contains(x.Reason, "your own") {
+		t.Errorf("codex, not installed and not on PATH: %+v", x)
 	}
-	c := find(t, list, "codex")
-	if want := []string{"-y", "@agentclientprotocol/codex-acp@latest"}; !c.Available || c.Command != filepath.Join(node, "npx") || !reflect.DeepEqual(c.Args, want) {
-		t.Errorf("codex through npx: %+v, want npx %v", c, want)
+	if k := find(t, list, "kiro"); !k.Available || k.Command != filepath.Join(installed, "kiro-cli") || !k.Preset.Own || k.Preset.Package != "" {
+		t.Errorf("kiro (no package: its own command): %+v", k)
 	}
 	if g := find(t, list, "goose"); g.Available || !strings.Contains(g.Reason, `"goose" not found`) {
 		t.Errorf("goose (a non-executable file on PATH): %+v", g)
@@ -63,16 +66,19 @@ func TestPresetsResolveOnTheGivenPath(t *testing.T) {
 	}
 }
 
-func TestPresetsWithoutNodeSaySo(t *testing.T) {
-	list := List("/opt/agentdesk", nil, []string{"PATH=" + t.TempDir()})
-	if c := find(t, list, "claude"); c.Available || !strings.Contains(c.Reason, "needs Node.js") {
-		t.Errorf("claude without node: %+v", c)
+func TestInstalledPresetNeedsNode(t *testing.T) {
+	p, _ := PresetByID("gemini")
+	in := PresetInstall{Version: "0.61.0", Command: "/data/presets/gemini/0.61.0/node_modules/.bin/gemini"}
+	a := p.Resolve([]string{"PATH=" + t.TempDir()}, Override{}, in)
+	if a.Available || !strings.Contains(a.Reason, "needs Node.js") || a.Version != "0.61.0" {
+		t.Errorf("gemini installed, without node: %+v", a)
 	}
-	if k := find(t, list, "kiro"); k.Available || !strings.Contains(k.Reason, `"kiro-cli" not found`) {
-		t.Errorf("kiro: %+v", k)
-	}
-	if _, err := Find(list, "claude"); err == nil || !strings.Contains(err.Error(), "needs Node.js") {
+	if _, err := Find([]Agent{a}, "gemini"); err == nil || !strings.Contains(err.Error(), "needs Node.js") {
 		t.Errorf("Find of an unavailable agent: %v", err)
+	}
+	a = p.Resolve([]string{"PATH=" + binDir(t, "node")}, Override{}, in)
+	if !a.Available || a.Command != in.Command || !reflect.DeepEqual(a.Args, []string{"--acp"}) {
+		t.Errorf("gemini installed: %+v", a)
 	}
 }
 

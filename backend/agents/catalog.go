@@ -8,7 +8,8 @@ import (
 )
 
 // Catalog is every agent the app and the CLI can start: the built-in ones (the Demo agent and
-// the presets, resolved once on the login PATH) and the user's custom agents (agents.json),
+// the presets, each resolved at every List with what is installed of its package and the
+// user's override of it) and the user's custom agents (agents.json),
 // with the secrets of each (custom variables marked secret, and values an env_var login asked
 // for). Every secret value it reads or writes is taught to the masker before it is handed on,
 // so a value is masked before any agent has it. Safe for concurrent use; its methods may wait
@@ -22,6 +23,8 @@ type Catalog struct {
 	stored  func(values []string) // OnStored's hook, or nil
 	// installed lists the agents installed from the ACP registry (SetInstalled), or nil.
 	installed InstalledAgents
+	// presetInstalls is where the presets' packages are installed (SetPresetInstalls), or nil.
+	presetInstalls PresetInstalls
 
 	mu      sync.Mutex
 	cfg     Config
@@ -67,14 +70,28 @@ func (c *Catalog) Problem() error {
 	return c.problem
 }
 
-// List is the built-in agents, then the ones installed from the registry, then the custom ones in the order they were added.
+// List is the built-in agents (the presets resolved with what is installed of them and the
+// user's overrides: Preset.Resolve), then the ones installed from the registry, then the custom
+// ones in the order they were added.
 func (c *Catalog) List() []Agent {
 	out := slices.Clone(c.builtin)
-	if c.installed != nil { // read outside the lock: it reads files of its own
+	installs := map[string]PresetInstall{}
+	for _, a := range out { // read outside the lock: the records are files of their own
+		if _, ok := PresetByID(a.ID); ok && c.presetInstalls != nil {
+			installs[a.ID] = c.presetInstalls.Installed(a.ID)
+		}
+	}
+	if c.installed != nil {
 		out = append(out, c.installed.Agents(c.base)...)
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	for i, a := range out {
+		if p, ok := PresetByID(a.ID); ok && a.Preset != nil { // a built-in preset, not a test's agent of the same id
+			o, _ := c.overrideLocked(a.ID)
+			out[i] = p.Resolve(c.base, o, installs[a.ID])
+		}
+	}
 	for _, cu := range c.cfg.Agents {
 		out = append(out, cu.Resolve(c.base))
 	}
@@ -93,12 +110,17 @@ func (c *Catalog) Find(id string) (Agent, error) {
 			return a, err
 		}
 	}
+	if a.Preset != nil && a.Version != "" && c.presetInstalls != nil {
+		if err := c.presetInstalls.Check(id); err != nil {
+			return a, err
+		}
+	}
 	c.mu.Lock()
-	custom, _ := c.customLocked(id)
+	vars0 := c.envLocked(id)
 	login := slices.Clone(c.cfg.LoginSecrets[id])
 	c.mu.Unlock()
 	var vars []string
-	for _, v := range custom.Env {
+	for _, v := range vars0 {
 		if !v.Secret {
 			continue
 		}
@@ -160,6 +182,13 @@ func (c *Catalog) LearnSecrets() error {
 			}
 		}
 	}
+	for _, o := range c.cfg.Overrides {
+		for _, v := range o.Env {
+			if v.Secret {
+				keys = append(keys, [2]string{o.ID, v.Name})
+			}
+		}
+	}
 	for _, m := range c.cfg.MCPServers {
 		for _, v := range m.secretVars() {
 			if v.Secret {
@@ -187,6 +216,16 @@ func (c *Catalog) Custom(id string) (Custom, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.customLocked(id)
+}
+
+// envLocked is the variables agentdesk sets for agent id: its custom agent's, else its
+// override's (a preset), else none.
+func (c *Catalog) envLocked(id string) []EnvVar {
+	if cu, err := c.customLocked(id); err == nil {
+		return cu.Env
+	}
+	o, _ := c.overrideLocked(id)
+	return o.Env
 }
 
 func (c *Catalog) customLocked(id string) (Custom, error) {

@@ -1,6 +1,7 @@
 package agents
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -61,11 +62,7 @@ func (c *Catalog) Save(cu Custom, values map[string]string) (Custom, string, err
 	if err != nil {
 		return cu, aside, err
 	}
-	for _, v := range old.Env {
-		if v.Secret && !wasSecret(cu, v.Name) {
-			_ = c.secrets.Delete(cu.ID, v.Name)
-		}
-	}
+	c.dropSecretsLocked(cu.ID, old.Env, cu.Env)
 	return cu, aside, nil
 }
 
@@ -101,7 +98,8 @@ func (c *Catalog) Delete(id string) error {
 // SetLoginSecrets stores the values an env_var login asked for as secrets of agent id (a
 // preset or a custom agent); Find puts them in its environment from then on.
 func (c *Catalog) SetLoginSecrets(id string, values map[string]string) error {
-	if _, err := Find(c.List(), id); err != nil {
+	var unknown *UnknownError
+	if _, err := Find(c.List(), id); errors.As(err, &unknown) { // an agent not installed yet may keep secrets
 		return err
 	}
 	c.mu.Lock()
@@ -181,8 +179,6 @@ func (c *Catalog) freeIDLocked(base string) string {
 	}
 	return id
 }
-
-func wasSecret(cu Custom, name string) bool { return secretIn(cu.Env, name) }
 
 // secretIn reports whether vars holds name as a secret.
 func secretIn(vars []EnvVar, name string) bool {

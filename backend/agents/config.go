@@ -41,6 +41,8 @@ type Config struct {
 	Agents       []Custom            `json:"agents"`
 	LoginSecrets map[string][]string `json:"loginSecrets,omitempty"`
 	MCPServers   []MCPServer         `json:"mcpServers,omitempty"`
+	// Overrides are the user's changes to presets, one per preset id (overrides.go).
+	Overrides []Override `json:"overrides,omitempty"`
 }
 
 // ConfigFile is agents.json. Writes are atomic (a temp file in the same folder, synced, then
@@ -89,6 +91,11 @@ func (f *ConfigFile) Load() (Config, error) {
 	}
 	for _, a := range c.Agents {
 		if err := a.Validate(); err != nil {
+			return Config{}, fmt.Errorf("your custom agents file %s is not valid (%v): fix it by hand, or save an agent to start a new one (the old file is kept aside)", f.Path, err)
+		}
+	}
+	for _, o := range c.Overrides {
+		if err := o.Validate(); err != nil {
 			return Config{}, fmt.Errorf("your custom agents file %s is not valid (%v): fix it by hand, or save an agent to start a new one (the old file is kept aside)", f.Path, err)
 		}
 	}
@@ -143,21 +150,28 @@ func (c Custom) Validate() error {
 	if strings.TrimSpace(c.Command) == "" {
 		return fmt.Errorf("agent %q needs the command that starts it, e.g. \"gemini\" or \"/usr/local/bin/my-agent\"", c.Name)
 	}
-	if strings.Contains(c.Command, "/") && !filepath.IsAbs(expandHome(c.Command)) {
-		return fmt.Errorf("agent %q: the command %q must be a name found on PATH or an absolute path", c.Name, c.Command)
+	return validateStart(c.Name, c.Command, c.Env, c.Folder)
+}
+
+// validateStart checks what a custom agent and a preset's override share: a command (when
+// given) found on PATH or absolute, variables with valid names each listed once, and an
+// absolute default folder (when given). name names the agent in the error.
+func validateStart(name, command string, env []EnvVar, folder string) error {
+	if strings.Contains(command, "/") && !filepath.IsAbs(expandHome(command)) {
+		return fmt.Errorf("agent %q: the command %q must be a name found on PATH or an absolute path", name, command)
 	}
 	seen := map[string]bool{}
-	for _, v := range c.Env {
+	for _, v := range env {
 		if !envNameRe.MatchString(v.Name) {
-			return fmt.Errorf("agent %q: %q is not an environment variable name (letters, digits and _, not starting with a digit)", c.Name, v.Name)
+			return fmt.Errorf("agent %q: %q is not an environment variable name (letters, digits and _, not starting with a digit)", name, v.Name)
 		}
 		if seen[v.Name] {
-			return fmt.Errorf("agent %q: the variable %s is listed twice", c.Name, v.Name)
+			return fmt.Errorf("agent %q: the variable %s is listed twice", name, v.Name)
 		}
 		seen[v.Name] = true
 	}
-	if c.Folder != "" && !filepath.IsAbs(expandHome(c.Folder)) {
-		return fmt.Errorf("agent %q: the default folder %q must be an absolute path", c.Name, c.Folder)
+	if folder != "" && !filepath.IsAbs(expandHome(folder)) {
+		return fmt.Errorf("agent %q: the default folder %q must be an absolute path", name, folder)
 	}
 	return nil
 }
@@ -188,12 +202,8 @@ func Reserved(id string) bool {
 	if id == DemoID || id == CustomID {
 		return true
 	}
-	for _, p := range presets {
-		if p.id == id {
-			return true
-		}
-	}
-	return false
+	_, ok := PresetByID(id)
+	return ok
 }
 
 // expandHome turns a leading ~ into the home folder.

@@ -18,13 +18,7 @@ func (c Custom) Resolve(base []string) Agent {
 	if base == nil {
 		base = os.Environ()
 	}
-	var plain []string
-	for _, v := range c.Env {
-		if !v.Secret {
-			plain = append(plain, v.Name+"="+v.Value)
-		}
-	}
-	env := WithEnv(base, plain)
+	env := WithEnv(base, plainVars(c.Env))
 	a := Agent{ID: c.ID, Name: c.Name, Command: expandHome(c.Command), Args: c.Args, Custom: true,
 		Folder: c.Folder, Env: env}
 	if cmd, err := LookPath(a.Command, Getenv(env, "PATH")); err == nil {

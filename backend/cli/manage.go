@@ -4,9 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"path/filepath"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -109,55 +107,6 @@ func deleteSession(ctx context.Context, db, prefix string, yes bool, stdio Stdio
 		return ExitFailed
 	}
 	fmt.Fprintf(stdio.Out, "deleted %s\n", id)
-	return ExitOK
-}
-
-func agentsCommand(stdio Stdio) *cobra.Command {
-	var asJSON bool
-	cmd := &cobra.Command{
-		Use:   "agents [--json]",
-		Short: "List the agents run and the window can start: presets, your custom agents, and whether each is installed",
-		Args:  cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			c, err := openCore(cmd.Context(), "agents", hub.Options{Store: hub.StoreNone}, nil)
-			if err != nil {
-				fmt.Fprintf(stdio.Err, "agentdesk agents: %v\n", err)
-				return result(ExitFailed)
-			}
-			defer c.Close(cmd.Context())
-			if c.CatalogErr != nil {
-				fmt.Fprintf(stdio.Err, "agentdesk agents: %v\n", c.CatalogErr)
-			}
-			return result(printAgents(c.Catalog.List(), asJSON, stdio.Out))
-		},
-	}
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print the agents as JSON")
-	return cmd
-}
-
-func printAgents(list []agents.Agent, asJSON bool, out io.Writer) int {
-	if asJSON {
-		if err := writeJSON(out, list); err != nil {
-			return ExitFailed
-		}
-		return ExitOK
-	}
-	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "ID\tNAME\tKIND\tINSTALLED\tCOMMAND")
-	for _, a := range list {
-		kind, installed := "preset", "yes"
-		if a.Custom {
-			kind = "custom"
-		}
-		switch {
-		case !a.Available:
-			installed = "no: " + a.Reason
-		case filepath.Base(a.Command) == "npx":
-			installed = "via npx (fetched when it starts)"
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", cell(a.ID), cell(a.Name), kind, cell(installed), cell(strings.Join(append([]string{a.Command}, a.Args...), " ")))
-	}
-	tw.Flush()
 	return ExitOK
 }
 

@@ -88,8 +88,11 @@ type Core struct {
 	// Env) into the folder the catalog lists them from. Set Installer.Progress before sharing.
 	Registry  *registry.Source
 	Installer *registry.Installer
+	// Presets installs the presets' pinned packages (npm running on Env) into the folder the
+	// catalog resolves them from. Set Presets.Installer.Progress before sharing.
+	Presets registry.Presets
 	// RegistryErr is why the registry has no folder (no data folder): no agent is listed as
-	// installed, and installs fail.
+	// installed (presets included), and installs fail.
 	RegistryErr error
 	// Ledger records the turns' changes beside a history opened to write; nil without one.
 	Ledger *changes.Ledger
@@ -174,14 +177,16 @@ func (c *Core) openStore(ctx context.Context, opts Options, logf func(string, ..
 }
 
 // openAgents opens the catalog of the default files with the built-in agents on c.Env, then
-// opts.Agents, and the agents installed from the registry.
+// opts.Agents, the agents installed from the registry and the presets' installed packages.
 func (c *Core) openAgents(opts Options) {
 	c.Catalog, c.CatalogErr = agents.OpenCatalog(append(builtinAgents(c.Env), opts.Agents...), c.Env)
 	dir, err := registry.DefaultDir()
 	c.RegistryErr = err // Registry still browses (the snapshot); installs fail saying why
 	c.Registry, c.Installer = registry.Open(dir, c.Env)
+	c.Presets = registry.Presets{Installer: registry.OpenPresets(dir, c.Env)}
 	if err == nil {
 		c.Catalog.SetInstalled(registry.CatalogSource{Installer: c.Installer})
+		c.Catalog.SetPresetInstalls(c.Presets)
 	}
 }
 

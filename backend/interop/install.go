@@ -8,24 +8,26 @@ import (
 	"slices"
 	"strings"
 
+	"agentdesk/backend/agents"
 	"agentdesk/backend/registry"
 )
 
-// Pinned are the agents the suite runs, at the versions it was written against. Each installs
-// from the npm registry with registry.Installer, the installer the window uses: the exact
-// version, npm's lock file with every tarball's hash, and the command's sha256 checked before
-// each start.
-var Pinned = struct{ Claude, Codex, Gemini, Opencode registry.Entry }{
-	Claude:   npmEntry("claude-agent-acp", "Claude Code", "@agentclientprotocol/claude-agent-acp", "0.101.0"),
-	Codex:    npmEntry("codex-acp", "Codex", "@agentclientprotocol/codex-acp", "2.6.0"),
-	Gemini:   npmEntry("gemini-cli", "Gemini CLI", "@google/gemini-cli", "0.61.0", "--acp"),
-	Opencode: npmEntry("opencode", "opencode", "opencode-ai", "1.18.33", "acp"),
-}
+// Pinned are the agents the suite runs: the presets at the versions agentdesk pins
+// (backend/agents presets.go, the one place a pin is written), as the window installs them. Each
+// installs from the npm registry with registry.Installer: the exact version, npm's lock file with
+// every tarball's hash, the package's integrity equal to the pinned one, and the command's sha256
+// checked before each start.
+var Pinned = struct{ Claude, Codex, Gemini, Opencode registry.Entry }{Claude: presetEntry("claude"),
+	Codex: presetEntry("codex"), Gemini: presetEntry("gemini"), Opencode: presetEntry("opencode")}
 
-// npmEntry is the registry entry of npm package pkg at version, started with args.
-func npmEntry(id, name, pkg, version string, args ...string) registry.Entry {
-	return registry.Entry{ID: id, Name: name, Version: version,
-		Distribution: registry.Distribution{Npx: &registry.Package{Package: pkg + "@" + version, Args: args}}}
+// presetEntry is preset id at its pinned version as the registry installer installs it.
+func presetEntry(id string) registry.Entry {
+	p, _ := agents.PresetByID(id)
+	e, err := registry.PresetEntry(p, "")
+	if err != nil {
+		panic(err) // a preset the suite runs has a package: a change to presets.go broke it
+	}
+	return e
 }
 
 // RequireEnv, set to 1, makes a missing agent a failure instead of a skip, and lets the tests

@@ -46,6 +46,9 @@ type Package struct {
 	Cmd     string            `json:"cmd,omitempty"`
 	Args    []string          `json:"args,omitempty"`
 	Env     map[string]string `json:"env,omitempty"`
+	// Integrity is agentdesk's own (never in the index): the sha512 integrity npm must have
+	// installed the package's tarball with, for a preset's pinned version (agents.Preset).
+	Integrity string `json:"-"`
 }
 
 // Target is a binary distribution for one platform: the archive to download (.zip, .tar.gz,

@@ -11,12 +11,9 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-)
 
-// exactVersionRe is a full semantic version: what an install pins. Ranges, tags ("latest")
-// and partial versions are refused, since the same entry would install different code on
-// different days.
-var exactVersionRe = regexp.MustCompile(`^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?(\+[0-9A-Za-z.-]+)?$`)
+	"agentdesk/backend/agents"
+)
 
 // splitSpec splits an npm spec "@scope/name@1.2.3" into its name and version ("" if none).
 func splitSpec(spec string) (name, version string) {
@@ -44,7 +41,7 @@ func (i *Installer) installNpm(ctx context.Context, e Entry, p Package, dir stri
 	if !pkgNameRe.MatchString(name) {
 		return Install{}, fmt.Errorf("%s: %q is not an npm package name", e.Name, name)
 	}
-	if !exactVersionRe.MatchString(version) {
+	if !agents.ExactVersion(version) { // ranges and tags would install different code on different days
 		return Install{}, fmt.Errorf("refused to install %s: %q is not an exact version (agentdesk installs only pinned versions, never a tag or range)", e.Name, p.Package)
 	}
 	spec := name + "@" + version
@@ -61,6 +58,11 @@ func (i *Installer) installNpm(ctx context.Context, e Entry, p Package, dir stri
 	}
 	if out, err := run(ctx, dir, args); err != nil {
 		return Install{}, fmt.Errorf("npm could not install %s: %v\n%s", spec, err, tail(out, 2000))
+	}
+	if p.Integrity != "" {
+		if err := lockedIntegrity(dir, name, p.Integrity); err != nil {
+			return Install{}, fmt.Errorf("refused to install %s: %w", spec, err)
+		}
 	}
 	bin, err := npmBin(dir, name, p.Cmd)
 	if err != nil {
@@ -142,6 +144,28 @@ func npmBin(dir, name, cmd string) (string, error) {
 		return "", fmt.Errorf("the package has no command %q to start", pick)
 	}
 	return pick, nil
+}
+
+// lockedIntegrity checks that npm installed the package name from the tarball whose integrity
+// is want: package-lock.json records the integrity of each tarball npm fetched and checked.
+func lockedIntegrity(dir, name, want string) error {
+	raw, err := os.ReadFile(filepath.Join(dir, "package-lock.json"))
+	if err != nil {
+		return fmt.Errorf("npm wrote no package-lock.json to check its integrity against: %w", err)
+	}
+	var lock struct {
+		Packages map[string]struct {
+			Integrity string `json:"integrity"`
+		} `json:"packages"`
+	}
+	if err := json.Unmarshal(raw, &lock); err != nil {
+		return fmt.Errorf("npm's package-lock.json: %w", err)
+	}
+	got := lock.Packages["node_modules/"+name].Integrity
+	if got != want {
+		return fmt.Errorf("its tarball's integrity is %q, agentdesk pins %q: the registry serves other code under this version", got, want)
+	}
+	return nil
 }
 
 // tail is the end of npm's output, enough to say what went wrong.

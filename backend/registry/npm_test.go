@@ -1,104 +1,32 @@
 package registry
 
 import (
-	"archive/tar"
-	"bytes"
-	"compress/gzip"
 	"context"
-	"crypto/sha1"
-	"crypto/sha512"
-	"encoding/base64"
-	"encoding/hex"
-	"encoding/json"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync/atomic"
 	"testing"
+
+	"agentdesk/backend/registry/npmtest"
 )
 
-// npmFixture is a local npm registry: the packument of @fixture/agent and its tarballs, one
-// per version, each a node script that prints its version.
-type npmFixture struct {
-	srv      *httptest.Server
-	tarballs map[string][]byte
-	fetched  atomic.Int32 // tarball downloads
-}
+// fixturePkg is the package the npm fixture serves: a node script that prints its version.
+var fixturePkg = npmtest.Package{Name: "@fixture/agent", Bin: "fixture-agent"}
 
-func newNpmFixture(t *testing.T, versions ...string) *npmFixture {
-	t.Helper()
-	f := &npmFixture{tarballs: map[string][]byte{}}
-	for _, v := range versions {
-		pj, _ := json.Marshal(map[string]any{"name": "@fixture/agent", "version": v, "bin": map[string]string{"fixture-agent": "cli.js"}})
-		f.tarballs[v] = npmTarball(t, map[string]string{"package/package.json": string(pj),
-			"package/cli.js": "#!/usr/bin/env node\nconsole.log('npm fixture agent " + v + "', process.argv.slice(2).join(' '))\n"})
-	}
-	f.srv = httptest.NewServer(http.HandlerFunc(f.serve))
-	t.Cleanup(f.srv.Close)
-	return f
-}
-
-func (f *npmFixture) serve(w http.ResponseWriter, r *http.Request) {
-	p, _ := strings.CutPrefix(r.URL.Path, "/")
-	if strings.HasPrefix(p, "tarballs/") {
-		v := strings.TrimSuffix(strings.TrimPrefix(p, "tarballs/agent-"), ".tgz")
-		if b, ok := f.tarballs[v]; ok {
-			f.fetched.Add(1)
-			w.Write(b)
-			return
-		}
-	}
-	if p != "@fixture/agent" {
-		http.NotFound(w, r)
-		return
-	}
-	versions := map[string]any{}
-	latest := ""
-	for v, b := range f.tarballs {
-		s512 := sha512.Sum512(b)
-		s1 := sha1.Sum(b)
-		versions[v] = map[string]any{"name": "@fixture/agent", "version": v, "bin": map[string]string{"fixture-agent": "cli.js"},
-			"dist": map[string]string{"tarball": f.srv.URL + "/tarballs/agent-" + v + ".tgz",
-				"integrity": "sha512-" + base64.StdEncoding.EncodeToString(s512[:]), "shasum": hex.EncodeToString(s1[:])}}
-		latest = v
-	}
-	w.Header().Set("Content-Type", "application/json")
-	json.NewEncoder(w).Encode(map[string]any{"name": "@fixture/agent", "dist-tags": map[string]string{"latest": latest}, "versions": versions})
-}
-
-func npmTarball(t *testing.T, files map[string]string) []byte {
-	t.Helper()
-	var buf bytes.Buffer
-	gz := gzip.NewWriter(&buf)
-	tw := tar.NewWriter(gz)
-	for name, body := range files {
-		if err := tw.WriteHeader(&tar.Header{Name: name, Mode: 0o755, Size: int64(len(body)), Typeflag: tar.TypeReg}); err != nil {
-			t.Fatal(err)
-		}
-		tw.Write([]byte(body))
-	}
-	tw.Close()
-	gz.Close()
-	return buf.Bytes()
+func newNpmFixture(t *testing.T, versions ...string) *npmtest.Server {
+	return npmtest.New(t, fixturePkg, versions...)
 }
 
 // npmInstaller is an Installer running the real npm against the fixture only: its own cache
 // and an empty user config, so nothing of the machine's npm setup (or the network) is used.
-func npmInstaller(t *testing.T, f *npmFixture) *Installer {
+func npmInstaller(t *testing.T, f *npmtest.Server) *Installer {
 	t.Helper()
 	if _, err := exec.LookPath("npm"); err != nil {
 		t.Skip("npm is not installed")
 	}
-	tmp := t.TempDir()
-	rc := filepath.Join(tmp, "npmrc")
-	if err := os.WriteFile(rc, nil, 0o600); err != nil {
-		t.Fatal(err)
-	}
 	inst := newInstaller(t)
-	inst.NPMFlags = []string{"--registry", f.srv.URL + "/", "--cache", filepath.Join(tmp, "cache"), "--userconfig", rc, "--prefer-online"}
+	inst.NPMFlags = f.Flags(t, t.TempDir())
 	inst.Env = append(os.Environ(), "npm_config_update_notifier=false")
 	return inst
 }
@@ -147,11 +75,11 @@ func TestNpmInstallWithRealNpm(t *testing.T) {
 	}
 
 	// A version the registry does not have fails and leaves the current install alone.
-	before := f.fetched.Load()
+	before := f.Fetched()
 	if _, err := inst.Install(ctx, npmEntry("9.9.9")); err == nil || !strings.Contains(err.Error(), "npm could not install @fixture/agent@9.9.9") {
 		t.Fatalf("a missing version installed: %v", err)
 	}
-	if f.fetched.Load() != before {
+	if f.Fetched() != before {
 		t.Fatal("a tarball was downloaded for a missing version")
 	}
 	if st, _ := inst.Installed(); st[0].Current.Version != "1.0.0" {

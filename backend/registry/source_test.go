@@ -10,6 +10,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"agentdesk/backend/agents"
 )
 
 func TestSnapshotParsesAndIsPinned(t *testing.T) {
@@ -22,7 +24,7 @@ func TestSnapshotParsesAndIsPinned(t *testing.T) {
 			t.Errorf("%s: nothing agentdesk can install", e.ID)
 		}
 		if p := e.Distribution.Npx; p != nil {
-			if _, v := splitSpec(p.Package); !exactVersionRe.MatchString(v) {
+			if _, v := splitSpec(p.Package); !agents.ExactVersion(v) {
 				t.Errorf("%s: %q is not pinned", e.ID, p.Package)
 			}
 		}

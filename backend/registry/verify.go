@@ -54,7 +54,7 @@ func (e *TamperedError) Error() string {
 	if e.Got == "" {
 		what = "it is missing"
 	}
-	return fmt.Sprintf("refused to start %s %s: its command %s changed since it was installed (%s); reinstall it from the Registry view",
+	return fmt.Sprintf("refused to start %s %s: its command %s changed since it was installed (%s); install it again (the Registry view or the agent's settings in the window; agentdesk registry install or agentdesk agents install)",
 		e.Name, e.Version, e.Path, what)
 }
 

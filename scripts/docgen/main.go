@@ -42,6 +42,7 @@ var generators = map[string]func(root string) (string, error){
 	"packages": packageTable,
 	"layers":   layerTable,
 	"testids":  testidTable,
+	"presets":  presetTable,
 }
 
 // run regenerates (or, with check, compares) every marked table of the docs under root; what it

@@ -30,7 +30,7 @@ export type AuthMethodInfo = main.AuthMethodInfo;
 export type AuthPrompt = main.AuthPrompt;
 
 export function emptyAgent(): AgentSettings {
-  return { id: '', name: '', command: '', args: '', env: [], folder: '' };
+  return { id: '', name: '', command: '', args: '', env: [], folder: '', version: '' };
 }
 
 /** A fresh variable row for the editor. */

@@ -97,6 +97,14 @@ function isRegistryProgress(v: unknown): v is RegistryProgress {
   return !!p && typeof p.id === 'string' && typeof p.step === 'string';
 }
 
+/** The Go side's name for a preset install's progress (app_presets.go presetProgressEvent). */
+export const PRESET_PROGRESS_EVENT = 'preset:progress';
+
+/** Calls `handler` with each step of a preset's install (same shape as the registry's). Returns the remover. */
+export function onPresetProgress(handler: (p: RegistryProgress) => void): () => void {
+  return listen(PRESET_PROGRESS_EVENT, isRegistryProgress, handler);
+}
+
 const EXTERNAL_URL = /^(https?:|mailto:)/i;
 
 /** True for URLs we hand to the system browser; everything else is ignored. */

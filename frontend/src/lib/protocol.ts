@@ -432,6 +432,8 @@ export interface InfoEvent extends EventBase {
   kind: 'info';
   title?: string | null;
   controls?: Controls | null;
+  /** The agent's version as Go shows it (acp.RunningVersion: installed, else its own from initialize). */
+  agentVersion?: string | null;
 }
 
 /**

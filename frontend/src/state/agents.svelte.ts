@@ -7,6 +7,7 @@ import { attempt } from '../lib/attempt';
 import { emptyAgent, type AgentSettings, type ImportResult } from '../lib/agents';
 import type { AgentInfo } from '../lib/protocol';
 import { MCPEditorStore } from './mcp.svelte';
+import { PresetEditorStore } from './presets.svelte';
 
 export interface AgentEditorDeps {
   getAgent?: (id: string) => Promise<AgentSettings>;
@@ -17,9 +18,11 @@ export interface AgentEditorDeps {
   onChanged?: (selected?: AgentInfo) => Promise<void> | void;
   /** The MCP servers pane (a real one over the bindings by default). */
   mcp?: MCPEditorStore;
+  /** The preset override pane (a real one over the bindings by default). */
+  preset?: PresetEditorStore;
 }
 
-export type EditorView = 'edit' | 'import' | 'mcp';
+export type EditorView = 'edit' | 'import' | 'mcp' | 'preset';
 
 export class AgentEditorStore {
   open = $state(false);
@@ -33,11 +36,14 @@ export class AgentEditorStore {
 
   /** The MCP servers pane (view 'mcp'). */
   readonly mcp: MCPEditorStore;
+  /** The override of a preset (view 'preset'). */
+  readonly preset: PresetEditorStore;
 
-  readonly #deps: Required<Omit<AgentEditorDeps, 'mcp'>>;
+  readonly #deps: Required<Omit<AgentEditorDeps, 'mcp' | 'preset'>>;
 
   constructor(deps: AgentEditorDeps = {}) {
     this.mcp = deps.mcp ?? new MCPEditorStore();
+    this.preset = deps.preset ?? new PresetEditorStore({ onChanged: () => deps.onChanged?.() });
     this.#deps = {
       getAgent: deps.getAgent ?? api.GetAgent,
       saveAgent: deps.saveAgent ?? api.SaveAgent,
@@ -93,6 +99,14 @@ export class AgentEditorStore {
       await this.#deps.onChanged();
       this.newAgent();
     });
+  }
+
+  /** Opens the dialog (if closed) on the override of preset `info`. */
+  async editPreset(info: AgentInfo): Promise<void> {
+    this.open = true;
+    this.view = 'preset';
+    this.error = '';
+    await this.preset.load(info);
   }
 
   /** Shows the MCP servers pane, its list reloaded. */

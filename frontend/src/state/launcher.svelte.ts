@@ -4,6 +4,7 @@
 // the person may then edit it). A start in the home folder itself or in / waits for the person to
 // confirm it (`broad`). Failures go to onError.
 import * as api from '../lib/api';
+import { onPresetProgress } from '../lib/events';
 import type { AgentInfo, FolderCheck, HistoryItem, SessionInfo } from '../lib/protocol';
 
 export interface LauncherDeps {
@@ -23,6 +24,12 @@ export class Launcher {
   recent = $state.raw<string[]>([]);
   /** A start held until the person confirms its folder, which is the home folder itself or /; else null. */
   broad = $state.raw<FolderCheck | null>(null);
+  /** A start held until the person agrees to install the picked preset's package (that preset), else null. */
+  install = $state.raw<AgentInfo | null>(null);
+  /** The held install is under way; its step in Go's words, and its failure. */
+  installing = $state(false);
+  installStep = $state('');
+  installError = $state('');
   /** The custom agents (the editor lists them). */
   readonly custom = $derived(this.agents.filter((a) => a.custom));
 
@@ -124,7 +131,12 @@ export class Launcher {
    * until confirmBroad() (or dismissBroad()).
    */
   async start(): Promise<void> {
-    if (this.starting || this.broad) return;
+    if (this.starting || this.broad || this.install) return;
+    const picked = this.agents.find((a) => a.id === this.#agentId);
+    if (picked?.preset?.installable) {
+      this.install = picked; // nothing is installed without the person's yes
+      return;
+    }
     this.starting = true;
     const cwd = this.cwd.trim();
     try {
@@ -140,6 +152,55 @@ export class Launcher {
       return;
     }
     await this.#launch(cwd);
+  }
+
+  /** Installs the held preset's package (each step in `installStep`), then starts as asked. */
+  async confirmInstall(): Promise<void> {
+    const held = this.install;
+    if (!held || this.installing) return;
+    this.installing = true;
+    this.installError = '';
+    const off = onPresetProgress((p) => {
+      if (p.id === held.id) this.installStep = p.step;
+    });
+    try {
+      await api.InstallPreset(held.id);
+    } catch (err) {
+      this.installError = api.errorMessage(err);
+      return;
+    } finally {
+      off();
+      this.installing = false;
+      this.installStep = '';
+    }
+    await this.#resume();
+  }
+
+  /** Starts the held preset from the person's own command found on PATH (saved in its override) instead. */
+  async useOwn(): Promise<void> {
+    const held = this.install;
+    if (!held?.preset?.ownFound || this.installing) return;
+    try {
+      const s = await api.GetPresetOverride(held.id);
+      await api.SavePresetOverride({ ...s, command: held.preset.ownFound });
+    } catch (err) {
+      this.installError = api.errorMessage(err);
+      return;
+    }
+    await this.#resume();
+  }
+
+  /** Drops the held start; nothing is installed. */
+  dismissInstall(): void {
+    if (this.installing) return;
+    this.install = null;
+    this.installError = '';
+  }
+
+  async #resume(): Promise<void> {
+    this.install = null;
+    await this.load();
+    await this.start();
   }
 
   /** Starts the start held in `broad`, in that folder. */

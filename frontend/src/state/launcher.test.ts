@@ -146,4 +146,46 @@ describe('Launcher', () => {
     expect(launcher.agentId).toBe('plain');
     expect(launcher.cwd).toBe('/src/gone');
   });
+
+  it('holds the start of a preset not installed until the person agrees, installs it, then starts it', async () => {
+    const gemini: AgentInfo = { id: 'gemini', name: 'Gemini CLI', available: false, custom: false,
+      preset: { package: '@google/gemini-cli', pinned: '0.61.0', installable: true, ownFound: '/usr/bin/gemini' } };
+    app.ListAgents.mockResolvedValue([...AGENTS, gemini]);
+    app.CheckFolder.mockImplementation(async (cwd: string) => ({ path: cwd, broad: '' })); // an earlier test's answer stays otherwise
+    await launcher.load();
+    launcher.agentId = 'gemini';
+    launcher.cwd = '/p';
+    await launcher.start();
+    expect(launcher.install?.id).toBe('gemini');
+    expect(app.InstallPreset).not.toHaveBeenCalled(); // nothing installed without a yes
+    expect(app.StartSession).not.toHaveBeenCalled();
+    launcher.dismissInstall();
+    expect(launcher.install).toBeNull();
+
+    await launcher.start();
+    app.ListAgents.mockResolvedValue([...AGENTS, { ...gemini, available: true, version: '0.61.0', preset: { pinned: '0.61.0' } }]);
+    await launcher.confirmInstall();
+    expect(errors).toEqual([]);
+    expect(app.InstallPreset).toHaveBeenCalledWith('gemini');
+    expect(app.StartSession).toHaveBeenCalledWith('gemini', '/p', []);
+    expect(launcher.install).toBeNull();
+  });
+
+  it("keeps an install's failure in the held start, and starts the person's own command when chosen", async () => {
+    const gemini: AgentInfo = { id: 'gemini', name: 'Gemini CLI', available: false, custom: false,
+      preset: { package: '@google/gemini-cli', pinned: '0.61.0', installable: true, ownFound: '/usr/bin/gemini' } };
+    app.ListAgents.mockResolvedValue([...AGENTS, gemini]);
+    app.InstallPreset.mockRejectedValueOnce('npm could not install @google/gemini-cli@0.61.0');
+    await launcher.load();
+    launcher.agentId = 'gemini';
+    launcher.cwd = '/p';
+    await launcher.start();
+    await launcher.confirmInstall();
+    expect(launcher.installError).toContain('npm could not install');
+    expect(launcher.install?.id).toBe('gemini');
+    app.ListAgents.mockResolvedValue([...AGENTS, { ...gemini, available: true, preset: { own: true, overridden: true } }]);
+    await launcher.useOwn();
+    expect(app.SavePresetOverride).toHaveBeenCalledWith(expect.objectContaining({ id: 'gemini', command: '/usr/bin/gemini' }));
+    expect(app.StartSession).toHaveBeenCalledWith('gemini', '/p', []);
+  });
 });

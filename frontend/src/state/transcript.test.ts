@@ -150,6 +150,11 @@ describe('apply: info', () => {
     expect(s.controls).toEqual({ commands: [] });
     expect(replay({ kind: 'info', title: 'Fix the build', controls }).controls?.modes?.currentModeId).toBe('plan');
   });
+
+  it("takes the agent's version Go shows, and keeps it when an info event has none", () => {
+    const s = replay({ kind: 'info', title: '', agentVersion: '1.18.33' }, { kind: 'info', title: 'Later' });
+    expect(s.agentVersion).toBe('1.18.33');
+  });
 });
 
 describe('apply: state and turn_end', () => {

@@ -240,7 +240,12 @@ function applyOwned(state: TranscriptState, event: SessionEvent, owned: Owned): 
       next = { ...state, state: event.state, message: event.message ?? undefined };
       break;
     case 'info':
-      next = { ...state, title: event.title ?? '', ...(event.controls ? { controls: event.controls } : {}) };
+      next = {
+        ...state,
+        title: event.title ?? '',
+        ...(event.controls ? { controls: event.controls } : {}),
+        ...(event.agentVersion ? { agentVersion: event.agentVersion } : {}),
+      };
       break;
     case 'queue':
       next = { ...state, queue: event.queue ?? [] };

@@ -183,6 +183,20 @@ export namespace acp {
 
 }
 
+export namespace agents {
+	
+	export interface PresetState {
+	    package?: string;
+	    pinned?: string;
+	    installable?: boolean;
+	    updateTo?: string;
+	    own?: boolean;
+	    ownFound?: string;
+	    overridden?: boolean;
+	}
+
+}
+
 export namespace attach {
 	
 	export interface Attachment {
@@ -404,6 +418,7 @@ export namespace main {
 	    folder?: string;
 	    version?: string;
 	    signIn?: string;
+	    preset?: agents.PresetState;
 	}
 	export interface AgentSettings {
 	    id: string;
@@ -412,6 +427,7 @@ export namespace main {
 	    args: string;
 	    env: AgentEnvVar[];
 	    folder: string;
+	    version?: string;
 	}
 	export interface AuditFilter {
 	    sessionId: string;

@@ -11,16 +11,24 @@ export function DeleteMCPServer(arg1:string):Promise<void>;
 
 export function GetAgent(arg1:string):Promise<main.AgentSettings>;
 
+export function GetPresetOverride(arg1:string):Promise<main.AgentSettings>;
+
 export function HouseRules(arg1:string,arg2:string):Promise<hub.HouseRules>;
 
 export function ImportZedAgents(arg1:string):Promise<main.ImportResult>;
 
+export function InstallPreset(arg1:string):Promise<main.AgentInfo>;
+
 export function ListAgents():Promise<Array<main.AgentInfo>>;
 
 export function ListMCPServers():Promise<Array<main.MCPSettings>>;
+
+export function ResetPreset(arg1:string):Promise<main.AgentInfo>;
 
 export function SaveAgent(arg1:main.AgentSettings):Promise<main.AgentInfo>;
 
 export function SaveHouseRules(arg1:string,arg2:string,arg3:string):Promise<hub.HouseRules>;
 
 export function SaveMCPServer(arg1:main.MCPSettings):Promise<main.MCPSettings>;
+
+export function SavePresetOverride(arg1:main.AgentSettings):Promise<main.AgentInfo>;

@@ -18,6 +18,10 @@ export function GetAgent(arg1) {
   return window['go']['main']['Agents']['GetAgent'](arg1);
 }
 
+export function GetPresetOverride(arg1) {
+  return window['go']['main']['Agents']['GetPresetOverride'](arg1);
+}
+
 export function HouseRules(arg1, arg2) {
   return window['go']['main']['Agents']['HouseRules'](arg1, arg2);
 }
@@ -26,12 +30,20 @@ export function ImportZedAgents(arg1) {
   return window['go']['main']['Agents']['ImportZedAgents'](arg1);
 }
 
+export function InstallPreset(arg1) {
+  return window['go']['main']['Agents']['InstallPreset'](arg1);
+}
+
 export function ListAgents() {
   return window['go']['main']['Agents']['ListAgents']();
 }
 
 export function ListMCPServers() {
   return window['go']['main']['Agents']['ListMCPServers']();
+}
+
+export function ResetPreset(arg1) {
+  return window['go']['main']['Agents']['ResetPreset'](arg1);
 }
 
 export function SaveAgent(arg1) {
@@ -44,4 +56,8 @@ export function SaveHouseRules(arg1, arg2, arg3) {
 
 export function SaveMCPServer(arg1) {
   return window['go']['main']['Agents']['SaveMCPServer'](arg1);
+}
+
+export function SavePresetOverride(arg1) {
+  return window['go']['main']['Agents']['SavePresetOverride'](arg1);
 }
