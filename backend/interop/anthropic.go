@@ -51,15 +51,11 @@ func (a *Anthropic) serve(w http.ResponseWriter, r *http.Request) {
 		a.add(seen)
 		writeJSON(w, map[string]any{"input_tokens": Usage.Input})
 	case r.Method == http.MethodPost && r.URL.Path == "/v1/messages":
-		var req anthropicRequest
-		if err := json.Unmarshal(body, &req); err != nil {
-			a.add(seen)
-			http.Error(w, `{"type":"error","error":{"type":"invalid_request_error","message":"bad json"}}`, http.StatusBadRequest)
+		req, ask, ok := decodeAsk(&a.base, w, body, seen, `{"type":"error","error":{"type":"invalid_request_error","message":"bad json"}}`, anthropicAsk)
+		if !ok {
 			return
 		}
-		seen.Ask = anthropicAsk(req)
-		a.add(seen)
-		answer := a.script(seen.Ask)
+		answer := a.script(ask)
 		if req.Stream {
 			a.stream(w, r, req.Model, answer)
 		} else {

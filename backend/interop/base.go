@@ -1,6 +1,7 @@
 package interop
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -44,4 +45,18 @@ func (b *base) notFound(w http.ResponseWriter, seen Seen, errJSON string) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(http.StatusNotFound)
 	fmt.Fprintf(w, errJSON, "the scripted server has no "+seen.Method+" "+seen.Path)
+}
+
+// decodeAsk decodes body as a request R of the API, keeps seen with the Ask that toAsk makes of
+// it and returns both. A body that is not JSON is kept too and answered 400 with badJSON (the
+// API's error object); ok is then false and the caller answers nothing more.
+func decodeAsk[R any](b *base, w http.ResponseWriter, body []byte, seen Seen, badJSON string, toAsk func(R) Ask) (req R, ask Ask, ok bool) {
+	if err := json.Unmarshal(body, &req); err != nil {
+		b.add(seen)
+		http.Error(w, badJSON, http.StatusBadRequest)
+		return req, Ask{}, false
+	}
+	seen.Ask = toAsk(req)
+	b.add(seen)
+	return req, seen.Ask, true
 }

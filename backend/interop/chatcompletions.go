@@ -41,15 +41,11 @@ func (c *ChatCompletions) serve(w http.ResponseWriter, r *http.Request) {
 	body, seen := c.read(r)
 	switch {
 	case r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/chat/completions"):
-		var req chatRequest
-		if err := json.Unmarshal(body, &req); err != nil {
-			c.add(seen)
-			http.Error(w, `{"error":{"message":"bad json","type":"invalid_request_error"}}`, http.StatusBadRequest)
+		req, ask, ok := decodeAsk(&c.base, w, body, seen, `{"error":{"message":"bad json","type":"invalid_request_error"}}`, chatAsk)
+		if !ok {
 			return
 		}
-		seen.Ask = chatAsk(req)
-		c.add(seen)
-		answer := c.script(seen.Ask)
+		answer := c.script(ask)
 		if req.Stream {
 			c.stream(w, r, req.Model, answer)
 		} else {

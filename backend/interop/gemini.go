@@ -58,16 +58,12 @@ func (g *Gemini) serve(w http.ResponseWriter, r *http.Request) {
 		g.add(seen)
 		writeJSON(w, map[string]any{"totalTokens": Usage.Input})
 	case "generateContent", "streamGenerateContent":
-		var req geminiRequest
-		if err := json.Unmarshal(body, &req); err != nil {
-			g.add(seen)
-			http.Error(w, `{"error":{"code":400,"message":"bad json","status":"INVALID_ARGUMENT"}}`, http.StatusBadRequest)
+		req, ask, ok := decodeAsk(&g.base, w, body, seen, `{"error":{"code":400,"message":"bad json","status":"INVALID_ARGUMENT"}}`, func(q geminiRequest) Ask { return geminiAsk(q, model) })
+		if !ok {
 			return
 		}
-		seen.Ask = geminiAsk(req, model)
-		g.add(seen)
-		answer := g.script(seen.Ask)
-		if seen.Ask.Side && req.GenerationConfig.ResponseMimeType == "application/json" {
+		answer := g.script(ask)
+		if ask.Side && req.GenerationConfig.ResponseMimeType == "application/json" {
 			// A side question that wants JSON (the next-speaker check, a router): the
 			// person speaks next, so the turn ends where the script ended it.
 			answer = Say(`{"reasoning":"scripted","next_speaker":"user"}`)

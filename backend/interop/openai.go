@@ -44,15 +44,11 @@ func (o *OpenAI) serve(w http.ResponseWriter, r *http.Request) {
 	body, seen := o.read(r)
 	switch {
 	case r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/responses"):
-		var req openaiRequest
-		if err := json.Unmarshal(body, &req); err != nil {
-			o.add(seen)
-			http.Error(w, `{"error":{"message":"bad json","type":"invalid_request_error"}}`, http.StatusBadRequest)
+		req, ask, ok := decodeAsk(&o.base, w, body, seen, `{"error":{"message":"bad json","type":"invalid_request_error"}}`, openaiAsk)
+		if !ok {
 			return
 		}
-		seen.Ask = openaiAsk(req)
-		o.add(seen)
-		o.stream(w, r, req.Model, o.script(seen.Ask))
+		o.stream(w, r, req.Model, o.script(ask))
 	case r.Method == http.MethodGet && strings.HasSuffix(r.URL.Path, "/models"):
 		o.add(seen)
 		writeJSON(w, map[string]any{"object": "list", "data": []any{map[string]any{"id": "scripted", "object": "model", "owned_by": "agentdesk"}}})
