@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
 
 	"agentdesk/backend/acp"
 	"agentdesk/backend/hub"
@@ -44,12 +45,28 @@ func (ss *Sessions) OpenAgentSession(sessionID, agentSessionID, cwd, title strin
 // DeleteAgentSession asks the agent of live session sessionID to delete one of its own sessions
 // (session/delete). Only the agent's copy goes; the history keeps any copy of ours.
 func (ss *Sessions) DeleteAgentSession(sessionID, agentSessionID string) error {
+	return ss.onAgentSession(sessionID, "delete", func(ctx context.Context, s *acp.Session) error {
+		return s.DeleteAgentSession(ctx, agentSessionID)
+	})
+}
+
+// ArchiveAgentSession asks the agent of live session sessionID to archive one of its own
+// sessions (session/archive): the agent lists it no more but keeps it. The history is not touched.
+func (ss *Sessions) ArchiveAgentSession(sessionID, agentSessionID string) error {
+	return ss.onAgentSession(sessionID, "archive", func(ctx context.Context, s *acp.Session) error {
+		return s.ArchiveAgentSession(ctx, agentSessionID)
+	})
+}
+
+// onAgentSession runs call (the agent's verb what on one of its sessions) on live session
+// sessionID, bounded by agentCallTimeout, in words for the window.
+func (ss *Sessions) onAgentSession(sessionID, what string, call func(context.Context, *acp.Session) error) error {
 	return ss.onLive(sessionID, func(s *acp.Session) error {
 		ctx, cancel := context.WithTimeout(ss.ctx, agentCallTimeout)
 		defer cancel()
-		err := s.DeleteAgentSession(ctx, agentSessionID)
+		err := call(ctx, s)
 		if errors.Is(err, acp.ErrOwnAgentSession) {
-			return errors.New("this is the agent session you are in: close it first, then delete it from another session")
+			return fmt.Errorf("this is the agent session you are in: close it first, then %s it from another session", what)
 		}
 		return err
 	})

@@ -38,13 +38,44 @@ func TestDeleteAgentSessionAndLogout(t *testing.T) {
 	}
 }
 
+// session/archive is offered only where advertised, never archives the session we are in (the
+// agent would close it), and carries the agent's refusal.
+func TestArchiveAgentSession(t *testing.T) {
+	sc := script(t, `[
+ {"expect":"initialize"}, {"reply":{"protocolVersion":1,"agentCapabilities":{"sessionCapabilities":{"list":{},"archive":{}}}}},
+ {"expect":"session/new"}, {"reply":{"sessionId":"mine"}},
+ {"expect":"session/archive"}, {"reply":{}},
+ {"expect":"session/archive"}, {"error":{"code":-32002,"message":"Resource not found"}}]`)
+	s, _ := runScript(t, sc, nil)
+	if f := s.Snapshot().Controls.AgentFeatures; f == nil || !f.ArchiveSessions || f.DeleteSessions {
+		t.Fatalf("agent features %+v", f)
+	}
+	ctx := context.Background()
+	if err := s.ArchiveAgentSession(ctx, "mine"); !errors.Is(err, acp.ErrOwnAgentSession) {
+		t.Fatalf("archive of our own agent session: %v", err)
+	}
+	if err := s.ArchiveAgentSession(ctx, "old"); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.ArchiveAgentSession(ctx, "gone"); err == nil || !strings.Contains(err.Error(), "Resource not found") {
+		t.Fatalf("a refused archive: %v", err)
+	}
+	if err := s.DeleteAgentSession(ctx, "old"); !errors.Is(err, acp.ErrNotOffered) {
+		t.Fatalf("delete, not advertised: %v", err)
+	}
+}
+
 func TestDeleteAndLogoutNotOffered(t *testing.T) {
 	s, _ := runScript(t, script(t, `[{"expect":"initialize"}, {"reply":{"protocolVersion":1,"agentCapabilities":{}}}, {"expect":"session/new"}, {"reply":{"sessionId":"sc1"}}]`), nil)
 	if f := s.Snapshot().Controls.AgentFeatures; f == nil || f.ListSessions || f.DeleteSessions || f.Logout {
 		t.Fatalf("agent features %+v, want none", f)
 	}
 	ctx := context.Background()
-	for what, err := range map[string]error{"delete": s.DeleteAgentSession(ctx, "x"), "logout": s.Logout(ctx)} {
+	if f := s.Snapshot().Controls.AgentFeatures; f.ArchiveSessions {
+		t.Fatalf("agent features %+v, want no archive", f)
+	}
+	for what, err := range map[string]error{"delete": s.DeleteAgentSession(ctx, "x"), "archive": s.ArchiveAgentSession(ctx, "x"),
+		"logout": s.Logout(ctx)} {
 		if !errors.Is(err, acp.ErrNotOffered) {
 			t.Errorf("%s: %v, want ErrNotOffered", what, err)
 		}

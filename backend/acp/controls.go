@@ -26,13 +26,14 @@ type Controls struct {
 }
 
 // AgentFeatures says which of the agent's own features the window may offer: its saved
-// sessions (session/list, session/delete), logging out (logout) and taking the person's house
+// sessions (session/list, session/delete, session/archive), logging out (logout) and taking the person's house
 // rules as a system prompt (sessionCapabilities.systemPrompt).
 type AgentFeatures struct {
-	ListSessions   bool `json:"listSessions,omitempty"`
-	DeleteSessions bool `json:"deleteSessions,omitempty"`
-	Logout         bool `json:"logout,omitempty"`
-	SystemPrompt   bool `json:"systemPrompt,omitempty"`
+	ListSessions    bool `json:"listSessions,omitempty"`
+	DeleteSessions  bool `json:"deleteSessions,omitempty"`
+	ArchiveSessions bool `json:"archiveSessions,omitempty"`
+	Logout          bool `json:"logout,omitempty"`
+	SystemPrompt    bool `json:"systemPrompt,omitempty"`
 }
 
 // changed returns a changed copy of *p (nil when p is nil). Modes and Models are replaced this

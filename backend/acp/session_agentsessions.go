@@ -12,7 +12,10 @@ const (
 	MethodSessionList   = "session/list"
 	MethodSessionClose  = "session/close"
 	MethodSessionDelete = "session/delete"
-	MethodLogout        = "logout"
+	// MethodSessionArchive hides a session from the agent's default session/list, keeping its
+	// id and history (sessionCapabilities.archive; schema 1.35).
+	MethodSessionArchive = "session/archive"
+	MethodLogout         = "logout"
 )
 
 // AgentSessionInfo is one session the agent keeps (session/list).
@@ -50,7 +53,8 @@ func (s *Session) ListAgentSessions(ctx context.Context, cursor string) (AgentSe
 	return page, nil
 }
 
-// ErrOwnAgentSession: DeleteAgentSession of the agent session this session is in.
+// ErrOwnAgentSession: DeleteAgentSession or ArchiveAgentSession of the agent session this
+// session is in.
 var ErrOwnAgentSession = errors.New("it is the agent session this session is in")
 
 // DeleteAgentSession asks the agent to delete one of the sessions it keeps (session/delete).
@@ -58,17 +62,32 @@ var ErrOwnAgentSession = errors.New("it is the agent session this session is in"
 // not offer it, when id is the agent session this session is in (ErrOwnAgentSession), or with
 // the agent's error.
 func (s *Session) DeleteAgentSession(ctx context.Context, id string) error {
+	return s.onAgentSession(ctx, "delete", MethodSessionDelete, id)
+}
+
+// ArchiveAgentSession asks the agent to archive one of the sessions it keeps (session/archive,
+// where sessionCapabilities.archive is advertised): the agent lists it no more by default but
+// keeps it. agentdesk's history is not touched. Archiving the agent session this session is in
+// would end it (the agent closes an archived session), so that is refused (ErrOwnAgentSession);
+// otherwise it fails as DeleteAgentSession does.
+func (s *Session) ArchiveAgentSession(ctx context.Context, id string) error {
+	return s.onAgentSession(ctx, "archive", MethodSessionArchive, id)
+}
+
+// onAgentSession calls method (session capability capName) on the agent's session id, never
+// on the one this session is in.
+func (s *Session) onAgentSession(ctx context.Context, capName, method, id string) error {
 	s.mu.Lock()
 	conn, caps, own := s.conn, s.caps, s.agentSessionID
 	s.unlock()
-	if conn == nil || !caps.sessionCap("delete") {
-		return &NotOfferedError{Agent: s.cfg.AgentName, What: "session delete"}
+	if conn == nil || !caps.sessionCap(capName) {
+		return &NotOfferedError{Agent: s.cfg.AgentName, What: "session " + capName}
 	}
 	if id == own {
-		return fmt.Errorf("delete %s session %s: %w", s.cfg.AgentName, id, ErrOwnAgentSession)
+		return fmt.Errorf("%s %s session %s: %w", capName, s.cfg.AgentName, id, ErrOwnAgentSession)
 	}
-	if err := conn.Call(ctx, MethodSessionDelete, map[string]string{"sessionId": id}, nil); err != nil {
-		return fmt.Errorf("%s session/delete: %w", s.cfg.AgentName, s.explain(err))
+	if err := conn.Call(ctx, method, map[string]string{"sessionId": id}, nil); err != nil {
+		return fmt.Errorf("%s %s: %w", s.cfg.AgentName, method, s.explain(err))
 	}
 	return nil
 }

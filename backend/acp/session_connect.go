@@ -308,7 +308,8 @@ func (s *Session) callOpen(ctx context.Context, conn *jsonrpc.Conn, method strin
 // features is what the window may offer of the agent's own (Controls.AgentFeatures).
 func (c AgentCapabilities) features() *AgentFeatures {
 	return &AgentFeatures{ListSessions: c.sessionCap("list"), DeleteSessions: c.sessionCap("delete"),
-		Logout: objectCap(c.Auth, "logout"), SystemPrompt: c.sessionCap("systemPrompt")}
+		ArchiveSessions: c.sessionCap("archive"),
+		Logout:          objectCap(c.Auth, "logout"), SystemPrompt: c.sessionCap("systemPrompt")}
 }
 
 // canResume reports sessionCapabilities.resume.

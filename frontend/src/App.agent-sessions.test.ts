@@ -26,10 +26,13 @@ async function openList() {
 }
 
 describe("the agent's own sessions", () => {
-  it('offers nothing when the agent offers neither its sessions nor a logout', async () => {
+  it('offers only house rules when the agent offers neither its sessions nor a logout', async () => {
     await startSession();
     emit(state('idle'), info({ agentFeatures: {} }));
-    expect(screen.queryByTestId('agent-menu')).toBeNull();
+    await fireEvent.click(screen.getByTestId('agent-menu'));
+    expect(screen.getByTestId('agent-house-rules')).toBeTruthy();
+    expect(screen.queryByTestId('agent-sessions-open')).toBeNull();
+    expect(screen.queryByTestId('agent-logout')).toBeNull();
   });
 
   it('lists them a page at a time, marks those in the history, and opens one here', async () => {
@@ -94,6 +97,18 @@ describe("the agent's own sessions", () => {
     await fireEvent.click(del());
     await settle();
     expect(items().map((i) => i.dataset.agentSessionId)).toEqual(['a2']);
+  });
+
+  it('archives where the agent offers it: one click, and the session leaves the list', async () => {
+    app.ListAgentSessions.mockResolvedValueOnce({ sessions: [{ sessionId: 'a1', cwd: FOLDER }, { sessionId: 'a2', cwd: FOLDER }] });
+    await startSession();
+    emit(state('idle'), info({ agentFeatures: { listSessions: true, archiveSessions: true } }));
+    await openList();
+    expect(screen.queryByTestId('agent-session-delete')).toBeNull(); // not offered
+    await fireEvent.click(items()[1].querySelector<HTMLElement>('[data-testid="agent-session-archive"]')!);
+    await settle();
+    expect(app.ArchiveAgentSession).toHaveBeenCalledWith(SID, 'a2');
+    expect(items().map((i) => i.dataset.agentSessionId)).toEqual(['a1']);
   });
 
   it('logs out after a question, and says what happens next', async () => {

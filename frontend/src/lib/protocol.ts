@@ -412,6 +412,7 @@ export interface PlanDoc {
 export interface AgentFeatures {
   listSessions?: boolean;
   deleteSessions?: boolean;
+  archiveSessions?: boolean;
   logout?: boolean;
   /** The agent takes house rules as a system prompt (sessionCapabilities.systemPrompt). */
   systemPrompt?: boolean;

@@ -111,6 +111,7 @@ export function appMock() {
       cwd,
     })),
     DeleteAgentSession: vi.fn(async (_sessionId: string, _agentSessionId: string) => {}),
+    ArchiveAgentSession: vi.fn(async (_sessionId: string, _agentSessionId: string) => {}),
     LogoutAgent: vi.fn(async (_sessionId: string) => {}),
     HouseRules: vi.fn(async (agentId: string, folder: string) => ({ agentId, folder, text: '', saved: '', max: 32768 })),
     SaveHouseRules: vi.fn(async (agentId: string, folder: string, text: string) => ({ agentId, folder, text, saved: text ? '2026-12-07T14:00:00Z' : '', max: 32768 })),

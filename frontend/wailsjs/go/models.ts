@@ -3,6 +3,7 @@ export namespace acp {
 	export interface AgentFeatures {
 	    listSessions?: boolean;
 	    deleteSessions?: boolean;
+	    archiveSessions?: boolean;
 	    logout?: boolean;
 	    systemPrompt?: boolean;
 	}

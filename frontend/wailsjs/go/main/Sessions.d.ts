@@ -10,6 +10,8 @@ export function AnswerElicitation(arg1:string,arg2:string,arg3:string,arg4:{[key
 
 export function AnswerPermission(arg1:string,arg2:string,arg3:string):Promise<void>;
 
+export function ArchiveAgentSession(arg1:string,arg2:string):Promise<void>;
+
 export function AttachDropped(arg1:string,arg2:Array<string>):Promise<main.DroppedFiles>;
 
 export function BrowseFolder(arg1:string):Promise<string>;

@@ -10,6 +10,10 @@ export function AnswerPermission(arg1, arg2, arg3) {
   return window['go']['main']['Sessions']['AnswerPermission'](arg1, arg2, arg3);
 }
 
+export function ArchiveAgentSession(arg1, arg2) {
+  return window['go']['main']['Sessions']['ArchiveAgentSession'](arg1, arg2);
+}
+
 export function AttachDropped(arg1, arg2) {
   return window['go']['main']['Sessions']['AttachDropped'](arg1, arg2);
 }
