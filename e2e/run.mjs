@@ -5,7 +5,8 @@
 // parts in history.mjs, several live sessions in sessions.mjs, the top bar's folders in folders.mjs,
 // a turn's Changes card and a revert from the window in changes.mjs, the usage view in usage.mjs,
 // permission rules and the audit log in rules.mjs, the ACP registry in registry.mjs, presets'
-// overrides and install question in presets.mjs, house rules in prompts.mjs;
+// overrides and install question in presets.mjs, house rules in prompts.mjs, plans by id and
+// the agent's own sessions archived in agentsessions.mjs;
 // they run after these.
 import { test, openApp, run, waitFor } from './lib/harness.mjs';
 import { project, send, startSession, stateIs, turnEnds } from './lib/ui.mjs';
@@ -253,4 +254,5 @@ await import('./presets.mjs');
 await import('./terminals.mjs');
 await import('./subagents.mjs');
 await import('./prompts.mjs');
+await import('./agentsessions.mjs');
 await run();
