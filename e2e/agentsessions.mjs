@@ -3,24 +3,10 @@
 // one removed), then lists two sessions of its own; Archive on one asks session/archive and the
 // session leaves the list. With AGENT_SESSIONS_SHOTS=<dir>, the plans and the list are
 // photographed at 800x600 and 1920x1080, light and dark. Registered by run.mjs.
-import path from 'node:path';
 import { test, openApp, waitFor } from './lib/harness.mjs';
-import { project, scriptedAgent, send, startSession, turnEnds } from './lib/ui.mjs';
+import { project, scriptedAgent, send, shoot, startSession, turnEnds } from './lib/ui.mjs';
 
 const SHOTS = process.env.AGENT_SESSIONS_SHOTS;
-
-async function shoot(page, name) {
-  if (!SHOTS) return;
-  for (const [w, h] of [[800, 600], [1920, 1080]]) {
-    await page.setViewportSize({ width: w, height: h });
-    for (const scheme of ['light', 'dark']) {
-      await page.emulateMedia({ colorScheme: scheme });
-      await page.screenshot({ path: path.join(SHOTS, `${name}-${w}x${h}-${scheme}.png`), animations: 'disabled', caret: 'hide' });
-    }
-  }
-  await page.emulateMedia({ colorScheme: 'light' });
-  await page.setViewportSize({ width: 1280, height: 800 });
-}
 
 const plan = (p) => ({ update: { sessionUpdate: 'plan_update', plan: p } });
 
@@ -54,13 +40,13 @@ test('plans by id change in place, and an agent session is archived from its lis
   const build = page.locator('[data-kind=plan][data-plan-id=build]');
   if (!(await build.textContent()).includes('1 of 2 done')) throw new Error(`the build plan was not changed in place: ${await build.textContent()}`);
   if ((await page.locator('[data-kind=plan][data-plan-id=draft]').getAttribute('data-removed')) !== 'true') throw new Error('the draft plan is not marked removed');
-  await shoot(page, 'plans');
+  await shoot(page, SHOTS, 'plans');
 
   await page.getByTestId('agent-menu').click();
   await page.getByTestId('agent-sessions-open').click();
   const items = page.getByTestId('agent-session-item');
   await waitFor(async () => (await items.count()) === 2, { message: "the agent's two sessions" });
-  await shoot(page, 'agent-sessions');
+  await shoot(page, SHOTS, 'agent-sessions');
   await page.locator('[data-agent-session-id=old-2] [data-testid=agent-session-archive]').click();
   await waitFor(async () => (await items.count()) === 1, { message: 'the archived session gone from the list' });
   if ((await items.first().getAttribute('data-agent-session-id')) !== 'old-1') throw new Error('the wrong session left the list');

@@ -9,23 +9,10 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { APP_BIN, test, openApp, waitFor } from './lib/harness.mjs';
-import { allowOnce, project, send, stateIs, turnEnds } from './lib/ui.mjs';
+import { allowOnce, project, send, shoot, stateIs, turnEnds } from './lib/ui.mjs';
 
 const env = { AGENTDESK_DEMO_PACE: '15ms', AGENTDESK_NO_KEYRING: '1' };
 const SHOTS = process.env.PRESET_SHOTS;
-
-async function shoot(page, name) {
-  if (!SHOTS) return;
-  for (const [w, h] of [[800, 600], [1920, 1080]]) {
-    await page.setViewportSize({ width: w, height: h });
-    for (const scheme of ['light', 'dark']) {
-      await page.emulateMedia({ colorScheme: scheme });
-      await page.screenshot({ path: path.join(SHOTS, `${name}-${w}x${h}-${scheme}.png`), animations: 'disabled', caret: 'hide' });
-    }
-  }
-  await page.emulateMedia({ colorScheme: 'light' });
-  await page.setViewportSize({ width: 1280, height: 800 });
-}
 
 const option = (page, id) => page.locator(`[data-testid=agent-option][data-agent-id=${id}]`);
 
@@ -45,7 +32,7 @@ test('override a preset in the window, run it, and reset it', async () => {
   if (!words.includes('@google/gemini-cli') || (await page.getByTestId('preset-install-version').textContent()) !== '0.61.0') {
     throw new Error(`the install question: ${words}`);
   }
-  await shoot(page, 'preset-install');
+  await shoot(page, SHOTS, 'preset-install');
   await page.getByTestId('preset-install-cancel').click();
   await waitFor(async () => (await ask.count()) === 0, { message: 'the question gone on Cancel' });
 
@@ -60,7 +47,7 @@ test('override a preset in the window, run it, and reset it', async () => {
   await page.getByTestId('preset-folder').fill(folder);
   await page.getByTestId('preset-save').click();
   await waitFor(async () => (await page.getByTestId('preset-reset').count()) === 1, { message: 'Reset offered once overridden' });
-  await shoot(page, 'preset-override');
+  await shoot(page, SHOTS, 'preset-override');
   const file = await readFile(path.join(app.dir, 'config', 'agentdesk', 'agents.json'), 'utf8');
   if (!file.includes('"overrides"') || !file.includes('demo-agent')) throw new Error(`agents.json:\n${file}`);
   await page.keyboard.press('Escape');

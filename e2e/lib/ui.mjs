@@ -33,6 +33,24 @@ export async function turnEnds(page, reason, count = 1) {
     { timeout: 20_000, message: `${count} turn end(s) with ${reason}` });
 }
 
+/**
+ * Photographs page as dir/name-WxH-scheme.png at 800x600 and 1920x1080, light and dark, then
+ * puts the page back (1280x800, light); nothing when dir is unset (the screenshots are asked for
+ * by an environment variable of the test file).
+ */
+export async function shoot(page, dir, name) {
+  if (!dir) return;
+  for (const [w, h] of [[800, 600], [1920, 1080]]) {
+    await page.setViewportSize({ width: w, height: h });
+    for (const scheme of ['light', 'dark']) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await page.screenshot({ path: path.join(dir, `${name}-${w}x${h}-${scheme}.png`), animations: 'disabled', caret: 'hide' });
+    }
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+  await page.setViewportSize({ width: 1280, height: 800 });
+}
+
 /** The shown session's "allow once" option of its permission prompt. */
 export function allowOption(page) {
   return page.locator('[data-testid=permission-option][data-option-kind=allow_once]');
