@@ -99,7 +99,10 @@ func (h *connHandler) serveFile(req *jsonrpc.Request) (any, error) {
 		return nil, h.folderErr
 	}
 	if req.Method == schema.MethodReadTextFile {
-		return h.folder.ReadTextFile(req.Params)
+		h.s.mu.Lock()
+		q := quirksOf(h.s.agentInfo)
+		h.s.mu.Unlock()
+		return q.bendRead(h.folder.ReadTextFile(req.Params))
 	}
 	return h.folder.WriteTextFile(req.Params)
 }

@@ -98,7 +98,6 @@ func anEdit(t *testing.T, f flavour, wire *Tripwire) {
 		return f.write(filepath.Join(dir, name), "written by the model\n", true)
 	})
 	allowed, rejected := filepath.Join(r.dir, "allowed.txt"), filepath.Join(r.dir, "rejected.txt")
-	existing(t, f, allowed, rejected)
 	s := r.start()
 	end := r.turn(s, "first: write allowed.txt", "allow_once")
 	if got, err := os.ReadFile(allowed); err != nil || string(got) != "written by the model\n" {
@@ -109,7 +108,7 @@ func anEdit(t *testing.T, f flavour, wire *Tripwire) {
 	}
 
 	end = r.turn(s, "second: write rejected.txt", "reject_once")
-	if !unwritten(t, f, rejected) {
+	if !absent(rejected) {
 		t.Fatal("rejected.txt was written")
 	}
 	if len(end.Receipt.Decisions) != 1 || end.Receipt.Decisions[0].Kind != "reject_once" {
@@ -120,34 +119,15 @@ func anEdit(t *testing.T, f flavour, wire *Tripwire) {
 	if err != nil || !plan.Done {
 		t.Fatalf("revert turn 1: %+v, %v", plan, err)
 	}
-	if !unwritten(t, f, allowed) {
+	if !absent(allowed) {
 		t.Fatal("allowed.txt is still written after the revert")
 	}
 }
 
-// existing gives paths the content before when f cannot create a file (flavour.existing).
-func existing(t *testing.T, f flavour, paths ...string) {
-	t.Helper()
-	if f.existing == "" {
-		return
-	}
-	t.Logf("the files exist first: %s", f.existing)
-	for _, p := range paths {
-		if err := os.WriteFile(p, []byte(before), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
-
-// unwritten reports whether path is as it was before the model wrote (absent, or holding
-// before for a flavour that cannot create files).
-func unwritten(t *testing.T, f flavour, path string) bool {
-	t.Helper()
-	got, err := os.ReadFile(path)
-	if f.existing == "" {
-		return os.IsNotExist(err)
-	}
-	return err == nil && string(got) == before
+// absent reports whether path does not exist (the model's write was rejected or reverted).
+func absent(path string) bool {
+	_, err := os.Lstat(path)
+	return os.IsNotExist(err)
 }
 
 // listed reports whether files has one at path.

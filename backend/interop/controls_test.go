@@ -23,7 +23,6 @@ func TestModesAndModelsArePickers(t *testing.T) {
 			}
 			return f.write(filepath.Join(dir, "free.txt"), "no question asked\n", false)
 		})
-		existing(t, f, filepath.Join(r.dir, "free.txt"))
 		s := r.start()
 		c := s.Snapshot().Controls
 		current, ids, set := modePicker(t, s)

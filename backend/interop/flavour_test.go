@@ -29,9 +29,6 @@ type flavour struct {
 	// one that runs command in the shell: in the mode that asks (asked) or in the free one.
 	write func(path, content string, asked bool) Answer
 	run   func(command string, asked bool) Answer
-	// existing, when not "", says why the agent cannot create a file: the edit cases give it
-	// one to write over (content before), and a revert puts that back.
-	existing string
 	// cacheless: the agent reports no cached tokens (Gemini CLI's quota counts input and
 	// output only).
 	cacheless bool
@@ -41,6 +38,3 @@ type flavour struct {
 	// skip says, by test name, why the agent cannot run a case (what it does not offer).
 	skip map[string]string
 }
-
-// before is what a file the model writes over holds first (flavour.existing).
-const before = "before the model\n"

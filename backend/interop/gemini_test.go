@@ -59,8 +59,6 @@ func init() {
 		run: func(command string, _ bool) Answer {
 			return Call("run_shell_command", map[string]any{"command": command, "description": "Run the scripted command"})
 		},
-		existing: "Gemini CLI 0.61 reads a file through fs/read_text_file before writing it and takes the " +
-			"-32002 answer for a missing one as a failure (\"Error checking existing file\"): it cannot create one",
 		skip: map[string]string{
 			"TestACommandsOutputAndExitCode": "Gemini CLI 0.61 runs commands itself and reports neither their output " +
 				"(its display is a terminal screen, which its ACP layer drops) nor their exit code: the tool call completes",
