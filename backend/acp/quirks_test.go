@@ -2,8 +2,8 @@ package acp_test
 
 import (
 	"os"
-	"strconv"
 	"path/filepath"
+	"strconv"
 	"testing"
 
 	"agentdesk/backend/acp"
