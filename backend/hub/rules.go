@@ -24,7 +24,7 @@ type ruleBook struct {
 
 	mu     sync.RWMutex
 	loaded bool
-	rules  []rules.Rule // never modified in place: an edit makes a new slice
+	set    *rules.Set // compiled once per reload, never changed: an edit makes a new one
 	paused bool
 }
 
@@ -33,11 +33,11 @@ func newRuleBook(st *store.Store) *ruleBook {
 	return &ruleBook{st: st, home: home}
 }
 
-// current returns the rules and the pause, reading them from the store the first time. A
-// failed read leaves the book empty (no rule fires) and is tried again next time.
-func (b *ruleBook) current(ctx context.Context) ([]rules.Rule, bool, error) {
+// current returns the rules, ready to match, and the pause, reading them from the store the
+// first time. A failed read leaves the book empty (no rule fires) and is tried again next time.
+func (b *ruleBook) current(ctx context.Context) (*rules.Set, bool, error) {
 	b.mu.RLock()
-	rs, paused, loaded := b.rules, b.paused, b.loaded
+	rs, paused, loaded := b.set, b.paused, b.loaded
 	b.mu.RUnlock()
 	if loaded || b.st == nil {
 		return rs, paused, nil
@@ -45,8 +45,8 @@ func (b *ruleBook) current(ctx context.Context) ([]rules.Rule, bool, error) {
 	return b.reload(ctx)
 }
 
-// reload reads the rules and the pause from the store.
-func (b *ruleBook) reload(ctx context.Context) ([]rules.Rule, bool, error) {
+// reload reads the rules and the pause from the store, and compiles the rules.
+func (b *ruleBook) reload(ctx context.Context) (*rules.Set, bool, error) {
 	if b.st == nil {
 		return nil, false, nil
 	}
@@ -62,10 +62,11 @@ func (b *ruleBook) reload(ctx context.Context) ([]rules.Rule, bool, error) {
 	for _, r := range stored {
 		rs = append(rs, r.Rule)
 	}
+	set := rules.Compile(rs)
 	b.mu.Lock()
-	b.rules, b.paused, b.loaded = rs, v == "true", true
+	b.set, b.paused, b.loaded = set, v == "true", true
 	b.mu.Unlock()
-	return rs, v == "true", nil
+	return set, v == "true", nil
 }
 
 // sessionRules is one session's acp.PermissionRules: the book, judged with the session's agent
@@ -93,10 +94,10 @@ func (s *sessionRules) Decide(q acp.PermissionQuery) (acp.RuleDecision, bool) {
 		s.logf("permission rules are not read (asking instead): %v", err)
 		return acp.RuleDecision{}, false
 	}
-	if paused || len(rs) == 0 {
+	if paused {
 		return acp.RuleDecision{}, false
 	}
-	r := rules.Match(rs, s.request(q))
+	r := rs.Match(s.request(q))
 	if r == nil {
 		return acp.RuleDecision{}, false
 	}

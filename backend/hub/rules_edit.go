@@ -135,7 +135,7 @@ func (h *Hub) SetRuleDisabled(ctx context.Context, id string, disabled bool) (Ru
 	if err != nil {
 		return RuleInfo{}, err
 	}
-	for _, r := range rs {
+	for _, r := range rs.Rules() {
 		if r.ID == id {
 			r.Disabled = disabled
 			return h.SaveRule(ctx, r)
@@ -174,7 +174,7 @@ func (h *Hub) ExportRules(ctx context.Context) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return rules.Export(rs), nil
+	return rules.Export(rs.Rules()), nil
 }
 
 // ImportRules adds the rules of a rules file (rules.Import): one with an ID already kept

@@ -34,10 +34,20 @@ type Request struct {
 	Command string
 }
 
+// Match returns the rule of rules that decides req, or nil when none does (the person is asked);
+// see Set.Match. It prepares rules for this one request: a caller matching many requests against
+// one list keeps a Set (Compile) instead.
+func Match(rules []Rule, req Request) *Rule {
+	return Compile(rules).Match(req)
+}
+
 // Match returns the rule that decides req, or nil when none does (the person is asked). Disabled
 // rules never match. The most specific rule wins; at equal specificity a reject wins; then the
-// earlier rule in rules.
-func Match(rules []Rule, req Request) *Rule {
+// earlier rule in the set.
+func (s *Set) Match(req Request) *Rule {
+	if s == nil || len(s.rules) == 0 {
+		return nil
+	}
 	pl := placeRequest(req)        // once: paths resolved, the command line parsed
 	folders := map[string]string{} // a rule's folder, resolved once per request
 	folder := func(dir string) string {
@@ -48,9 +58,9 @@ func Match(rules []Rule, req Request) *Rule {
 		return folders[dir]
 	}
 	var best *Rule
-	for i := range rules {
-		r := &rules[i]
-		if r.Disabled || !matches(*r, req, pl, folder) {
+	for i := range s.rules {
+		r := &s.rules[i]
+		if r.Disabled || !matches(*r, s.ready[i], req, pl, folder) {
 			continue
 		}
 		switch {
@@ -63,9 +73,9 @@ func Match(rules []Rule, req Request) *Rule {
 	return best
 }
 
-// matches reports whether r matches req, given req placed (placeRequest) and folder, which
-// resolves a rule's folder.
-func matches(r Rule, req Request, pl placement, folder func(string) string) bool {
+// matches reports whether r, prepared as rd, matches req, given req placed (placeRequest) and
+// folder, which resolves a rule's folder.
+func matches(r Rule, rd ready, req Request, pl placement, folder func(string) string) bool {
 	if r.AgentID != "" && r.AgentID != req.AgentID {
 		return false
 	}
@@ -81,8 +91,7 @@ func matches(r Rule, req Request, pl placement, folder func(string) string) bool
 	if r.Path != "" {
 		// Every path the request names must be in the rule's folder (a rule for any project: in
 		// a session folder) and match the glob there.
-		glob, err := cleanGlob(r.Path)
-		if err != nil || len(pl.abs) == 0 {
+		if !rd.globOK || len(pl.abs) == 0 {
 			return false
 		}
 		for _, abs := range pl.abs {
@@ -96,18 +105,17 @@ func matches(r Rule, req Request, pl placement, folder func(string) string) bool
 			if !ok {
 				return false
 			}
-			if m, err := doublestar.Match(glob, rel); err != nil || !m {
+			if m, err := doublestar.Match(rd.glob, rel); err != nil || !m {
 				return false
 			}
 		}
 	}
 	if r.Command != "" {
-		want, ok := plainCommand(r.Command)
-		if !ok || !pl.plain || len(pl.words) < len(want) {
+		if !rd.cmdOK || !pl.plain || len(pl.words) < len(rd.words) {
 			return false
 		}
-		for i := range want {
-			if pl.words[i] != want[i] {
+		for i := range rd.words {
+			if pl.words[i] != rd.words[i] {
 				return false
 			}
 		}
