@@ -84,8 +84,8 @@ type wireEnvelope struct {
 	Error   *Error  `json:"error"`
 }
 
-// RawView is a raw JSON value decoded without a copy: it points into json.Unmarshal's own
-// input. Only for input that nothing changes afterwards, as the lines the connection reads and
+// RawView is a raw JSON value decoded without a copy: it points into json.Unmarshal's (or
+// Unmarshal's) own input. Only for input that nothing changes afterwards, as the lines the connection reads and
 // the params it hands a Handler: a huge message was otherwise held once more by each raw value
 // on its way in. Convert it to json.RawMessage to keep it.
 type RawView []byte

@@ -84,7 +84,7 @@ func (c *Conn) decode(line []byte) *envelope {
 		return nil
 	}
 	var w wireEnvelope
-	err := json.Unmarshal(trimmed, &w)
+	err := Unmarshal(trimmed, &w)
 	env := &envelope{JSONRPC: w.JSONRPC, ID: json.RawMessage(w.ID), Method: w.Method,
 		Params: json.RawMessage(w.Params), Result: json.RawMessage(w.Result), Error: w.Error}
 	if err != nil {

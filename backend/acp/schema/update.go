@@ -171,7 +171,7 @@ func DecodeNotification(params json.RawMessage) (sessionID string, u Update, err
 		SessionID string     `json:"sessionId"`
 		Update    wireUpdate `json:"update"`
 	}
-	if json.Unmarshal(params, &n) != nil {
+	if jsonrpc.Unmarshal(params, &n) != nil {
 		var plain SessionNotification
 		if err := json.Unmarshal(params, &plain); err != nil {
 			return "", Update{}, fmt.Errorf("decode session/update: %w", err)
@@ -210,7 +210,7 @@ func fromWire(w *wireUpdate) (Update, error) {
 			// Decoded as the plain struct: one pass, and the raw block is w.Content itself.
 			type plain ContentBlock
 			var b plain
-			err = json.Unmarshal(w.Content, &b)
+			err = jsonrpc.Unmarshal(w.Content, &b)
 			u.Chunk.Content = ContentBlock(b)
 			u.Chunk.Content.Raw = json.RawMessage(w.Content)
 		}
