@@ -107,35 +107,30 @@ func (b *batchTx) extendPiece(ctx context.Context, id int64, text string) error 
 }
 
 // dropPieces deletes the pieces of an entry whose whole text was just written to entries.text.
+// One prepared statement: the rows it returns are the pieces as they were, which is what the
+// index held before the batch for any piece the batch had not touched yet (touchPiece).
 func (b *batchTx) dropPieces(ctx context.Context, session, entry string) error {
-	rows, err := b.tx.QueryContext(ctx, `SELECT p.id FROM entries e JOIN entry_pieces p ON p.entry = e.id
-		WHERE e.session_id = ? AND e.entry_id = ?`, session, entry)
+	st, err := b.stmt(ctx, `DELETE FROM entry_pieces WHERE entry =
+		(SELECT id FROM entries WHERE session_id = ? AND entry_id = ?) RETURNING id, text`)
 	if err != nil {
-		return fmt.Errorf("read pieces: %w", err)
+		return fmt.Errorf("drop pieces: %w", err)
 	}
-	var ids []int64
+	rows, err := st.QueryContext(ctx, session, entry)
+	if err != nil {
+		return fmt.Errorf("drop pieces: %w", err)
+	}
+	defer rows.Close()
 	for rows.Next() {
 		var id int64
-		if err := rows.Scan(&id); err != nil {
-			rows.Close()
+		var text string
+		if err := rows.Scan(&id, &text); err != nil {
 			return err
 		}
-		ids = append(ids, id)
-	}
-	if err := errors.Join(rows.Err(), rows.Close()); err != nil {
-		return err
-	}
-	if len(ids) == 0 {
-		return nil
-	}
-	for _, id := range ids {
-		if err := b.touchPiece(ctx, id); err != nil {
-			return err
+		if _, ok := b.index.pieces[id]; !ok {
+			b.notePiece(id, indexedPiece{had: true, text: text})
 		}
 	}
-	_, err = b.exec(ctx, `DELETE FROM entry_pieces WHERE entry =
-		(SELECT id FROM entries WHERE session_id = ? AND entry_id = ?)`, session, entry)
-	return err
+	return errors.Join(rows.Err(), rows.Close())
 }
 
 // cutAt returns how much of s goes into a piece with room bytes left (room <= 0: full): all
