@@ -2,6 +2,8 @@ package store
 
 import (
 	"context"
+	"database/sql"
+	"errors"
 	"fmt"
 	"strings"
 )
@@ -24,7 +26,7 @@ func (w *Writer) Message(m Message) {
 
 // journalOp writes one or more messages of one session, in order. coalesce folds the batch's
 // later messages of the session into its first journalOp: a flood journals a message per
-// chunk, and one INSERT of many rows costs a fraction of as many single-row statements.
+// chunk; they are written as runs (journalruns.go), several runs to an INSERT.
 type journalOp struct{ msgs []Message }
 
 func (o *journalOp) String() string {
@@ -35,8 +37,8 @@ func (o *journalOp) String() string {
 	return fmt.Sprintf("journal %d messages of session %q", len(o.msgs), m.SessionID)
 }
 
-// journalRows are the row counts of the INSERT statements a journalOp uses, largest first: a
-// few distinct statements to prepare per batch, few statements per message.
+// journalRows are the row (run) counts of the INSERT statements a journalOp uses, largest
+// first: a few distinct statements to prepare per batch, few statements per message.
 var journalRows = []int{64, 8, 1}
 
 func (o *journalOp) exec(ctx context.Context, b *batchTx) error {
@@ -46,19 +48,22 @@ func (o *journalOp) exec(ctx context.Context, b *batchTx) error {
 	// this process writes the messages of its sessions.
 	seq, ok := b.msgSeq[session]
 	if !ok {
-		if err := b.scanRow(ctx, `SELECT coalesce(max(seq), 0) FROM messages WHERE session_id = ?`,
-			[]any{session}, &seq); err != nil {
+		err := b.scanRow(ctx, `SELECT seq + n - 1 FROM messages WHERE session_id = ? ORDER BY seq DESC LIMIT 1`,
+			[]any{session}, &seq)
+		if err != nil && !errors.Is(err, sql.ErrNoRows) {
 			return err
 		}
 	}
-	rest := o.msgs
-	args := make([]any, 0, 6*journalRows[0])
+	rest := runsOf(o.msgs)
+	args := make([]any, 0, 8*journalRows[0])
 	for _, n := range journalRows {
 		for len(rest) >= n {
 			args = args[:0]
-			for _, m := range rest[:n] {
-				seq++
-				args = append(args, session, seq, m.Direction, m.Method, string(m.JSON), millis(m.At))
+			for _, r := range rest[:n] {
+				json, at, steps := r.row()
+				m := r.msgs[0]
+				args = append(args, session, seq+1, m.Direction, m.Method, json, at, len(r.msgs), steps)
+				seq += int64(len(r.msgs))
 			}
 			if _, err := b.exec(ctx, insertMessages[n], args...); err != nil {
 				return err
@@ -74,8 +79,8 @@ func (o *journalOp) exec(ctx context.Context, b *batchTx) error {
 var insertMessages = func() map[int]string {
 	m := map[int]string{}
 	for _, n := range journalRows {
-		m[n] = `INSERT INTO messages (session_id, seq, direction, method, json, at) VALUES ` +
-			strings.TrimSuffix(strings.Repeat(`(?, ?, ?, ?, ?, ?), `, n), ", ")
+		m[n] = `INSERT INTO messages (session_id, seq, direction, method, json, at, n, at_steps) VALUES ` +
+			strings.TrimSuffix(strings.Repeat(`(?, ?, ?, ?, ?, ?, ?, ?), `, n), ", ")
 	}
 	return m
 }()

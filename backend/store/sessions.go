@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"slices"
 )
 
 // rowScanner is *sql.Row or *sql.Rows.
@@ -160,31 +161,54 @@ func scanEntries(id string, rows *sql.Rows) ([]Entry, error) {
 // Messages returns a session's raw JSON-RPC journal in seq order (empty if the session has
 // none or does not exist).
 func (s *Store) Messages(ctx context.Context, sessionID string) ([]Message, error) {
-	return s.messages(ctx, sessionID, `SELECT direction, method, json, at FROM messages
+	return s.messages(ctx, sessionID, `SELECT direction, method, json, at, n, at_steps FROM messages
 		WHERE session_id = ?1 ORDER BY seq`)
 }
 
 // JournalEnds returns the first head and the last tail messages of a session's journal, in seq
 // order, none twice (all of them when there are no more than head+tail): the handshake and what
-// came last, for a diagnostic bundle, without reading a long journal whole.
+// came last, for a diagnostic bundle, without reading a long journal whole. A row holds one
+// message at least, so the first head rows and the last tail rows hold them.
 func (s *Store) JournalEnds(ctx context.Context, sessionID string, head, tail int) ([]Message, error) {
-	return s.messages(ctx, sessionID, `SELECT direction, method, json, at FROM messages
+	var first, last int64
+	err := s.db.QueryRowContext(ctx, `SELECT coalesce(min(seq), 1), coalesce(max(seq + n - 1), 0) FROM messages
+		WHERE session_id = ?`, sessionID).Scan(&first, &last)
+	if err != nil {
+		return nil, fmt.Errorf("read messages of session %q: %w", sessionID, err)
+	}
+	if last-first+1 <= int64(head+tail) {
+		return s.Messages(ctx, sessionID)
+	}
+	ends, err := s.messages(ctx, sessionID, `SELECT direction, method, json, at, n, at_steps FROM messages
 		WHERE session_id = ?1 AND (seq IN (SELECT seq FROM messages WHERE session_id = ?1 ORDER BY seq LIMIT ?2)
 			OR seq IN (SELECT seq FROM messages WHERE session_id = ?1 ORDER BY seq DESC LIMIT ?3))
 		ORDER BY seq`, head, tail)
+	if err != nil {
+		return nil, err
+	}
+	// ends holds the head rows' messages, then the tail rows': at least head, then tail.
+	out := slices.Clip(ends[:min(head, len(ends))])
+	return append(out, ends[max(len(ends)-tail, len(out)):]...), nil
 }
 
-// messages runs query (its ?1 the session's id, then args) and reads the messages it selects.
+// messages runs query (its ?1 the session's id, then args), which selects direction, method,
+// json, at, n and at_steps, and reads the messages of the rows it selects.
 func (s *Store) messages(ctx context.Context, sessionID, query string, args ...any) ([]Message, error) {
-	return queryAll(ctx, s.db, fmt.Sprintf("read messages of session %q", sessionID), func(rows *sql.Rows) (Message, error) {
+	runs, err := queryAll(ctx, s.db, fmt.Sprintf("read messages of session %q", sessionID), func(rows *sql.Rows) ([]Message, error) {
 		m := Message{SessionID: sessionID}
 		var at int64
-		if err := rows.Scan(&m.Direction, &m.Method, &m.JSON, &at); err != nil {
-			return m, err
+		var n int
+		var steps string
+		if err := rows.Scan(&m.Direction, &m.Method, &m.JSON, &at, &n, &steps); err != nil {
+			return nil, err
 		}
 		m.At = fromMillis(at, true)
-		return m, nil
+		return unpackRun(m, n, steps), nil
 	}, query, append([]any{sessionID}, args...)...)
+	if err != nil {
+		return nil, err
+	}
+	return slices.Concat(runs...), nil
 }
 
 // DeleteSession deletes a session with its turns, entries, messages, permissions and search
