@@ -165,6 +165,7 @@ func (w *Writer) runBatch(ops []op, errs []error) (failed op, err error) {
 				return o, err
 			}
 			errs[i] = fmt.Errorf("history: %s dropped: %w", o, err)
+			b.forgetWritten() // what it wrote is undone
 			if _, err := tx.ExecContext(ctx, `ROLLBACK TO op`); err != nil {
 				return nil, fmt.Errorf("roll back %s: %w", o, err)
 			}

@@ -206,17 +206,23 @@ func (o *upsertEntryOp) exec(ctx context.Context, b *batchTx) error {
 // upsertEntry inserts e or replaces every column of the entry with its (SessionID, EntryID), its
 // whole text in entries.text (see pieces.go).
 func upsertEntry(ctx context.Context, b *batchTx, e Entry) error {
-	if err := b.touch(ctx, e.SessionID, e.EntryID); err != nil {
+	k := entryKey{e.SessionID, e.EntryID}
+	if err := b.touch(ctx, k.session, k.entry); err != nil {
 		return err
 	}
-	_, err := b.exec(ctx, `INSERT INTO entries (session_id, entry_id, turn, seq, kind, status,
+	var id int64
+	err := b.scanRow(ctx, `INSERT INTO entries (session_id, entry_id, turn, seq, kind, status,
 		title, text, body) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (session_id, entry_id) DO UPDATE SET turn = excluded.turn,
 		seq = excluded.seq, kind = excluded.kind, status = excluded.status,
-		title = excluded.title, text = excluded.text, body = excluded.body`,
-		e.SessionID, e.EntryID, e.Turn, e.Seq, e.Kind, e.Status, e.Title, e.Text, nullBytes(e.Body))
+		title = excluded.title, text = excluded.text, body = excluded.body RETURNING id`,
+		[]any{e.SessionID, e.EntryID, e.Turn, e.Seq, e.Kind, e.Status, e.Title, e.Text, nullBytes(e.Body)}, &id)
 	if err != nil {
 		return err
+	}
+	b.wroteEntry(k, indexed{had: true, id: id, title: e.Title, text: e.Text})
+	if !b.mayHavePieces(k) {
+		return nil // new in this batch, and never appended to in pieces: there are none to drop
 	}
 	return b.dropPieces(ctx, e.SessionID, e.EntryID)
 }
@@ -293,6 +299,7 @@ func (b *batchTx) deleteOne(ctx context.Context, id string) (sql.Result, error) 
 		return nil, err
 	}
 	delete(b.msgSeq, id) // a session created again under this id starts its journal at 1
+	b.forgetWritten()
 	return b.exec(ctx, `DELETE FROM sessions WHERE id = ?`, id)
 }
 

@@ -83,6 +83,7 @@ func (b *batchTx) appendText(ctx context.Context, session, entry, text string) e
 			return err
 		}
 		b.addedPiece(piece)
+		b.addedPieceTo(entryKey{session, entry})
 		text = text[n:]
 	}
 	return nil
@@ -93,8 +94,11 @@ func (b *batchTx) extendBase(ctx context.Context, session, entry string, id int6
 	if err := b.touch(ctx, session, entry); err != nil {
 		return err
 	}
-	_, err := b.exec(ctx, `UPDATE entries SET text = text || ? WHERE id = ?`, text, id)
-	return err
+	if _, err := b.exec(ctx, `UPDATE entries SET text = text || ? WHERE id = ?`, text, id); err != nil {
+		return err
+	}
+	b.appendedBase(entryKey{session, entry}, text)
+	return nil
 }
 
 // extendPiece appends text to piece id.

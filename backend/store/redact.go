@@ -195,6 +195,7 @@ func redactPieced(ctx context.Context, b *batchTx, values string, mask func(stri
 		if err := b.dropPieces(ctx, h.session, h.entry); err != nil {
 			return 0, err
 		}
+		b.forgetWritten()
 		if _, err := b.exec(ctx, `UPDATE entries SET text = ? WHERE session_id = ? AND entry_id = ?`, masked, h.session, h.entry); err != nil {
 			return 0, err
 		}
@@ -255,6 +256,7 @@ func redactTable(ctx context.Context, b *batchTx, table string, columns []string
 			if err := b.touch(ctx, r.session, r.entry); err != nil {
 				return 0, err
 			}
+			b.forgetWritten()
 		case "entry_pieces":
 			if err := b.touchPiece(ctx, r.id); err != nil {
 				return 0, err

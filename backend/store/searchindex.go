@@ -47,6 +47,47 @@ type searchIndex struct {
 	order      []entryKey // first-touch order, so that sync is deterministic
 	pieces     map[int64]indexedPiece
 	pieceOrder []int64
+	// written is what an entry holds now, for the entries whose last write in the batch was an
+	// upsert or an append to entries.text: sync takes it from here instead of reading the row
+	// back (a statement per streamed entry a batch). Any other write to an entry, a session's
+	// delete and an op rolled back forget it (forgetWritten), so sync reads the row.
+	written map[entryKey]indexed
+	// pieced are the entries the batch added pieces to: an upsert of an entry that did not exist
+	// before the batch and is not here has no pieces to drop.
+	pieced map[entryKey]bool
+}
+
+// wroteEntry records what an entry holds after an upsert (see searchIndex.written).
+func (b *batchTx) wroteEntry(k entryKey, now indexed) {
+	if b.index.written == nil {
+		b.index.written = map[entryKey]indexed{}
+	}
+	b.index.written[k] = now
+}
+
+// appendedBase records text appended to entries.text of an entry (see searchIndex.written).
+func (b *batchTx) appendedBase(k entryKey, text string) {
+	if now, ok := b.index.written[k]; ok {
+		now.text += text
+		b.index.written[k] = now
+	}
+}
+
+// forgetWritten makes sync read every entry back from the table.
+func (b *batchTx) forgetWritten() { clear(b.index.written) }
+
+// mayHavePieces reports whether the entry can have pieces now: it existed before the batch, or
+// the batch added pieces to it. Call it after touch.
+func (b *batchTx) mayHavePieces(k entryKey) bool {
+	return b.index.pending[k].had || b.index.pieced[k]
+}
+
+// addedPieceTo records that the batch added a piece to an entry.
+func (b *batchTx) addedPieceTo(k entryKey) {
+	if b.index.pieced == nil {
+		b.index.pieced = map[entryKey]bool{}
+	}
+	b.index.pieced[k] = true
 }
 
 // touch captures the pre-batch index state of an entry about to be written, on its first
@@ -175,9 +216,12 @@ func (b *batchTx) unindexSession(ctx context.Context, session string) error {
 func (b *batchTx) syncIndex(ctx context.Context) error {
 	for _, k := range b.index.order {
 		was := b.index.pending[k]
-		now, err := b.indexedNow(ctx, k)
-		if err != nil {
-			return err
+		now, known := b.index.written[k]
+		if !known {
+			var err error
+			if now, err = b.indexedNow(ctx, k); err != nil {
+				return err
+			}
 		}
 		if was == now {
 			continue

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"strings"
 	"testing"
 	"time"
 )
@@ -114,4 +115,44 @@ func checkFTS(t testing.TB, db *sql.DB) {
 			t.Errorf("%s integrity-check: %v", fts, err)
 		}
 	}
+}
+
+// TestAnEntryNewInABatchLosesThePiecesTheBatchGaveIt: an entry created, grown past a piece and
+// rewritten whole within one batch has no pieces left, in the table and in the index (an upsert
+// skips looking for pieces only for an entry new in the batch that gained none). The ops run as
+// one batch as they are: coalesce would fold the append into the first upsert.
+func TestAnEntryNewInABatchLosesThePiecesTheBatchGaveIt(t *testing.T) {
+	s := openTest(t)
+	w := s.Writer()
+	w.CreateSession(Session{ID: "s1"})
+	flush(t, s.Store)
+	if failed, err := w.runBatch([]op{
+		&upsertEntryOp{e: Entry{SessionID: "s1", EntryID: "a", Kind: "agent", Text: "start "}},
+		&appendOp{sessionID: "s1", entryID: "a", parts: []string{strings.Repeat("piecemeal ", pieceBytes/5)}},
+		&upsertEntryOp{e: Entry{SessionID: "s1", EntryID: "a", Kind: "agent", Text: "whole"}},
+	}, nil); err != nil {
+		t.Fatalf("batch failed at %v: %v", failed, err)
+	}
+	var pieces int
+	if err := s.db.QueryRow(`SELECT count(*) FROM entry_pieces`).Scan(&pieces); err != nil || pieces != 0 {
+		t.Fatalf("%d pieces left, %v; want none", pieces, err)
+	}
+	checkIndex(t, s, map[string]string{"whole": "s1", "piecemeal": "", "start": ""})
+}
+
+// TestAnEntryUpsertedThenAppendedInABatchIsIndexedAsItEnds: the index takes an entry's text as
+// the batch left it when the batch both upserted it and appended to it (kept in memory rather
+// than read back).
+func TestAnEntryUpsertedThenAppendedInABatchIsIndexedAsItEnds(t *testing.T) {
+	s := openTest(t)
+	w := s.Writer()
+	w.CreateSession(Session{ID: "s1"})
+	flush(t, s.Store)
+	if failed, err := w.runBatch([]op{
+		&upsertEntryOp{e: Entry{SessionID: "s1", EntryID: "a", Kind: "agent", Title: "heading", Text: "alpha "}},
+		&appendOp{sessionID: "s1", entryID: "a", parts: []string{"bravo"}},
+	}, nil); err != nil {
+		t.Fatalf("batch failed at %v: %v", failed, err)
+	}
+	checkIndex(t, s, map[string]string{"alpha": "s1", "bravo": "s1", "heading": "s1"})
 }
