@@ -5,16 +5,24 @@
 # not timed assertions. The perf script fails only if the transcript never shows what it was sent.
 # Extra arguments go to `go test` (e.g. -count=3); E2E_GREP=<regexp> picks perf measurements
 # (stream, frame p95, open), BENCH_PERF=0 skips the perf script, BENCH_GO=0 the Go benchmarks.
+# Last it prints the performance budget (scripts/budget, docs/performance.md) with this run's
+# values and whether each meets its goal (scripts/benchsum); the whole output is kept in
+# build/bench.log.
 set -euo pipefail
 # shellcheck source=scripts/env.sh
 source "$(dirname "$0")/env.sh"
 
 ensure_setup
+log="$ROOT/build/bench.log"
+mkdir -p "$ROOT/build"
+: >"$log"
 if [[ "${BENCH_GO:-1}" != 0 ]]; then
-	go test "${GO_TEST_FLAGS[@]}" -run '^$' -bench . -benchmem "$@" ./backend/...
+	go test "${GO_TEST_FLAGS[@]}" -run '^$' -bench . -benchmem "$@" ./backend/... | tee -a "$log"
 fi
 if [[ "${BENCH_PERF:-1}" != 0 ]]; then
 	"$ROOT/scripts/build.sh" --dev
 	say "bench: node e2e/perf.mjs under Xvfb"
-	with_session_bus xvfb-run "${XVFB_ARGS[@]}" node e2e/perf.mjs
+	with_session_bus xvfb-run "${XVFB_ARGS[@]}" node e2e/perf.mjs | tee -a "$log"
 fi
+say "bench: the budget (docs/performance.md) with this run's values"
+go run "${GO_TEST_FLAGS[@]}" ./scripts/benchsum "$log"

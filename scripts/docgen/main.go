@@ -1,7 +1,8 @@
 // Command docgen writes the tables of the docs that the code already says, so they cannot drift:
 // the bound verbs (from the generated Wails bindings and the Go doc comments of the root's bound
 // services), the Go packages (their doc comments and what they import of this module, also drawn as layers) and the UI
-// test contract (every data-testid of the Svelte components, and which tests read it).
+// test contract (every data-testid of the Svelte components, and which tests read it), the
+// presets and the performance budget.
 //
 // A table lives in a Markdown file between two markers, and only its lines there are rewritten:
 //
@@ -43,6 +44,7 @@ var generators = map[string]func(root string) (string, error){
 	"layers":   layerTable,
 	"testids":  testidTable,
 	"presets":  presetTable,
+	"budget":   budgetTable,
 }
 
 // run regenerates (or, with check, compares) every marked table of the docs under root; what it
