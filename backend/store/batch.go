@@ -150,6 +150,9 @@ func (w *Writer) runBatch(ops []op, errs []error) (failed op, err error) {
 	}
 	defer tx.Rollback() // no-op after Commit
 	b := &batchTx{tx: tx, stmts: make(map[string]*sql.Stmt, 8), msgSeq: map[string]int64{}}
+	if err := b.touchAll(ctx, ops); err != nil {
+		return nil, err
+	}
 	for i, o := range ops {
 		if errs == nil {
 			if err := o.exec(ctx, b); err != nil {

@@ -109,6 +109,65 @@ func (b *batchTx) touch(ctx context.Context, session, entry string) error {
 	return nil
 }
 
+// touchAll captures, before the batch writes anything, the index state of every entry its
+// upserts and appends name: one query per session instead of one per entry (touch then finds
+// them captured). An entry another op writes (a redaction) is still captured by touch.
+func (b *batchTx) touchAll(ctx context.Context, ops []op) error {
+	bySession := map[string][]string{}
+	var sessions []string // first-seen order, so that capture is deterministic
+	for _, o := range ops {
+		var k entryKey
+		switch v := o.(type) {
+		case *upsertEntryOp:
+			k = entryKey{v.e.SessionID, v.e.EntryID}
+		case *appendOp:
+			k = entryKey{v.sessionID, v.entryID}
+		default:
+			continue
+		}
+		if _, ok := b.index.pending[k]; ok {
+			continue
+		}
+		if b.index.pending == nil {
+			b.index.pending = map[entryKey]indexed{}
+		}
+		b.index.pending[k] = indexed{} // until the query below finds it
+		b.index.order = append(b.index.order, k)
+		if _, seen := bySession[k.session]; !seen {
+			sessions = append(sessions, k.session)
+		}
+		bySession[k.session] = append(bySession[k.session], k.entry)
+	}
+	for _, session := range sessions {
+		list, err := json.Marshal(bySession[session])
+		if err != nil {
+			return err
+		}
+		st, err := b.stmt(ctx, `SELECT entry_id, id, title, text FROM entries
+			WHERE session_id = ? AND entry_id IN (SELECT value FROM json_each(?))`)
+		if err != nil {
+			return fmt.Errorf("read entries for the search index: %w", err)
+		}
+		rows, err := st.QueryContext(ctx, session, string(list))
+		if err != nil {
+			return fmt.Errorf("read entries for the search index: %w", err)
+		}
+		for rows.Next() {
+			var entry string
+			row := indexed{had: true}
+			if err := rows.Scan(&entry, &row.id, &row.title, &row.text); err != nil {
+				rows.Close()
+				return fmt.Errorf("read entries for the search index: %w", err)
+			}
+			b.index.pending[entryKey{session, entry}] = row
+		}
+		if err := errors.Join(rows.Err(), rows.Close()); err != nil {
+			return fmt.Errorf("read entries for the search index: %w", err)
+		}
+	}
+	return nil
+}
+
 // indexedNow reads what the entries table holds of an entry now, as entries_fts would index it.
 func (b *batchTx) indexedNow(ctx context.Context, k entryKey) (indexed, error) {
 	var row indexed
