@@ -38,7 +38,7 @@ func BenchmarkHugeLine(b *testing.B) {
 		runtime.GC()
 		var before, after runtime.MemStats
 		runtime.ReadMemStats(&before)
-		peak := watchHeap()
+		peak := acptest.HeapPeak()
 		if _, err := s.Prompt("go"); err != nil {
 			b.Fatal(err)
 		}
@@ -46,31 +46,9 @@ func BenchmarkHugeLine(b *testing.B) {
 		top := peak()
 		runtime.ReadMemStats(&after)
 		perByte = float64(after.TotalAlloc-before.TotalAlloc) / float64(len(text))
-		peakRatio = float64(top-before.HeapInuse) / float64(len(text))
+		peakRatio = float64(top-before.HeapAlloc) / float64(len(text))
 		s.Close()
 	}
 	b.ReportMetric(perByte, "alloc_bytes/line_byte")
 	b.ReportMetric(peakRatio, "peak_heap/line")
-}
-
-// watchHeap samples the heap in use until the returned function is called, which returns the
-// highest value seen.
-func watchHeap() func() uint64 {
-	stop, done := make(chan struct{}), make(chan uint64)
-	go func() {
-		var top uint64
-		var m runtime.MemStats
-		for {
-			runtime.ReadMemStats(&m)
-			top = max(top, m.HeapInuse)
-			select {
-			case <-stop:
-				done <- top
-				return
-			default:
-				runtime.Gosched()
-			}
-		}
-	}()
-	return func() uint64 { close(stop); return <-done }
 }
