@@ -19,10 +19,12 @@ var ErrLineTooLong = errors.New("protocol line longer than 256 MiB")
 func (c *Conn) read(r io.Reader) {
 	br := bufio.NewReaderSize(r, 64<<10)
 	var cause error
-	for {
+	for c.ahead.wait(c.done) {
 		line, err := readLine(br, MaxLineBytes)
 		if len(line) > 0 {
 			if env := c.decode(line); env != nil {
+				env.size = len(line)
+				c.ahead.queued(env.size)
 				select {
 				case c.inbound <- env:
 				case <-c.done:
@@ -34,6 +36,9 @@ func (c *Conn) read(r io.Reader) {
 			cause = err
 			break
 		}
+	}
+	if cause == nil {
+		return // the connection ended while the reader waited for room
 	}
 	if errors.Is(cause, io.EOF) {
 		cause = ErrPeerClosed
