@@ -15,7 +15,8 @@ const MaxLineBytes = 256 << 20
 // ErrLineTooLong ends a connection whose peer sent a line over MaxLineBytes.
 var ErrLineTooLong = errors.New("protocol line longer than 256 MiB")
 
-// read is the only reader. It splits lines, decodes envelopes and queues them in order.
+// read is the only reader. It splits lines, decodes envelopes and queues them in order, reading
+// the next line only when there is room ahead of the loop (readAhead).
 func (c *Conn) read(r io.Reader) {
 	br := bufio.NewReaderSize(r, 64<<10)
 	var cause error
