@@ -13,13 +13,25 @@ import (
 
 // BenchmarkHugeLine sends one agent_message_chunk of 32 MB on one line and reports how many
 // bytes the engine allocates per byte of that line (connection → decoding → transcript →
-// events), and the peak of the Go heap in use as a multiple of the line. A hostile or careless
-// agent may send such a line; each copy the engine makes of it is memory the machine must have.
-// Figures only: nothing is asserted.
+// events), and the peak of the Go heap's objects (live, or dead and not yet swept) as a multiple
+// of the line. A hostile or careless agent may send such a line; each copy the engine makes of
+// it is memory the machine must have. Figures only: nothing is asserted.
 func BenchmarkHugeLine(b *testing.B) {
-	const size = 32 << 20
-	text := strings.Repeat("word ", size/5)
+	benchHugeLine(b, strings.Repeat("word ", 32<<20/5))
+}
+
+// BenchmarkHugeLineEscaped is BenchmarkHugeLine with a text of lines and quotes, as a file's
+// content or a long answer in Markdown is: its JSON string has escapes to undo.
+func BenchmarkHugeLineEscaped(b *testing.B) {
+	benchHugeLine(b, strings.Repeat("say \"word\"\n", 32<<20/13))
+}
+
+func benchHugeLine(b *testing.B, text string) {
 	sc := acptest.OneMessageTurn(text)
+	line := 0 // the update's bytes, all but some 70 of the line
+	for _, st := range sc {
+		line += len(st.Update)
+	}
 	var perByte, peakRatio float64
 	for b.Loop() {
 		ended := make(chan struct{})
@@ -38,39 +50,17 @@ func BenchmarkHugeLine(b *testing.B) {
 		runtime.GC()
 		var before, after runtime.MemStats
 		runtime.ReadMemStats(&before)
-		peak := watchHeap()
+		peak := acptest.HeapPeak()
 		if _, err := s.Prompt("go"); err != nil {
 			b.Fatal(err)
 		}
 		<-ended
 		top := peak()
 		runtime.ReadMemStats(&after)
-		perByte = float64(after.TotalAlloc-before.TotalAlloc) / float64(len(text))
-		peakRatio = float64(top-before.HeapInuse) / float64(len(text))
+		perByte = float64(after.TotalAlloc-before.TotalAlloc) / float64(line)
+		peakRatio = float64(top-before.HeapAlloc) / float64(line)
 		s.Close()
 	}
 	b.ReportMetric(perByte, "alloc_bytes/line_byte")
 	b.ReportMetric(peakRatio, "peak_heap/line")
-}
-
-// watchHeap samples the heap in use until the returned function is called, which returns the
-// highest value seen.
-func watchHeap() func() uint64 {
-	stop, done := make(chan struct{}), make(chan uint64)
-	go func() {
-		var top uint64
-		var m runtime.MemStats
-		for {
-			runtime.ReadMemStats(&m)
-			top = max(top, m.HeapInuse)
-			select {
-			case <-stop:
-				done <- top
-				return
-			default:
-				runtime.Gosched()
-			}
-		}
-	}()
-	return func() uint64 { close(stop); return <-done }
 }

@@ -33,7 +33,7 @@ type Transcript struct {
 	plans    map[int]string    // turn → plan entry id
 	usages   map[int]string    // turn → usage entry id
 	open     string            // entry id of the message chunks currently join, or ""
-	openText strings.Builder   // the open message's text, grown in place
+	openText strings.Builder   // the open message's text from its second chunk on, grown in place
 	turn     int
 	ended    int // the last turn that has ended (CloseOpenTools): its cards stay closed
 	n        int
@@ -163,7 +163,12 @@ func (t *Transcript) chunk(u schema.Update) []Change {
 		e := t.entries[i]
 		if e.Kind == kind && (u.Chunk.MessageID == "" || u.Chunk.MessageID == e.MessageID) {
 			// Append in amortised O(1): Builder.String does not copy, so e.Text stays current
-			// without re-copying a long message on every chunk.
+			// without re-copying a long message on every chunk. The builder starts at the
+			// second chunk: a message of one chunk (a huge line) keeps the decoded string.
+			if t.openText.Len() == 0 {
+				t.openText.Grow(2 * (len(e.Text) + len(text)))
+				t.openText.WriteString(e.Text)
+			}
 			t.openText.WriteString(text)
 			e.Text = t.openText.String()
 			return []Change{{EntryID: e.ID, Text: text}}
@@ -172,7 +177,6 @@ func (t *Transcript) chunk(u schema.Update) []Change {
 	c := t.add(&Entry{Kind: kind, Text: text, MessageID: u.Chunk.MessageID})
 	t.open = c.Entry.ID
 	t.openText = strings.Builder{}
-	t.openText.WriteString(text)
 	return []Change{c}
 }
 

@@ -1,8 +1,10 @@
 package agents
 
 import (
+	"bytes"
 	"encoding/json"
 	"io"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -29,7 +31,7 @@ const MinTokenLen = 8
 type Masker struct {
 	mu      sync.Mutex
 	values  map[string]bool
-	r       atomic.Pointer[strings.Replacer] // nil: nothing to mask
+	r       atomic.Pointer[maskSet] // nil: nothing to mask
 	longest atomic.Int64
 }
 
@@ -61,7 +63,11 @@ func (m *Masker) Add(values ...string) {
 	for _, v := range all {
 		pairs = append(pairs, v, Mask)
 	}
-	m.r.Store(strings.NewReplacer(pairs...))
+	set := &maskSet{r: strings.NewReplacer(pairs...), values: all, raw: make([][]byte, len(all))}
+	for i, v := range all {
+		set.raw[i] = []byte(v)
+	}
+	m.r.Store(set)
 	m.longest.Store(int64(len(all[0])))
 }
 
@@ -126,15 +132,25 @@ func (m *Masker) Longest() int {
 	return int(m.longest.Load())
 }
 
-// Mask returns s with every known value replaced. A nil Masker masks nothing.
+// maskSet is what the Masker knows at one time, replaced whole by Add: the replacer, and the
+// values it replaces as strings and as bytes, for telling cheaply that text holds none of them.
+type maskSet struct {
+	r      *strings.Replacer
+	values []string
+	raw    [][]byte
+}
+
+// Mask returns s with every known value replaced. A nil Masker masks nothing. Text that holds
+// no value is returned as it is: the replacer would copy it twice.
 func (m *Masker) Mask(s string) string {
 	if m == nil {
 		return s
 	}
-	if r := m.r.Load(); r != nil {
-		return r.Replace(s)
+	set := m.r.Load()
+	if set == nil || !slices.ContainsFunc(set.values, func(v string) bool { return strings.Contains(s, v) }) {
+		return s
 	}
-	return s
+	return set.r.Replace(s)
 }
 
 // Values returns every value the masker hides, their JSON-escaped forms included, longest
@@ -155,12 +171,18 @@ func (m *Masker) Values() []string {
 	return all
 }
 
-// MaskBytes is Mask for a byte slice; b itself is never modified.
+// MaskBytes is Mask for a byte slice; b itself is never modified. A b that holds no value is
+// returned as it is: every protocol message is journaled through here, a huge line too, and
+// masking copied each three times.
 func (m *Masker) MaskBytes(b []byte) []byte {
-	if m == nil || m.r.Load() == nil {
+	if m == nil {
 		return b
 	}
-	return []byte(m.Mask(string(b)))
+	set := m.r.Load()
+	if set == nil || !slices.ContainsFunc(set.raw, func(v []byte) bool { return bytes.Contains(b, v) }) {
+		return b
+	}
+	return []byte(set.r.Replace(string(b)))
 }
 
 // Writer returns a writer that masks what it passes to w, also when a value is split across

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"os"
 	"runtime"
-	"runtime/metrics"
 	"strings"
 	"testing"
 	"time"
@@ -58,7 +57,7 @@ func TestHugeLineIsStoredOnce(t *testing.T) {
 	runtime.GC()
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
-	peak := sampleHeap()
+	peak := acptest.HeapPeak()
 	start := time.Now()
 	if _, err := sess.Prompt("go"); err != nil {
 		t.Fatal(err)
@@ -114,27 +113,4 @@ func TestHugeLineIsStoredOnce(t *testing.T) {
 	if g, w := transcriptMarkdown(saved.Entries), transcriptMarkdown(sess.Snapshot().Entries); g != w {
 		t.Errorf("the saved transcript differs from the live one (%d vs %d bytes)", len(g), len(w))
 	}
-}
-
-// sampleHeap samples the heap's live objects every millisecond (runtime/metrics: without
-// stopping the world) until the returned function is called, which returns the highest value seen.
-func sampleHeap() func() uint64 {
-	stop, done := make(chan struct{}), make(chan uint64)
-	go func() {
-		sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
-		tick := time.NewTicker(time.Millisecond)
-		defer tick.Stop()
-		var top uint64
-		for {
-			metrics.Read(sample)
-			top = max(top, sample[0].Value.Uint64())
-			select {
-			case <-stop:
-				done <- top
-				return
-			case <-tick.C:
-			}
-		}
-	}()
-	return func() uint64 { close(stop); return <-done }
 }

@@ -63,6 +63,7 @@ type Conn struct {
 	pending map[string]chan response
 
 	inbound chan *envelope
+	ahead   readAhead // the bytes of the lines in inbound and being handled
 	done    chan struct{}
 	errOnce sync.Once
 	err     error
@@ -88,6 +89,7 @@ func NewConn(r io.Reader, w io.Writer, h Handler, opts ...Option) *Conn {
 		logf:    log.Printf,
 		pending: make(map[string]chan response),
 		inbound: make(chan *envelope, inboundQueue),
+		ahead:   newReadAhead(),
 		done:    make(chan struct{}),
 		out:     outbox{wake: make(chan struct{}, 1)},
 	}
@@ -257,6 +259,7 @@ func (c *Conn) loop() {
 		case env.isRequest():
 			c.handler.HandleRequest(&Request{ID: env.ID, Method: env.Method, Params: env.Params, conn: c})
 		}
+		c.ahead.handled(env.size)
 	}
 }
 

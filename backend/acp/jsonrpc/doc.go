@@ -11,9 +11,13 @@
 //   - Nothing is cut short: a line may be as long as MaxLineBytes (only a longer one ends the
 //     connection, with ErrLineTooLong); a line that is not a JSON-RPC message (not JSON, or
 //     with neither id nor method) is skipped, counted (Skipped) and logged, and the connection goes on.
+//   - A huge line costs its size once: one longer than the reader's buffer is gathered outside the
+//     Go heap where the system allows (stage.go) and joined into one allocation of its size, and
+//     values decoded from it share its memory (RawView) or copy only their text (Text).
 //   - Raw is kept: every message in and out is handed to the Tap as the exact bytes of its line.
-//   - Nothing is dropped: at most 1024 decoded messages wait for the inbound loop; beyond that
-//     the reader stops reading, which pushes back on the peer through its pipe.
+//   - Nothing is dropped: at most 1024 decoded messages, holding under MaxReadAheadBytes (a
+//     longer line alone), wait for the inbound loop; beyond that the reader stops reading, which
+//     pushes back on the peer through its pipe.
 //   - The inbound loop never waits on the peer: everything we send goes through one ordered
 //     outbound queue, written by a goroutine of its own, so the wire order is the order of
 //     sending. Answers (Request.Reply) are queued without waiting; Start and Notify wait for

@@ -66,7 +66,8 @@ type envelope struct {
 	Result  json.RawMessage `json:"result,omitempty"`
 	Error   *Error          `json:"error,omitempty"`
 
-	bad *undecodable // set on a message read that does not decode: it has only ID and Method
+	bad  *undecodable // set on a message read that does not decode: it has only ID and Method
+	size int          // bytes of its line, counted in Conn.ahead until it is handled
 }
 
 func (e *envelope) isRequest() bool      { return len(e.ID) > 0 && e.Method != "" }

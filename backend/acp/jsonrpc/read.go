@@ -15,14 +15,17 @@ const MaxLineBytes = 256 << 20
 // ErrLineTooLong ends a connection whose peer sent a line over MaxLineBytes.
 var ErrLineTooLong = errors.New("protocol line longer than 256 MiB")
 
-// read is the only reader. It splits lines, decodes envelopes and queues them in order.
+// read is the only reader. It splits lines, decodes envelopes and queues them in order, reading
+// the next line only when there is room ahead of the loop (readAhead).
 func (c *Conn) read(r io.Reader) {
 	br := bufio.NewReaderSize(r, 64<<10)
 	var cause error
-	for {
-		line, err := readLine(br)
+	for c.ahead.wait(c.done) {
+		line, err := readLine(br, MaxLineBytes)
 		if len(line) > 0 {
 			if env := c.decode(line); env != nil {
+				env.size = len(line)
+				c.ahead.queued(env.size)
 				select {
 				case c.inbound <- env:
 				case <-c.done:
@@ -34,6 +37,9 @@ func (c *Conn) read(r io.Reader) {
 			cause = err
 			break
 		}
+	}
+	if cause == nil {
+		return // the connection ended while the reader waited for room
 	}
 	if errors.Is(cause, io.EOF) {
 		cause = ErrPeerClosed
@@ -52,28 +58,23 @@ func (c *Conn) read(r io.Reader) {
 const eofMethod = "\x00eof"
 
 // readLine returns one line without its "\n" or trailing "\r", in memory of its own that
-// nothing changes afterwards (decode lets values share it). A line may be as long as
-// MaxLineBytes: its pieces are kept apart and joined once, in one allocation of the line's
-// size (appending them as they come grew a 50 MB line through some 290 MB of copies).
-func readLine(br *bufio.Reader) ([]byte, error) {
-	var parts [][]byte
-	n := 0
+// nothing changes afterwards (decode lets values share it). A line may be as long as limit
+// (MaxLineBytes); a longer one is ErrLineTooLong. A line that fits the reader's buffer is
+// copied once; a longer one is gathered on a stage outside the heap and joined once, in one
+// allocation of the line's size, so reading a line of N bytes leaves N bytes in the heap.
+func readLine(br *bufio.Reader, limit int) ([]byte, error) {
+	var st stage
+	defer st.free() // a line too long, or a read error halfway
 	for {
 		frag, err := br.ReadSlice('\n')
-		if n+len(frag) > MaxLineBytes {
+		if st.n+len(frag) > limit {
 			return nil, ErrLineTooLong
 		}
 		if err == bufio.ErrBufferFull {
-			parts = append(parts, bytes.Clone(frag)) // frag is the reader's buffer: copy it now
-			n += len(frag)
+			st.write(frag) // frag is the reader's buffer: copy it now
 			continue
 		}
-		line := make([]byte, 0, n+len(frag))
-		for _, p := range parts {
-			line = append(line, p...)
-		}
-		line = append(line, frag...)
-		return bytes.TrimRight(line, "\r\n"), err
+		return bytes.TrimRight(st.join(frag), "\r\n"), err
 	}
 }
 

@@ -207,11 +207,16 @@ func fromWire(w *wireUpdate) (Update, error) {
 		if len(w.Content) == 0 {
 			err = fmt.Errorf("no content")
 		} else {
-			// Decoded as the plain struct: one pass, and the raw block is w.Content itself.
+			// Decoded as the plain struct: one pass, and the raw block is w.Content itself. The
+			// text, which may be huge, is decoded with one copy (jsonrpc.Text).
 			type plain ContentBlock
-			var b plain
+			var b struct {
+				plain
+				Text jsonrpc.Text `json:"text"`
+			}
 			err = jsonrpc.Unmarshal(w.Content, &b)
-			u.Chunk.Content = ContentBlock(b)
+			u.Chunk.Content = ContentBlock(b.plain)
+			u.Chunk.Content.Text = string(b.Text)
 			u.Chunk.Content.Raw = json.RawMessage(w.Content)
 		}
 	case UpdateToolCall, UpdateToolCallUpdate:
