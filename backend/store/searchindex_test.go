@@ -122,17 +122,10 @@ func checkFTS(t testing.TB, db *sql.DB) {
 // skips looking for pieces only for an entry new in the batch that gained none). The ops run as
 // one batch as they are: coalesce would fold the append into the first upsert.
 func TestAnEntryNewInABatchLosesThePiecesTheBatchGaveIt(t *testing.T) {
-	s := openTest(t)
-	w := s.Writer()
-	w.CreateSession(Session{ID: "s1"})
-	flush(t, s.Store)
-	if failed, err := w.runBatch([]op{
+	s := batchAsItIs(t,
 		&upsertEntryOp{e: Entry{SessionID: "s1", EntryID: "a", Kind: "agent", Text: "start "}},
 		&appendOp{sessionID: "s1", entryID: "a", parts: []string{strings.Repeat("piecemeal ", pieceBytes/5)}},
-		&upsertEntryOp{e: Entry{SessionID: "s1", EntryID: "a", Kind: "agent", Text: "whole"}},
-	}, nil); err != nil {
-		t.Fatalf("batch failed at %v: %v", failed, err)
-	}
+		&upsertEntryOp{e: Entry{SessionID: "s1", EntryID: "a", Kind: "agent", Text: "whole"}})
 	var pieces int
 	if err := s.db.QueryRow(`SELECT count(*) FROM entry_pieces`).Scan(&pieces); err != nil || pieces != 0 {
 		t.Fatalf("%d pieces left, %v; want none", pieces, err)
@@ -144,15 +137,22 @@ func TestAnEntryNewInABatchLosesThePiecesTheBatchGaveIt(t *testing.T) {
 // the batch left it when the batch both upserted it and appended to it (kept in memory rather
 // than read back).
 func TestAnEntryUpsertedThenAppendedInABatchIsIndexedAsItEnds(t *testing.T) {
+	s := batchAsItIs(t,
+		&upsertEntryOp{e: Entry{SessionID: "s1", EntryID: "a", Kind: "agent", Title: "heading", Text: "alpha "}},
+		&appendOp{sessionID: "s1", entryID: "a", parts: []string{"bravo"}})
+	checkIndex(t, s, map[string]string{"alpha": "s1", "bravo": "s1", "heading": "s1"})
+}
+
+// batchAsItIs opens a store with session s1 and runs ops on it as one batch, as they are (not
+// coalesced, which would fold appends into an upsert of the same entry).
+func batchAsItIs(t *testing.T, ops ...op) testStore {
+	t.Helper()
 	s := openTest(t)
 	w := s.Writer()
 	w.CreateSession(Session{ID: "s1"})
 	flush(t, s.Store)
-	if failed, err := w.runBatch([]op{
-		&upsertEntryOp{e: Entry{SessionID: "s1", EntryID: "a", Kind: "agent", Title: "heading", Text: "alpha "}},
-		&appendOp{sessionID: "s1", entryID: "a", parts: []string{"bravo"}},
-	}, nil); err != nil {
+	if failed, err := w.runBatch(ops, nil); err != nil {
 		t.Fatalf("batch failed at %v: %v", failed, err)
 	}
-	checkIndex(t, s, map[string]string{"alpha": "s1", "bravo": "s1", "heading": "s1"})
+	return s
 }
