@@ -28,8 +28,9 @@ var assets embed.FS
 var icon []byte
 
 func main() {
-	supervise.MaybeSupervise() // this process may be an agent's supervisor: then it never returns
-	supervise.EnableSupervisor("/proc/self/exe")
+	// Every agent and terminal command runs under agentdesk-supervisor, found next to this binary;
+	// without it every start fails with this error's words (the window's log says it at once).
+	supervisorErr := supervise.EnableSupervisor(supervise.Beside())
 	// A command of the command line runs headless; anything else starts the window (Wails' own
 	// dev flags such as -devserver included).
 	if cli.IsCommand(os.Args[1:]) {
@@ -39,6 +40,9 @@ func main() {
 	if !hasDisplay() {
 		fmt.Fprintln(os.Stderr, "agentdesk: no display found ($DISPLAY and $WAYLAND_DISPLAY are empty): start it from a desktop session or under xvfb-run, or use the command line (agentdesk help).")
 		os.Exit(1)
+	}
+	if supervisorErr != nil {
+		log.Printf("agentdesk: %v", supervisorErr)
 	}
 	app := NewApp()
 	stopProfile := e2eCPUProfile()

@@ -6,6 +6,8 @@
 #   (default)      build/bin/agentdesk       desktop,production: what ships and what smoke.sh tests
 #   --dev          build/bin/agentdesk-dev   dev tag: embedded dev server, for the e2e tests
 #   --no-frontend  skip `npm run build` (the caller has just built frontend/dist)
+# Either also builds build/bin/agentdesk-supervisor, which agentdesk runs every agent and
+# terminal command under and finds next to itself (backend/supervise).
 set -euo pipefail
 # shellcheck source=scripts/env.sh
 source "$(dirname "$0")/env.sh"
@@ -17,7 +19,7 @@ for arg in "$@"; do
 	--dev) mode=dev ;;
 	--no-frontend) frontend=0 ;;
 	-h | --help)
-		sed -n '5,8p' "$ROOT/scripts/build.sh"
+		sed -n '5,10p' "$ROOT/scripts/build.sh"
 		exit 0
 		;;
 	*) die "unknown argument: $arg (see --help)" ;;
@@ -45,3 +47,8 @@ say "build: go build ${shown}-o ${out#"$ROOT"/} ."
 mkdir -p "$(dirname "$out")"
 go build "${flags[@]}" -o "$out" .
 say "build: ${out#"$ROOT"/} ($(du -h "$out" | cut -f1))"
+# Under every agent and terminal command: a small binary of its own, static (it imports no cgo
+# package, TestSupervisorLoadsNoSharedLibrary), so it pays for none of agentdesk's libraries.
+supervisor="$(dirname "$out")/agentdesk-supervisor"
+go build "${flags[@]}" -o "$supervisor" ./cmd/agentdesk-supervisor
+say "build: ${supervisor#"$ROOT"/} ($(du -h "$supervisor" | cut -f1))"

@@ -3,7 +3,8 @@
 # Linux packaging step is a no-op, and AppImage tooling is not reachable from our machines.
 #
 # Usage: scripts/package-deb.sh [--no-build]
-#   --no-build  package the existing build/bin/agentdesk instead of building it first
+#   --no-build  package the existing build/bin/agentdesk (and agentdesk-supervisor) instead of
+#               building them first
 # Env: VERSION (default: info.productVersion in wails.json); PACKAGE_WEBKIT: 4.1 (the default:
 # WebKitGTK 4.1, which Debian 12, Debian 13 and Ubuntu 24.04 all ship) or 4.0 (only Debian 12 and
 # older can install that one). It sets env.sh's WEBKIT_TAG for this build, whatever the caller's.
@@ -32,6 +33,9 @@ if ((build)); then
 	"$ROOT/scripts/build.sh"
 fi
 [[ -x "$BIN_PROD" ]] || die "$BIN_PROD is missing: run scripts/build.sh"
+# agentdesk runs every agent and terminal command under it, and looks for it next to itself.
+SUPERVISOR="$(dirname "$BIN_PROD")/agentdesk-supervisor"
+[[ -x "$SUPERVISOR" ]] || die "$SUPERVISOR is missing: run scripts/build.sh"
 command -v dpkg-deb >/dev/null 2>&1 || die "dpkg-deb not found (apt-get install dpkg-dev)"
 
 VERSION="${VERSION:-$(sed -n 's/^[[:space:]]*"productVersion":[[:space:]]*"\([^"]*\)".*/\1/p' wails.json)}"
@@ -43,6 +47,7 @@ pkg="$(mktemp -d)"
 trap 'rm -rf "$pkg"' EXIT
 chmod 0755 "$pkg" # mktemp -d makes it 0700, and it becomes the package's "./" entry
 install -Dm0755 "$BIN_PROD" "$pkg/usr/bin/agentdesk"
+install -Dm0755 "$SUPERVISOR" "$pkg/usr/bin/agentdesk-supervisor"
 install -Dm0644 build/linux/agentdesk.desktop "$pkg/usr/share/applications/agentdesk.desktop"
 install -Dm0644 build/appicon.png "$pkg/usr/share/icons/hicolor/1024x1024/apps/agentdesk.png"
 # Most launchers and docks look for a size up to 256; hicolor has no 1024 entry in older themes.

@@ -277,7 +277,7 @@ func TestADaemonFromATerminalDiesWithTheSession(t *testing.T) {
 // appWithDaemons acts as agentdesk: a session whose in-process agent runs runDaemons; it prints
 // "ready" once both daemons run, then waits to be killed.
 func appWithDaemons() {
-	supervise.EnableSupervisor("/proc/self/exe")
+	enableSupervisor()
 	mark := os.Getenv(markEnv)
 	os.Unsetenv(markEnv) // only what the terminals start carries it
 	ev := newEvents()

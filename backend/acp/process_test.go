@@ -25,13 +25,12 @@ import (
 // TestMain lets this test binary act as an agent process: ACPTEST_AGENT picks which.
 func TestMain(m *testing.M) {
 	acp.CheckInvariants()
-	supervise.MaybeSupervise()
 	switch os.Getenv("ACPTEST_AGENT") {
 	case "":
 		// Every agent of these tests runs under its supervisor, as in the app.
-		supervise.EnableSupervisor("/proc/self/exe")
+		remove := enableSupervisor()
 		proctest.NoExitSleep()
-		goleak.VerifyTestMain(noLateEvents{m}) // every session, connection and pump goroutine ends with its owner
+		goleak.VerifyTestMain(noLateEvents{m, remove}) // every session, connection and pump goroutine ends with its owner
 	case "demo":
 		_ = demoagent.Serve(os.Stdin, os.Stdout, 0)
 		os.Exit(0)
@@ -59,12 +58,32 @@ func TestMain(m *testing.M) {
 	}
 }
 
+// enableSupervisor makes the agents this process starts run under the agentdesk-supervisor
+// binary, as in the app: built for the run (proctest.Supervisor) in the test binary, the one it
+// built in a child acting as agentdesk. It returns what removes the binary.
+func enableSupervisor() (remove func()) {
+	path, remove, err := proctest.Supervisor()
+	if err == nil {
+		err = supervise.EnableSupervisor(path)
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
+	}
+	return remove
+}
+
 // noLateEvents fails a passing run in which a session produced an event after it was closed,
 // or broke an invariant of its state machine.
-type noLateEvents struct{ m *testing.M }
+// It then removes the supervisor binary built for the run.
+type noLateEvents struct {
+	m      *testing.M
+	remove func()
+}
 
 func (n noLateEvents) Run() int {
 	code := n.m.Run()
+	n.remove()
 	if late := acp.LateEvents(); late > 0 && code == 0 {
 		fmt.Fprintf(os.Stderr, "FAIL: %d events were pushed after their session was closed (see the log)\n", late)
 		return 1

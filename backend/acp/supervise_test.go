@@ -34,7 +34,7 @@ func familyAgent() {
 // appStartingFamily acts as agentdesk: it starts the family agent under its supervisor, prints
 // the supervisor's pid and the family's, and waits to be killed.
 func appStartingFamily() {
-	supervise.EnableSupervisor("/proc/self/exe")
+	enableSupervisor()
 	p, err := supervise.Start(supervise.Command{Path: os.Args[0], Args: []string{"-test.run=^$"},
 		Env: append(os.Environ(), "ACPTEST_AGENT=family"), Dir: os.TempDir()})
 	if err != nil {

@@ -10,11 +10,11 @@ import (
 // killAllFor is Linux's (supervise_linux.go); Process.Close's timing uses it everywhere.
 const killAllFor = 5 * time.Second
 
-// EnableSupervisor is Linux's (supervise_linux.go): here nothing is started at all (Supervise).
-func EnableSupervisor(exe string) {}
+// Beside is Linux's (supervise_linux.go): here there is no supervisor to find.
+func Beside() string { return "" }
 
-// MaybeSupervise is Linux's (supervise_linux.go): here this process is never a supervisor.
-func MaybeSupervise() {}
+// EnableSupervisor is Linux's (supervise_linux.go): here nothing is started at all (Supervise).
+func EnableSupervisor(path string) error { return nil }
 
 // Tree is Linux's (tree_linux.go): here Supervise never returns one.
 type Tree struct{}

@@ -6,10 +6,11 @@ import (
 	"os"
 	"os/exec"
 	"strconv"
-	"strings"
 	"sync"
 	"syscall"
 	"time"
+
+	"agentdesk/backend/supervise/supervisor"
 )
 
 // Tree is the process tree of a command agentdesk starts (an agent, a terminal's shell) as
@@ -27,12 +28,16 @@ type Tree struct {
 
 // Supervise rewrites c, not yet started and in a process group of its own, to run under a
 // supervisor when EnableSupervisor was called and not refused (else it leaves c as it is), and
-// returns its tree. Call Started once c has started (or failed to).
+// returns its tree. Call Started once c has started (or failed to). It fails when
+// EnableSupervisor found no supervisor binary, with the words of its error.
 func Supervise(c *exec.Cmd, refuse bool) (*Tree, error) {
 	t := &Tree{cmd: c}
-	exe := supervisorExe.Load()
-	if exe == nil || refuse || c.Err != nil { // a command that cannot be found keeps failing in Start
+	h := held.Load()
+	if h == nil || refuse || c.Err != nil { // a command that cannot be found keeps failing in Start
 		return t, nil
+	}
+	if h.err != nil {
+		return nil, h.err
 	}
 	ctlR, ctlW, err := os.Pipe()
 	if err != nil {
@@ -45,15 +50,15 @@ func Supervise(c *exec.Cmd, refuse bool) (*Tree, error) {
 		return nil, fmt.Errorf("supervise %s: %w", c.Path, err)
 	}
 	t.control, t.report, t.theirs = ctlW, repR, []*os.File{ctlR, repW}
-	c.ExtraFiles = t.theirs // controlFd, reportFd
+	c.ExtraFiles = t.theirs // supervisor.ControlFd, supervisor.ReportFd
 	env := c.Env
 	if env == nil {
 		env = os.Environ()
 	}
-	c.Env = append(env[:len(env):len(env)], superviseEnv+"="+strconv.Itoa(os.Getpid()))
-	// argv: a name for ps, the agent's path, then the agent's own argv.
-	c.Args = append([]string{"agentdesk-supervisor", c.Path}, c.Args...)
-	c.Path = *exe
+	c.Env = append(env[:len(env):len(env)], supervisor.Env+"="+strconv.Itoa(os.Getpid()))
+	// argv: a name for ps, the command's path, then the command's own argv.
+	c.Args = append([]string{supervisor.Name, c.Path}, c.Args...)
+	c.Path = h.exe
 	return t, nil
 }
 
@@ -91,9 +96,9 @@ func (t *Tree) Left(grace time.Duration) (pids []int, known bool) {
 		pgid := t.cmd.Process.Pid
 		_ = syscall.Kill(-pgid, syscall.SIGKILL)
 		WaitGroupGone(pgid, grace)
-		for _, p := range procs() {
-			if p.pgid == pgid && !p.gone {
-				pids = append(pids, p.pid)
+		for _, p := range supervisor.Procs() {
+			if p.Pgid == pgid && !p.Gone {
+				pids = append(pids, p.Pid)
 			}
 		}
 		return pids, false
@@ -101,17 +106,5 @@ func (t *Tree) Left(grace time.Duration) (pids []int, known bool) {
 	t.Kill() // the supervisor has exited; agentdesk's end of the control pipe is of no more use
 	raw, _ := io.ReadAll(t.report)
 	t.report.Close()
-	word, rest, _ := strings.Cut(strings.TrimSpace(string(raw)), " ")
-	switch word {
-	case "killed":
-		return nil, true
-	case "left":
-		for _, f := range strings.Fields(rest) {
-			if pid, err := strconv.Atoi(f); err == nil {
-				pids = append(pids, pid)
-			}
-		}
-		return pids, true
-	}
-	return nil, false // the supervisor was killed before it could report
+	return supervisor.ParseReport(string(raw)) // unknown when it was killed before it could report
 }

@@ -17,20 +17,33 @@ import (
 
 	"agentdesk/backend/supervise"
 	"agentdesk/backend/supervise/proctest"
+	"agentdesk/backend/supervise/supervisor"
 )
+
+// supervisorPath is the agentdesk-supervisor binary built for these tests (TestMain).
+var supervisorPath string
 
 // roleEnv makes this test binary, started by a test, act as a command with a family (family).
 const roleEnv = "SUPERVISETEST_ROLE"
 
-// TestMain lets this test binary be a supervisor (as agentdesk's own binary is) and the commands
-// the tests supervise.
+// TestMain supervises with the agentdesk-supervisor binary, built for the tests as for agentdesk,
+// and lets this test binary be the commands the tests supervise.
 func TestMain(m *testing.M) {
-	supervise.MaybeSupervise()
 	switch role := os.Getenv(roleEnv); role {
 	case "":
-		supervise.EnableSupervisor("/proc/self/exe") // as main does
+		path, remove, err := proctest.Supervisor()
+		if err == nil {
+			supervisorPath = path
+			err = supervise.EnableSupervisor(path) // as main does
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(2)
+		}
 		proctest.NoExitSleep()
-		os.Exit(m.Run())
+		code := m.Run()
+		remove()
+		os.Exit(code)
 	case "stay", "leave":
 		family(role == "stay")
 	default:
@@ -161,8 +174,8 @@ func TestTreeKillEndsTheWholeTree(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.Path != "/proc/self/exe" {
-		t.Fatalf("the command runs as %s, not under its supervisor", c.Path)
+	if c.Args[0] != supervisor.Name || !strings.HasPrefix(c.Path, "/proc/self/fd/") {
+		t.Fatalf("the command runs as %s %q, not under its supervisor", c.Path, c.Args)
 	}
 	out, err := c.StdoutPipe()
 	if err != nil {

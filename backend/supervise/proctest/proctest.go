@@ -1,7 +1,8 @@
 // Package proctest is what the tests of process lifetimes share (supervise's, the engine's, the
 // login environment's): on Linux a hold on a process by a pidfd, which keeps naming the same process even
 // after its pid is reused, and a wait for its end that sleeps on the pidfd instead of polling
-// the clock (hold_linux.go); everywhere, test binaries whose children exit fast under -race.
+// the clock (hold_linux.go); everywhere, test binaries whose children exit fast under -race, and
+// the agentdesk-supervisor binary built for the tests that supervise (supervisor.go).
 //
 // Guarantees: Hold never names another process than the one it was taken on; Ended reports an
 // end only when the kernel says the process has ended (a zombie has), and a bound d only when
