@@ -4,9 +4,14 @@
 //
 // Guarantees:
 //   - Nothing an agent or a terminal's command starts outlives it: each runs under a supervisor
-//     (agentdesk's own binary re-executed, the subreaper of its tree, supervise_linux.go) that
+//     (the agentdesk-supervisor binary, package supervisor: the subreaper of its tree) that
 //     kills every descendant, also those in a new session or process group, when the command
 //     ends, when agentdesk stops it (Tree.Kill, Process.Close) and when agentdesk dies, however.
+//   - The supervisor is the binary EnableSupervisor found (next to agentdesk's: Beside), held
+//     open from then on, so that an upgrade replacing it mid-run changes nothing. When it is
+//     missing, every start fails with words that name it and say how to get it: nothing runs
+//     unsupervised for want of it. It is small: a static binary that loads no shared library
+//     (BenchmarkSupervisorMemory prints what a session pays for it).
 //   - A kill is never claimed that did not happen: Tree.Left and Process.Left report what could
 //     not be killed, or that it cannot be known.
 //   - Process.Close is the stop ladder (stdin closed, SIGTERM to the group, SIGKILL to the tree)

@@ -66,7 +66,7 @@ func EnableSupervisor(path string) error {
 	fd, err := open(path)
 	if err != nil {
 		h.err = fmt.Errorf("%s is missing or broken (%w): agentdesk runs every agent and terminal command under it. "+
-			"Reinstall agentdesk, or build it next to agentdesk: go build -o %s ./cmd/agentdesk-supervisor (scripts/build.sh does)",
+			"Reinstall agentdesk, or build it next to agentdesk in agentdesk's source folder: go build -o %s ./cmd/agentdesk-supervisor (scripts/build.sh does)",
 			supervisor.Name, err, path)
 		return h.err
 	}
