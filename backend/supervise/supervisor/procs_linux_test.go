@@ -57,4 +57,3 @@ func TestProcsReadsAnOddlyNamedProcess(t *testing.T) {
 		t.Fatalf("Descendants = %v; want %d and its child %d among them", got, c.Process.Pid, child)
 	}
 }
-
