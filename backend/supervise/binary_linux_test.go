@@ -88,20 +88,7 @@ func TestTheSupervisorIsHeldFromStart(t *testing.T) {
 	if err := os.WriteFile(path, []byte("#!/bin/sh\nexit 99\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	p, fam := startFamily(t, "leave", false)
-	if _, err := p.Write([]byte("exit\n")); err != nil {
-		t.Fatal(err)
-	}
-	<-p.Exited()
-	if st := p.ExitStatus(); st != "exit status 0" {
-		t.Fatalf("exit status %q: not the held supervisor's", st)
-	}
-	if left, known := p.Left(); len(left) > 0 || !known {
-		t.Fatalf("Left() = %v, %v; want nothing left, known", left, known)
-	}
-	if alive := fam.running(); len(alive) > 0 {
-		t.Fatalf("still running after the command exited: %s", strings.Join(alive, ", "))
-	}
+	leaveAndLeaveNothing(t) // a supervisor run from the replaced file would exit 99
 }
 
 // TestASupervisorNotStartedByItsParentStartsNothing: run by hand, or by a process that is not

@@ -204,6 +204,13 @@ func TestTreeKillEndsTheWholeTree(t *testing.T) {
 // TestALeaderThatExitsTakesItsTreeAlong: when the command exits on its own, nothing it started
 // lives on (not even what left its group), its exit status is kept, and Left says so at once.
 func TestALeaderThatExitsTakesItsTreeAlong(t *testing.T) {
+	leaveAndLeaveNothing(t)
+}
+
+// leaveAndLeaveNothing starts a supervised family (role leave), has its command exit with status
+// 0, and fails unless that status is kept, Left knows nothing was left, and nothing of it runs.
+func leaveAndLeaveNothing(t *testing.T) {
+	t.Helper()
 	p, fam := startFamily(t, "leave", false)
 	if _, err := p.Write([]byte("exit\n")); err != nil {
 		t.Fatal(err)
