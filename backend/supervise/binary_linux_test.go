@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -131,5 +132,43 @@ func copyFile(t *testing.T, from, to string) {
 	}
 	if err := out.Close(); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestTheCommandGetsItsOwnEnvironment: the supervisor runs with one P (GOMAXPROCS=1: each more
+// costs it private memory), and its command gets its own environment back: its own GOMAXPROCS or
+// none, and nothing of the supervisor's protocol.
+func TestTheCommandGetsItsOwnEnvironment(t *testing.T) {
+	for _, own := range []string{"", "GOMAXPROCS=3"} {
+		env := []string{"PATH=" + os.Getenv("PATH")}
+		want := "unset unset\n"
+		if own != "" {
+			env, want = append(env, own), "3 unset\n"
+		}
+		p, err := supervise.Start(supervise.Command{Path: "sh", Dir: t.TempDir(), Env: env,
+			Args: []string{"-c", `echo "${GOMAXPROCS-unset} ${` + supervisor.Env + `-unset}"; read line`}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = p.Close(0) })
+		out := bufio.NewReader(p)
+		if line, err := out.ReadString('\n'); line != want {
+			t.Fatalf("with %q the command saw %q (%v); want %q", own, line, err, want)
+		}
+		environ, err := os.ReadFile("/proc/" + strconv.Itoa(p.Pid()) + "/environ")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if vars := strings.Split(string(environ), "\x00"); !slices.Contains(vars, "GOMAXPROCS=1") {
+			t.Fatalf("the supervisor ran with %q, want GOMAXPROCS=1 among them", vars)
+		}
+		if _, err := p.Write([]byte("done\n")); err != nil {
+			t.Fatal(err)
+		}
+		go func() { _, _ = io.Copy(io.Discard, out) }()
+		<-p.Exited()
+		if st := p.ExitStatus(); st != "exit status 0" {
+			t.Fatalf("exit status %q", st)
+		}
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"io"
 	"os"
 	"os/exec"
-	"strconv"
 	"sync"
 	"syscall"
 	"time"
@@ -55,7 +54,7 @@ func Supervise(c *exec.Cmd, refuse bool) (*Tree, error) {
 	if env == nil {
 		env = os.Environ()
 	}
-	c.Env = append(env[:len(env):len(env)], supervisor.Env+"="+strconv.Itoa(os.Getpid()))
+	c.Env = supervisor.StartEnv(env, os.Getpid())
 	// argv: a name for ps, the command's path, then the command's own argv.
 	c.Args = append([]string{supervisor.Name, c.Path}, c.Args...)
 	c.Path = h.exe

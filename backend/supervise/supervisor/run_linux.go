@@ -4,7 +4,6 @@ import (
 	"os"
 	"os/signal"
 	"runtime"
-	"strconv"
 	"syscall"
 	"time"
 )
@@ -18,13 +17,20 @@ const prSetChildSubreaper = 36
 // signal. Started by hand, or by a process that is not its parent any more, it starts nothing.
 func Main() int {
 	want := os.Getenv(Env)
-	os.Unsetenv(Env) // the command must not see it
 	if want == "" || len(os.Args) < 3 {
 		say(Name + ": agentdesk starts this for each agent and terminal command; it is not for running by hand\n")
 		return 2
 	}
-	if ppid, err := strconv.Atoi(want); err != nil || ppid != os.Getppid() {
+	agentdesk, gomaxprocs, had, err := parseEnv(want)
+	if err != nil || agentdesk != os.Getppid() {
 		return 2 // agentdesk is already gone: nothing may start that it cannot stop
+	}
+	// The command's own environment: without Env, with its own GOMAXPROCS or none (StartEnv).
+	os.Unsetenv(Env)
+	if had {
+		os.Setenv("GOMAXPROCS", gomaxprocs)
+	} else {
+		os.Unsetenv("GOMAXPROCS")
 	}
 	return supervise(os.Args[1], os.Args[2:])
 }
