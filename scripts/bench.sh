@@ -17,7 +17,9 @@ log="$ROOT/build/bench.log"
 mkdir -p "$ROOT/build"
 : >"$log"
 if [[ "${BENCH_GO:-1}" != 0 ]]; then
-	go test "${GO_TEST_FLAGS[@]}" -run '^$' -bench . -benchmem "$@" ./backend/... | tee -a "$log"
+	# -p 1: one package's benchmarks at a time. In parallel (go test's default) a benchmark shares
+	# the cores with another package's, which moved the engine's ratios to its baselines by half.
+	go test "${GO_TEST_FLAGS[@]}" -p 1 -run '^$' -bench . -benchmem "$@" ./backend/... | tee -a "$log"
 fi
 if [[ "${BENCH_PERF:-1}" != 0 ]]; then
 	"$ROOT/scripts/build.sh" --dev
