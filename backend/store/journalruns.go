@@ -29,19 +29,20 @@ type journalRun struct {
 func runsOf(msgs []Message) []journalRun {
 	var out []journalRun
 	size := 0
+	open := false // the last run may take the next message
 	for i, m := range msgs {
-		if i > 0 {
+		alone := bytes.IndexByte(m.JSON, '\n') >= 0
+		if open && !alone {
 			last := &out[len(out)-1]
 			first := last.msgs[0]
-			if m.Direction == first.Direction && m.Method == first.Method && len(last.msgs) < maxRun &&
-				size+len(m.JSON) < maxRunBytes && !bytes.ContainsRune(m.JSON, '\n') && !bytes.ContainsRune(first.JSON, '\n') {
+			if m.Direction == first.Direction && m.Method == first.Method && len(last.msgs) < maxRun && size+len(m.JSON) < maxRunBytes {
 				last.msgs = append(last.msgs, m)
 				size += len(m.JSON) + 1
 				continue
 			}
 		}
 		out = append(out, journalRun{msgs: msgs[i : i+1 : i+1]})
-		size = len(m.JSON)
+		size, open = len(m.JSON), !alone
 	}
 	return out
 }
