@@ -37,6 +37,9 @@ type batchTx struct {
 	msgSeq map[string]int64
 	// index is the entries_fts work pending until the end of the batch (searchindex.go).
 	index searchIndex
+	// upserted are the entries the batch has written with UpsertEntry (see insertIfNew); an op
+	// rolled back does not forget them, so that a guess stays on the safe side.
+	upserted map[entryKey]bool
 }
 
 // stmt returns query prepared in the batch's transaction, once per batch.

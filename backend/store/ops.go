@@ -210,8 +210,15 @@ func upsertEntry(ctx context.Context, b *batchTx, e Entry) error {
 	if err := b.touch(ctx, k.session, k.entry); err != nil {
 		return err
 	}
-	var id int64
-	err := b.scanRow(ctx, `INSERT INTO entries (session_id, entry_id, turn, seq, kind, status,
+	id, inserted, err := b.insertIfNew(ctx, k, e)
+	if err != nil {
+		return err
+	}
+	if inserted {
+		b.wroteEntry(k, indexed{had: true, id: id, title: e.Title, text: e.Text})
+		return nil // new: it has no pieces
+	}
+	err = b.scanRow(ctx, `INSERT INTO entries (session_id, entry_id, turn, seq, kind, status,
 		title, text, body) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (session_id, entry_id) DO UPDATE SET turn = excluded.turn,
 		seq = excluded.seq, kind = excluded.kind, status = excluded.status,
@@ -225,6 +232,32 @@ func upsertEntry(ctx context.Context, b *batchTx, e Entry) error {
 		return nil // new in this batch, and never appended to in pieces: there are none to drop
 	}
 	return b.dropPieces(ctx, e.SessionID, e.EntryID)
+}
+
+// insertIfNew inserts e if the batch takes it for a new entry (the entry was not there before the
+// batch and the batch has not upserted it) and it is not there: a plain INSERT, without the
+// upsert's statement journal and RETURNING row, which were most of a streamed entry's cost.
+// It reports whether it inserted; if not, it changed nothing and the caller upserts (a guess
+// proved wrong, by a fork's copied entries for one, costs a statement, never a row).
+func (b *batchTx) insertIfNew(ctx context.Context, k entryKey, e Entry) (id int64, inserted bool, err error) {
+	if b.index.pending[k].had || b.upserted[k] {
+		return 0, false, nil
+	}
+	if b.upserted == nil {
+		b.upserted = map[entryKey]bool{}
+	}
+	b.upserted[k] = true
+	res, err := b.exec(ctx, `INSERT OR IGNORE INTO entries (session_id, entry_id, turn, seq, kind, status,
+		title, text, body) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		e.SessionID, e.EntryID, e.Turn, e.Seq, e.Kind, e.Status, e.Title, e.Text, nullBytes(e.Body))
+	if err != nil {
+		return 0, false, err
+	}
+	if n, err := res.RowsAffected(); err != nil || n == 0 {
+		return 0, false, err
+	}
+	id, err = res.LastInsertId()
+	return id, err == nil, err
 }
 
 // appendOp holds the text of one or more coalesced AppendText calls.

@@ -156,3 +156,31 @@ func batchAsItIs(t *testing.T, ops ...op) testStore {
 	}
 	return s
 }
+
+// plantEntryOp inserts an entry row behind the batch's back (no op of the writer does): it
+// makes the batch's guess that an entry is new wrong.
+type plantEntryOp struct{ session, entry, text string }
+
+func (o *plantEntryOp) String() string { return "plant entry " + o.entry }
+
+func (o *plantEntryOp) exec(ctx context.Context, b *batchTx) error {
+	_, err := b.tx.ExecContext(ctx, `INSERT INTO entries (session_id, entry_id, text) VALUES (?, ?, ?)`,
+		o.session, o.entry, o.text)
+	return err
+}
+
+// TestAnUpsertTakenForNewUpdatesTheEntryThatIsThere: an upsert of an entry the batch takes for
+// new (not there before the batch, not upserted by it) is a plain insert; if the entry is there
+// all the same, the insert changes nothing and the upsert updates the row, in the index too.
+func TestAnUpsertTakenForNewUpdatesTheEntryThatIsThere(t *testing.T) {
+	s := batchAsItIs(t,
+		&plantEntryOp{session: "s1", entry: "a", text: "planted"},
+		&upsertEntryOp{e: Entry{SessionID: "s1", EntryID: "a", Kind: "agent", Text: "upserted"}})
+	var n int
+	var text string
+	if err := s.db.QueryRow(`SELECT count(*), max(text) FROM entries WHERE session_id = 's1'`).Scan(&n, &text); err != nil ||
+		n != 1 || text != "upserted" {
+		t.Fatalf("%d rows, text %q, %v; want the one row, upserted", n, text, err)
+	}
+	checkIndex(t, s, map[string]string{"upserted": "s1"})
+}
