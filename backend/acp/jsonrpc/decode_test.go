@@ -11,7 +11,8 @@ import (
 // encoding/json gives — the same values, and an error exactly when it gives one, in its words
 // (json v2 names the field's path more precisely) — for the odd lines an agent may send: invalid
 // UTF-8, lone surrogates, duplicate and differently cased names, wrong types, trailing bytes,
-// numbers out of range.
+// numbers out of range, and a line that goes wrong after good fields (encoding/json decodes on,
+// json v2 stops: Unmarshal redoes a failed decode in encoding/json's semantics).
 func TestUnmarshalDecodesAsEncodingJSON(t *testing.T) {
 	type update struct {
 		Kind    string          `json:"sessionUpdate"`
@@ -33,6 +34,8 @@ func TestUnmarshalDecodesAsEncodingJSON(t *testing.T) {
 		`{"method":"a"} trailing`,
 		`{"method":"a",}`,
 		`{"method":1}`,
+		`{"method":1,"id":7,"params":{"a":1}}`, // encoding/json goes on after a wrong kind
+		`{"id":7,"method":"a","params":{"x":[1,}}`,
 		`{"error":{"code":"x"}}`,
 		`{"error":{"code":-32000,"message":"m","data":[1]}}`,
 		"{\"params\":\"\xff\"}",
@@ -50,6 +53,7 @@ func TestUnmarshalDecodesAsEncodingJSON(t *testing.T) {
 		`{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"hi"}}`,
 		`{"sessionUpdate":"tool_call","title":null,"name":"Bash","used":"3"}`,
 		`{"sessionUpdate":"usage_update","used":1.5}`,
+		`{"used":"3","sessionUpdate":"plan","entries":[{"content":"a"}]}`,
 		`{"sessionUpdate":"usage_update","used":99999999999999999999}`,
 		`{"sessionUpdate":"plan","entries":[{"content":"a"},{"content":2}]}`,
 		"{\"sessionUpdate\":\"x\",\"Title\":\"\xfe\",\"title\":\"b\"}",

@@ -33,7 +33,8 @@ func TestTextDecodesAsAString(t *testing.T) {
 		`{"text":"unterminated}`,
 		`{"TEXT":"cased"}`,
 	} {
-		a, b := asString{Text: "before"}, asText{Text: "before"}
+		var a asString
+		var b asText // zero, as Unmarshal requires
 		ea, eb := json.Unmarshal([]byte(in), &a), Unmarshal([]byte(in), &b)
 		if sa, sb := fmt.Sprintf("%q %v", a.Text, errWords(ea)), fmt.Sprintf("%q %v", b.Text, errWords(eb)); sa != sb {
 			t.Errorf("%q:\n encoding/json %s\n Text          %s", in, sa, sb)
