@@ -105,3 +105,7 @@ func (ss *Sessions) Snapshot(sessionID string) (acp.Snapshot, error) {
 		return hub.MaskSnapshot(ss.catalog.Masker(), s.Snapshot()), nil
 	})
 }
+
+// Show tells the backend which live session the window shows ("" for none, or a saved one): the
+// others stream to the page in fewer, bigger batches (hub.Hub.Show). It never fails or waits.
+func (ss *Sessions) Show(sessionID string) { ss.hub.Show(sessionID) }

@@ -232,6 +232,16 @@ func (s *Session) Stderr() string {
 	return s.transport.StderrTail()
 }
 
+// SetOnScreen says whether a person is looking at the session (a window shows its transcript).
+// Off screen, its entry and chunk events wait up to OffScreenCoalesceDelay to merge instead of
+// CoalesceDelay; back on screen, what waits is delivered at once. Every other event goes at once
+// either way, and the events and their order are the same. A session starts on screen. It never
+// blocks.
+func (s *Session) SetOnScreen(on bool) { s.pump.setOnScreen(on) }
+
+// OnScreen reports what SetOnScreen last said (true until it is called).
+func (s *Session) OnScreen() bool { return s.pump.onScreen() }
+
 func (s *Session) pushEvent(e Event) { s.pump.push(e) }
 
 func (s *Session) pushChange(c Change) {

@@ -96,6 +96,13 @@ func (s *Session) connect(ctx context.Context, reattach bool) (Continued, error)
 	done, watched := make(chan struct{}), make(chan struct{})
 	h := s.newConnHandler(tr)
 	s.mu.Lock()
+	if s.closing {
+		// Close ran while the agent launched: it found no agent to wait for, so this one must
+		// not start talking (its reader would outlive the session); it is stopped here instead.
+		s.unlock()
+		_ = tr.Close(s.cfg.CloseGrace)
+		return "", ErrClosed
+	}
 	s.transport, s.watchDone, s.handler = tr, done, h
 	s.conn = jsonrpc.NewConn(tr, tr, h, jsonrpc.WithTap(s.tap), jsonrpc.WithLogf(s.cfg.Logf))
 	conn, gen := s.conn, s.connGen

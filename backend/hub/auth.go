@@ -12,6 +12,7 @@ import (
 // "failed" state event, can ask why, and offer the agent's logins when it needs one.
 type startOutcome struct {
 	done      chan struct{} // closed when the start has ended
+	over      chan struct{} // closed when the start's goroutine has returned (CloseAll waits)
 	err       error         // set before done is closed
 	agentID   string
 	agentName string

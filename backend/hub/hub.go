@@ -43,6 +43,8 @@ type Hub struct {
 	reverting revertLocks               // one revert at a time per session and per folder (revertlock.go)
 	rules     *ruleBook                 // the person's permission rules (rules.go)
 	auth      map[string]acp.AuthStatus // each agent's sign-in state, as it last said (authstatus.go)
+	showing   bool                      // a window has said which session it shows (Show)
+	shown     string                    // that session's id, "" for none
 }
 
 // SetElicit sets the elicitation modes the sessions started from now on advertise and serve
@@ -203,12 +205,16 @@ func (h *Hub) Resave() {
 	}
 }
 
-// CloseAll stops every agent (the stop ladder, in parallel) and flushes the store.
+// CloseAll stops every agent (the stop ladder, in parallel), waits for the starts still under
+// way to end (each is cancelled), and flushes the store: no session of this hub runs or writes
+// after it returns.
 func (h *Hub) CloseAll(ctx context.Context) error {
 	h.mu.Lock()
 	list := make([]*acp.Session, 0, len(h.sessions))
-	for _, s := range h.sessions {
+	starts := make([]*startOutcome, 0, len(h.sessions))
+	for id, s := range h.sessions {
 		list = append(list, s)
+		starts = append(starts, h.starts[id])
 	}
 	leases := h.leases
 	h.sessions, h.leases = map[string]*acp.Session{}, map[string]*store.Lease{}
@@ -224,6 +230,12 @@ func (h *Hub) CloseAll(ctx context.Context) error {
 		go func() { defer wg.Done(); _ = s.Close() }()
 	}
 	wg.Wait()
+	// A start still under way (launching the agent, or its handshake) ends now that its session
+	// is closed; wait for it, so that nothing of these sessions runs after CloseAll.
+	for _, o := range starts {
+		o.cancel()
+		<-o.over
+	}
 	if h.store != nil && h.store.Writer() != nil { // nil: a copy opened read-only, which queues nothing
 		return h.store.Writer().Flush(ctx)
 	}

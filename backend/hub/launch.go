@@ -78,9 +78,12 @@ func (h *Hub) launch(l launch, out acp.Emitter) (*acp.Session, SessionInfo) {
 	s := acp.NewSession(cfg)
 	ctx, cancel := context.WithTimeout(context.Background(), StartTimeout)
 	h.mu.Lock()
+	if h.showing && h.shown != l.id {
+		s.SetOnScreen(false) // before its first event: see Show
+	}
 	h.sessions[l.id] = s
 	h.started++
-	started := &startOutcome{done: make(chan struct{}), agentID: l.agent.ID, agentName: l.agent.Name, cwd: l.dir, dirs: l.dirs,
+	started := &startOutcome{done: make(chan struct{}), over: make(chan struct{}), agentID: l.agent.ID, agentName: l.agent.Name, cwd: l.dir, dirs: l.dirs,
 		cancel: cancel, order: h.started, rules: sessionRules}
 	h.starts[l.id] = started
 	if l.rec != nil {
@@ -91,6 +94,7 @@ func (h *Hub) launch(l launch, out acp.Emitter) (*acp.Session, SessionInfo) {
 	}
 	h.mu.Unlock()
 	go func() {
+		defer close(started.over)
 		defer cancel()
 		var err error
 		if l.seed != nil {

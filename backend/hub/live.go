@@ -132,3 +132,19 @@ func (h *Hub) take(id string) (*acp.Session, *store.Lease, error) {
 	delete(h.leases, id)
 	return s, lease, nil
 }
+
+// Show says which live session a window shows: id, or none (""). That session is on screen and
+// every other live session off (acp.Session.SetOnScreen), as are the sessions started later,
+// until the next Show; off screen, a stream reaches the page and the history in fewer, bigger
+// batches. Until the first Show every session is on screen (the command line never calls it).
+// An id that is not live is not an error: the window may show a saved session. It never blocks
+// on an agent.
+func (h *Hub) Show(id string) {
+	h.mu.Lock()
+	defer h.mu.Unlock() // held throughout, so that two Shows at once leave one of them whole
+	h.showing, h.shown = true, id
+	for sid, s := range h.sessions {
+		s.SetOnScreen(sid == id) // takes only the pump's lock, never waits on it for long
+	}
+}
+

@@ -118,3 +118,61 @@ func TestCloseOneSessionLeavesTheOthers(t *testing.T) {
 		}
 	}
 }
+
+// TestShowPutsTheOtherSessionsOffScreen: until a window says which session it shows, every
+// session is on screen; then that one is and the others are not, nor is a session started
+// later; showing none puts them all off.
+func TestShowPutsTheOtherSessionsOffScreen(t *testing.T) {
+	dir := t.TempDir()
+	ctx := context.Background()
+	h, _ := scriptHub(t, dir, chatty, "a", "b", "c")
+	defer h.CloseAll(ctx)
+	start := func(agent string) *acp.Session {
+		s, _, err := h.Start(StartRequest{AgentID: agent, Cwd: dir}, acp.EmitterFunc(func(acp.Event) {}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	a, b := start("a"), start("b")
+	onScreen := func() [3]bool { return [3]bool{a.OnScreen(), b.OnScreen()} }
+	if got := onScreen(); got != [3]bool{true, true} {
+		t.Fatalf("before any Show: on screen %v, want both", got)
+	}
+	h.Show(b.ID())
+	c := start("c")
+	onScreen = func() [3]bool { return [3]bool{a.OnScreen(), b.OnScreen(), c.OnScreen()} }
+	if got := onScreen(); got != [3]bool{false, true, false} {
+		t.Fatalf("after Show(b) and c's start: on screen %v, want b alone", got)
+	}
+	h.Show(c.ID())
+	if got := onScreen(); got != [3]bool{false, false, true} {
+		t.Fatalf("after Show(c): on screen %v, want c alone", got)
+	}
+	h.Show("")
+	if got := onScreen(); got != [3]bool{} {
+		t.Fatalf("after Show(\"\"): on screen %v, want none", got)
+	}
+}
+
+// TestCloseAllWaitsForStartsUnderWay: CloseAll right after Start (the agent launching, or in its
+// handshake) returns only once that start is over: nothing of the session runs after it.
+func TestCloseAllWaitsForStartsUnderWay(t *testing.T) {
+	dir := t.TempDir()
+	h, _ := scriptHub(t, dir, chatty, "a")
+	s, _, err := h.Start(StartRequest{AgentID: "a", Cwd: dir}, acp.EmitterFunc(func(acp.Event) {}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.mu.Lock()
+	o := h.starts[s.ID()]
+	h.mu.Unlock()
+	if err := h.CloseAll(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-o.over:
+	default:
+		t.Fatal("the start was still under way after CloseAll returned")
+	}
+}

@@ -1,7 +1,8 @@
 // Several live sessions in the page: Start adds one beside the others, the Live group switches
 // between them without losing the composer's text, the first session's events still reach it,
 // the actions aim at the shown one, a history row of a live session selects its live row, and a
-// reloaded page adopts the sessions the Go side has (ListLive).
+// reloaded page adopts the sessions the Go side has (ListLive); the Go side knows which one is on
+// screen (Show).
 import { fireEvent, screen } from '@testing-library/svelte';
 import { describe, expect, it } from 'vitest';
 import { app, emit, settle } from './test/harness';
@@ -70,6 +71,23 @@ describe('several live sessions', () => {
     await settle();
     expect(app.CloseSession).toHaveBeenCalledWith('one');
     expect(rows().map((r) => r.dataset.sessionId)).toEqual(['two']);
+  });
+
+  it('tells the Go side which live session is on screen, and when none is', async () => {
+    await renderApp();
+    await start('one');
+    await start('two');
+    await settle();
+    expect(app.Show).toHaveBeenLastCalledWith('two');
+    await fireEvent.click(row('one').querySelector('button')!);
+    await settle();
+    expect(app.Show).toHaveBeenLastCalledWith('one');
+    await fireEvent.keyDown(window, { key: 'w', ctrlKey: true });
+    await settle();
+    expect(app.Show).toHaveBeenLastCalledWith('two');
+    await fireEvent.keyDown(window, { key: 'w', ctrlKey: true });
+    await settle();
+    expect(app.Show).toHaveBeenLastCalledWith('');
   });
 
   it('a reloaded page adopts the live sessions the Go side has', async () => {

@@ -76,6 +76,7 @@ export function appMock() {
     ListAgents: vi.fn(async () => AGENTS),
     DefaultFolder: vi.fn(async () => FOLDER),
     ListLive: vi.fn(async (): Promise<LiveSession[]> => []),
+    Show: vi.fn(async (_sessionId: string) => {}),
     CloseSession: vi.fn(async (_sessionId: string) => {}),
     CancelStart: vi.fn(async (_sessionId: string) => {}),
     RecentFolders: vi.fn(async (_agentId: string): Promise<string[]> => []),

@@ -74,6 +74,8 @@ export function SetMode(arg1:string,arg2:string):Promise<void>;
 
 export function SetModel(arg1:string,arg2:string):Promise<void>;
 
+export function Show(arg1:string):Promise<void>;
+
 export function Snapshot(arg1:string):Promise<acp.Snapshot>;
 
 export function StartSession(arg1:string,arg2:string,arg3:Array<string>):Promise<main.SessionInfo>;

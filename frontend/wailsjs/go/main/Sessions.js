@@ -138,6 +138,10 @@ export function SetModel(arg1, arg2) {
   return window['go']['main']['Sessions']['SetModel'](arg1, arg2);
 }
 
+export function Show(arg1) {
+  return window['go']['main']['Sessions']['Show'](arg1);
+}
+
 export function Snapshot(arg1) {
   return window['go']['main']['Sessions']['Snapshot'](arg1);
 }
