@@ -55,7 +55,7 @@ type pump struct {
 	// childSeqs: the Seq of the last event queued of each child session (a subagent), whose
 	// events this pump delivers too, numbered apart (pushChild).
 	childSeqs map[string]uint64
-	sealed    bool // the last queued event is in a snapshot: nothing merges into it
+	sealed    bool          // the last queued event is in a snapshot: nothing merges into it
 	delay     time.Duration // CoalesceDelay, or offDelay off screen (setOnScreen)
 	offDelay  time.Duration // OffScreenCoalesceDelay; tests lengthen it
 	urgent    bool

@@ -23,6 +23,7 @@ type runFlags struct {
 	cancelAfter, hardAfter                   time.Duration
 	mcp                                      []string // --mcp: exactly these MCP servers (nil: the agent's configured ones)
 	verbose                                  bool     // --verbose: the engine's log lines on stderr
+	worktree                                 bool     // --worktree: the session in a git worktree of its own
 }
 
 func runCommand(stdio Stdio) *cobra.Command {
@@ -101,6 +102,7 @@ func (f *runFlags) addFlags(cmd *cobra.Command, words flagWords) {
 	fl.StringVar(&f.cont, "continue", "", words.cont)
 	fl.StringArrayVar(&f.mcp, "mcp", nil, `pass exactly this MCP server (repeatable; --mcp "" passes none)`)
 	fl.BoolVar(&f.verbose, "verbose", false, verboseUsage)
+	fl.BoolVar(&f.worktree, "worktree", false, "work in a new git worktree of the folder's repository (branch agentdesk/s-…, kept in agentdesk's data folder): your own files stay untouched")
 	_ = cmd.RegisterFlagCompletionFunc("agent", completeAgentID)
 	_ = cmd.RegisterFlagCompletionFunc("mcp", completeMCP)
 	_ = cmd.RegisterFlagCompletionFunc("continue", completeSessionID(&f.db))
@@ -121,8 +123,8 @@ func (f *runFlags) check(cmd *cobra.Command, with string) error {
 	if f.hardAfter <= 0 {
 		return fmt.Errorf("--hard-stop-after must be longer than 0, e.g. 30s")
 	}
-	if f.cont != "" && (cmd.Flags().Changed("agent") || cmd.Flags().Changed("agent-cmd") || cmd.Flags().Changed("cwd") || f.auth != "") {
-		return fmt.Errorf("--continue %s the saved session's own agent in its own folder: leave out --agent, --agent-cmd, --cwd and --auth", with)
+	if f.cont != "" && (cmd.Flags().Changed("agent") || cmd.Flags().Changed("agent-cmd") || cmd.Flags().Changed("cwd") || f.auth != "" || f.worktree) {
+		return fmt.Errorf("--continue %s the saved session's own agent in its own folder: leave out --agent, --agent-cmd, --cwd, --auth and --worktree", with)
 	}
 	f.mcp = slices.DeleteFunc(f.mcp, func(n string) bool { return strings.TrimSpace(n) == "" })
 	return nil

@@ -100,10 +100,13 @@ func openSession(ctx context.Context, who string, f runFlags, stdio Stdio, watch
 			return fail(ExitFailed)
 		}
 	} else if e.sess, e.info, err = e.h.Start(hub.StartRequest{AgentID: agentID, Cwd: f.cwd, AuthMethod: f.auth, HardStopAfter: f.hardAfter,
-		RawEvents: true, MCP: f.mcp}, emitter); err != nil {
+		RawEvents: true, MCP: f.mcp, Worktree: f.worktree}, emitter); err != nil {
 		agent, _ := e.cat.Find(agentID)
 		fmt.Fprintf(e.stderr, "agentdesk %s: %s\n", who, describe(err, agent))
 		return fail(ExitNoStart)
+	}
+	if t := e.info.Worktree; t != nil {
+		fmt.Fprintf(e.stderr, "agentdesk %s: working in %s, on branch %s from %.12s; your own files stay as they are\n", who, e.info.Cwd, t.Branch, t.Base)
 	}
 	e.agent, _ = e.cat.Find(e.info.AgentID)
 	e.core.WatchHistory(func(s hub.HistoryStatus) {

@@ -3,12 +3,14 @@ package hub
 import (
 	"context"
 	"errors"
+	"path/filepath"
 
 	"agentdesk/backend/acp"
 	"agentdesk/backend/agents"
 	"agentdesk/backend/changes"
 	"agentdesk/backend/registry"
 	"agentdesk/backend/store"
+	"agentdesk/backend/worktree"
 )
 
 // The composition root: Open builds the core every front end drives, the window (package
@@ -146,6 +148,7 @@ func Open(ctx context.Context, opts Options) (*Core, error) {
 		if c.Ledger, c.LedgerErr = openLedger(c.Store); c.LedgerErr == nil {
 			c.Hub.SetLedger(c.Ledger)
 		}
+		c.Hub.SetWorktrees(worktree.NewManager(filepath.Join(filepath.Dir(c.Store.Path()), "worktrees"), worktree.CLI{}))
 	}
 	return c, nil
 }

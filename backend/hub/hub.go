@@ -13,6 +13,7 @@ import (
 	"agentdesk/backend/agents"
 	"agentdesk/backend/changes"
 	"agentdesk/backend/store"
+	"agentdesk/backend/worktree"
 )
 
 // StartTimeout bounds launching an agent, initialize and session/new (npx may download first);
@@ -43,6 +44,7 @@ type Hub struct {
 	reverting revertLocks               // one revert at a time per session and per folder (revertlock.go)
 	rules     *ruleBook                 // the person's permission rules (rules.go)
 	auth      map[string]acp.AuthStatus // each agent's sign-in state, as it last said (authstatus.go)
+	worktrees *worktree.Manager         // where sessions in a worktree get theirs (SetWorktrees)
 	showing   bool                      // a window has said which session it shows (Show)
 	shown     string                    // that session's id, "" for none
 }
@@ -95,6 +97,9 @@ type SessionInfo struct {
 
 	// AgentVersion is the installed version of an agent from the ACP registry, else "".
 	AgentVersion string `json:"agentVersion,omitempty"`
+	// Worktree is the git worktree the session runs in (StartRequest.Worktree), else nil; Cwd
+	// is then the project's folder in it.
+	Worktree *store.Worktree `json:"worktree,omitempty"`
 }
 
 // StartRequest says which agent to start where.
@@ -113,6 +118,10 @@ type StartRequest struct {
 	// MCP names the MCP servers to pass to the agent, exactly those (`agentdesk run --mcp`);
 	// nil passes the ones configured for the agent.
 	MCP []string
+	// Worktree runs the session in a new git worktree of the repository that holds Cwd, on a
+	// branch agentdesk/s-<id>, kept in the history's folder (SetWorktrees); the person's own
+	// tree is not touched. A folder outside a repository is refused.
+	Worktree bool
 }
 
 // Start validates the agent and folder, then creates the session and starts the agent in the
@@ -138,14 +147,27 @@ func (h *Hub) Start(req StartRequest, out acp.Emitter) (*acp.Session, SessionInf
 	if err != nil {
 		return nil, SessionInfo{}, refused("start", id, err)
 	}
+	var tree *store.Worktree
+	if req.Worktree {
+		t, err := h.makeWorktree(dir, id)
+		if err != nil {
+			h.release(lease)
+			return nil, SessionInfo{}, err
+		}
+		tree, dir = storedWorktree(t), t.Cwd
+	}
 	var rec *recorder
 	if h.store != nil {
 		rec = newRecorder(h.store.Writer(), id, agent, h.now, h.logf)
 		now := h.now()
 		h.store.Writer().CreateSession(store.Session{ID: id, AgentID: agent.ID, AgentCmd: agent.Line, AgentName: agent.Name, Cwd: dir, Dirs: dirs,
 			Title: "New session", Outcome: store.OutcomeReady, CreatedAt: now, UpdatedAt: now})
+		if tree != nil {
+			h.store.Writer().SetWorktree(id, *tree)
+		}
 	}
 	s, info := h.launch(launch{id: id, agent: agent, dir: dir, dirs: dirs, req: req, rec: rec, mcp: mcp, lease: lease}, out)
+	info.Worktree = tree
 	return s, info, nil
 }
 

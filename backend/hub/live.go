@@ -147,4 +147,3 @@ func (h *Hub) Show(id string) {
 		s.SetOnScreen(sid == id) // takes only the pump's lock, never waits on it for long
 	}
 }
-

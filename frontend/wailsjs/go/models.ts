@@ -561,6 +561,7 @@ export namespace main {
 	    agentName: string;
 	    cwd: string;
 	    agentVersion?: string;
+	    worktree?: store.Worktree;
 	}
 	export interface UsageReport {
 	    by: string;
@@ -738,6 +739,12 @@ export namespace store {
 	    tokensOut: number;
 	    tokensTotal: number;
 	    costs: UsageCost[];
+	}
+	export interface Worktree {
+	    repo: string;
+	    path: string;
+	    branch: string;
+	    base: string;
 	}
 
 }

@@ -1,0 +1,49 @@
+package hub
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"agentdesk/backend/store"
+	"agentdesk/backend/worktree"
+)
+
+// ErrNoWorktrees is a start in a worktree (StartRequest.Worktree) by a hub that has nowhere to
+// keep worktrees: no writable history, whose folder holds them.
+var ErrNoWorktrees = errors.New("sessions in a worktree need the history's folder, and there is none writable here")
+
+// worktreeTimeout bounds making a worktree: git checks out every file of the project.
+const worktreeTimeout = 5 * time.Minute
+
+// SetWorktrees sets the Manager that gives a session started with StartRequest.Worktree its
+// git worktree; nil (the default) refuses such starts with ErrNoWorktrees.
+func (h *Hub) SetWorktrees(m *worktree.Manager) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.worktrees = m
+}
+
+// makeWorktree gives session id a worktree of the repository holding dir, on branch
+// agentdesk/s-<the id's first 8 characters>. It blocks while git checks the files out.
+func (h *Hub) makeWorktree(dir, id string) (worktree.Tree, error) {
+	h.mu.Lock()
+	m := h.worktrees
+	h.mu.Unlock()
+	if m == nil {
+		return worktree.Tree{}, ErrNoWorktrees
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), worktreeTimeout)
+	defer cancel()
+	t, err := m.Create(ctx, dir, "s-"+id[:8])
+	if err != nil {
+		return worktree.Tree{}, fmt.Errorf("start in a worktree: %w", err)
+	}
+	return t, nil
+}
+
+// storedWorktree is t as the history keeps it.
+func storedWorktree(t worktree.Tree) *store.Worktree {
+	return &store.Worktree{Repo: t.Repo, Path: t.Path, Branch: t.Branch, Base: t.Base}
+}
