@@ -166,19 +166,30 @@ func porcelainEntries(out []byte) int {
 
 // Discard removes t's worktree, with whatever it holds, and its branch: afterwards the
 // repository's worktrees and branches are as they were before Create. It refuses (ErrNotOurs) a
-// Tree outside the Manager's folder or with a branch not its own. A worktree whose folder is
-// gone already is pruned.
+// Tree outside the Manager's folder or with a branch not its own. It never follows a link: one
+// put in place of the worktree's folder, or left inside it, is removed, not what it points to.
+// A worktree whose folder is gone already is pruned.
 func (m *Manager) Discard(ctx context.Context, t Tree) error {
 	rel, err := filepath.Rel(m.root, t.Path)
 	if err != nil || !filepath.IsLocal(rel) || strings.Count(rel, string(filepath.Separator)) != 1 ||
 		!strings.HasPrefix(t.Branch, BranchPrefix) || !validName.MatchString(strings.TrimPrefix(t.Branch, BranchPrefix)) {
 		return fmt.Errorf("discard %s (%s): %w", t.Path, t.Branch, ErrNotOurs)
 	}
-	if _, err := os.Lstat(t.Path); errors.Is(err, os.ErrNotExist) {
-		if _, err := m.git.Run(ctx, t.Repo, "worktree", "prune"); err != nil {
-			return fmt.Errorf("discard %s: %w", t.Path, err)
-		}
-	} else if _, err := m.git.Run(ctx, t.Repo, "worktree", "remove", "--force", t.Path); err != nil {
+	// The folder is moved aside and removed here rather than by git worktree remove, which
+	// follows a link put in the folder's place and empties whatever it points to. A rename moves
+	// the name itself, link or folder, and os.RemoveAll never follows a link.
+	trash, err := os.MkdirTemp(m.root, ".discard-")
+	if err != nil {
+		return fmt.Errorf("discard %s: %w", t.Path, err)
+	}
+	defer os.RemoveAll(trash)
+	if err := os.Rename(t.Path, filepath.Join(trash, "tree")); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return fmt.Errorf("discard %s: %w", t.Path, err)
+	}
+	if err := os.RemoveAll(trash); err != nil {
+		return fmt.Errorf("discard %s: %w", t.Path, err)
+	}
+	if _, err := m.git.Run(ctx, t.Repo, "worktree", "prune"); err != nil {
 		return fmt.Errorf("discard %s: %w", t.Path, err)
 	}
 	if _, err := m.git.Run(ctx, t.Repo, "branch", "-D", "--", t.Branch); err != nil {
