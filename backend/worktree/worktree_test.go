@@ -237,63 +237,54 @@ func TestDiscardTouchesOnlyItsOwn(t *testing.T) {
 	}
 }
 
-// TestDiscardNeverFollowsALinkPlantedForTheWorktree: a worktree's folder swapped for a link to
-// another folder (an agent may write in agentdesk's data folder too) is not emptied through the
-// link, as git worktree remove would: Discard removes the link and the worktree's record, and the
-// folder it pointed to keeps every file.
-func TestDiscardNeverFollowsALinkPlantedForTheWorktree(t *testing.T) {
-	ctx := context.Background()
-	repo := personsRepo(t)
-	m := NewManager(filepath.Join(t.TempDir(), "worktrees"), CLI{})
-	tr, err := m.Create(ctx, repo, "planted")
-	if err != nil {
-		t.Fatal(err)
-	}
-	victim := t.TempDir()
-	write(t, filepath.Join(victim, "keep.txt"), "precious\n")
-	write(t, filepath.Join(victim, ".git"), "gitdir: "+filepath.Join(repo, ".git", "worktrees", "planted")+"\n")
-	if err := os.RemoveAll(tr.Path); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Symlink(victim, tr.Path); err != nil {
-		t.Fatal(err)
-	}
-	if err := m.Discard(ctx, tr); err != nil {
-		t.Fatal(err)
-	}
-	if data, err := os.ReadFile(filepath.Join(victim, "keep.txt")); err != nil || string(data) != "precious\n" {
-		t.Fatalf("the folder the link pointed to lost its file: %q, %v", data, err)
-	}
-	if list := git(t, repo, "worktree", "list"); strings.Contains(list, tr.Path) || git(t, repo, "branch", "--list", tr.Branch) != "" {
-		t.Fatalf("the worktree's record or branch is left:\n%s", list)
-	}
-	if _, err := os.Lstat(tr.Path); !errors.Is(err, os.ErrNotExist) {
-		t.Fatalf("the planted link is left: %v", err)
+// TestDiscardNeverFollowsALink: links never lead Discard out of the worktree. A link put in
+// place of the worktree's folder (an agent may write in agentdesk's data folder too) is removed,
+// not emptied through, as git worktree remove --force would; links the agent left inside the
+// worktree, to a folder and to a file, go without their targets. The record and branch go too.
+func TestDiscardNeverFollowsALink(t *testing.T) {
+	for name, plant := range map[string]func(t *testing.T, repo, victim string, tr Tree){
+		"in place of the folder": func(t *testing.T, repo, victim string, tr Tree) {
+			write(t, filepath.Join(victim, ".git"), "gitdir: "+filepath.Join(repo, ".git", "worktrees", filepath.Base(tr.Path))+"\n")
+			if err := os.RemoveAll(tr.Path); err != nil {
+				t.Fatal(err)
+			}
+			link(t, victim, tr.Path)
+		},
+		"inside the worktree": func(t *testing.T, _, victim string, tr Tree) {
+			link(t, victim, filepath.Join(tr.Path, "dir-link"))
+			link(t, filepath.Join(victim, "keep.txt"), filepath.Join(tr.Path, "file-link"))
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			ctx := context.Background()
+			repo := personsRepo(t)
+			m := NewManager(filepath.Join(t.TempDir(), "worktrees"), CLI{})
+			tr, err := m.Create(ctx, repo, "links")
+			if err != nil {
+				t.Fatal(err)
+			}
+			victim := t.TempDir()
+			write(t, filepath.Join(victim, "keep.txt"), "precious\n")
+			plant(t, repo, victim, tr)
+			if err := m.Discard(ctx, tr); err != nil {
+				t.Fatal(err)
+			}
+			if data, err := os.ReadFile(filepath.Join(victim, "keep.txt")); err != nil || string(data) != "precious\n" {
+				t.Fatalf("a link's target lost its file: %q, %v", data, err)
+			}
+			if list := git(t, repo, "worktree", "list"); strings.Contains(list, tr.Path) || git(t, repo, "branch", "--list", tr.Branch) != "" {
+				t.Fatalf("the worktree's record or branch is left:\n%s", list)
+			}
+			if _, err := os.Lstat(tr.Path); !errors.Is(err, os.ErrNotExist) {
+				t.Fatalf("the worktree's folder or the link in its place is left: %v", err)
+			}
+		})
 	}
 }
 
-// TestDiscardRemovesLinksInTheWorktreeNotWhatTheyPointTo: links the agent left in its worktree,
-// to a folder and to a file outside it, go with the worktree; their targets stay.
-func TestDiscardRemovesLinksInTheWorktreeNotWhatTheyPointTo(t *testing.T) {
-	ctx := context.Background()
-	repo := personsRepo(t)
-	m := NewManager(filepath.Join(t.TempDir(), "worktrees"), CLI{})
-	tr, err := m.Create(ctx, repo, "links")
-	if err != nil {
+func link(t *testing.T, target, name string) {
+	t.Helper()
+	if err := os.Symlink(target, name); err != nil {
 		t.Fatal(err)
-	}
-	victim := t.TempDir()
-	write(t, filepath.Join(victim, "keep.txt"), "precious\n")
-	if err := os.Symlink(victim, filepath.Join(tr.Path, "dir-link")); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Symlink(filepath.Join(victim, "keep.txt"), filepath.Join(tr.Path, "file-link")); err != nil {
-		t.Fatal(err)
-	}
-	if err := m.Discard(ctx, tr); err != nil {
-		t.Fatal(err)
-	}
-	if data, err := os.ReadFile(filepath.Join(victim, "keep.txt")); err != nil || string(data) != "precious\n" {
-		t.Fatalf("a link's target lost its file: %q, %v", data, err)
 	}
 }
