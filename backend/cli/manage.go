@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -59,34 +60,39 @@ unique prefix of it will do.`,
 
 func deleteCommand(stdio Stdio) *cobra.Command {
 	var db string
-	var yes bool
+	var yes, keep bool
 	cmd := &cobra.Command{
-		Use:   "delete ID [--yes]",
+		Use:   "delete ID [--yes] [--keep-worktree]",
 		Short: "Delete a saved session (its transcript, journal, decisions and recorded changes); asks first",
 		Long: `Delete a saved session from the history: its transcript, journal, permission decisions and the
-change ledger's record of its turns. The files on disk are not touched. It asks first unless --yes.
-Delete a session the window has open from the window instead.`,
+change ledger's record of its turns. Your files are not touched. A session started with
+--worktree takes its worktree and branch with it, unless --keep-worktree (git then keeps them
+and agentdesk forgets them). It asks first unless --yes. Delete a session the window has open
+from the window instead.`,
 		Args:              cobra.ExactArgs(1),
 		ValidArgsFunction: completeSessionID(&db),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return result(deleteSession(cmd.Context(), db, args[0], yes, stdio))
+			return result(deleteSession(cmd.Context(), db, args[0], yes, keep, stdio))
 		},
 	}
 	cmd.Flags().StringVar(&db, "db", "", "database file")
 	cmd.Flags().BoolVar(&yes, "yes", false, "delete without asking")
+	cmd.Flags().BoolVar(&keep, "keep-worktree", false, "keep the session's worktree and branch in git")
 	return cmd
 }
 
-func deleteSession(ctx context.Context, db, prefix string, yes bool, stdio Stdio) int {
-	c, err := openCore(ctx, "delete", hub.Options{DB: db, Store: hub.StoreRequired}, nil)
-	if err != nil {
-		fmt.Fprintf(stdio.Err, "agentdesk delete: %v\n", err)
-		return ExitFailed
+func deleteSession(ctx context.Context, db, prefix string, yes, keep bool, stdio Stdio) int {
+	c, id, code := openSessionCore(ctx, db, "delete", prefix, stdio)
+	if c == nil {
+		return code
 	}
 	defer c.Close(ctx)
 	st, mask := c.Store, c.Catalog.Masker()
-	id, err := resolveSessionID(ctx, st, prefix)
-	if err != nil {
+	tree, err := worktreeWords(ctx, c.Hub, id)
+	switch {
+	case errors.Is(err, hub.ErrNoWorktree) || errors.Is(err, hub.ErrNoWorktrees):
+		tree = ""
+	case err != nil:
 		fmt.Fprintf(stdio.Err, "agentdesk delete: %v\n", err)
 		return ExitFailed
 	}
@@ -96,9 +102,19 @@ func deleteSession(ctx context.Context, db, prefix string, yes bool, stdio Stdio
 			fmt.Fprintf(stdio.Err, "agentdesk delete: %v\n", err)
 			return ExitFailed
 		}
-		fmt.Fprintf(stdio.Err, "Delete %q (%s, %d turn(s), %s)? [y/N] ", mask.Mask(s.Title), s.AgentName, len(turns), s.Cwd)
+		also := ""
+		if tree != "" && !keep {
+			also = ", with " + tree
+		}
+		fmt.Fprintf(stdio.Err, "Delete %q (%s, %d turn(s), %s)%s? [y/N] ", mask.Mask(s.Title), s.AgentName, len(turns), s.Cwd, also)
 		if !confirmed(stdio.In) {
 			fmt.Fprintln(stdio.Err, "agentdesk delete: nothing was deleted")
+			return ExitFailed
+		}
+	}
+	if tree != "" && !keep {
+		if err := c.Hub.DiscardWorktree(ctx, id); err != nil {
+			fmt.Fprintf(stdio.Err, "agentdesk delete: %v (nothing was deleted; --keep-worktree deletes the session alone)\n", err)
 			return ExitFailed
 		}
 	}

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -54,5 +55,101 @@ func TestRunInAWorktree(t *testing.T) {
 	if code := runCLI([]string{"--db", db, "--cwd", t.TempDir(), "--worktree", "hello"}, strings.NewReader(""), &out, &errOut); code != ExitNoStart ||
 		!strings.Contains(errOut.String(), "not in a git repository") {
 		t.Fatalf("--worktree outside a repository: exit %d: %s", code, errOut.String())
+	}
+}
+
+// worktreeSession runs one demo turn in a worktree of a new repository and returns the
+// repository, the database and the session's worktree as history --json shows it.
+func worktreeSession(t *testing.T, db string) (repo, id, tree string) {
+	t.Helper()
+	t.Setenv("AGENTDESK_DEMO_PACE", "0s")
+	repo = t.TempDir()
+	gittest.Run(t, repo, "init", "-q", "-b", "main")
+	for name, text := range map[string]string{"main.go": "package main\n", "text.txt": "one\ntwo\nthree\n"} {
+		if err := os.WriteFile(filepath.Join(repo, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	gittest.Run(t, repo, "add", "-A")
+	gittest.Run(t, repo, "commit", "-q", "-m", "one")
+	var out, errOut bytes.Buffer
+	if code := runCLI([]string{"--db", db, "--permissions", "allow", "--cwd", repo, "--worktree", "hello"}, strings.NewReader(""), &out, &errOut); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut.String())
+	}
+	out.Reset()
+	var items []historyItem
+	if execute(strings.NewReader(""), &out, &errOut, "history", "--db", db, "--json") != 0 || json.Unmarshal(out.Bytes(), &items) != nil || len(items) == 0 {
+		t.Fatalf("history: %s %s", out.String(), errOut.String())
+	}
+	return repo, items[0].ID, items[0].Cwd
+}
+
+// TestApplyAndDiscardAWorktreeSession: apply previews and asks, brings the session's files in
+// with --yes and commits nothing; a conflict exits 4 with git's merge shown and writes nothing;
+// discard takes the worktree and branch away and leaves the session; delete takes the worktree
+// with the session.
+func TestApplyAndDiscardAWorktreeSession(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "cli.db")
+	repo, id, tree := worktreeSession(t, db)
+	branches := "* main\n"
+	var out, errOut bytes.Buffer
+	cli := func(want int, in string, args ...string) string {
+		t.Helper()
+		out.Reset()
+		errOut.Reset()
+		if code := execute(strings.NewReader(in), &out, &errOut, append(args, "--db", db)...); code != want {
+			t.Fatalf("%q: exit %d, want %d\n%s%s", args, code, want, out.String(), errOut.String())
+		}
+		return out.String() + errOut.String()
+	}
+	// The session's work: a new file and a changed line.
+	os.WriteFile(filepath.Join(tree, "added.go"), []byte("package main // the session's\n"), 0o644)
+	os.WriteFile(filepath.Join(tree, "text.txt"), []byte("one\ntwo, the session's\nthree\n"), 0o644)
+
+	if got := cli(ExitConflict, "n\n", "apply", id[:8]); !strings.Contains(got, "write     added.go") || !strings.Contains(got, "Apply 2 file(s)") {
+		t.Fatalf("apply answered no:\n%s", got)
+	}
+	if _, err := os.Stat(filepath.Join(repo, "added.go")); !os.IsNotExist(err) {
+		t.Fatal("apply answered no wrote a file")
+	}
+	head := gittest.Run(t, repo, "rev-parse", "HEAD")
+	if got := cli(ExitOK, "", "apply", id[:8], "--yes"); !strings.Contains(got, "applied 2 file(s)") {
+		t.Fatalf("apply --yes:\n%s", got)
+	}
+	if b, _ := os.ReadFile(filepath.Join(repo, "added.go")); string(b) != "package main // the session's\n" || gittest.Run(t, repo, "rev-parse", "HEAD") != head ||
+		gittest.Run(t, repo, "diff", "--cached") != "" {
+		t.Fatalf("after apply: added.go %q; HEAD and the index must stay", b)
+	}
+
+	// The person changes the same line: a conflict, shown, nothing written.
+	os.WriteFile(filepath.Join(repo, "text.txt"), []byte("one\ntwo, mine\nthree\n"), 0o644)
+	os.WriteFile(filepath.Join(tree, "added.go"), []byte("package main // again\n"), 0o644)
+	got := cli(ExitConflict, "", "apply", id[:8], "--yes")
+	if !strings.Contains(got, "conflict  text.txt: you and the session both changed it") || !strings.Contains(got, "<<<<<<< your tree") {
+		t.Fatalf("apply of a conflict:\n%s", got)
+	}
+	if b, _ := os.ReadFile(filepath.Join(repo, "added.go")); string(b) != "package main // the session's\n" {
+		t.Fatal("a conflicting apply wrote another file")
+	}
+
+	if got := cli(ExitFailed, "n\n", "discard", id[:8]); !strings.Contains(got, "Discard the worktree "+tree) {
+		t.Fatalf("discard answered no:\n%s", got)
+	}
+	cli(ExitOK, "", "discard", id[:8], "--yes")
+	if gittest.Run(t, repo, "branch") != branches || strings.Count(gittest.Run(t, repo, "worktree", "list"), "\n") != 1 {
+		t.Fatalf("after discard: %s%s", gittest.Run(t, repo, "branch"), gittest.Run(t, repo, "worktree", "list"))
+	}
+	if got := cli(ExitFailed, "", "apply", id[:8]); !strings.Contains(got, "not started in a worktree") {
+		t.Fatalf("apply after discard:\n%s", got)
+	}
+	cli(ExitOK, "", "show", id[:8]) // the session stays
+
+	// delete takes a session's worktree with it.
+	_, id2, tree2 := worktreeSession(t, db)
+	if got := cli(ExitOK, "y\n", "delete", id2[:8]); !strings.Contains(got, "with the worktree "+tree2) {
+		t.Fatalf("delete of a worktree session:\n%s", got)
+	}
+	if _, err := os.Stat(tree2); !os.IsNotExist(err) {
+		t.Fatalf("delete left the worktree: %v", err)
 	}
 }

@@ -148,7 +148,11 @@ func Open(ctx context.Context, opts Options) (*Core, error) {
 		if c.Ledger, c.LedgerErr = openLedger(c.Store); c.LedgerErr == nil {
 			c.Hub.SetLedger(c.Ledger)
 		}
-		c.Hub.SetWorktrees(worktree.NewManager(filepath.Join(filepath.Dir(c.Store.Path()), "worktrees"), worktree.CLI{}))
+		trees := worktree.NewManager(filepath.Join(filepath.Dir(c.Store.Path()), "worktrees"), worktree.CLI{})
+		if err := trees.Recover(); err != nil { // an apply a crash interrupted: all its files, or none
+			logf("agentdesk worktrees: %v", err)
+		}
+		c.Hub.SetWorktrees(trees)
 	}
 	return c, nil
 }

@@ -21,16 +21,30 @@ func (w *Writer) SetWorktree(sessionID string, t Worktree) {
 	w.enqueue(&worktreeOp{sessionID: sessionID, t: t}, false)
 }
 
+// ForgetWorktree queues forgetting the worktree of session sessionID, once it is discarded:
+// the session stays in the history, no longer in a worktree.
+func (w *Writer) ForgetWorktree(sessionID string) {
+	w.enqueue(&worktreeOp{sessionID: sessionID, forget: true}, false)
+}
+
 type worktreeOp struct {
 	sessionID string
 	t         Worktree
+	forget    bool
 }
 
 func (o *worktreeOp) String() string {
+	if o.forget {
+		return fmt.Sprintf("forget the worktree of session %q", o.sessionID)
+	}
 	return fmt.Sprintf("record the worktree %s of session %q", o.t.Path, o.sessionID)
 }
 
 func (o *worktreeOp) exec(ctx context.Context, b *batchTx) error {
+	if o.forget {
+		_, err := b.exec(ctx, `DELETE FROM session_worktrees WHERE session_id = ?`, o.sessionID)
+		return err
+	}
 	_, err := b.exec(ctx, `INSERT INTO session_worktrees (session_id, repo, path, branch, base) VALUES (?, ?, ?, ?, ?)
 		ON CONFLICT (session_id) DO UPDATE SET repo = excluded.repo, path = excluded.path,
 		branch = excluded.branch, base = excluded.base`, o.sessionID, o.t.Repo, o.t.Path, o.t.Branch, o.t.Base)

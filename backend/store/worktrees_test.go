@@ -6,8 +6,8 @@ import (
 )
 
 // TestAWorktreeIsKeptWithItsSessionAndGoesWithIt: a session's worktree reads back as recorded,
-// a second record replaces the first, a session without one has none, and deleting the session
-// deletes its record.
+// a second record replaces the first, a session without one has none, a forgotten (discarded)
+// one is gone while its session stays, and deleting the session deletes its record.
 func TestAWorktreeIsKeptWithItsSessionAndGoesWithIt(t *testing.T) {
 	ctx := context.Background()
 	s := openTest(t)
@@ -23,6 +23,12 @@ func TestAWorktreeIsKeptWithItsSessionAndGoesWithIt(t *testing.T) {
 	}
 	if _, ok, err := s.Worktree(ctx, "plain"); err != nil || ok {
 		t.Fatalf("a session without a worktree has one: %v, %v", ok, err)
+	}
+	w.SetWorktree("plain", want)
+	w.ForgetWorktree("plain")
+	flush(t, s.Store)
+	if _, ok, err := s.Worktree(ctx, "plain"); err != nil || ok {
+		t.Fatalf("a forgotten worktree is still recorded: %v, %v", ok, err)
 	}
 	if err := s.DeleteSession(ctx, "s1"); err != nil {
 		t.Fatal(err)

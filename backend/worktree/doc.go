@@ -18,4 +18,9 @@
 //     character or anything but lower-case letters, digits and dashes is refused.
 //   - Discard removes the worktree and its branch and nothing else; git worktree list and the
 //     branch list are then as they were before Create.
+//   - Review, Apply and Commit read the session's work through a snapshot made with a private
+//     index: the agent's own staging is left alone.
+//   - Apply writes only inside the person's tree (an os.Root of it), never commits, stages or
+//     moves HEAD, writes nothing when any file conflicts, and writes all of its files or none,
+//     across a crash too (Recover finishes a journal left behind).
 package worktree

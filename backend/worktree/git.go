@@ -10,11 +10,12 @@ import (
 	"strings"
 )
 
-// Git runs the git CLI. Run runs git with args in dir and returns its standard output; when git
+// Git runs the git CLI. Run runs git with args in dir, with env added to the environment
+// (nil for none; GIT_INDEX_FILE for a private index), and returns its standard output; when git
 // fails, the error carries git's own words (the last lines of its standard error). It blocks
 // until git exits or ctx ends (git is then killed).
 type Git interface {
-	Run(ctx context.Context, dir string, args ...string) ([]byte, error)
+	Run(ctx context.Context, dir string, env []string, args ...string) ([]byte, error)
 }
 
 // CLI is the system's git, found on PATH. Every call runs with the repository's hooks and
@@ -29,10 +30,10 @@ var _ Git = CLI{}
 var safety = []string{"-c", "core.hooksPath=/dev/null", "-c", "core.fsmonitor=false"}
 
 // Run implements Git.
-func (CLI) Run(ctx context.Context, dir string, args ...string) ([]byte, error) {
+func (CLI) Run(ctx context.Context, dir string, env []string, args ...string) ([]byte, error) {
 	cmd := exec.CommandContext(ctx, "git", append(append([]string{}, safety...), args...)...)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GIT_TERMINAL_PROMPT=0", "LC_ALL=C", "GIT_OPTIONAL_LOCKS=0")
+	cmd.Env = append(append(os.Environ(), "GIT_TERMINAL_PROMPT=0", "LC_ALL=C", "GIT_OPTIONAL_LOCKS=0"), env...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {

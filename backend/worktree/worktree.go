@@ -66,7 +66,7 @@ func (m *Manager) Create(ctx context.Context, project, name string) (Tree, error
 	if err != nil {
 		return Tree{}, fmt.Errorf("worktree of %s: %w", project, err)
 	}
-	out, err := m.git.Run(ctx, real, "rev-parse", "--show-toplevel")
+	out, err := m.git.Run(ctx, real, nil, "rev-parse", "--show-toplevel")
 	if err != nil {
 		var ge *GitError
 		if errors.As(err, &ge) {
@@ -79,7 +79,7 @@ func (m *Manager) Create(ctx context.Context, project, name string) (Tree, error
 	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
 		return Tree{}, fmt.Errorf("worktree of %s: %w", project, ErrNotRepository)
 	}
-	out, err = m.git.Run(ctx, top, "rev-parse", "--verify", "--quiet", "HEAD^{commit}")
+	out, err = m.git.Run(ctx, top, nil, "rev-parse", "--verify", "--quiet", "HEAD^{commit}")
 	if err != nil {
 		return Tree{}, fmt.Errorf("worktree of %s: %w", project, ErrNoCommits)
 	}
@@ -89,7 +89,7 @@ func (m *Manager) Create(ctx context.Context, project, name string) (Tree, error
 	if err := os.MkdirAll(filepath.Dir(t.Path), 0o700); err != nil {
 		return Tree{}, fmt.Errorf("worktree of %s: %w", project, err)
 	}
-	if _, err := m.git.Run(ctx, top, "worktree", "add", "--quiet", "-b", t.Branch, t.Path, t.Base); err != nil {
+	if _, err := m.git.Run(ctx, top, nil, "worktree", "add", "--quiet", "-b", t.Branch, t.Path, t.Base); err != nil {
 		return Tree{}, fmt.Errorf("worktree of %s: %w", project, err)
 	}
 	return t, nil
@@ -129,7 +129,7 @@ func (m *Manager) Status(ctx context.Context, t Tree) (Status, error) {
 	if s.Behind, err = m.count(ctx, t.Repo, t.Base+"..HEAD"); err != nil {
 		return Status{}, fmt.Errorf("status of worktree %s: %w", t.Path, err)
 	}
-	out, err := m.git.Run(ctx, t.Path, "status", "--porcelain=v1", "-z", "--untracked-files=all")
+	out, err := m.git.Run(ctx, t.Path, nil, "status", "--porcelain=v1", "-z", "--untracked-files=all")
 	if err != nil {
 		return Status{}, fmt.Errorf("status of worktree %s: %w", t.Path, err)
 	}
@@ -139,7 +139,7 @@ func (m *Manager) Status(ctx context.Context, t Tree) (Status, error) {
 
 // count is the number of commits in revs (rev-list --count).
 func (m *Manager) count(ctx context.Context, dir, revs string) (int, error) {
-	out, err := m.git.Run(ctx, dir, "rev-list", "--count", revs, "--")
+	out, err := m.git.Run(ctx, dir, nil, "rev-list", "--count", revs, "--")
 	if err != nil {
 		return 0, err
 	}
@@ -189,10 +189,10 @@ func (m *Manager) Discard(ctx context.Context, t Tree) error {
 	if err := os.RemoveAll(trash); err != nil {
 		return fmt.Errorf("discard %s: %w", t.Path, err)
 	}
-	if _, err := m.git.Run(ctx, t.Repo, "worktree", "prune"); err != nil {
+	if _, err := m.git.Run(ctx, t.Repo, nil, "worktree", "prune"); err != nil {
 		return fmt.Errorf("discard %s: %w", t.Path, err)
 	}
-	if _, err := m.git.Run(ctx, t.Repo, "branch", "-D", "--", t.Branch); err != nil {
+	if _, err := m.git.Run(ctx, t.Repo, nil, "branch", "-D", "--", t.Branch); err != nil {
 		return fmt.Errorf("discard branch %s: %w", t.Branch, err)
 	}
 	return nil

@@ -1,0 +1,110 @@
+package hub
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"agentdesk/backend/worktree"
+)
+
+// ErrNoWorktree is a worktree verb (review, apply, commit, discard) asked of a session that
+// does not run in a worktree, or whose worktree was discarded.
+var ErrNoWorktree = errors.New("the session does not run in a worktree")
+
+// worktreeOf returns the Manager and session id's worktree as the history keeps it.
+func (h *Hub) worktreeOf(ctx context.Context, id string) (*worktree.Manager, worktree.Tree, error) {
+	h.mu.Lock()
+	m := h.worktrees
+	h.mu.Unlock()
+	if m == nil || h.store == nil {
+		return nil, worktree.Tree{}, ErrNoWorktrees
+	}
+	h.flush(ctx)
+	t, ok, err := h.store.Worktree(ctx, id)
+	if err != nil {
+		return nil, worktree.Tree{}, err
+	}
+	if !ok {
+		return nil, worktree.Tree{}, ErrNoWorktree
+	}
+	return m, worktree.Tree{Repo: t.Repo, Path: t.Path, Branch: t.Branch, Base: t.Base}, nil
+}
+
+// WorktreeStatus is how session id's worktree stands against its base: commits ahead and
+// behind, and uncommitted files. ErrNoWorktree for a session in none. It blocks while git
+// reads the worktree.
+func (h *Hub) WorktreeStatus(ctx context.Context, id string) (worktree.Status, error) {
+	m, t, err := h.worktreeOf(ctx, id)
+	if err != nil {
+		return worktree.Status{}, err
+	}
+	return m.Status(ctx, t)
+}
+
+// ReviewWorktree is everything session id changed in its worktree against its base, with
+// git's diff. ErrNoWorktree for a session in none. It blocks while git reads the worktree.
+func (h *Hub) ReviewWorktree(ctx context.Context, id string) (worktree.Review, error) {
+	m, t, err := h.worktreeOf(ctx, id)
+	if err != nil {
+		return worktree.Review{}, err
+	}
+	return m.Review(ctx, t)
+}
+
+// ApplyWorktree brings what session id changed in its worktree into the person's working tree
+// (worktree.Manager.Apply): with write false, or with a conflict, it only says what it would
+// do. ErrTurnRunning while a turn of the session runs here (its files are still moving);
+// ErrNoWorktree for a session in none.
+func (h *Hub) ApplyWorktree(ctx context.Context, id string, write bool) (worktree.ApplyResult, error) {
+	m, t, err := h.worktreeOf(ctx, id)
+	if err != nil {
+		return worktree.ApplyResult{}, err
+	}
+	if write && h.running(id) {
+		return worktree.ApplyResult{}, ErrTurnRunning
+	}
+	return m.Apply(ctx, t, write)
+}
+
+// CommitWorktree commits everything session id changed on its worktree's branch with message
+// and returns the commit's id. ErrTurnRunning while a turn runs here; ErrNoWorktree;
+// worktree.ErrNothingToCommit.
+func (h *Hub) CommitWorktree(ctx context.Context, id, message string) (string, error) {
+	m, t, err := h.worktreeOf(ctx, id)
+	if err != nil {
+		return "", err
+	}
+	if h.running(id) {
+		return "", ErrTurnRunning
+	}
+	return m.Commit(ctx, t, message)
+}
+
+// DiscardWorktree removes session id's worktree and its branch, with whatever they hold, and
+// forgets it in the history; the session stays in the history. A live session is closed first
+// (its agent stopped), since its folder goes. ErrNoWorktree for a session in none.
+func (h *Hub) DiscardWorktree(ctx context.Context, id string) error {
+	m, t, err := h.worktreeOf(ctx, id)
+	if err != nil {
+		return err
+	}
+	if h.live(id) {
+		if err := h.Close(ctx, id); err != nil {
+			return fmt.Errorf("discard the worktree: close the session: %w", err)
+		}
+	}
+	if err := m.Discard(ctx, t); err != nil {
+		return err
+	}
+	h.store.Writer().ForgetWorktree(id)
+	h.flush(ctx)
+	return nil
+}
+
+// SessionWorktree is the worktree session id runs in, as the history keeps it (its Cwd
+// unset). ErrNoWorktree for a session in none.
+func (h *Hub) SessionWorktree(ctx context.Context, id string) (worktree.Tree, error) {
+	_, t, err := h.worktreeOf(ctx, id)
+	return t, err
+}
