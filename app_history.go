@@ -38,7 +38,7 @@ type HistoryItem struct {
 	Title     string `json:"title"`
 	AgentID   string `json:"agentId,omitempty"` // "" when unknown
 	AgentName string `json:"agentName"`
-	Cwd       string `json:"cwd"`
+	Cwd       string `json:"cwd"` // the project: for a session in a worktree, the folder it was started for
 	CreatedAt string `json:"createdAt"`
 	UpdatedAt string `json:"updatedAt"`
 	Outcome   string `json:"outcome"`
@@ -75,7 +75,7 @@ func (h *History) ListHistory(query string) ([]HistoryItem, error) {
 	}
 	out := make([]HistoryItem, 0, len(rows))
 	for _, r := range rows {
-		out = append(out, HistoryItem{ID: r.ID, Title: h.catalog.Masker().Mask(r.Title), AgentID: r.AgentID, AgentName: r.AgentName, Cwd: r.Cwd,
+		out = append(out, HistoryItem{ID: r.ID, Title: h.catalog.Masker().Mask(r.Title), AgentID: r.AgentID, AgentName: r.AgentName, Cwd: r.Project,
 			CreatedAt: r.CreatedAt.Format(time.RFC3339), UpdatedAt: r.UpdatedAt.Format(time.RFC3339),
 			Outcome: r.Outcome, Turns: r.Turns, Snippet: hub.MaskSnippet(h.catalog.Masker(), r.Snippet), SubagentOf: r.ParentID})
 	}

@@ -7,27 +7,12 @@
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { test, openApp, waitFor } from './lib/harness.mjs';
-import { project, scriptedAgent, send, startSession, turnEnds } from './lib/ui.mjs';
+import { notesEditingAgent, project, scriptedAgent, send, startSession, turnEnds } from './lib/ui.mjs';
 
 const ORIGINAL = 'line one\nline two\nline three\n';
 const EDITED = 'line one\nline 2, by the agent\nline three\n';
 
-/** An agent whose one turn edits notes.txt and creates added.txt through a shell in a terminal. */
-const steps = [
-  { expect: 'initialize' },
-  { reply: { protocolVersion: 1, agentCapabilities: {} } },
-  { expect: 'session/new' },
-  { reply: { sessionId: 'changes-e2e' } },
-  { expect: 'session/prompt' },
-  {
-    call: 'terminal/create',
-    params: { command: 'sh', args: ['-c', `printf '${EDITED.replace(/\n/g, '\\n')}' > notes.txt && printf 'made by the agent\\n' > added.txt`] },
-    want: 'term-1',
-  },
-  { call: 'terminal/wait_for_exit', params: { terminalId: 'term-1' } },
-  { reply: { stopReason: 'end_turn' } },
-  { expect: 'never' },
-];
+const steps = notesEditingAgent('changes-e2e', EDITED);
 
 async function exists(p) {
   return stat(p).then(

@@ -255,4 +255,5 @@ await import('./terminals.mjs');
 await import('./subagents.mjs');
 await import('./prompts.mjs');
 await import('./agentsessions.mjs');
+await import('./worktrees.mjs');
 await run();

@@ -192,8 +192,6 @@ func openSessionCore(ctx context.Context, db, who, prefix string, stdio Stdio) (
 // worktreeErr words the worktree verbs' errors for the terminal.
 func worktreeErr(err error) error {
 	switch {
-	case errors.Is(err, hub.ErrNoWorktree):
-		return errors.New("the session was not started in a worktree (run --worktree), or its worktree was discarded")
 	case errors.Is(err, hub.ErrTurnRunning):
 		return errors.New("a turn of this session is running: stop it or wait for it to end, then try again")
 	}

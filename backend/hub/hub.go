@@ -154,7 +154,7 @@ func (h *Hub) Start(req StartRequest, out acp.Emitter) (*acp.Session, SessionInf
 			h.release(lease)
 			return nil, SessionInfo{}, err
 		}
-		tree, dir = storedWorktree(t), t.Cwd
+		tree, dir = storedWorktree(t, dir), t.Cwd
 	}
 	var rec *recorder
 	if h.store != nil {

@@ -43,7 +43,38 @@ func (h *Hub) makeWorktree(dir, id string) (worktree.Tree, error) {
 	return t, nil
 }
 
-// storedWorktree is t as the history keeps it.
-func storedWorktree(t worktree.Tree) *store.Worktree {
-	return &store.Worktree{Repo: t.Repo, Path: t.Path, Branch: t.Branch, Base: t.Base}
+// storedWorktree is t, made for the person's folder project, as the history keeps it.
+func storedWorktree(t worktree.Tree, project string) *store.Worktree {
+	return &store.Worktree{Repo: t.Repo, Path: t.Path, Branch: t.Branch, Base: t.Base, Project: project}
+}
+
+// WorktreeChoice is what the start form shows beside a folder: whether a session there can
+// have a worktree and whether it had one last time.
+type WorktreeChoice struct {
+	// Possible: the folder is in a git repository with a commit; else Why says why not.
+	Possible bool   `json:"possible"`
+	Why      string `json:"why,omitempty"`
+	// Chosen: the latest session started for this folder ran in a worktree (the switch's
+	// remembered position).
+	Chosen bool `json:"chosen"`
+}
+
+// ChooseWorktree says whether a session in dir can run in a worktree and whether the switch
+// is on for it. It blocks while git looks at dir (a few ms).
+func (h *Hub) ChooseWorktree(ctx context.Context, dir string) WorktreeChoice {
+	h.mu.Lock()
+	m := h.worktrees
+	h.mu.Unlock()
+	if m == nil || h.store == nil {
+		return WorktreeChoice{Why: ErrNoWorktrees.Error()}
+	}
+	if err := m.Possible(ctx, dir); err != nil {
+		return WorktreeChoice{Why: err.Error()}
+	}
+	h.flush(ctx)
+	chosen, err := h.store.WorktreeChosen(ctx, dir)
+	if err != nil {
+		h.logf("%v", err)
+	}
+	return WorktreeChoice{Possible: true, Chosen: chosen}
 }

@@ -5,12 +5,13 @@ import (
 	"errors"
 	"fmt"
 
+	"agentdesk/backend/store"
 	"agentdesk/backend/worktree"
 )
 
 // ErrNoWorktree is a worktree verb (review, apply, commit, discard) asked of a session that
 // does not run in a worktree, or whose worktree was discarded.
-var ErrNoWorktree = errors.New("the session does not run in a worktree")
+var ErrNoWorktree = errors.New("the session was not started in a worktree, or its worktree was discarded")
 
 // worktreeOf returns the Manager and session id's worktree as the history keeps it.
 func (h *Hub) worktreeOf(ctx context.Context, id string) (*worktree.Manager, worktree.Tree, error) {
@@ -25,7 +26,7 @@ func (h *Hub) worktreeOf(ctx context.Context, id string) (*worktree.Manager, wor
 	if err != nil {
 		return nil, worktree.Tree{}, err
 	}
-	if !ok {
+	if !ok || t.Discarded {
 		return nil, worktree.Tree{}, ErrNoWorktree
 	}
 	return m, worktree.Tree{Repo: t.Repo, Path: t.Path, Branch: t.Branch, Base: t.Base}, nil
@@ -82,7 +83,7 @@ func (h *Hub) CommitWorktree(ctx context.Context, id, message string) (string, e
 }
 
 // DiscardWorktree removes session id's worktree and its branch, with whatever they hold, and
-// forgets it in the history; the session stays in the history. A live session is closed first
+// marks it so in the history; the session stays in the history. A live session is closed first
 // (its agent stopped), since its folder goes. ErrNoWorktree for a session in none.
 func (h *Hub) DiscardWorktree(ctx context.Context, id string) error {
 	m, t, err := h.worktreeOf(ctx, id)
@@ -97,7 +98,7 @@ func (h *Hub) DiscardWorktree(ctx context.Context, id string) error {
 	if err := m.Discard(ctx, t); err != nil {
 		return err
 	}
-	h.store.Writer().ForgetWorktree(id)
+	h.store.Writer().DiscardedWorktree(id)
 	h.flush(ctx)
 	return nil
 }
@@ -107,4 +108,36 @@ func (h *Hub) DiscardWorktree(ctx context.Context, id string) error {
 func (h *Hub) SessionWorktree(ctx context.Context, id string) (worktree.Tree, error) {
 	_, t, err := h.worktreeOf(ctx, id)
 	return t, err
+}
+
+// WorktreeView is a session's worktree as the window shows it: where, and how it stands.
+type WorktreeView struct {
+	store.Worktree
+	worktree.Status
+	// StatusError is git's words when the status could not be read (the worktree's folder
+	// was removed by hand, say).
+	StatusError string `json:"statusError,omitempty"`
+}
+
+// ViewWorktree is session id's worktree with its status, or nil when it runs in none. A
+// discarded one comes back without a status. It blocks while git reads the worktree.
+func (h *Hub) ViewWorktree(ctx context.Context, id string) (*WorktreeView, error) {
+	if h.store == nil {
+		return nil, nil
+	}
+	h.flush(ctx)
+	t, ok, err := h.store.Worktree(ctx, id)
+	if err != nil || !ok {
+		return nil, err
+	}
+	v := &WorktreeView{Worktree: t}
+	if t.Discarded {
+		return v, nil
+	}
+	if m, tree, err := h.worktreeOf(ctx, id); err == nil {
+		if v.Status, err = m.Status(ctx, tree); err != nil {
+			v.StatusError = err.Error()
+		}
+	}
+	return v, nil
 }

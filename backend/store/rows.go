@@ -31,9 +31,13 @@ type Session struct {
 	AgentCmd string
 	// ParentID is, for a subagent session (a child an agent started inside another session), our
 	// id of that session; "" for a session a person started (migration 0013).
-	ParentID  string
-	Cwd       string
-	Dirs      []string // the folders beside Cwd (additional directories), absolute; none: nil
+	ParentID string
+	Cwd      string
+	Dirs     []string // the folders beside Cwd (additional directories), absolute; none: nil
+	// Project is the person's folder the session is for, as read back: Cwd, or for a session in
+	// a worktree the folder it was started for (session_worktrees.project). CreateSession
+	// ignores it.
+	Project   string
 	Title     string
 	Outcome   string
 	CreatedAt time.Time

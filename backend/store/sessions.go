@@ -16,7 +16,7 @@ func scanSession(r rowScanner, s *Session, extra ...any) error {
 	var created, updated int64
 	var dirs string
 	dest := append([]any{&s.ID, &s.AgentID, &s.AgentName, &s.AgentSessionID, &s.Cwd, &dirs, &s.Title,
-		&s.Outcome, &created, &updated, &s.AgentCmd, &s.ParentID}, extra...)
+		&s.Outcome, &created, &updated, &s.AgentCmd, &s.ParentID, &s.Project}, extra...)
 	if err := r.Scan(dest...); err != nil {
 		return err
 	}

@@ -19,11 +19,14 @@ const settledOutcome = `CASE
 
 // sessionColumns are the columns scanSession reads, prefixed by the sessions alias s.
 const sessionColumns = `s.id, s.agent_id, s.agent_name, s.agent_session_id, s.cwd, s.dirs, s.title,
-	s.outcome, s.created_at, s.updated_at, s.agent_cmd, s.parent_id`
+	s.outcome, s.created_at, s.updated_at, s.agent_cmd, s.parent_id, ` + projectColumn
+
+// projectColumn is Session.Project: the person's folder of a session in a worktree, else cwd.
+const projectColumn = `coalesce((SELECT nullif(w.project, '') FROM session_worktrees w WHERE w.session_id = s.id), s.cwd)`
 
 // settledColumns are sessionColumns with the outcome settled (settledOutcome).
 const settledColumns = `s.id, s.agent_id, s.agent_name, s.agent_session_id, s.cwd, s.dirs, s.title,
-	` + settledOutcome + `, s.created_at, s.updated_at, s.agent_cmd, s.parent_id`
+	` + settledOutcome + `, s.created_at, s.updated_at, s.agent_cmd, s.parent_id, ` + projectColumn
 
 // columns returns the session columns this store reads: settled for a read-only store of a
 // file no other Store holds, as stored otherwise.

@@ -62,28 +62,12 @@ func (m *Manager) Create(ctx context.Context, project, name string) (Tree, error
 	if !validName.MatchString(name) {
 		return Tree{}, fmt.Errorf("worktree %q: %w", name, ErrBadName)
 	}
-	real, err := filepath.EvalSymlinks(project)
+	real, top, base, err := m.repository(ctx, project)
 	if err != nil {
-		return Tree{}, fmt.Errorf("worktree of %s: %w", project, err)
+		return Tree{}, err
 	}
-	out, err := m.git.Run(ctx, real, nil, "rev-parse", "--show-toplevel")
-	if err != nil {
-		var ge *GitError
-		if errors.As(err, &ge) {
-			return Tree{}, fmt.Errorf("worktree of %s: %w", project, ErrNotRepository)
-		}
-		return Tree{}, fmt.Errorf("worktree of %s: %w", project, err)
-	}
-	top := strings.TrimSpace(string(out))
-	rel, err := filepath.Rel(top, real)
-	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-		return Tree{}, fmt.Errorf("worktree of %s: %w", project, ErrNotRepository)
-	}
-	out, err = m.git.Run(ctx, top, nil, "rev-parse", "--verify", "--quiet", "HEAD^{commit}")
-	if err != nil {
-		return Tree{}, fmt.Errorf("worktree of %s: %w", project, ErrNoCommits)
-	}
-	t := Tree{Repo: top, Branch: BranchPrefix + name, Base: strings.TrimSpace(string(out))}
+	rel, _ := filepath.Rel(top, real)
+	t := Tree{Repo: top, Branch: BranchPrefix + name, Base: base}
 	t.Path = filepath.Join(m.root, repoKey(top), name)
 	t.Cwd = filepath.Join(t.Path, rel)
 	if err := os.MkdirAll(filepath.Dir(t.Path), 0o700); err != nil {
@@ -93,6 +77,40 @@ func (m *Manager) Create(ctx context.Context, project, name string) (Tree, error
 		return Tree{}, fmt.Errorf("worktree of %s: %w", project, err)
 	}
 	return t, nil
+}
+
+// Possible says whether a worktree can be made for project: nil, or ErrNotRepository or
+// ErrNoCommits (wrapped), or the error reading the folder. It blocks while git looks.
+func (m *Manager) Possible(ctx context.Context, project string) error {
+	_, _, _, err := m.repository(ctx, project)
+	return err
+}
+
+// repository finds project's real path, the top of the repository holding it and the commit its
+// HEAD names.
+func (m *Manager) repository(ctx context.Context, project string) (real, top, base string, err error) {
+	real, err = filepath.EvalSymlinks(project)
+	if err != nil {
+		return "", "", "", fmt.Errorf("worktree of %s: %w", project, err)
+	}
+	out, err := m.git.Run(ctx, real, nil, "rev-parse", "--show-toplevel")
+	if err != nil {
+		var ge *GitError
+		if errors.As(err, &ge) {
+			return "", "", "", fmt.Errorf("worktree of %s: %w", project, ErrNotRepository)
+		}
+		return "", "", "", fmt.Errorf("worktree of %s: %w", project, err)
+	}
+	top = strings.TrimSpace(string(out))
+	rel, err := filepath.Rel(top, real)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return "", "", "", fmt.Errorf("worktree of %s: %w", project, ErrNotRepository)
+	}
+	out, err = m.git.Run(ctx, top, nil, "rev-parse", "--verify", "--quiet", "HEAD^{commit}")
+	if err != nil {
+		return "", "", "", fmt.Errorf("worktree of %s: %w", project, ErrNoCommits)
+	}
+	return real, top, strings.TrimSpace(string(out)), nil
 }
 
 // repoKey names a repository's folder of worktrees: its folder's name (made safe) and a hash of

@@ -64,6 +64,28 @@ export async function allowOnce(page) {
 }
 
 /**
+ * The script of an agent whose one turn (session id `id`) writes `edited` into notes.txt and
+ * creates added.txt, through a shell in a terminal (not fs/*), then ends the turn.
+ */
+export function notesEditingAgent(id, edited) {
+  return [
+    { expect: 'initialize' },
+    { reply: { protocolVersion: 1, agentCapabilities: {} } },
+    { expect: 'session/new' },
+    { reply: { sessionId: id } },
+    { expect: 'session/prompt' },
+    {
+      call: 'terminal/create',
+      params: { command: 'sh', args: ['-c', `printf '${edited.replace(/\n/g, '\\n')}' > notes.txt && printf 'made by the agent\\n' > added.txt`] },
+      want: 'term-1',
+    },
+    { call: 'terminal/wait_for_exit', params: { terminalId: 'term-1' } },
+    { reply: { stopReason: 'end_turn' } },
+    { expect: 'never' },
+  ];
+}
+
+/**
  * Env for startApp that makes the Demo agent play `steps` (an acptest script: see
  * backend/acp/acptest/script.go) instead of its demo. Only the dev-tag binary e2e runs reads
  * AGENTDESK_E2E_AGENT_SCRIPT (e2e_agent_dev.go).

@@ -6,6 +6,7 @@
 import * as api from '../lib/api';
 import { onPresetProgress } from '../lib/events';
 import type { AgentInfo, FolderCheck, HistoryItem, SessionInfo } from '../lib/protocol';
+import type { hub } from '../../wailsjs/go/models';
 
 export interface LauncherDeps {
   onError: (message: string) => void;
@@ -30,6 +31,10 @@ export class Launcher {
   installing = $state(false);
   installStep = $state('');
   installError = $state('');
+  /** The "new worktree" switch: start the session in a git worktree of the folder's repository. */
+  worktree = $state(false);
+  /** Whether the folder in the field can have a worktree, and why not (ChooseWorktree); null until read. */
+  worktreeChoice = $state.raw<hub.WorktreeChoice | null>(null);
   /** The custom agents (the editor lists them). */
   readonly custom = $derived(this.agents.filter((a) => a.custom));
 
@@ -38,6 +43,8 @@ export class Launcher {
   #folderFor = '';
   /** The latest loadRecent call (an earlier one answering late is dropped). */
   #recentRequest = 0;
+  /** The latest checkWorktree call, likewise. */
+  #choiceRequest = 0;
   readonly #deps: LauncherDeps;
 
   constructor(deps: LauncherDeps) {
@@ -87,6 +94,23 @@ export class Launcher {
       if (req === this.#recentRequest) this.recent = list;
     } catch (err) {
       if (req === this.#recentRequest) this.#deps.onError(api.errorMessage(err));
+    }
+  };
+
+  /**
+   * Reads whether the folder in the field can have a worktree, and puts the switch where it was
+   * for that folder's latest session (remembered per project, in Go).
+   */
+  checkWorktree = async (): Promise<void> => {
+    const req = ++this.#choiceRequest;
+    const cwd = this.cwd.trim();
+    try {
+      const choice = cwd ? await api.ChooseWorktree(cwd) : null;
+      if (req !== this.#choiceRequest) return;
+      this.worktreeChoice = choice;
+      this.worktree = !!choice?.possible && choice.chosen;
+    } catch (err) {
+      if (req === this.#choiceRequest) this.#deps.onError(api.errorMessage(err));
     }
   };
 
@@ -219,7 +243,8 @@ export class Launcher {
 
   async #launch(cwd: string): Promise<void> {
     try {
-      await this.#deps.onStarted(await api.StartSession(this.#agentId, cwd, $state.snapshot(this.dirs)));
+      const worktree = this.worktree && !!this.worktreeChoice?.possible;
+      await this.#deps.onStarted(await api.StartSession(this.#agentId, cwd, $state.snapshot(this.dirs), worktree));
       void this.loadRecent(); // the folder just used comes first now
     } catch (err) {
       this.#deps.onError(api.errorMessage(err));

@@ -3,7 +3,7 @@
 // drive the page with ./harness.ts, whose `app` holds every service's verbs. This module
 // must not import the wailsjs modules itself (it builds their mocks); it reads their types only.
 import { vi } from 'vitest';
-import type { changes, hub, main, rules } from '../../wailsjs/go/models';
+import type { changes, hub, main, rules, worktree } from '../../wailsjs/go/models';
 import type { AgentSettings, AuthPrompt, ImportResult, MCPSettings } from '../lib/agents';
 import type { AgentInfo, AgentSessionPage, Attachment, FolderFile, HistoryItem, JournalLine, LiveSession, Snapshot } from '../lib/protocol';
 
@@ -86,7 +86,8 @@ export function appMock() {
     ForkSession: vi.fn(async (_sessionId: string, _turn: number) => ({ sessionId: 'fork-1', agentId: 'demo', agentName: 'Demo agent', cwd: FOLDER })),
     RerunEdited: vi.fn(async (_sessionId: string, _turn: number, _text: string) => ({ sessionId: 'fork-1', agentId: 'demo', agentName: 'Demo agent', cwd: FOLDER })),
     ContinueInAgent: vi.fn(async (_sessionId: string, agentId: string) => ({ sessionId: 'fork-1', agentId, agentName: 'Other agent', cwd: FOLDER })),
-    StartSession: vi.fn(async (agentId: string, cwd: string, _dirs: string[]) => ({ sessionId: SID, agentId, agentName: 'Demo agent', cwd })),
+    StartSession: vi.fn(async (agentId: string, cwd: string, _dirs: string[], _worktree: boolean) => ({ sessionId: SID, agentId, agentName: 'Demo agent', cwd })),
+    ChooseWorktree: vi.fn(async (_cwd: string): Promise<hub.WorktreeChoice> => ({ possible: false, why: 'the folder is not in a git repository', chosen: false })),
     Prompt: vi.fn(async () => {}),
     TerminalInput: vi.fn(async (_sessionId: string, _terminalId: string, _text: string) => {}),
     TerminalInterrupt: vi.fn(async (_sessionId: string, _terminalId: string) => {}),
@@ -203,6 +204,12 @@ export function appMock() {
     InstallRegistryAgent: vi.fn(async (id: string): Promise<main.RegistryItem> => registryItem({ id, installed: '1.0.0' })),
     RollbackRegistryAgent: vi.fn(async (id: string): Promise<main.RegistryItem> => registryItem({ id })),
     UninstallRegistryAgent: vi.fn(async (_id: string) => {}),
+    Worktree: vi.fn(async (_id: string): Promise<main.WorktreeView | null> => null),
+    ReviewWorktree: vi.fn(async (_id: string): Promise<worktree.Review> => ({ files: [], added: 0, removed: 0, diff: '' })),
+    PreviewApply: vi.fn(async (_id: string): Promise<worktree.ApplyResult> => ({ files: [], conflicts: 0, applied: false })),
+    ApplyWorktree: vi.fn(async (_id: string): Promise<worktree.ApplyResult> => ({ files: [], conflicts: 0, applied: true })),
+    CommitWorktree: vi.fn(async (_id: string, _message: string) => 'c0ffee'),
+    DiscardWorktree: vi.fn(async (_id: string) => {}),
   } satisfies Record<Verb, unknown>;
   installed ??= mock;
   return mock;

@@ -399,6 +399,11 @@ export namespace hub {
 	    paused: boolean;
 	    rules: RuleInfo[];
 	}
+	export interface WorktreeChoice {
+	    possible: boolean;
+	    why?: string;
+	    chosen: boolean;
+	}
 
 }
 
@@ -569,6 +574,18 @@ export namespace main {
 	    rows: store.UsageRow[];
 	    total: store.UsageRow;
 	    silent: string[];
+	}
+	export interface WorktreeView {
+	    repo: string;
+	    path: string;
+	    branch: string;
+	    base: string;
+	    project: string;
+	    discarded?: boolean;
+	    ahead: number;
+	    behind: number;
+	    dirty: number;
+	    statusError?: string;
 	}
 
 }
@@ -745,6 +762,38 @@ export namespace store {
 	    path: string;
 	    branch: string;
 	    base: string;
+	    project: string;
+	    discarded?: boolean;
+	}
+
+}
+
+export namespace worktree {
+	
+	export interface FileApply {
+	    path: string;
+	    action: string;
+	    conflict?: string;
+	    markers?: string;
+	}
+	export interface ApplyResult {
+	    files: FileApply[];
+	    conflicts: number;
+	    applied: boolean;
+	}
+	export interface Change {
+	    path: string;
+	    status: string;
+	    added: number;
+	    removed: number;
+	    binary: boolean;
+	}
+	
+	export interface Review {
+	    files: Change[];
+	    added: number;
+	    removed: number;
+	    diff: string;
 	}
 
 }

@@ -24,6 +24,8 @@ export function CheckFolder(arg1:string):Promise<main.FolderCheck>;
 
 export function ChooseFileElsewhere(arg1:string):Promise<fsys.FolderFile>;
 
+export function ChooseWorktree(arg1:string):Promise<hub.WorktreeChoice>;
+
 export function CloseSession(arg1:string):Promise<void>;
 
 export function ContinueInAgent(arg1:string,arg2:string):Promise<main.SessionInfo>;
@@ -78,7 +80,7 @@ export function Show(arg1:string):Promise<void>;
 
 export function Snapshot(arg1:string):Promise<acp.Snapshot>;
 
-export function StartSession(arg1:string,arg2:string,arg3:Array<string>):Promise<main.SessionInfo>;
+export function StartSession(arg1:string,arg2:string,arg3:Array<string>,arg4:boolean):Promise<main.SessionInfo>;
 
 export function Steer(arg1:string,arg2:string):Promise<void>;
 

@@ -38,6 +38,10 @@ export function ChooseFileElsewhere(arg1) {
   return window['go']['main']['Sessions']['ChooseFileElsewhere'](arg1);
 }
 
+export function ChooseWorktree(arg1) {
+  return window['go']['main']['Sessions']['ChooseWorktree'](arg1);
+}
+
 export function CloseSession(arg1) {
   return window['go']['main']['Sessions']['CloseSession'](arg1);
 }
@@ -146,8 +150,8 @@ export function Snapshot(arg1) {
   return window['go']['main']['Sessions']['Snapshot'](arg1);
 }
 
-export function StartSession(arg1, arg2, arg3) {
-  return window['go']['main']['Sessions']['StartSession'](arg1, arg2, arg3);
+export function StartSession(arg1, arg2, arg3, arg4) {
+  return window['go']['main']['Sessions']['StartSession'](arg1, arg2, arg3, arg4);
 }
 
 export function Steer(arg1, arg2) {
