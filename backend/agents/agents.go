@@ -18,6 +18,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"mvdan.cc/sh/v3/shell"
@@ -128,6 +129,26 @@ func Self() string {
 
 // CustomID is the id of an agent given on the command line with --agent-cmd.
 const CustomID = "custom"
+
+// CommandLineID is the id of the nth (from 0) of several agents given as command lines (compare
+// takes several --agent-cmd): CustomID, then custom-2, custom-3 and so on.
+func CommandLineID(n int) string {
+	if n == 0 {
+		return CustomID
+	}
+	return CustomID + "-" + strconv.Itoa(n+1)
+}
+
+// IsCommandLineID reports whether id names an agent given as a command line (CommandLineID):
+// its sessions keep the line to start it again.
+func IsCommandLineID(id string) bool {
+	n, ok := strings.CutPrefix(id, CustomID+"-")
+	if id == CustomID {
+		return true
+	}
+	i, err := strconv.Atoi(n)
+	return ok && err == nil && i >= 2
+}
 
 // FromCommandLine makes an agent from a command line such as `npx -y @acme/agent --acp`. It is
 // split like a POSIX shell would (quotes, escapes, $VAR from the environment) by mvdan.cc/sh,

@@ -199,7 +199,7 @@ func Slug(name string) string {
 
 // Reserved reports whether id is taken by the Demo agent, a preset or --agent-cmd's agent.
 func Reserved(id string) bool {
-	if id == DemoID || id == CustomID {
+	if id == DemoID || IsCommandLineID(id) {
 		return true
 	}
 	_, ok := PresetByID(id)

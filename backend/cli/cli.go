@@ -131,7 +131,7 @@ defaults to $XDG_DATA_HOME/agentdesk/agentdesk.db; AGENTDESK_DB or --db override
 	root.SetIn(stdio.In)
 	root.SetOut(stdio.Out)
 	root.SetErr(stdio.Err)
-	root.AddCommand(runCommand(stdio), chatCommand(stdio), historyCommand(stdio), showCommand(stdio), changesCommand(stdio), revertCommand(stdio), applyCommand(stdio), discardCommand(stdio),
+	root.AddCommand(runCommand(stdio), chatCommand(stdio), historyCommand(stdio), showCommand(stdio), changesCommand(stdio), revertCommand(stdio), applyCommand(stdio), discardCommand(stdio), compareCommand(stdio),
 		usageCommand(stdio), rulesCommand(stdio), auditCommand(stdio), exportCommand(stdio), deleteCommand(stdio), agentsCommand(stdio), diagnosticsCommand(stdio),
 		demoAgentCommand(stdio, opts))
 	root.AddCommand(registryCommand(stdio))

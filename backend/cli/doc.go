@@ -1,5 +1,5 @@
 // Package cli is agentdesk's headless command line (run, chat, history, show, changes, revert,
-// apply, discard, usage, rules, audit, export, diagnostics, delete, agents, registry, demo-agent, help and shell
+// apply, discard, compare, usage, rules, audit, export, diagnostics, delete, agents, registry, demo-agent, help and shell
 // completion),
 // built on cobra: subcommands, POSIX flags before or after the arguments, generated help for
 // every command. main enters it with Run when IsCommand says the arguments

@@ -153,3 +153,108 @@ func TestApplyAndDiscardAWorktreeSession(t *testing.T) {
 		t.Fatalf("delete left the worktree: %v", err)
 	}
 }
+
+// agentWriting is the script of an agent whose one turn runs shell in a terminal of its
+// session (its worktree): what one agent of a comparison does differently from the other.
+func agentWriting(t *testing.T, shell string) string {
+	t.Helper()
+	steps := "[" + handshake + `
+	{"expect":"session/prompt"},
+	{"call":"terminal/create","params":{"command":"sh","args":["-c",` + strconvQuote(shell) + `]},"want":"term-1"},
+	{"call":"terminal/wait_for_exit","params":{"terminalId":"term-1"}},
+	{"reply":{"stopReason":"end_turn"}},
+	{"expect":"never"}]`
+	path := filepath.Join(t.TempDir(), "agent.json")
+	if err := os.WriteFile(path, []byte(steps), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	self, _ := os.Executable()
+	return "'" + self + "' demo-agent --script " + path
+}
+
+func strconvQuote(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
+
+// TestCompareTwoAgentsWithACheck: two scripted agents given one task write differently, each in
+// its own worktree; the check passes for one and fails for the other; the JSON says so per
+// session; the person's files, HEAD, index and branches are untouched until apply, which brings
+// the winner's files byte for byte; the other then conflicts (exit 4) and writes nothing; discard
+// leaves git's worktrees and branches as they were.
+func TestCompareTwoAgentsWithACheck(t *testing.T) {
+	repo := t.TempDir()
+	gittest.Run(t, repo, "init", "-q", "-b", "main")
+	os.WriteFile(filepath.Join(repo, "notes.txt"), []byte("one\ntwo\n"), 0o644)
+	os.WriteFile(filepath.Join(repo, "mine.txt"), []byte("committed\n"), 0o644)
+	gittest.Run(t, repo, "add", "-A")
+	gittest.Run(t, repo, "commit", "-q", "-m", "one")
+	os.WriteFile(filepath.Join(repo, "mine.txt"), []byte("the person's own work\n"), 0o644)
+	status, head := gittest.Run(t, repo, "status", "--porcelain"), gittest.Run(t, repo, "rev-parse", "HEAD")
+	trees := gittest.Run(t, repo, "worktree", "list") + gittest.Run(t, repo, "branch")
+	db := filepath.Join(t.TempDir(), "cli.db")
+	winner := agentWriting(t, "printf 'one\\ntwo, the winner\\n' > notes.txt && echo passed > pass.txt")
+	loser := agentWriting(t, "printf 'one\\ntwo, the other\\n' > notes.txt")
+
+	var out, errOut bytes.Buffer
+	code := execute(strings.NewReader(""), &out, &errOut, "compare", "--db", db, "--cwd", repo, "--agent-cmd", winner, "--agent-cmd", loser,
+		"--check", "test -f pass.txt && cat pass.txt", "--output", "json", "fix the notes")
+	if code != ExitOK {
+		t.Fatalf("compare: exit %d\n%s\n%s", code, out.String(), errOut.String())
+	}
+	var got struct {
+		ID       string `json:"id"`
+		Sessions []struct {
+			ID, Agent, Worktree, Branch string
+			Files, Added, Removed       int
+			Check                       *struct {
+				Command  string
+				ExitCode int
+				Output   string
+			}
+			WallMs int64
+		}
+	}
+	if err := json.Unmarshal(out.Bytes(), &got); err != nil || len(got.Sessions) != 2 {
+		t.Fatalf("compare --output json: %v\n%s", err, out.String())
+	}
+	w, l := got.Sessions[0], got.Sessions[1]
+	if w.Files != 2 || w.Added != 2 || w.Removed != 1 || w.Check == nil || w.Check.ExitCode != 0 || w.Check.Output != "passed\n" ||
+		w.Check.Command != "test -f pass.txt && cat pass.txt" || !strings.HasPrefix(w.Branch, "agentdesk/s-") {
+		t.Errorf("the winner's row: %+v %+v", w, w.Check)
+	}
+	if l.Files != 1 || l.Check == nil || l.Check.ExitCode != 1 || l.Worktree == w.Worktree || l.Branch == w.Branch {
+		t.Errorf("the other's row: %+v %+v", l, l.Check)
+	}
+	if b, _ := os.ReadFile(filepath.Join(repo, "notes.txt")); string(b) != "one\ntwo\n" || gittest.Run(t, repo, "status", "--porcelain") != status ||
+		gittest.Run(t, repo, "rev-parse", "HEAD") != head || gittest.Run(t, repo, "diff", "--cached") != "" {
+		t.Fatalf("the comparison touched the person's tree: notes.txt %q, status %q", b, gittest.Run(t, repo, "status", "--porcelain"))
+	}
+
+	// Apply the winner: its files, byte for byte; the person's own work stays.
+	if code := execute(strings.NewReader(""), &out, &errOut, "apply", "--db", db, w.ID, "--yes"); code != ExitOK {
+		t.Fatalf("apply: exit %d\n%s", code, errOut.String())
+	}
+	for f, want := range map[string]string{"notes.txt": "one\ntwo, the winner\n", "pass.txt": "passed\n", "mine.txt": "the person's own work\n"} {
+		if b, _ := os.ReadFile(filepath.Join(repo, f)); string(b) != want {
+			t.Errorf("%s = %q after apply; want %q", f, b, want)
+		}
+	}
+	// The other changed the same line: a conflict, nothing written.
+	out.Reset()
+	if code := execute(strings.NewReader(""), &out, &errOut, "apply", "--db", db, l.ID, "--yes"); code != ExitConflict ||
+		!strings.Contains(out.String(), "conflict  notes.txt") {
+		t.Fatalf("apply of the other: exit %d\n%s", code, out.String())
+	}
+	if b, _ := os.ReadFile(filepath.Join(repo, "notes.txt")); string(b) != "one\ntwo, the winner\n" {
+		t.Fatalf("a conflicting apply wrote notes.txt: %q", b)
+	}
+	for _, id := range []string{w.ID, l.ID} {
+		if code := execute(strings.NewReader(""), &out, &errOut, "discard", "--db", db, id, "--yes"); code != ExitOK {
+			t.Fatalf("discard: exit %d\n%s", code, errOut.String())
+		}
+	}
+	if got := gittest.Run(t, repo, "worktree", "list") + gittest.Run(t, repo, "branch"); got != trees {
+		t.Fatalf("after discard: %s", got)
+	}
+}

@@ -39,13 +39,15 @@ func (h *Hub) findAgent(id string) (agents.Agent, error) {
 // process's environment. Errors: the catalog's (*agents.UnknownError for an agent since deleted),
 // ErrNoCommandLine, or the line's own (its program no longer found).
 func (h *Hub) savedAgent(id, cmd string) (agents.Agent, error) {
-	if id != agents.CustomID {
+	if !agents.IsCommandLineID(id) {
 		return h.agents.Find(id)
 	}
 	if cmd == "" {
 		return agents.Agent{}, ErrNoCommandLine
 	}
-	return agents.FromCommandLine(cmd)
+	a, err := agents.FromCommandLine(cmd)
+	a.ID = id
+	return a, err
 }
 
 // ContinueRequest says which saved session to continue, and how to run it (as StartRequest).

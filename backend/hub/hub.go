@@ -45,6 +45,7 @@ type Hub struct {
 	rules     *ruleBook                 // the person's permission rules (rules.go)
 	auth      map[string]acp.AuthStatus // each agent's sign-in state, as it last said (authstatus.go)
 	worktrees *worktree.Manager         // where sessions in a worktree get theirs (SetWorktrees)
+	comparing comparing                 // the comparisons started here (compare.go)
 	showing   bool                      // a window has said which session it shows (Show)
 	shown     string                    // that session's id, "" for none
 }
@@ -252,6 +253,7 @@ func (h *Hub) CloseAll(ctx context.Context) error {
 		go func() { defer wg.Done(); _ = s.Close() }()
 	}
 	wg.Wait()
+	h.stopChecks()
 	// A start still under way (launching the agent, or its handshake) ends now that its session
 	// is closed; wait for it, so that nothing of these sessions runs after CloseAll.
 	for _, o := range starts {
