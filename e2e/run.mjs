@@ -256,4 +256,5 @@ await import('./subagents.mjs');
 await import('./prompts.mjs');
 await import('./agentsessions.mjs');
 await import('./worktrees.mjs');
+await import('./compare.mjs');
 await run();

@@ -6,25 +6,16 @@
 // closes the session and leaves git's worktrees and branches as they were. With WORKTREE_SHOTS=<dir>
 // the bar and the apply dialog are photographed at 800x600 and 1920x1080, light and dark.
 // Registered by run.mjs.
-import { execFileSync } from 'node:child_process';
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { test, openApp, waitFor } from './lib/harness.mjs';
-import { notesEditingAgent, project, scriptedAgent, send, shoot, stateIs, turnEnds } from './lib/ui.mjs';
+import { git, notesEditingAgent, project, scriptedAgent, send, shoot, stateIs, turnEnds } from './lib/ui.mjs';
 
 const SHOTS = process.env.WORKTREE_SHOTS;
 const ORIGINAL = 'line one\nline two\nline three\n';
 const EDITED = 'line one\nline 2, by the agent\nline three\n';
 
 const steps = notesEditingAgent('worktree-e2e', EDITED);
-
-function git(dir, ...args) {
-  return execFileSync('git', args, {
-    cwd: dir,
-    encoding: 'utf8',
-    env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@example.com', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@example.com', GIT_CONFIG_GLOBAL: '/dev/null' },
-  });
-}
 
 test('a session in a worktree works apart from your files; Review & apply brings its work in; Discard removes it', async () => {
   const dir = await project();

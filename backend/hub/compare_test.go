@@ -92,8 +92,8 @@ func TestAComparisonGivesTheTaskToEachInItsWorktree(t *testing.T) {
 			r.Check.Output != want+"\n" || r.Checking || r.Turns != 1 {
 			t.Errorf("row %d = %+v (check %+v); want agent %s's turn, its file and check", i, r, r.Check, want)
 		}
-		if id, ok, _ := h.ComparisonOf(ctx, r.ID); !ok || id != info.ID {
-			t.Errorf("ComparisonOf(%s) = %q, %v", r.ID, id, ok)
+		if w, err := h.ViewWorktree(ctx, r.ID); err != nil || w == nil || w.ComparisonID != info.ID {
+			t.Errorf("ViewWorktree(%s) = %+v, %v; want it in comparison %s", r.ID, w, err, info.ID)
 		}
 	}
 	if b, err := os.ReadFile(filepath.Join(repo, "who.txt")); err == nil {

@@ -65,12 +65,3 @@ func (h *Hub) comparisonRow(ctx context.Context, sid string) compare.Row {
 	row.Files, row.Added, row.Removed = len(r.Files), r.Added, r.Removed
 	return row
 }
-
-// ComparisonOf is the id of the comparison session id belongs to, and false for none.
-func (h *Hub) ComparisonOf(ctx context.Context, id string) (string, bool, error) {
-	if h.store == nil {
-		return "", false, nil
-	}
-	h.flush(ctx)
-	return h.store.ComparisonOf(ctx, id)
-}

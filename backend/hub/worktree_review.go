@@ -117,6 +117,8 @@ type WorktreeView struct {
 	// StatusError is git's words when the status could not be read (the worktree's folder
 	// was removed by hand, say).
 	StatusError string `json:"statusError,omitempty"`
+	// ComparisonID is the comparison the session belongs to, "" for none.
+	ComparisonID string `json:"comparisonId,omitempty"`
 }
 
 // ViewWorktree is session id's worktree with its status, or nil when it runs in none. A
@@ -131,6 +133,9 @@ func (h *Hub) ViewWorktree(ctx context.Context, id string) (*WorktreeView, error
 		return nil, err
 	}
 	v := &WorktreeView{Worktree: t}
+	if v.ComparisonID, _, err = h.store.ComparisonOf(ctx, id); err != nil {
+		return nil, err
+	}
 	if t.Discarded {
 		return v, nil
 	}

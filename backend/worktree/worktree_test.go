@@ -12,7 +12,7 @@ import (
 )
 
 // git runs the person's git in dir, for the tests' set-up and checks (not through CLI).
-func git(t *testing.T, dir string, args ...string) string {
+func git(t testing.TB, dir string, args ...string) string {
 	t.Helper()
 	return gittest.Run(t, dir, args...)
 }

@@ -1,5 +1,6 @@
 // UI steps shared by the e2e test files, by the data-testid contract (architecture.md, "UI test
 // contract"), and scripted agents for them.
+import { execFileSync } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { tempDir, waitFor } from './harness.mjs';
@@ -7,6 +8,15 @@ import { tempDir, waitFor } from './harness.mjs';
 /** A fresh, empty project folder for a session, removed after the test. */
 export async function project() {
   return tempDir('agentdesk-project-');
+}
+
+/** git in dir, as a person with a fixed name and no configuration of their own; what it printed. */
+export function git(dir, ...args) {
+  return execFileSync('git', args, {
+    cwd: dir,
+    encoding: 'utf8',
+    env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@example.com', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@example.com', GIT_CONFIG_GLOBAL: '/dev/null' },
+  });
 }
 
 export async function stateIs(page, state) {

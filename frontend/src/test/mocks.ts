@@ -210,6 +210,13 @@ export function appMock() {
     ApplyWorktree: vi.fn(async (_id: string): Promise<worktree.ApplyResult> => ({ files: [], conflicts: 0, applied: true })),
     CommitWorktree: vi.fn(async (_id: string, _message: string) => 'c0ffee'),
     DiscardWorktree: vi.fn(async (_id: string) => {}),
+    StartComparison: vi.fn(
+      async (cwd: string, agentIds: string[], _prompt: string, _check: string): Promise<hub.ComparisonInfo> =>
+        ({ id: 'cmp-1', sessions: agentIds.map((agentId, i) => ({ sessionId: `c${i + 1}`, agentId, agentName: agentId, cwd })) }) as hub.ComparisonInfo,
+    ),
+    Comparison: vi.fn(
+      async (id: string): Promise<hub.ComparisonView> => ({ id, cwd: FOLDER, prompt: '', check: '', createdAt: '', members: [], rows: [] }) as unknown as hub.ComparisonView,
+    ),
   } satisfies Record<Verb, unknown>;
   installed ??= mock;
   return mock;

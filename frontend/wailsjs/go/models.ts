@@ -302,6 +302,33 @@ export namespace changes {
 
 }
 
+export namespace compare {
+	
+	export interface Row {
+	    id: string;
+	    agent: string;
+	    agentId: string;
+	    worktree: string;
+	    branch: string;
+	    discarded?: boolean;
+	    state: string;
+	    files: number;
+	    added: number;
+	    removed: number;
+	    check?: store.Check;
+	    checking?: boolean;
+	    turns: number;
+	    stopReason?: string;
+	    wallMs: number;
+	    waitMs: number;
+	    tokens: number;
+	    cost: schema.Cost[];
+	    commands: receipt.Command[];
+	    error?: string;
+	}
+
+}
+
 export namespace elicit {
 	
 	export interface Choice {
@@ -372,6 +399,28 @@ export namespace hub {
 	    requestedAt: string;
 	    decidedAt: string;
 	}
+	export interface SessionInfo {
+	    sessionId: string;
+	    agentId: string;
+	    agentName: string;
+	    cwd: string;
+	    agentVersion?: string;
+	    worktree?: store.Worktree;
+	}
+	export interface ComparisonInfo {
+	    id: string;
+	    sessions: SessionInfo[];
+	}
+	export interface ComparisonView {
+	    id: string;
+	    cwd: string;
+	    prompt: string;
+	    check: string;
+	    // Go type: time
+	    createdAt: any;
+	    members: string[];
+	    rows: compare.Row[];
+	}
 	export interface HouseRules {
 	    agentId: string;
 	    folder: string;
@@ -399,6 +448,7 @@ export namespace hub {
 	    paused: boolean;
 	    rules: RuleInfo[];
 	}
+	
 	export interface WorktreeChoice {
 	    possible: boolean;
 	    why?: string;
@@ -586,6 +636,7 @@ export namespace main {
 	    behind: number;
 	    dirty: number;
 	    statusError?: string;
+	    comparisonId?: string;
 	}
 
 }
@@ -741,6 +792,14 @@ export namespace schema {
 
 export namespace store {
 	
+	export interface Check {
+	    turn: number;
+	    command: string;
+	    exitCode: number;
+	    output: string;
+	    durationMs: number;
+	    error?: string;
+	}
 	export interface UsageCost {
 	    currency: string;
 	    amount: number;

@@ -14,6 +14,10 @@ export function CommitWorktree(arg1, arg2) {
   return window['go']['main']['History']['CommitWorktree'](arg1, arg2);
 }
 
+export function Comparison(arg1) {
+  return window['go']['main']['History']['Comparison'](arg1);
+}
+
 export function DeleteHistory(arg1) {
   return window['go']['main']['History']['DeleteHistory'](arg1);
 }

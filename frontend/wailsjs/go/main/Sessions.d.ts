@@ -80,6 +80,8 @@ export function Show(arg1:string):Promise<void>;
 
 export function Snapshot(arg1:string):Promise<acp.Snapshot>;
 
+export function StartComparison(arg1:string,arg2:Array<string>,arg3:string,arg4:string):Promise<hub.ComparisonInfo>;
+
 export function StartSession(arg1:string,arg2:string,arg3:Array<string>,arg4:boolean):Promise<main.SessionInfo>;
 
 export function Steer(arg1:string,arg2:string):Promise<void>;

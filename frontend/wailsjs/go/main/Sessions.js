@@ -150,6 +150,10 @@ export function Snapshot(arg1) {
   return window['go']['main']['Sessions']['Snapshot'](arg1);
 }
 
+export function StartComparison(arg1, arg2, arg3, arg4) {
+  return window['go']['main']['Sessions']['StartComparison'](arg1, arg2, arg3, arg4);
+}
+
 export function StartSession(arg1, arg2, arg3, arg4) {
   return window['go']['main']['Sessions']['StartSession'](arg1, arg2, arg3, arg4);
 }
