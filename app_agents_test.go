@@ -107,7 +107,7 @@ func TestSecretsAreMaskedInEveryExportPath(t *testing.T) {
 	const token = "tok-secret-9876"
 	state := saveLoginAgent(t, a, token)
 	writeStateFile(t, state) // logged in already
-	info, st := startAndWait(t, rec, func() (SessionInfo, error) { return a.sessions.StartSession("acme", t.TempDir(), nil, false) })
+	info, st := startAndWait(t, rec, func() (SessionInfo, error) { return a.sessions.StartSession("acme", t.TempDir(), nil, false, false) })
 	if st != acp.StateIdle {
 		t.Fatalf("start: %s", st)
 	}

@@ -91,7 +91,7 @@ func TestChooseFileElsewhere(t *testing.T) {
 	defer a.shutdown(context.Background())
 	pick := ""
 	a.sessions.fileDialog = func(context.Context, runtime.OpenDialogOptions) (string, error) { return pick, nil }
-	info, err := a.sessions.StartSession("demo", t.TempDir(), nil, false)
+	info, err := a.sessions.StartSession("demo", t.TempDir(), nil, false, false)
 	if err != nil {
 		t.Fatal(err)
 	}

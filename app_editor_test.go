@@ -27,7 +27,7 @@ func TestOpenInEditor(t *testing.T) {
 	defer a.shutdown(context.Background())
 	var started [][]string
 	a.desktop.startEditor = func(c *exec.Cmd) error { started = append(started, c.Args); return nil }
-	info, err := a.sessions.StartSession("demo", proj, nil, false)
+	info, err := a.sessions.StartSession("demo", proj, nil, false, false)
 	if err != nil {
 		t.Fatal(err)
 	}

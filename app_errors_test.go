@@ -63,7 +63,7 @@ func TestBoundVerbsUseTheWindowsWords(t *testing.T) {
 	if err := a.sessions.Prompt("gone", "hi"); err == nil || !strings.HasSuffix(err.Error(), "; open it from the history") {
 		t.Fatalf("Prompt on no live session: %v", err)
 	}
-	if _, err := a.sessions.StartSession("demo", "/no/such/folder", nil, false); err == nil || !strings.HasSuffix(err.Error(), ": choose an existing project folder") {
+	if _, err := a.sessions.StartSession("demo", "/no/such/folder", nil, false, false); err == nil || !strings.HasSuffix(err.Error(), ": choose an existing project folder") {
 		t.Fatalf("StartSession in a missing folder: %v", err)
 	}
 	if _, err := a.sessions.ContinueSession(info.SessionID); err == nil || !strings.HasPrefix(err.Error(), "only a session whose agent has exited") {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -157,11 +158,20 @@ func (h *History) ExportHistory(id, format string) (string, error) {
 	return export.Render(h.catalog.Masker(), s, turns, entries, perms, format)
 }
 
-// DeleteHistory deletes a saved session with its transcript and journal. A live session keeps
-// running; only its history goes.
+// DeleteHistory deletes a saved session with its transcript and journal, and its worktree and
+// branch when it ran in one (the page has said so when it asked). A live session keeps running;
+// only its history goes (a live session in a worktree keeps it: its agent works there).
 func (h *History) DeleteHistory(id string) error {
 	if h.store == nil {
 		return h.dbErr
+	}
+	if _, err := h.hub.Session(id); err != nil { // not live: its worktree goes with it
+		ctx, cancel := context.WithTimeout(h.ctx, worktreeTimeout)
+		err := h.hub.DiscardWorktree(ctx, id)
+		cancel()
+		if err != nil && !errors.Is(err, hub.ErrNoWorktree) && !errors.Is(err, hub.ErrNoWorktrees) {
+			return fmt.Errorf("could not delete session %s: remove its worktree: %w", id, worktreeErr(err))
+		}
 	}
 	h.hub.Detach(id) // a live session keeps running, unsaved: its rows are gone
 	if err := h.store.DeleteSession(h.ctx, id); err != nil {

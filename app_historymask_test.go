@@ -141,7 +141,7 @@ func promptDemoInClear(t *testing.T, prompt, clear string) *App {
 	t.Setenv("AGENTDESK_DEMO_PACE", "0s")
 	a, rec := newTestApp(t)
 	<-a.masking.OnceDone()
-	info, st := startAndWait(t, rec, func() (SessionInfo, error) { return a.sessions.StartSession("demo", t.TempDir(), nil, false) })
+	info, st := startAndWait(t, rec, func() (SessionInfo, error) { return a.sessions.StartSession("demo", t.TempDir(), nil, false, false) })
 	if st != acp.StateIdle {
 		t.Fatalf("start: %s", st)
 	}

@@ -16,7 +16,7 @@ import (
 // leaves the other live, and both folders become recent, the latest the default.
 func TestListLiveAndCloseSession(t *testing.T) {
 	a, rec, first := startDemoApp(t)
-	second, err := a.sessions.StartSession("demo", t.TempDir(), nil, false)
+	second, err := a.sessions.StartSession("demo", t.TempDir(), nil, false, false)
 	if err != nil {
 		t.Fatal(err)
 	}

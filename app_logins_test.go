@@ -36,7 +36,7 @@ func TestEachAuthMethodTypeLogsInAndRetries(t *testing.T) {
 	failedStart := func() AuthPrompt {
 		t.Helper()
 		_ = os.Remove(state) // logged out
-		info, st := startAndWait(t, rec, func() (SessionInfo, error) { return a.sessions.StartSession("acme", cwd, nil, false) })
+		info, st := startAndWait(t, rec, func() (SessionInfo, error) { return a.sessions.StartSession("acme", cwd, nil, false, false) })
 		if st != acp.StateFailed {
 			t.Fatalf("a logged-out start: %s, want failed", st)
 		}
@@ -129,7 +129,7 @@ func TestALoginAskedForOnPromptIsOffered(t *testing.T) {
 	t.Setenv("ACME_ASK_ON", "prompt")
 	a, rec := newTestApp(t)
 	state := saveLoginAgent(t, a, "tok-secret-9876")
-	info, st := startAndWait(t, rec, func() (SessionInfo, error) { return a.sessions.StartSession("acme", t.TempDir(), nil, false) })
+	info, st := startAndWait(t, rec, func() (SessionInfo, error) { return a.sessions.StartSession("acme", t.TempDir(), nil, false, false) })
 	if p, err := a.logins.SessionAuth(info.SessionID); st != acp.StateIdle || err != nil || len(p.Methods) != 0 {
 		t.Fatalf("a logged-out agent that opens sessions: %s, %+v, %v", st, p, err)
 	}
@@ -171,7 +171,7 @@ func TestNoLoginOffersForOtherFailures(t *testing.T) {
 	isolatedConfig(t)
 	t.Setenv("AGENTDESK_DEMO_PACE", "0s")
 	a, rec := newTestApp(t)
-	info, st := startAndWait(t, rec, func() (SessionInfo, error) { return a.sessions.StartSession("demo", t.TempDir(), nil, false) })
+	info, st := startAndWait(t, rec, func() (SessionInfo, error) { return a.sessions.StartSession("demo", t.TempDir(), nil, false, false) })
 	p, err := a.logins.SessionAuth(info.SessionID)
 	if st != acp.StateIdle || err != nil || len(p.Methods) != 0 {
 		t.Fatalf("a started session: %s, %+v, %v", st, p, err)

@@ -50,7 +50,7 @@ func TestAPresetInstallsFromTheWindowStartsWithItsVersionAndIsOverriddenAndReset
 	if len(steps) != 2 || steps[1] != "codex: Installing @agentclientprotocol/codex-acp@2.5.0 with npm" {
 		t.Fatalf("progress: %v", steps)
 	}
-	started, err := a.sessions.StartSession("codex", t.TempDir(), nil, false)
+	started, err := a.sessions.StartSession("codex", t.TempDir(), nil, false, false)
 	if err != nil || started.AgentVersion != "2.5.0" {
 		t.Fatalf("start: %+v %v", started, err)
 	}

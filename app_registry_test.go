@@ -45,7 +45,7 @@ func TestARegistryAgentInstallsStartsWithItsVersionAndIsRefusedOnceChanged(t *te
 	if !found {
 		t.Fatalf("the installed agent is not in the picker's list: %+v", list)
 	}
-	info, err := a.sessions.StartSession("registry:demo-acp", t.TempDir(), nil, false)
+	info, err := a.sessions.StartSession("registry:demo-acp", t.TempDir(), nil, false, false)
 	if err != nil || info.AgentVersion != "1.2.3" {
 		t.Fatalf("start: %+v %v", info, err)
 	}
@@ -58,7 +58,7 @@ func TestARegistryAgentInstallsStartsWithItsVersionAndIsRefusedOnceChanged(t *te
 	if err := os.WriteFile(cmd, []byte("#!/bin/sh\necho changed\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := a.sessions.StartSession("registry:demo-acp", t.TempDir(), nil, false); err == nil || !strings.Contains(err.Error(), "refused to start Demo ACP 1.2.3") {
+	if _, err := a.sessions.StartSession("registry:demo-acp", t.TempDir(), nil, false, false); err == nil || !strings.Contains(err.Error(), "refused to start Demo ACP 1.2.3") {
 		t.Fatalf("a changed command started: %v", err)
 	}
 	if l, _ := a.registry.ListRegistry(); !strings.Contains(l.Items[0].Problem, "changed since it was installed") {
@@ -67,7 +67,7 @@ func TestARegistryAgentInstallsStartsWithItsVersionAndIsRefusedOnceChanged(t *te
 	if err := a.registry.UninstallRegistryAgent("demo-acp"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := a.sessions.StartSession("registry:demo-acp", t.TempDir(), nil, false); err == nil || !strings.Contains(err.Error(), "no agent") {
+	if _, err := a.sessions.StartSession("registry:demo-acp", t.TempDir(), nil, false, false); err == nil || !strings.Contains(err.Error(), "no agent") {
 		t.Fatalf("an uninstalled agent started: %v", err)
 	}
 }

@@ -78,7 +78,7 @@ func saveLeakyAgent(t *testing.T, a *App) {
 // and returns the session's id once the turn has ended.
 func runLeakySession(t *testing.T, a *App, rec *recordingEmitter) string {
 	t.Helper()
-	info, st := startAndWait(t, rec, func() (SessionInfo, error) { return a.sessions.StartSession("leaky", t.TempDir(), nil, false) })
+	info, st := startAndWait(t, rec, func() (SessionInfo, error) { return a.sessions.StartSession("leaky", t.TempDir(), nil, false, false) })
 	if st != acp.StateIdle {
 		t.Fatalf("start: %s", st)
 	}

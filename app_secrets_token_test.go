@@ -41,7 +41,7 @@ func TestAnEchoedBearerTokenIsMaskedAlone(t *testing.T) {
 	if _, err := a.agents.SaveAgent(AgentSettings{Name: "Echo", Command: self, Args: "demo-agent --script '" + script + "'"}); err != nil {
 		t.Fatal(err)
 	}
-	info, st := startAndWait(t, rec, func() (SessionInfo, error) { return a.sessions.StartSession("echo", t.TempDir(), nil, false) })
+	info, st := startAndWait(t, rec, func() (SessionInfo, error) { return a.sessions.StartSession("echo", t.TempDir(), nil, false, false) })
 	if st != acp.StateIdle {
 		t.Fatalf("start: %s", st)
 	}

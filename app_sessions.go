@@ -30,9 +30,9 @@ type SessionInfo hub.SessionInfo
 // StartSession starts agentID in cwd, with dirs as the session's additional folders (none:
 // nil or empty), and returns at once; events follow under acp.EventName. With worktree the
 // session runs in a new git worktree of cwd's repository (SessionInfo.Worktree says where),
-// made before it returns.
-func (ss *Sessions) StartSession(agentID, cwd string, dirs []string, worktree bool) (SessionInfo, error) {
-	_, info, err := ss.hub.Start(hub.StartRequest{AgentID: agentID, Cwd: cwd, Dirs: dirs, Worktree: worktree}, ss.pageEmitter())
+// made before it returns, with the person's uncommitted changes when carry.
+func (ss *Sessions) StartSession(agentID, cwd string, dirs []string, worktree, carry bool) (SessionInfo, error) {
+	_, info, err := ss.hub.Start(hub.StartRequest{AgentID: agentID, Cwd: cwd, Dirs: dirs, Worktree: worktree, Carry: worktree && carry}, ss.pageEmitter())
 	return SessionInfo(info), forWindow(err)
 }
 

@@ -89,10 +89,10 @@ func TestAppTurnIsSavedAndReopens(t *testing.T) {
 	t.Setenv("AGENTDESK_DEMO_PACE", "0s")
 	a, rec := newTestApp(t)
 
-	if _, err := a.sessions.StartSession("demo", "/no/such/folder", nil, false); err == nil || !strings.Contains(err.Error(), "does not exist") {
+	if _, err := a.sessions.StartSession("demo", "/no/such/folder", nil, false, false); err == nil || !strings.Contains(err.Error(), "does not exist") {
 		t.Fatalf("start in a missing folder: %v", err)
 	}
-	info, err := a.sessions.StartSession("demo", t.TempDir(), nil, false)
+	info, err := a.sessions.StartSession("demo", t.TempDir(), nil, false, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -204,7 +204,7 @@ func startDemoApp(t *testing.T) (*App, *recordingEmitter, SessionInfo) {
 	t.Setenv("AGENTDESK_DEMO_PACE", "0s")
 	a, rec := newTestApp(t)
 	t.Cleanup(func() { a.shutdown(context.Background()) })
-	info, err := a.sessions.StartSession("demo", t.TempDir(), nil, false)
+	info, err := a.sessions.StartSession("demo", t.TempDir(), nil, false, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -252,7 +252,7 @@ func TestHistoryNoticeSaysWhyNothingIsSaved(t *testing.T) {
 	if n := a.history.HistoryNotice(); !strings.Contains(n, "not being saved") || !strings.Contains(n, "not-a-db") {
 		t.Fatalf("notice %q", n)
 	}
-	if _, err := a.sessions.StartSession("demo", dir, nil, false); err != nil {
+	if _, err := a.sessions.StartSession("demo", dir, nil, false, false); err != nil {
 		t.Fatalf("without a history the app must still run sessions: %v", err)
 	}
 	a.shutdown(context.Background())

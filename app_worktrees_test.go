@@ -10,11 +10,10 @@ import (
 	"agentdesk/backend/worktree/gittest"
 )
 
-// TestAWorktreeSessionFromTheWindow: the start form's switch is off and possible in a new
-// repository, refused in words outside one, and remembered on after a start in a worktree;
-// the session's worktree shows its branch and status, its changes preview and apply into the
-// person's files, and discard closes the session, removes the worktree and marks it so.
-func TestAWorktreeSessionFromTheWindow(t *testing.T) {
+// newRepo makes a repository with one commit, for a demo session of an app with a history of
+// its own.
+func newRepo(t *testing.T) string {
+	t.Helper()
 	t.Setenv("AGENTDESK_DB", t.TempDir()+"/history.db")
 	t.Setenv("AGENTDESK_DEMO_PACE", "0s")
 	repo := t.TempDir()
@@ -22,6 +21,15 @@ func TestAWorktreeSessionFromTheWindow(t *testing.T) {
 	os.WriteFile(filepath.Join(repo, "main.go"), []byte("package main\n"), 0o644)
 	gittest.Run(t, repo, "add", "-A")
 	gittest.Run(t, repo, "commit", "-q", "-m", "one")
+	return repo
+}
+
+// TestAWorktreeSessionFromTheWindow: the start form's switch is off and possible in a new
+// repository, refused in words outside one, and remembered on after a start in a worktree;
+// the session's worktree shows its branch and status, its changes preview and apply into the
+// person's files, and discard closes the session, removes the worktree and marks it so.
+func TestAWorktreeSessionFromTheWindow(t *testing.T) {
+	repo := newRepo(t)
 	a, rec := newTestApp(t)
 	defer a.shutdown(context.Background())
 
@@ -31,7 +39,7 @@ func TestAWorktreeSessionFromTheWindow(t *testing.T) {
 	if c := a.sessions.ChooseWorktree(t.TempDir()); c.Possible || !strings.Contains(c.Why, "not in a git repository") {
 		t.Fatalf("ChooseWorktree(plain folder) = %+v; want refused in words", c)
 	}
-	info, _ := startAndWait(t, rec, func() (SessionInfo, error) { return a.sessions.StartSession("demo", repo, nil, true) })
+	info, _ := startAndWait(t, rec, func() (SessionInfo, error) { return a.sessions.StartSession("demo", repo, nil, true, false) })
 	if info.Worktree == nil || !strings.HasPrefix(info.Worktree.Branch, "agentdesk/s-") || info.Cwd == repo {
 		t.Fatalf("StartSession(worktree) = %+v", info)
 	}
@@ -73,5 +81,26 @@ func TestAWorktreeSessionFromTheWindow(t *testing.T) {
 	}
 	if _, err := a.history.ApplyWorktree(info.SessionID); err == nil || !strings.Contains(err.Error(), "worktree was discarded") {
 		t.Fatalf("apply after discard: %v", err)
+	}
+}
+
+// TestDeletingAWorktreeSessionTakesItsWorktree: the window's delete of a saved session in a
+// worktree removes the worktree and its branch with it.
+func TestDeletingAWorktreeSessionTakesItsWorktree(t *testing.T) {
+	repo := newRepo(t)
+	a, rec := newTestApp(t)
+	defer a.shutdown(context.Background())
+	info, _ := startAndWait(t, rec, func() (SessionInfo, error) { return a.sessions.StartSession("demo", repo, nil, true, false) })
+	if err := a.sessions.CloseSession(info.SessionID); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.history.DeleteHistory(info.SessionID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(info.Worktree.Path); !os.IsNotExist(err) {
+		t.Fatalf("the worktree outlived its deleted session: %v", err)
+	}
+	if branches := gittest.Run(t, repo, "branch"); branches != "* main\n" {
+		t.Fatalf("branches after the delete: %q", branches)
 	}
 }

@@ -24,6 +24,7 @@ type runFlags struct {
 	mcp                                      []string // --mcp: exactly these MCP servers (nil: the agent's configured ones)
 	verbose                                  bool     // --verbose: the engine's log lines on stderr
 	worktree                                 bool     // --worktree: the session in a git worktree of its own
+	carry                                    bool     // --carry: with the person's uncommitted changes
 }
 
 func runCommand(stdio Stdio) *cobra.Command {
@@ -103,6 +104,7 @@ func (f *runFlags) addFlags(cmd *cobra.Command, words flagWords) {
 	fl.StringArrayVar(&f.mcp, "mcp", nil, `pass exactly this MCP server (repeatable; --mcp "" passes none)`)
 	fl.BoolVar(&f.verbose, "verbose", false, verboseUsage)
 	fl.BoolVar(&f.worktree, "worktree", false, "work in a new git worktree of the folder's repository (branch agentdesk/s-…, kept in agentdesk's data folder): your own files stay untouched")
+	fl.BoolVar(&f.carry, "carry", false, "with --worktree: bring your uncommitted changes and untracked files into the worktree (yours stay as they are)")
 	_ = cmd.RegisterFlagCompletionFunc("agent", completeAgentID)
 	_ = cmd.RegisterFlagCompletionFunc("mcp", completeMCP)
 	_ = cmd.RegisterFlagCompletionFunc("continue", completeSessionID(&f.db))
@@ -119,6 +121,9 @@ func (f *runFlags) check(cmd *cobra.Command, with string) error {
 	}
 	if f.output != "text" && f.output != "json" {
 		return fmt.Errorf("--output must be text or json, not %q", f.output)
+	}
+	if f.carry && !f.worktree {
+		return fmt.Errorf("--carry brings your uncommitted changes into a new worktree: give --worktree too")
 	}
 	if f.hardAfter <= 0 {
 		return fmt.Errorf("--hard-stop-after must be longer than 0, e.g. 30s")

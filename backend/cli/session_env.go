@@ -100,7 +100,7 @@ func openSession(ctx context.Context, who string, f runFlags, stdio Stdio, watch
 			return fail(ExitFailed)
 		}
 	} else if e.sess, e.info, err = e.h.Start(hub.StartRequest{AgentID: agentID, Cwd: f.cwd, AuthMethod: f.auth, HardStopAfter: f.hardAfter,
-		RawEvents: true, MCP: f.mcp, Worktree: f.worktree}, emitter); err != nil {
+		RawEvents: true, MCP: f.mcp, Worktree: f.worktree, Carry: f.carry}, emitter); err != nil {
 		agent, _ := e.cat.Find(agentID)
 		fmt.Fprintf(e.stderr, "agentdesk %s: %s\n", who, describe(err, agent))
 		return fail(ExitNoStart)

@@ -51,6 +51,24 @@ func TestRunInAWorktree(t *testing.T) {
 		t.Fatalf("the person's file changed: %q", b)
 	}
 
+	// --carry brings the person's uncommitted change along; theirs stays.
+	errOut.Reset()
+	if code := runCLI([]string{"--db", db, "--permissions", "allow", "--cwd", repo, "--worktree", "--carry", "hello"}, strings.NewReader(""), &out, &errOut); code != 0 {
+		t.Fatalf("--carry: exit %d: %s", code, errOut.String())
+	}
+	carried := ""
+	for _, l := range strings.Split(errOut.String(), "\n") {
+		if p, ok := strings.CutPrefix(l, "agentdesk run: working in "); ok {
+			carried, _, _ = strings.Cut(p, ",")
+		}
+	}
+	if b, _ := os.ReadFile(filepath.Join(carried, "main.go")); string(b) != "package main // mine\n" {
+		t.Fatalf("--carry: main.go in the worktree %q = %q", carried, b)
+	}
+	if code := runCLI([]string{"--db", db, "--cwd", repo, "--carry", "hello"}, strings.NewReader(""), &out, &errOut); code != ExitUsage {
+		t.Fatalf("--carry without --worktree: exit %d", code)
+	}
+
 	errOut.Reset()
 	if code := runCLI([]string{"--db", db, "--cwd", t.TempDir(), "--worktree", "hello"}, strings.NewReader(""), &out, &errOut); code != ExitNoStart ||
 		!strings.Contains(errOut.String(), "not in a git repository") {

@@ -123,6 +123,9 @@ type StartRequest struct {
 	// branch agentdesk/s-<id>, kept in the history's folder (SetWorktrees); the person's own
 	// tree is not touched. A folder outside a repository is refused.
 	Worktree bool
+	// Carry brings the person's uncommitted changes and untracked files into the new worktree
+	// (worktree.Manager.Carry); only with Worktree.
+	Carry bool
 }
 
 // Start validates the agent and folder, then creates the session and starts the agent in the
@@ -150,7 +153,7 @@ func (h *Hub) Start(req StartRequest, out acp.Emitter) (*acp.Session, SessionInf
 	}
 	var tree *store.Worktree
 	if req.Worktree {
-		t, err := h.makeWorktree(dir, id)
+		t, err := h.makeWorktree(dir, id, req.Carry)
 		if err != nil {
 			h.release(lease)
 			return nil, SessionInfo{}, err

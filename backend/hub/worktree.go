@@ -26,8 +26,9 @@ func (h *Hub) SetWorktrees(m *worktree.Manager) {
 }
 
 // makeWorktree gives session id a worktree of the repository holding dir, on branch
-// agentdesk/s-<the id's first 8 characters>. It blocks while git checks the files out.
-func (h *Hub) makeWorktree(dir, id string) (worktree.Tree, error) {
+// agentdesk/s-<the id's first 8 characters>, with the person's uncommitted work when carry. It
+// blocks while git checks the files out. A worktree that could not be given the work is removed.
+func (h *Hub) makeWorktree(dir, id string, carry bool) (worktree.Tree, error) {
 	h.mu.Lock()
 	m := h.worktrees
 	h.mu.Unlock()
@@ -39,6 +40,14 @@ func (h *Hub) makeWorktree(dir, id string) (worktree.Tree, error) {
 	t, err := m.Create(ctx, dir, "s-"+id[:8])
 	if err != nil {
 		return worktree.Tree{}, fmt.Errorf("start in a worktree: %w", err)
+	}
+	if carry {
+		if _, err := m.Carry(ctx, t); err != nil {
+			if derr := m.Discard(ctx, t); derr != nil {
+				h.logf("remove the worktree %s: %v", t.Path, derr)
+			}
+			return worktree.Tree{}, fmt.Errorf("start in a worktree: %w", err)
+		}
 	}
 	return t, nil
 }
@@ -57,6 +66,9 @@ type WorktreeChoice struct {
 	// Chosen: the latest session started for this folder ran in a worktree (the switch's
 	// remembered position).
 	Chosen bool `json:"chosen"`
+	// Uncommitted counts the folder's repository's files that differ from its HEAD: what
+	// StartRequest.Carry would bring along (the form asks when there are some).
+	Uncommitted int `json:"uncommitted"`
 }
 
 // ChooseWorktree says whether a session in dir can run in a worktree and whether the switch
@@ -76,5 +88,9 @@ func (h *Hub) ChooseWorktree(ctx context.Context, dir string) WorktreeChoice {
 	if err != nil {
 		h.logf("%v", err)
 	}
-	return WorktreeChoice{Possible: true, Chosen: chosen}
+	n, err := m.Uncommitted(ctx, dir)
+	if err != nil {
+		h.logf("%v", err)
+	}
+	return WorktreeChoice{Possible: true, Chosen: chosen, Uncommitted: n}
 }

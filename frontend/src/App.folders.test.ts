@@ -123,7 +123,7 @@ describe('folders', () => {
     await settle();
     await fireEvent.click(screen.getByTestId('broad-folder-ok'));
     await settle();
-    expect(app.StartSession).toHaveBeenCalledWith('demo', '/home/me', [], false);
+    expect(app.StartSession).toHaveBeenCalledWith('demo', '/home/me', [], false, false);
     await waitFor(() => expect(screen.getAllByTestId('live-session')).toHaveLength(1));
   });
 

@@ -84,7 +84,7 @@ describe('start-up', () => {
 describe('a live session', () => {
   it('Start calls StartSession with the picked agent and folder, then takes a snapshot', async () => {
     await startSession();
-    expect(app.StartSession).toHaveBeenCalledWith('demo', FOLDER, [], false);
+    expect(app.StartSession).toHaveBeenCalledWith('demo', FOLDER, [], false, false);
     expect(app.Snapshot).toHaveBeenCalledWith(SID);
     expect(app.ListHistory).toHaveBeenCalledTimes(2);
     emit(state('starting'), state('idle'));
@@ -97,7 +97,7 @@ describe('a live session', () => {
     cwd.focus();
     await fireEvent.keyDown(cwd, { key: 'Enter' });
     await waitFor(() => expect(document.activeElement).toBe(screen.getByTestId('composer-input')));
-    expect(app.StartSession).toHaveBeenCalledWith('demo', FOLDER, [], false);
+    expect(app.StartSession).toHaveBeenCalledWith('demo', FOLDER, [], false, false);
   });
 
   it('renders the golden sample turn with the test ids of the contract', async () => {

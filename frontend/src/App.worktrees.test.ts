@@ -43,7 +43,7 @@ async function openSaved() {
 
 describe('worktrees', () => {
   it('turns the switch on where Go remembers it and starts in a worktree', async () => {
-    app.ChooseWorktree.mockImplementation(async () => ({ possible: true, chosen: true }));
+    app.ChooseWorktree.mockImplementation(async () => ({ possible: true, chosen: true, uncommitted: 0 }));
     render(App, { props: { clock } });
     await settle();
     clock.advance(250);
@@ -51,7 +51,21 @@ describe('worktrees', () => {
     const toggle = screen.getByTestId('worktree-toggle');
     await waitFor(() => expect(toggle.getAttribute('aria-checked')).toBe('true'));
     await fireEvent.click(screen.getByTestId('start-session'));
-    await waitFor(() => expect(app.StartSession).toHaveBeenCalledWith('demo', FOLDER, [], true));
+    await waitFor(() => expect(app.StartSession).toHaveBeenCalledWith('demo', FOLDER, [], true, false));
+  });
+
+  it('asks whether to bring the uncommitted changes along, and does when asked to', async () => {
+    app.ChooseWorktree.mockImplementation(async () => ({ possible: true, chosen: true, uncommitted: 3 }));
+    render(App, { props: { clock } });
+    await settle();
+    clock.advance(250);
+    await settle();
+    const carry = (await waitFor(() => screen.getByTestId('worktree-carry'))) as HTMLInputElement;
+    expect(carry.checked).toBe(false);
+    expect(carry.closest('label')!.textContent).toContain('+3 uncommitted');
+    await fireEvent.click(carry);
+    await fireEvent.click(screen.getByTestId('start-session'));
+    await waitFor(() => expect(app.StartSession).toHaveBeenCalledWith('demo', FOLDER, [], true, true));
   });
 
   it('keeps the switch off and says why outside a repository', async () => {
@@ -96,6 +110,13 @@ describe('worktrees', () => {
     await waitFor(() => expect(screen.getByTestId('apply-markers').textContent).toContain('<<<<<<< your tree'));
     expect(screen.getByTestId('apply-file').dataset.conflict).toBe('true');
     expect((screen.getByTestId('apply-confirm') as HTMLButtonElement).disabled).toBe(true);
+  });
+
+  it("says a saved session's delete takes its worktree", async () => {
+    render(App, { props: { clock } });
+    await waitFor(() => expect(screen.getAllByTestId('history-item').length).toBe(1));
+    await fireEvent.click(screen.getByTestId('history-delete'));
+    await waitFor(() => expect(screen.getByTestId('history-delete-worktree').textContent).toContain('agentdesk/s-h1 goes too, with 1 commits and 2 changed files'));
   });
 
   it('discards only once the person confirms', async () => {

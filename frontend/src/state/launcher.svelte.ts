@@ -33,6 +33,8 @@ export class Launcher {
   installError = $state('');
   /** The "new worktree" switch: start the session in a git worktree of the folder's repository. */
   worktree = $state(false);
+  /** With it, bring the person's uncommitted changes into the worktree (asked when there are some). */
+  carry = $state(false);
   /** Whether the folder in the field can have a worktree, and why not (ChooseWorktree); null until read. */
   worktreeChoice = $state.raw<hub.WorktreeChoice | null>(null);
   /** The custom agents (the editor lists them). */
@@ -109,6 +111,7 @@ export class Launcher {
       if (req !== this.#choiceRequest) return;
       this.worktreeChoice = choice;
       this.worktree = !!choice?.possible && choice.chosen;
+      this.carry = false; // asked anew for each folder
     } catch (err) {
       if (req === this.#choiceRequest) this.#deps.onError(api.errorMessage(err));
     }
@@ -244,7 +247,8 @@ export class Launcher {
   async #launch(cwd: string): Promise<void> {
     try {
       const worktree = this.worktree && !!this.worktreeChoice?.possible;
-      await this.#deps.onStarted(await api.StartSession(this.#agentId, cwd, $state.snapshot(this.dirs), worktree));
+      const carry = worktree && this.carry && (this.worktreeChoice?.uncommitted ?? 0) > 0;
+      await this.#deps.onStarted(await api.StartSession(this.#agentId, cwd, $state.snapshot(this.dirs), worktree, carry));
       void this.loadRecent(); // the folder just used comes first now
     } catch (err) {
       this.#deps.onError(api.errorMessage(err));

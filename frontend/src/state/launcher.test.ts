@@ -56,7 +56,7 @@ describe('Launcher', () => {
     await launcher.start(); // ignored while the first is in flight
     await first;
     expect(app.StartSession).toHaveBeenCalledTimes(1);
-    expect(app.StartSession).toHaveBeenCalledWith('plain', '/p', [], false);
+    expect(app.StartSession).toHaveBeenCalledWith('plain', '/p', [], false, false);
     expect(started).toEqual(['s1']);
     expect(launcher.starting).toBe(false);
 
@@ -120,7 +120,7 @@ describe('Launcher', () => {
     await launcher.start();
     await launcher.confirmBroad();
     expect(launcher.broad).toBeNull();
-    expect(app.StartSession).toHaveBeenCalledWith('plain', '/home/me', [], false);
+    expect(app.StartSession).toHaveBeenCalledWith('plain', '/home/me', [], false, false);
     expect(started).toEqual(['s1']);
   });
 
@@ -167,7 +167,7 @@ describe('Launcher', () => {
     await launcher.confirmInstall();
     expect(errors).toEqual([]);
     expect(app.InstallPreset).toHaveBeenCalledWith('gemini');
-    expect(app.StartSession).toHaveBeenCalledWith('gemini', '/p', [], false);
+    expect(app.StartSession).toHaveBeenCalledWith('gemini', '/p', [], false, false);
     expect(launcher.install).toBeNull();
   });
 
@@ -186,6 +186,6 @@ describe('Launcher', () => {
     app.ListAgents.mockResolvedValue([...AGENTS, { ...gemini, available: true, preset: { own: true, overridden: true } }]);
     await launcher.useOwn();
     expect(app.SavePresetOverride).toHaveBeenCalledWith(expect.objectContaining({ id: 'gemini', command: '/usr/bin/gemini' }));
-    expect(app.StartSession).toHaveBeenCalledWith('gemini', '/p', [], false);
+    expect(app.StartSession).toHaveBeenCalledWith('gemini', '/p', [], false, false);
   });
 });

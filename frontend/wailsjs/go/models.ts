@@ -453,6 +453,7 @@ export namespace hub {
 	    possible: boolean;
 	    why?: string;
 	    chosen: boolean;
+	    uncommitted: number;
 	}
 
 }

@@ -82,7 +82,7 @@ export function Snapshot(arg1:string):Promise<acp.Snapshot>;
 
 export function StartComparison(arg1:string,arg2:Array<string>,arg3:string,arg4:string):Promise<hub.ComparisonInfo>;
 
-export function StartSession(arg1:string,arg2:string,arg3:Array<string>,arg4:boolean):Promise<main.SessionInfo>;
+export function StartSession(arg1:string,arg2:string,arg3:Array<string>,arg4:boolean,arg5:boolean):Promise<main.SessionInfo>;
 
 export function Steer(arg1:string,arg2:string):Promise<void>;
 

@@ -154,8 +154,8 @@ export function StartComparison(arg1, arg2, arg3, arg4) {
   return window['go']['main']['Sessions']['StartComparison'](arg1, arg2, arg3, arg4);
 }
 
-export function StartSession(arg1, arg2, arg3, arg4) {
-  return window['go']['main']['Sessions']['StartSession'](arg1, arg2, arg3, arg4);
+export function StartSession(arg1, arg2, arg3, arg4, arg5) {
+  return window['go']['main']['Sessions']['StartSession'](arg1, arg2, arg3, arg4, arg5);
 }
 
 export function Steer(arg1, arg2) {
