@@ -58,7 +58,9 @@ func TestCLIUsagePrintsAnAlignedTable(t *testing.T) {
 	}
 
 	out.Reset()
-	if code := execute(nil, &out, &errOut, "usage", "--db", db, "--by", "session", "--since", "1d"); code != ExitOK ||
+	// 2d (today and yesterday): the turns began an hour ago, which is yesterday just after
+	// midnight, and 1d would leave them out then.
+	if code := execute(nil, &out, &errOut, "usage", "--db", db, "--by", "session", "--since", "2d"); code != ExitOK ||
 		!strings.Contains(out.String(), "aaaaaaaa  Claude  fix the build") || !strings.Contains(out.String(), "bbbbbbbb  Quiet   docs") {
 		t.Errorf("by session: exit %d\n%s%s", code, out.String(), errOut.String())
 	}
