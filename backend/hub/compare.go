@@ -112,6 +112,24 @@ func (h *Hub) StartComparison(req CompareRequest, out acp.Emitter) (ComparisonIn
 	return info, nil
 }
 
+// rejoin makes session id, continued, run its comparison's check after each of its turns again
+// (a comparison started by an earlier agentdesk, say): it returns out wrapped to watch the
+// session, and the join to call with the session's info once launched. A session of no
+// comparison, or of one without a check, gets out as it is.
+func (h *Hub) rejoin(ctx context.Context, id string, out acp.Emitter) (acp.Emitter, func(SessionInfo)) {
+	cid, ok, err := h.store.ComparisonOf(ctx, id)
+	if err != nil || !ok {
+		return out, func(SessionInfo) {}
+	}
+	c, err := h.store.Comparison(ctx, cid)
+	if err != nil || strings.TrimSpace(c.Check) == "" {
+		return out, func(SessionInfo) {}
+	}
+	// Prompted already: its comparison's prompt went out in its first run.
+	m := &member{check: strings.TrimSpace(c.Check), prompted: true, joined: make(chan struct{}), first: make(chan struct{})}
+	return &watchEmitter{out: out, watch: func(ev acp.Event) { h.onMemberEvent(m, ev) }}, func(s SessionInfo) { h.join(cid, m, s) }
+}
+
 // checkCompare refuses a request that cannot make a comparison, in words.
 func checkCompare(req CompareRequest) error {
 	switch {

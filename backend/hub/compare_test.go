@@ -99,6 +99,35 @@ func TestAComparisonGivesTheTaskToEachInItsWorktree(t *testing.T) {
 	if b, err := os.ReadFile(filepath.Join(repo, "who.txt")); err == nil {
 		t.Fatalf("an agent wrote into the person's tree: %q", b)
 	}
+
+	// A member closed and continued (as in a later run of agentdesk) runs the check after its
+	// next turn too.
+	b := v.Rows[0].ID
+	if err := h.Close(ctx, b); err != nil {
+		t.Fatal(err)
+	}
+	ready := make(chan struct{}, 1)
+	s, _, err := h.ContinueSaved(ctx, ContinueRequest{SessionID: b}, acp.EmitterFunc(func(ev acp.Event) {
+		if ev.Kind == acp.EventState && ev.State == acp.StateIdle {
+			select {
+			case ready <- struct{}{}:
+			default:
+			}
+		}
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	<-ready
+	if _, err := s.Prompt("again"); err != nil {
+		t.Fatal(err)
+	}
+	if err := h.WaitComparison(ctx, info.ID); err != nil {
+		t.Fatal(err)
+	}
+	if c, ok, err := st.LatestCheck(ctx, b); err != nil || !ok || c.Turn != 2 || c.ExitCode != 0 {
+		t.Fatalf("the continued member's check = %+v, %v, %v; want turn 2's", c, ok, err)
+	}
 	closeAll()
 	closeStore()
 }

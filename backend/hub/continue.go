@@ -112,8 +112,10 @@ func (h *Hub) continueClaimed(ctx context.Context, req ContinueRequest, lease *s
 		Decisions: Decisions(perms)}
 	rec := newRecorder(h.store.Writer(), id, agent, h.now, h.logf)
 	rec.resume(sess, turns, entries)
+	out, rejoin := h.rejoin(ctx, id, out)
 	s, info := h.launch(launch{id: id, agent: agent, dir: dir, dirs: dirs, rec: rec, seed: seed, mcp: mcp, lease: lease,
 		req: StartRequest{AgentID: agent.ID, Cwd: dir, HardStopAfter: req.HardStopAfter, RawEvents: req.RawEvents}}, out)
+	rejoin(info)
 	return s, info, nil
 }
 
