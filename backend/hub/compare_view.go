@@ -54,10 +54,11 @@ func (h *Hub) comparisonRow(ctx context.Context, sid string) compare.Row {
 		return row
 	}
 	row.Worktree, row.Branch, row.Discarded = t.Path, t.Branch, t.Discarded
-	if t.Discarded {
+	m := h.manager()
+	if t.Discarded || m == nil {
 		return row
 	}
-	r, err := h.ReviewWorktree(ctx, sid)
+	r, err := m.Changes(ctx, treeOf(t)) // the counts only: the view reads it every 2 s while it moves
 	if err != nil {
 		row.Error = err.Error()
 		return row

@@ -29,9 +29,7 @@ func (h *Hub) SetWorktrees(m *worktree.Manager) {
 // agentdesk/s-<the id's first 8 characters>, with the person's uncommitted work when carry. It
 // blocks while git checks the files out. A worktree that could not be given the work is removed.
 func (h *Hub) makeWorktree(dir, id string, carry bool) (worktree.Tree, error) {
-	h.mu.Lock()
-	m := h.worktrees
-	h.mu.Unlock()
+	m := h.manager()
 	if m == nil {
 		return worktree.Tree{}, ErrNoWorktrees
 	}
@@ -74,21 +72,16 @@ type WorktreeChoice struct {
 // ChooseWorktree says whether a session in dir can run in a worktree and whether the switch
 // is on for it. It blocks while git looks at dir (a few ms).
 func (h *Hub) ChooseWorktree(ctx context.Context, dir string) WorktreeChoice {
-	h.mu.Lock()
-	m := h.worktrees
-	h.mu.Unlock()
+	m := h.manager()
 	if m == nil || h.store == nil {
 		return WorktreeChoice{Why: ErrNoWorktrees.Error()}
 	}
-	if err := m.Possible(ctx, dir); err != nil {
+	n, err := m.Uncommitted(ctx, dir) // fails as Possible does: no repository, no commit
+	if err != nil {
 		return WorktreeChoice{Why: err.Error()}
 	}
 	h.flush(ctx)
 	chosen, err := h.store.WorktreeChosen(ctx, dir)
-	if err != nil {
-		h.logf("%v", err)
-	}
-	n, err := m.Uncommitted(ctx, dir)
 	if err != nil {
 		h.logf("%v", err)
 	}

@@ -15,9 +15,7 @@ var ErrNoWorktree = errors.New("the session was not started in a worktree, or it
 
 // worktreeOf returns the Manager and session id's worktree as the history keeps it.
 func (h *Hub) worktreeOf(ctx context.Context, id string) (*worktree.Manager, worktree.Tree, error) {
-	h.mu.Lock()
-	m := h.worktrees
-	h.mu.Unlock()
+	m := h.manager()
 	if m == nil || h.store == nil {
 		return nil, worktree.Tree{}, ErrNoWorktrees
 	}
@@ -29,7 +27,19 @@ func (h *Hub) worktreeOf(ctx context.Context, id string) (*worktree.Manager, wor
 	if !ok || t.Discarded {
 		return nil, worktree.Tree{}, ErrNoWorktree
 	}
-	return m, worktree.Tree{Repo: t.Repo, Path: t.Path, Branch: t.Branch, Base: t.Base}, nil
+	return m, treeOf(t), nil
+}
+
+// manager is the hub's worktree Manager (SetWorktrees), or nil.
+func (h *Hub) manager() *worktree.Manager {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.worktrees
+}
+
+// treeOf is a worktree the history keeps as the Manager takes it.
+func treeOf(t store.Worktree) worktree.Tree {
+	return worktree.Tree{Repo: t.Repo, Path: t.Path, Branch: t.Branch, Base: t.Base}
 }
 
 // WorktreeStatus is how session id's worktree stands against its base: commits ahead and
@@ -136,11 +146,8 @@ func (h *Hub) ViewWorktree(ctx context.Context, id string) (*WorktreeView, error
 	if v.ComparisonID, _, err = h.store.ComparisonOf(ctx, id); err != nil {
 		return nil, err
 	}
-	if t.Discarded {
-		return v, nil
-	}
-	if m, tree, err := h.worktreeOf(ctx, id); err == nil {
-		if v.Status, err = m.Status(ctx, tree); err != nil {
+	if m := h.manager(); m != nil && !t.Discarded {
+		if v.Status, err = m.Status(ctx, treeOf(t)); err != nil {
 			v.StatusError = err.Error()
 		}
 	}

@@ -12,8 +12,9 @@ import (
 )
 
 // Uncommitted counts the files of project's repository that differ from its HEAD (staged,
-// unstaged and untracked, as git status lists them): what Carry would bring along. It blocks
-// while git reads the folder.
+// unstaged and untracked, as git status lists them): what Carry would bring along. It fails as
+// Create would for a folder that cannot have a worktree (ErrNotRepository, ErrNoCommits,
+// wrapped), so it also says whether one can be made. It blocks while git reads the folder.
 func (m *Manager) Uncommitted(ctx context.Context, project string) (int, error) {
 	_, top, _, err := m.repository(ctx, project)
 	if err != nil {

@@ -86,21 +86,19 @@ type Review struct {
 	Diff string `json:"diff"`
 }
 
-// Review reads what t's session changed. It blocks while git reads the worktree's files.
+// Changes reads what t's session changed, file by file with + / −, without the diff itself
+// (Review adds it): what a comparison's rows show. It blocks while git reads the worktree.
+func (m *Manager) Changes(ctx context.Context, t Tree) (Review, error) {
+	r, _, err := m.changes(ctx, t)
+	return r, err
+}
+
+// Review reads what t's session changed, with git's diff. It blocks while git reads the
+// worktree.
 func (m *Manager) Review(ctx context.Context, t Tree) (Review, error) {
-	snap, err := m.snapshot(ctx, t)
+	r, snap, err := m.changes(ctx, t)
 	if err != nil {
 		return Review{}, err
-	}
-	out, err := m.git.Run(ctx, t.Repo, nil, "diff-tree", "-r", "-z", "--no-renames", "--raw", "--numstat", t.Base, snap)
-	if err != nil {
-		return Review{}, fmt.Errorf("review worktree %s: %w", t.Path, err)
-	}
-	var r Review
-	r.Files = parseRawNumstat(out)
-	for _, c := range r.Files {
-		r.Added += c.Added
-		r.Removed += c.Removed
 	}
 	diff, err := m.git.Run(ctx, t.Repo, nil, "diff-tree", "-p", "--no-renames", "--no-color", "--no-ext-diff", t.Base, snap)
 	if err != nil {
@@ -108,6 +106,25 @@ func (m *Manager) Review(ctx context.Context, t Tree) (Review, error) {
 	}
 	r.Diff = string(diff)
 	return r, nil
+}
+
+// changes snapshots t and lists its files against t.Base; it returns the snapshot's tree too.
+func (m *Manager) changes(ctx context.Context, t Tree) (Review, string, error) {
+	snap, err := m.snapshot(ctx, t)
+	if err != nil {
+		return Review{}, "", err
+	}
+	out, err := m.git.Run(ctx, t.Repo, nil, "diff-tree", "-r", "-z", "--no-renames", "--raw", "--numstat", t.Base, snap)
+	if err != nil {
+		return Review{}, "", fmt.Errorf("review worktree %s: %w", t.Path, err)
+	}
+	var r Review
+	r.Files = parseRawNumstat(out)
+	for _, c := range r.Files {
+		r.Added += c.Added
+		r.Removed += c.Removed
+	}
+	return r, snap, nil
 }
 
 // parseRawNumstat reads `git diff-tree -r -z --raw --numstat`: raw entries

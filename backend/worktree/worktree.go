@@ -79,13 +79,6 @@ func (m *Manager) Create(ctx context.Context, project, name string) (Tree, error
 	return t, nil
 }
 
-// Possible says whether a worktree can be made for project: nil, or ErrNotRepository or
-// ErrNoCommits (wrapped), or the error reading the folder. It blocks while git looks.
-func (m *Manager) Possible(ctx context.Context, project string) error {
-	_, _, _, err := m.repository(ctx, project)
-	return err
-}
-
 // repository finds project's real path, the top of the repository holding it and the commit its
 // HEAD names.
 func (m *Manager) repository(ctx context.Context, project string) (real, top, base string, err error) {
